@@ -1,0 +1,50 @@
+# RAGSpine: `make run` serves the app on SQLite with the demo data; `make test` passes the suite.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test test-sqlite test-postgres lint-imports bench bench-quick venv venv-dev clean
+
+$(VENV)/.base: requirements.txt
+	@PYTHON=$$(scripts/find-python) || exit 1; \
+	  [ -x $(PY) ] || $$PYTHON -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements.txt
+	@touch $@
+
+$(VENV)/.dev: $(VENV)/.base requirements-dev.txt
+	$(PY) -m pip install -q -r requirements-dev.txt
+	@touch $@
+
+venv: $(VENV)/.base
+venv-dev: $(VENV)/.dev
+
+run: venv
+	@mkdir -p var
+	$(PY) manage.py migrate --noinput -v0
+	$(PY) manage.py collectstatic --noinput -v0
+	$(PY) manage.py load_demo
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: venv-dev
+	$(MAKE) --no-print-directory test-sqlite test-postgres lint-imports
+
+test-sqlite:
+	$(PY) -m pytest -q -p no:cacheprovider
+
+test-postgres:
+	RAGSPINE_TEST_DB=postgres $(PY) -m pytest -q -p no:cacheprovider -m django_db
+
+lint-imports:
+	$(VENV)/bin/lint-imports
+
+bench: venv-dev
+	$(PY) manage.py bench --all
+
+bench-quick: venv-dev
+	$(PY) manage.py bench --all --quick
+
+clean:
+	rm -rf $(VENV) var/*.sqlite3*

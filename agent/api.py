@@ -1,0 +1,177 @@
+"""The question-answering API: `POST /v1/ask`, `GET /v1/health`, `GET /v1/ready`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle, UserRateThrottle
+from rest_framework.views import APIView
+
+from agent.core.normalize import text_normalize
+from facts.selectors import glossary_snapshot, glossary_token
+
+from .bootstrap import ask
+from .serialize import result_as_dict
+
+
+class StrictCharField(serializers.CharField):
+    """A CharField that refuses numbers, lists and objects instead of turning them into text."""
+
+    default_error_messages = {"not_text": "must be text."}
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("not_text")
+        if "\x00" in data:
+            raise serializers.ValidationError("must not contain NUL characters.")
+        return str(super().to_internal_value(data))
+
+
+class ScopeSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    entity = StrictCharField(max_length=64, required=False, allow_blank=True)
+    metric = StrictCharField(max_length=64, required=False, allow_blank=True)
+    period = StrictCharField(max_length=32, required=False, allow_blank=True)
+    channel = StrictCharField(max_length=64, required=False, allow_blank=True)
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if isinstance(data, dict):
+            unknown = set(data) - set(self.fields)
+            if unknown:
+                raise serializers.ValidationError(f"unknown scope key(s): {', '.join(sorted(map(str, unknown)))}")
+        return dict(super().to_internal_value(data))
+
+
+class FactSourceSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    doc = serializers.CharField()
+    locator = serializers.CharField()
+    document_id = serializers.IntegerField(allow_null=True)
+
+
+class AskApi(APIView):
+    throttle_classes = [UserRateThrottle, ScopedRateThrottle]
+    throttle_scope = "ask"
+
+    class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+        question = StrictCharField(max_length=2000, trim_whitespace=True)
+        reference_date = serializers.DateField(required=False)
+        scope = ScopeSerializer(required=False)
+        conversation_id = StrictCharField(max_length=64, required=False, allow_blank=True)
+
+        def validate_question(self, value: str) -> str:
+            if not text_normalize(value):
+                raise serializers.ValidationError("must not be empty.")
+            return value
+
+    class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+        class Routing(serializers.Serializer):  # type: ignore[type-arg]
+            mode = serializers.ChoiceField(["deterministic", "llm_assisted", "llm_fallback"])
+            confidence = serializers.FloatField()
+            reason = serializers.CharField()
+
+        class Intent(serializers.Serializer):  # type: ignore[type-arg]
+            metric = serializers.CharField(allow_null=True)
+            metrics = serializers.ListField(child=serializers.CharField())
+            entity = serializers.CharField(allow_null=True)
+            entities = serializers.ListField(child=serializers.CharField())
+            period = serializers.CharField(allow_null=True)
+            periods = serializers.ListField(child=serializers.CharField())
+            channel = serializers.CharField()
+
+        class Option(serializers.Serializer):  # type: ignore[type-arg]
+            label = serializers.CharField()
+            question = serializers.CharField()
+            scope = serializers.DictField(child=serializers.CharField())
+
+        class Assumed(serializers.Serializer):  # type: ignore[type-arg]
+            entity = serializers.CharField(allow_null=True)
+            period = serializers.CharField(allow_null=True)
+
+        class Clarification(serializers.Serializer):  # type: ignore[type-arg]
+            mode = serializers.ChoiceField(["none", "ask_first", "answer_with_assumptions", "out_of_scope_entity"])
+            question = serializers.CharField(allow_null=True)
+            assumption_note = serializers.CharField(allow_null=True)
+            assumed = serializers.DictField()
+            narrowing_options = serializers.ListField(child=serializers.DictField())
+
+        class Fact(serializers.Serializer):  # type: ignore[type-arg]
+            metric = serializers.CharField()
+            entity = serializers.CharField()
+            period = serializers.CharField()
+            channel = serializers.CharField()
+            value = serializers.CharField(help_text="Exact decimal as a string.")
+            unit = serializers.CharField()
+            source = FactSourceSerializer()
+            valid_as_of = serializers.DateField(allow_null=True)
+
+        class Source(serializers.Serializer):  # type: ignore[type-arg]
+            kind = serializers.ChoiceField(["fact", "chunk", "faq", "document"])
+            doc = serializers.CharField()
+            locator = serializers.CharField()
+            document_id = serializers.IntegerField(allow_null=True)
+            snippet = serializers.CharField()
+
+        class Guard(serializers.Serializer):  # type: ignore[type-arg]
+            fabrication_guard_triggered = serializers.BooleanField()
+            numbers_unsupported = serializers.IntegerField()
+
+        request_id = serializers.CharField()
+        question = serializers.CharField()
+        answer = serializers.CharField()
+        answer_kind = serializers.ChoiceField(["answer", "clarification", "refusal", "degraded"])
+        route = serializers.ChoiceField(["structured", "narrative", "composite", "find_documents", "faq"])
+        routing = Routing()
+        intent = Intent()
+        clarification = Clarification()
+        facts = Fact(many=True)
+        tool_results = serializers.ListField(child=serializers.DictField())
+        sources = Source(many=True)
+        faq = serializers.DictField(allow_null=True)
+        guard = Guard()
+
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer}, summary="Ask a question")
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        result = ask(
+            data["question"],
+            user=request.user,
+            reference_date=data.get("reference_date"),
+            scope={k: v for k, v in data.get("scope", {}).items() if v},
+            request_id=request._request.request_id,
+        )
+        return Response(result_as_dict(result))
+
+
+class HealthApi(APIView):
+    authentication_classes: list[type] = []
+    permission_classes = [AllowAny]
+    throttle_classes: list[type] = []
+
+    @extend_schema(responses={200: dict}, summary="Liveness")
+    def get(self, request: Request) -> Response:
+        return Response({"status": "ok"})
+
+
+class ReadyApi(APIView):
+    @extend_schema(responses={200: dict}, summary="Readiness of the database and the glossary")
+    def get(self, request: Request) -> Response:
+        token = glossary_token()
+        glossary = glossary_snapshot()
+        return Response(
+            {
+                "status": "ready",
+                "database": "ok",
+                "glossary": {
+                    "version": int(token.split(":")[0]),
+                    "entities": len(glossary.entities),
+                    "metrics": len(glossary.metrics),
+                    "aliases": len(glossary.matcher),
+                },
+            }
+        )

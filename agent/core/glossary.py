@@ -1,0 +1,166 @@
+"""An immutable snapshot of the glossary: entities, metrics, channels, units and their aliases.
+
+Built from plain records (the Django adapter reads them from the database and caches the
+snapshot under a version stamp); the core only ever reads it. A code and a name are implicit
+aliases of their own target.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .matcher import AliasTarget, GlossaryMatcher
+from .normalize import text_normalize
+from .types import ENTITY_EXTERNAL, ENTITY_HOME, Match
+
+
+@dataclass(frozen=True)
+class EntityInfo:
+    code: str
+    name: str
+    kind: str
+    parent: str | None = None
+    geography: str = ""
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    code: str
+    name: str
+    unit: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class ChannelInfo:
+    code: str
+    name: str
+
+
+@dataclass(frozen=True)
+class UnitInfo:
+    code: str
+    name_zh: str
+    name_en: str
+
+
+@dataclass(frozen=True)
+class AliasRecord:
+    kind: str  # entity | metric | channel
+    text: str
+    code: str
+
+
+@dataclass
+class GlossarySnapshot:
+    entities: dict[str, EntityInfo]
+    metrics: dict[str, MetricInfo]
+    channels: dict[str, ChannelInfo]
+    units: dict[str, UnitInfo]
+    aliases: list[AliasRecord]
+    home_company_name: str | None = None
+    version: int = 0
+    matcher: GlossaryMatcher = field(init=False)
+    _english: dict[tuple[str, str], str] = field(init=False, default_factory=dict)
+    _alias_texts: dict[tuple[str, str], list[str]] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        pairs: list[tuple[str, AliasTarget]] = []
+        for kind, records in (("entity", self.entities), ("metric", self.metrics), ("channel", self.channels)):
+            for code, info in records.items():
+                target = self._target(kind, code)
+                pairs.append((code, target))
+                pairs.append((info.name, target))
+                self._alias_texts.setdefault((kind, code), [info.name])
+        for alias in self.aliases:
+            if (alias.kind, alias.code) not in self._alias_texts:
+                continue
+            pairs.append((alias.text, self._target(alias.kind, alias.code)))
+            self._alias_texts[(alias.kind, alias.code)].append(alias.text)
+        self.matcher = GlossaryMatcher(pairs)
+        for key, texts in self._alias_texts.items():
+            ascii_texts = [t for t in texts if t.isascii() and t != key[1]]
+            if ascii_texts:
+                self._english[key] = max(ascii_texts, key=len)
+
+    def _target(self, kind: str, code: str) -> AliasTarget:
+        external = kind == "entity" and self.entities[code].kind == ENTITY_EXTERNAL
+        return AliasTarget(kind, code, external)
+
+    # -- lookups ---------------------------------------------------------------------------
+    @property
+    def home_entity(self) -> str | None:
+        for code, info in self.entities.items():
+            if info.kind == ENTITY_HOME:
+                return code
+        return None
+
+    def match(self, normalized: str) -> list[Match]:
+        return self.matcher.find(normalized)
+
+    def resolve(self, kind: str, raw: object) -> str | None:
+        """The code an argument names (a code, a name or an alias), or None: never a guess."""
+        if not isinstance(raw, str) or not raw.strip():
+            return None
+        records = {"entity": self.entities, "metric": self.metrics, "channel": self.channels}[kind]
+        if raw in records:
+            return raw
+        target = self.matcher.lookup(raw)
+        if target is None or target.kind != kind:
+            return None
+        return target.code
+
+    def is_external(self, code: str | None) -> bool:
+        info = self.entities.get(code or "")
+        return info is not None and info.kind == ENTITY_EXTERNAL
+
+    def aliases_of(self, kind: str, code: str) -> list[str]:
+        return list(self._alias_texts.get((kind, code), []))
+
+    def display(self, kind: str, code: str, language: str) -> str:
+        records = {"entity": self.entities, "metric": self.metrics, "channel": self.channels}[kind]
+        info = records.get(code)
+        if info is None:
+            return code
+        if language == "en" and not info.name.isascii():
+            return self._english.get((kind, code), code)
+        return info.name
+
+    def unit_display(self, code: str, language: str) -> str:
+        unit = self.units.get(code)
+        if unit is None:
+            return code
+        return unit.name_en if language == "en" else unit.name_zh
+
+    def in_scope_entities(self) -> list[EntityInfo]:
+        """Entities a user may ask about: home first, then its subsidiaries, then peers."""
+        order = {ENTITY_HOME: 0, "subsidiary": 1, "peer": 2}
+        inside = [e for e in self.entities.values() if e.kind != ENTITY_EXTERNAL]
+        return sorted(inside, key=lambda e: (order.get(e.kind, 3), e.code))
+
+
+def glossary_build(
+    *,
+    entities: Iterable[EntityInfo],
+    metrics: Iterable[MetricInfo],
+    channels: Iterable[ChannelInfo],
+    units: Iterable[UnitInfo],
+    aliases: Iterable[AliasRecord],
+    home_company_name: str | None = None,
+    version: int = 0,
+) -> GlossarySnapshot:
+    return GlossarySnapshot(
+        entities={e.code: e for e in entities},
+        metrics={m.code: m for m in metrics},
+        channels={c.code: c for c in channels},
+        units={u.code: u for u in units},
+        aliases=list(aliases),
+        home_company_name=home_company_name,
+        version=version,
+    )
+
+
+def alias_key(text: str) -> str:
+    """The form two aliases are compared in: normalised, whitespace-free."""
+    return "".join(text_normalize(text).split())

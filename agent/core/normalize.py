@@ -1,0 +1,88 @@
+"""Text normalisation (SPEC §5), shared by the parser, the security gate, the FAQ and retrieval.
+
+Takes any string and returns a canonical form: NFKC (full-width → half-width), no zero-width
+or other format/control characters, ASCII case folded, Traditional → Simplified Chinese, and
+whitespace collapsed to single spaces. `compact_view` adds the whitespace-free view that the
+glossary matcher and the security gate use, so `竞 安` cannot slip past them.
+
+Invariant: `text_normalize` is idempotent.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+_ASCII_FOLD = str.maketrans({chr(c): chr(c + 32) for c in range(ord("A"), ord("Z") + 1)})
+_DROP_CATEGORIES = {"Cf", "Cs", "Co", "Cn"}
+
+
+@lru_cache(maxsize=1)
+def _converter() -> object:
+    import opencc
+
+    return opencc.OpenCC("t2s")
+
+
+def _t2s(text: str) -> str:
+    if text.isascii():
+        return text
+    converted: str = _converter().convert(text)  # type: ignore[attr-defined]
+    return converted
+
+
+def _strip_invisible(text: str) -> str:
+    out = []
+    for ch in text:
+        if ch.isascii():
+            out.append(" " if ch < " " or ch == "\x7f" else ch)
+            continue
+        cat = unicodedata.category(ch)
+        if cat in _DROP_CATEGORIES:
+            continue
+        out.append(" " if cat == "Cc" else ch)
+    return "".join(out)
+
+
+def _pass(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text)
+    text = _strip_invisible(text).translate(_ASCII_FOLD)
+    text = _t2s(text)
+    text = unicodedata.normalize("NFKC", text)
+    return " ".join(_strip_invisible(text).translate(_ASCII_FOLD).split())
+
+
+def text_normalize(text: str) -> str:
+    """Return the canonical form of `text` (idempotent)."""
+    result = _pass(text)
+    # Conversions can feed each other (a character that NFKC exposes may itself be
+    # Traditional); iterate to the fixed point, which every real input reaches at once.
+    for _ in range(3):
+        again = _pass(result)
+        if again == result:
+            break
+        result = again
+    return result
+
+
+def compact_view(normalized: str) -> tuple[str, list[int]]:
+    """The whitespace-free view of a normalised string, with each character's index in it."""
+    chars: list[str] = []
+    positions: list[int] = []
+    for index, ch in enumerate(normalized):
+        if ch != " ":
+            chars.append(ch)
+            positions.append(index)
+    return "".join(chars), positions
+
+
+def is_ascii_word_char(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
+def question_language(text: str) -> str:
+    """`zh` when the question holds any CJK character, otherwise `en`."""
+    for ch in text:
+        if "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff":
+            return "zh"
+    return "en"

@@ -1,0 +1,77 @@
+"""The ports through which the core reaches the outside world.
+
+Django apps provide ORM-backed adapters (wired in `agent/bootstrap.py`); tests pass fakes.
+Every read port takes the caller's clearance so that RESTRICTED rows are filtered where they
+are loaded, never afterwards (SPEC §9).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .glossary import GlossarySnapshot
+from .types import FactRecord, ParsedIntent, Source, SubTask
+
+
+class Glossary(Protocol):
+    def snapshot(self) -> GlossarySnapshot: ...
+
+
+class FactStore(Protocol):
+    def fact_get(self, task: SubTask, *, cleared: bool) -> FactRecord | None: ...
+
+
+@dataclass(frozen=True)
+class RetrievedChunk:
+    chunk_id: int
+    doc: str
+    locator: str
+    text: str
+    score: float
+    document_id: int | None = None
+
+
+class NarrativeRetriever(Protocol):
+    def retrieve(self, query: str, *, cleared: bool, k: int = 8) -> list[RetrievedChunk]: ...
+
+    def documents_find(self, query: str, *, cleared: bool, k: int = 10) -> list[Source]: ...
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ProviderResponse:
+    text: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    stop_reason: str = "end_turn"
+    usage: dict[str, int] = field(default_factory=dict)
+
+
+class ProviderError(Exception):
+    """A network, API or timeout failure of an LLM provider. Programming errors are not wrapped."""
+
+
+class LLMProvider(Protocol):
+    name: str
+
+    def create_message(
+        self,
+        *,
+        system: str,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]],
+    ) -> ProviderResponse: ...
+
+
+class IntentParser(Protocol):
+    def parse(self, question: str, *, glossary: GlossarySnapshot, reference_date: Any) -> ParsedIntent: ...
+
+
+class TraceSink(Protocol):
+    def record(self, trace: Any) -> None: ...

@@ -1,0 +1,239 @@
+"""Value types shared by every stage of the orchestrator.
+
+All of them are frozen dataclasses: a stage takes values and returns new ones,
+so no later stage can quietly rewrite what an earlier stage decided.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any, Literal
+
+ROUTE_STRUCTURED = "structured"
+ROUTE_NARRATIVE = "narrative"
+ROUTE_COMPOSITE = "composite"
+ROUTE_FIND_DOCUMENTS = "find_documents"
+ROUTE_FAQ = "faq"
+ROUTES = (ROUTE_STRUCTURED, ROUTE_NARRATIVE, ROUTE_COMPOSITE, ROUTE_FIND_DOCUMENTS)
+
+CLARIFY_NONE = "none"
+CLARIFY_ASK_FIRST = "ask_first"
+CLARIFY_ANSWER_WITH_ASSUMPTIONS = "answer_with_assumptions"
+CLARIFY_OUT_OF_SCOPE_ENTITY = "out_of_scope_entity"
+
+KIND_ANSWER = "answer"
+KIND_CLARIFICATION = "clarification"
+KIND_REFUSAL = "refusal"
+KIND_DEGRADED = "degraded"
+
+ENTITY_HOME = "home"
+ENTITY_SUBSIDIARY = "subsidiary"
+ENTITY_PEER = "peer"
+ENTITY_EXTERNAL = "external"
+ENTITY_KINDS = (ENTITY_HOME, ENTITY_SUBSIDIARY, ENTITY_PEER, ENTITY_EXTERNAL)
+
+PUBLIC = "PUBLIC"
+INTERNAL = "INTERNAL"
+RESTRICTED = "RESTRICTED"
+SENSITIVITIES = (PUBLIC, INTERNAL, RESTRICTED)
+
+CODE_RE = re.compile(r"^[A-Z0-9][A-Z0-9_]*$")
+
+PeriodType = Literal["FY", "HY", "QUARTER"]
+
+
+@dataclass(frozen=True, order=True)
+class Period:
+    """A fiscal period: `FY` + `2025`, `HY` + `2025H1`, `QUARTER` + `2025Q4`."""
+
+    period_type: str
+    period: str
+
+    @property
+    def year(self) -> int:
+        return int(self.period[:4])
+
+    @property
+    def label(self) -> str:
+        return f"FY{self.period}" if self.period_type == "FY" else self.period
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """Chronological order: quarters and halves sort inside their year."""
+        if self.period_type == "FY":
+            return (self.year, 9)
+        if self.period_type == "HY":
+            return (self.year, 2 if self.period.endswith("H1") else 6)
+        return (self.year, int(self.period[-1]) * 2 - 1)
+
+
+@dataclass(frozen=True)
+class Match:
+    """One glossary hit in the normalised question: `[start, end)` in the compact view."""
+
+    kind: str  # entity | metric | channel
+    code: str
+    start: int
+    end: int
+    text: str
+    external: bool = False
+
+
+@dataclass(frozen=True)
+class Routing:
+    mode: str = "deterministic"
+    confidence: float = 1.0
+    reason: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"mode": self.mode, "confidence": self.confidence, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class ParsedIntent:
+    raw_question: str
+    normalized: str = ""
+    metric: str | None = None
+    entity: str | None = None
+    period: Period | None = None
+    channel: str = "TOTAL"
+    channel_given: bool = False
+    metrics: tuple[str, ...] = ()
+    entities: tuple[str, ...] = ()
+    periods: tuple[Period, ...] = ()
+    route: str = ROUTE_NARRATIVE
+    external_entity: str | None = None
+    routing: Routing = field(default_factory=Routing)
+    unrecognized_terms: tuple[str, ...] = ()
+    language: str = "zh"
+
+    @property
+    def has_slot(self) -> bool:
+        return bool(self.metric or self.entity or self.period or self.channel_given)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "metric": self.metric,
+            "metrics": list(self.metrics) if len(self.metrics) > 1 else [],
+            "entity": self.entity,
+            "entities": list(self.entities) if len(self.entities) > 1 else [],
+            "period": self.period.label if self.period else None,
+            "periods": [p.label for p in self.periods] if len(self.periods) > 1 else [],
+            "channel": self.channel,
+        }
+
+
+@dataclass(frozen=True)
+class NarrowingOption:
+    label: str
+    question: str
+    scope: dict[str, str]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "question": self.question, "scope": dict(self.scope)}
+
+
+@dataclass(frozen=True)
+class ClarificationResult:
+    mode: str = CLARIFY_NONE
+    question: str | None = None
+    assumption_note: str | None = None
+    assumed_entity: str | None = None
+    assumed_period: Period | None = None
+    narrowing_options: tuple[NarrowingOption, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode,
+            "question": self.question,
+            "assumption_note": self.assumption_note,
+            "assumed": {
+                "entity": self.assumed_entity,
+                "period": self.assumed_period.label if self.assumed_period else None,
+            },
+            "narrowing_options": [o.as_dict() for o in self.narrowing_options],
+        }
+
+
+@dataclass(frozen=True)
+class FactRecord:
+    """An approved fact row as the store hands it to the core."""
+
+    metric: str
+    entity: str
+    period: Period
+    channel: str
+    value: Decimal
+    unit: str
+    source_doc: str
+    locator: str
+    document_id: int | None = None
+    valid_as_of: date | None = None
+    sensitivity: str = INTERNAL
+
+
+@dataclass(frozen=True)
+class Source:
+    kind: str  # fact | chunk | faq | document
+    doc: str
+    locator: str
+    document_id: int | None = None
+    snippet: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "doc": self.doc,
+            "locator": self.locator,
+            "document_id": self.document_id,
+            "snippet": self.snippet,
+        }
+
+
+@dataclass(frozen=True)
+class Guard:
+    fabrication_guard_triggered: bool = False
+    numbers_unsupported: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "fabrication_guard_triggered": self.fabrication_guard_triggered,
+            "numbers_unsupported": self.numbers_unsupported,
+        }
+
+
+@dataclass(frozen=True)
+class SubTask:
+    metric: str
+    entity: str
+    period: Period
+    channel: str = "TOTAL"
+
+    @property
+    def key(self) -> tuple[str, str, str, str, str]:
+        return (self.metric, self.entity, self.period.period_type, self.period.period, self.channel)
+
+
+@dataclass(frozen=True)
+class AgentResult:
+    request_id: str
+    question: str
+    answer: str
+    answer_kind: str
+    route: str
+    routing: Routing
+    intent: ParsedIntent
+    clarification: ClarificationResult
+    facts: tuple[FactRecord, ...] = ()
+    tool_results: tuple[dict[str, Any], ...] = ()
+    sources: tuple[Source, ...] = ()
+    guard: Guard = field(default_factory=Guard)
+    faq: dict[str, Any] | None = None
+    language: str = "zh"
+    timings: dict[str, float] = field(default_factory=dict)
+    usage: dict[str, int] = field(default_factory=dict)
+    chunk_scores: tuple[tuple[int, float], ...] = ()
+    provider_seconds: float = 0.0

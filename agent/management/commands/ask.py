@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from agent.bootstrap import ask
+from agent.core.orchestrator import ScopeError
+from agent.serialize import result_as_dict
+
+
+class Command(BaseCommand):
+    help = "Ask RAGSpine a question. --json prints the same object as POST /v1/ask."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("question")
+        parser.add_argument("--json", action="store_true", help="print the SPEC §10 JSON")
+        parser.add_argument("--user", help="answer with this user's clearance (default: no clearance)")
+        parser.add_argument("--reference-date", help="YYYY-MM-DD; relative periods are read from it")
+        parser.add_argument("--scope", action="append", default=[], metavar="SLOT=VALUE", help="e.g. entity=ACME_HK")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        question: str = options["question"].strip()
+        if not question or len(question) > 2000:
+            raise CommandError("the question must be 1 to 2,000 characters")
+        user = None
+        if options["user"]:
+            user = get_user_model().objects.filter(username=options["user"]).first()
+            if user is None:
+                raise CommandError(f"no user '{options['user']}'")
+        reference = None
+        if options["reference_date"]:
+            try:
+                reference = date.fromisoformat(options["reference_date"])
+            except ValueError:
+                raise CommandError("--reference-date must be YYYY-MM-DD") from None
+        scope = {}
+        for item in options["scope"]:
+            slot, _, value = item.partition("=")
+            if slot not in ("entity", "metric", "period", "channel") or not value:
+                raise CommandError(f"--scope '{item}' must be entity|metric|period|channel=VALUE")
+            scope[slot] = value
+        try:
+            result = ask(question, user=user, reference_date=reference, scope=scope)
+        except ScopeError as error:
+            raise CommandError(str(error)) from None
+        if options["json"]:
+            self.stdout.write(json.dumps(result_as_dict(result), ensure_ascii=False, indent=2))
+        else:
+            self.stdout.write(result.answer)
+            self.stdout.write(f"[route={result.route} kind={result.answer_kind} clarification={result.clarification.mode}]")

@@ -1,0 +1,34 @@
+"""Source documents: every fact and chunk points back at the document it came from."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from agent.core.types import SENSITIVITIES
+
+
+class Document(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        PROCESSING = "processing", "processing"
+        READY = "ready", "ready"
+        FAILED = "failed", "failed"
+
+    name = models.CharField(max_length=255, unique=True)
+    sha256 = models.CharField(max_length=64, blank=True, db_index=True)
+    media_type = models.CharField(max_length=127, blank=True)
+    size_bytes = models.PositiveBigIntegerField(default=0)
+    sensitivity = models.CharField(
+        max_length=12, choices=[(s, s) for s in SENSITIVITIES], default="INTERNAL", db_index=True
+    )
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
+    error = models.TextField(blank=True)
+    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name

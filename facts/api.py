@@ -1,0 +1,75 @@
+"""`GET /v1/facts`: approved facts with lineage, filtered by any alias, clearance-filtered."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from agent.bootstrap import user_cleared
+from agent.core.periods import period_parse
+
+from .models import FactMetric
+from .selectors import fact_list, glossary_snapshot
+
+
+class FactListApi(APIView):
+    class FilterSerializer(serializers.Serializer):  # type: ignore[type-arg]
+        metric = serializers.CharField(max_length=64, required=False)
+        entity = serializers.CharField(max_length=255, required=False)
+        period = serializers.CharField(max_length=32, required=False)
+        channel = serializers.CharField(max_length=64, required=False)
+
+    class OutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+        metric = serializers.CharField(source="metric_id")
+        entity = serializers.CharField(source="entity_id")
+        period = serializers.CharField(source="period_label")
+        channel = serializers.CharField(source="channel_id")
+        value = serializers.SerializerMethodField()
+        unit = serializers.CharField(source="unit_id")
+        source = serializers.SerializerMethodField()
+
+        class Meta:
+            model = FactMetric
+            fields = ["id", "metric", "entity", "period", "channel", "value", "unit", "source", "valid_as_of", "sensitivity"]
+
+        def get_value(self, fact: FactMetric) -> str:
+            return str(fact.value)
+
+        def get_source(self, fact: FactMetric) -> dict[str, Any]:
+            return {"doc": fact.source_doc, "locator": fact.locator, "document_id": fact.document_id}
+
+    @extend_schema(
+        parameters=[OpenApiParameter(name, str, required=False) for name in ("metric", "entity", "period", "channel")],
+        responses={200: OutputSerializer(many=True)},
+        summary="List facts with lineage",
+    )
+    def get(self, request: Request) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        facts = _facts_filter(fact_list(cleared=user_cleared(request.user)), filters.validated_data)
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(facts, request, view=self)
+        return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
+
+
+def _facts_filter(facts: QuerySet[FactMetric], params: dict[str, str]) -> QuerySet[FactMetric]:
+    glossary = glossary_snapshot()
+    for kind in ("metric", "entity", "channel"):
+        if params.get(kind):
+            code = glossary.resolve(kind, params[kind])
+            if code is None:
+                raise serializers.ValidationError({kind: f"'{params[kind]}' is not in the glossary."})
+            facts = facts.filter(**{f"{kind}_id": code})
+    if params.get("period"):
+        period = period_parse(params["period"])
+        if period is None:
+            raise serializers.ValidationError({"period": f"'{params['period']}' is not a period."})
+        facts = facts.filter(period_type=period.period_type, period=period.period)
+    return facts

@@ -1,0 +1,237 @@
+"""The glossary (entities, metrics, channels, units, aliases), the company profile and the fact table."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
+from django.db import models
+from django.db.models import Q
+
+from agent.core.types import ENTITY_KINDS, SENSITIVITIES
+
+code_validator = RegexValidator(r"^[A-Z0-9][A-Z0-9_]*$", "A code is upper-case letters, digits and _.")
+
+
+class ExactDecimalField(models.Field):  # type: ignore[type-arg]
+    """A decimal kept exactly as given, scale included (`96120.3` stays `96120.3`).
+
+    Postgres stores it as unconstrained `numeric`; SQLite, which would store a DECIMAL column
+    as a binary float, stores the canonical text.
+    """
+
+    description = "Exact decimal with its own scale"
+
+    def db_type(self, connection: Any) -> str:
+        return "numeric" if connection.vendor == "postgresql" else "text"
+
+    def from_db_value(self, value: Any, expression: Any, connection: Any) -> Decimal | None:
+        return None if value is None else Decimal(str(value))
+
+    def to_python(self, value: Any) -> Decimal | None:
+        if value is None or isinstance(value, Decimal):
+            return value
+        try:
+            result = Decimal(str(value).strip())
+        except InvalidOperation:
+            raise ValidationError(f"'{value}' is not a decimal number") from None
+        if not result.is_finite():
+            raise ValidationError("a value must be a finite number")
+        return result
+
+    def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
+        value = self.to_python(value)
+        if value is None:
+            return None
+        return value if connection.vendor == "postgresql" else format(value, "f")
+
+    def formfield(self, **kwargs: Any) -> Any:
+        from django import forms
+
+        return super().formfield(**{"form_class": forms.DecimalField, **kwargs})
+
+
+class Unit(models.Model):
+    code = models.CharField(max_length=32, unique=True, validators=[code_validator])
+    name_zh = models.CharField(max_length=32, blank=True)
+    name_en = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        ordering = ["code"]
+
+    def __str__(self) -> str:
+        return self.code
+
+
+class Entity(models.Model):
+    code = models.CharField(max_length=64, unique=True, validators=[code_validator])
+    name = models.CharField(max_length=255)
+    kind = models.CharField(max_length=12, choices=[(k, k) for k in ENTITY_KINDS], default="subsidiary")
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, to_field="code", related_name="children"
+    )
+    geography = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["code"]
+        verbose_name_plural = "entities"
+        constraints = [models.UniqueConstraint(fields=["kind"], condition=Q(kind="home"), name="one_home_entity")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+
+class Metric(models.Model):
+    code = models.CharField(max_length=64, unique=True, validators=[code_validator])
+    name = models.CharField(max_length=255)
+    unit = models.ForeignKey(Unit, on_delete=models.PROTECT, to_field="code", db_column="unit_code")
+    description = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["code"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+
+class Channel(models.Model):
+    code = models.CharField(max_length=64, unique=True, validators=[code_validator])
+    name = models.CharField(max_length=255)
+
+    class Meta:
+        ordering = ["code"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+
+class Alias(models.Model):
+    """Another way of naming an entity, a metric or a channel. Exactly one target is set."""
+
+    class Kind(models.TextChoices):
+        ENTITY = "entity", "entity"
+        METRIC = "metric", "metric"
+        CHANNEL = "channel", "channel"
+
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    text = models.CharField(max_length=255)
+    key = models.CharField(max_length=255, unique=True, editable=False)
+    entity = models.ForeignKey(Entity, null=True, blank=True, on_delete=models.CASCADE, related_name="aliases")
+    metric = models.ForeignKey(Metric, null=True, blank=True, on_delete=models.CASCADE, related_name="aliases")
+    channel = models.ForeignKey(Channel, null=True, blank=True, on_delete=models.CASCADE, related_name="aliases")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["kind", "text"]
+        verbose_name_plural = "aliases"
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    Q(kind="entity", entity__isnull=False, metric__isnull=True, channel__isnull=True)
+                    | Q(kind="metric", metric__isnull=False, entity__isnull=True, channel__isnull=True)
+                    | Q(kind="channel", channel__isnull=False, entity__isnull=True, metric__isnull=True)
+                ),
+                name="alias_has_one_target",
+            )
+        ]
+
+    @property
+    def target_code(self) -> str:
+        target = self.entity or self.metric or self.channel
+        return target.code if target else ""
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        from agent.core.glossary import alias_key
+
+        self.key = alias_key(self.text)
+        if self.entity_id:
+            self.kind = self.Kind.ENTITY
+        elif self.metric_id:
+            self.kind = self.Kind.METRIC
+        elif self.channel_id:
+            self.kind = self.Kind.CHANNEL
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        from .services import alias_conflict
+
+        targets = [t for t in (self.entity, self.metric, self.channel) if t is not None]
+        if len(targets) != 1:
+            raise ValidationError("An alias names exactly one entity, metric or channel.")
+        kind = "entity" if self.entity else "metric" if self.metric else "channel"
+        problem = alias_conflict(text=self.text, kind=kind, code=targets[0].code, exclude_pk=self.pk)
+        if problem:
+            raise ValidationError({"text": problem})
+
+    def __str__(self) -> str:
+        return f"{self.text} → {self.target_code}"
+
+
+class CompanyProfile(models.Model):
+    """The one company this deployment serves."""
+
+    home_company_name = models.CharField(max_length=255)
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.pk = 1
+        super().save(*args, **kwargs)
+
+    def __str__(self) -> str:
+        return self.home_company_name
+
+
+class GlossaryState(models.Model):
+    """A version stamp: bumped on every glossary change so every process reloads its automaton.
+
+    `token` changes with every bump, so a rolled-back change can never leave a cache that
+    matches a later, different glossary with the same version number.
+    """
+
+    version = models.PositiveBigIntegerField(default=0)
+    token = models.CharField(max_length=32, default="")
+
+
+class FactMetric(models.Model):
+    class Review(models.TextChoices):
+        APPROVED = "approved", "approved"
+        PENDING = "pending", "pending"
+        REJECTED = "rejected", "rejected"
+
+    metric = models.ForeignKey(Metric, on_delete=models.PROTECT, to_field="code", db_column="metric_code")
+    entity = models.ForeignKey(Entity, on_delete=models.PROTECT, to_field="code", db_column="entity_code")
+    period_type = models.CharField(max_length=8, choices=[("FY", "FY"), ("HY", "HY"), ("QUARTER", "QUARTER")])
+    period = models.CharField(max_length=8)
+    channel = models.ForeignKey(
+        Channel, on_delete=models.PROTECT, to_field="code", db_column="channel_code", default="TOTAL"
+    )
+    value = ExactDecimalField()
+    unit = models.ForeignKey(Unit, on_delete=models.PROTECT, to_field="code", db_column="unit_code")
+    source_doc = models.CharField(max_length=255)
+    locator = models.CharField(max_length=255)
+    document = models.ForeignKey(
+        "documents.Document", null=True, blank=True, on_delete=models.SET_NULL, related_name="facts"
+    )
+    valid_as_of = models.DateField(null=True, blank=True)
+    sensitivity = models.CharField(max_length=12, choices=[(s, s) for s in SENSITIVITIES], default="INTERNAL")
+    review_status = models.CharField(max_length=10, choices=Review.choices, default=Review.APPROVED)
+    suggested_alias = models.CharField(max_length=255, blank=True)
+    ingested_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["entity_id", "metric_id", "period_type", "period", "channel_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["metric", "entity", "period_type", "period", "channel"], name="fact_natural_key"
+            )
+        ]
+        indexes = [models.Index(fields=["review_status"], name="fact_review_idx")]
+        permissions = [("can_view_restricted", "Can view RESTRICTED facts, chunks, documents and FAQ items")]
+
+    @property
+    def period_label(self) -> str:
+        return f"FY{self.period}" if self.period_type == "FY" else self.period
+
+    def __str__(self) -> str:
+        return f"{self.entity_id} {self.metric_id} {self.period_label} {self.channel_id} = {self.value}"

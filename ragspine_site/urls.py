@@ -1,0 +1,22 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView
+
+from agent import views
+from agent.api import AskApi, HealthApi, ReadyApi
+from facts.api import FactListApi
+
+api = [
+    path("ask", AskApi.as_view(), name="api-ask"),
+    path("facts", FactListApi.as_view(), name="api-facts"),
+    path("health", HealthApi.as_view(), name="api-health"),
+    path("ready", ReadyApi.as_view(), name="api-ready"),
+    path("schema", SpectacularAPIView.as_view(), name="api-schema"),
+]
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("v1/", include(api)),
+]

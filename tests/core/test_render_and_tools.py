@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from agent.core.glossary import GlossarySnapshot
+from agent.core.periods import period_parse
+from agent.core.render import value_format
+from agent.core.tools import arguments_normalize, task_run, tool_schema_anthropic, tool_schema_openai
+from agent.core.types import SubTask
+
+REF = date(2026, 3, 15)
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [("96120.3", "96,120.3"), ("-1085.2", "-1,085.2"), ("412", "412"), ("1E+3", "1,000"), ("0.00012", "0.00012"), ("29.70", "29.70")],
+)
+def test_values_are_exact_with_separators_and_no_exponent(value: str, text: str) -> None:
+    assert value_format(Decimal(value)) == text
+
+
+def test_query_metric_tri_state(glossary: GlossarySnapshot, store) -> None:
+    found = arguments_normalize({"metric": "营收", "entity": "中国内地", "period": "FY2025"}, glossary, REF)
+    assert isinstance(found, SubTask)
+    result, fact = task_run(store, found, cleared=False)
+    assert result["status"] == "found" and result["value"] == "96120.3"
+    assert result["source"]["doc"] == "ACME_FY2025_Annual_Results.pptx" and result["source"]["locator"]
+    missing = arguments_normalize({"metric": "ROE", "entity": "ACME_CN", "period": "2025年"}, glossary, REF)
+    assert task_run(store, missing, cleared=False)[0] == {
+        "status": "not_found",
+        "normalized": {"metric": "ROE", "entity": "ACME_CN", "period": "FY2025", "channel": "TOTAL"},
+    }
+
+
+@pytest.mark.parametrize(
+    ("arguments", "param"),
+    [
+        ({"metric": "利润", "entity": "ACME_CN", "period": "FY2025"}, "metric"),
+        ({"metric": "REVENUE", "entity": "某公司", "period": "FY2025"}, "entity"),
+        ({"metric": "REVENUE", "entity": "竞安", "period": "FY2025"}, "entity"),
+        ({"metric": "REVENUE", "entity": "ACME_CN", "period": "someday"}, "period"),
+        ({"metric": "REVENUE", "entity": "ACME_CN", "period": "FY2025", "channel": "ONLNE"}, "channel"),
+        ({"metric": ["REVENUE"], "entity": "ACME_CN", "period": "FY2025"}, "metric"),
+    ],
+)
+def test_unrecognised_arguments_are_named_never_guessed(glossary: GlossarySnapshot, arguments, param) -> None:
+    result = arguments_normalize(arguments, glossary, REF)
+    assert isinstance(result, dict) and result["status"] == "unrecognized_param" and result["param"] == param
+
+
+def test_tool_schemas_come_from_the_glossary(glossary: GlossarySnapshot) -> None:
+    anthropic = tool_schema_anthropic(glossary)
+    openai = tool_schema_openai(glossary)
+    assert anthropic["name"] == "query_metric" and openai["function"]["name"] == "query_metric"
+    assert anthropic["input_schema"] == openai["function"]["parameters"]
+    assert set(anthropic["input_schema"]["properties"]["metric"]["enum"]) == set(glossary.metrics)
+    assert "ONLINE" in anthropic["input_schema"]["properties"]["channel"]["enum"]
+    assert "EXT_JINGAN" not in anthropic["input_schema"]["properties"]["entity"]["description"]
+
+
+def test_period_arguments_accept_any_absolute_form(glossary: GlossarySnapshot) -> None:
+    task = arguments_normalize({"metric": "REVENUE", "entity": "ACME_GROUP", "period": "2025年第四季度"}, glossary, REF)
+    assert isinstance(task, SubTask) and task.period == period_parse("2025Q4")

@@ -1,0 +1,163 @@
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+from django.db import OperationalError
+from django.test import override_settings
+from rest_framework.test import APIClient
+
+from agent.models import QueryLog
+
+pytestmark = pytest.mark.django_db
+
+KEYS = {"request_id", "question", "answer", "answer_kind", "route", "routing", "intent", "clarification",
+        "facts", "tool_results", "sources", "faq", "guard"}
+
+
+def test_ask_returns_the_spec_json_with_lineage(analyst: APIClient) -> None:
+    response = analyst.post("/v1/ask", {"question": "中国内地FY2025的营收是多少"}, format="json")
+    assert response.status_code == 200
+    body = response.json()
+    assert set(body) == KEYS
+    assert body["facts"] == [{
+        "value": "96120.3", "unit": "CNY_M", "metric": "REVENUE", "entity": "ACME_CN", "period": "FY2025",
+        "channel": "TOTAL", "source": {"doc": "ACME_FY2025_Annual_Results.pptx", "locator": "file=facts.csv,row=10",
+                                       "document_id": None}, "valid_as_of": None}]
+    assert body["sources"][0]["kind"] == "fact" and body["sources"][0]["doc"] == "ACME_FY2025_Annual_Results.pptx"
+    assert body["routing"] == {"mode": "deterministic", "confidence": 1.0, "reason": "metric REVENUE"}
+    assert body["clarification"]["mode"] == "none" and body["guard"]["fabrication_guard_triggered"] is False
+    assert response["X-Request-ID"] == body["request_id"]
+
+
+def test_scope_narrows_and_reference_date_moves_relative_periods(analyst: APIClient) -> None:
+    body = analyst.post("/v1/ask", {"question": "营收是多少", "scope": {"entity": "ACME_HK"},
+                                    "reference_date": "2025-06-30"}, format="json").json()
+    assert body["facts"][0]["entity"] == "ACME_HK" and body["facts"][0]["period"] == "FY2024"
+    assert body["clarification"]["assumed"] == {"entity": None, "period": "FY2024"}
+
+
+def test_assumptions_come_with_narrowing_options_that_carry_a_scope(analyst: APIClient) -> None:
+    body = analyst.post("/v1/ask", {"question": "营收是多少"}, format="json").json()
+    options = body["clarification"]["narrowing_options"]
+    assert body["clarification"]["mode"] == "answer_with_assumptions"
+    assert all(o["scope"] and o["question"] == "营收是多少" for o in options)
+    narrowed = analyst.post("/v1/ask", {"question": options[0]["question"], "scope": options[0]["scope"]},
+                            format="json").json()
+    assert narrowed["facts"][0]["entity"] == options[0]["scope"]["entity"]
+
+
+@pytest.mark.parametrize(
+    ("body", "fragment"),
+    [
+        ({"question": ""}, "question"),
+        ({"question": "   \u200b  "}, "question"),
+        ({"question": "x" * 2001}, "2000"),
+        ({"question": 42}, "must be text"),
+        ({"question": ["营收"]}, "must be text"),
+        ({"question": "营收", "reference_date": "2026-13-45"}, "reference_date"),
+        ({"question": "营收", "scope": {"entity": "NOPE"}}, "scope.entity"),
+        ({"question": "营收", "scope": {"planet": "Mars"}}, "unknown scope key"),
+        ({"question": "营收", "scope": {"period": "someday"}}, "scope.period"),
+        ({}, "question"),
+    ],
+)
+def test_bad_input_is_a_400_envelope(analyst: APIClient, body: dict, fragment: str) -> None:
+    response = analyst.post("/v1/ask", body, format="json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["type"] == "bad_request" and fragment in error["message"] and error["request_id"]
+    assert "Traceback" not in response.content.decode()
+
+
+def test_malformed_json_is_a_400_envelope(analyst: APIClient) -> None:
+    response = analyst.post("/v1/ask", "{not json", content_type="application/json")
+    assert response.status_code == 400 and response.json()["error"]["type"] == "bad_request"
+    response = analyst.post("/v1/ask", "[1, 2]", content_type="application/json")
+    assert response.status_code == 400
+
+
+def test_authentication_is_required(demo) -> None:
+    response = APIClient().post("/v1/ask", {"question": "营收是多少"}, format="json")
+    assert response.status_code == 401
+    assert response.json()["error"]["type"] == "not_authenticated"
+    bad = APIClient()
+    bad.credentials(HTTP_AUTHORIZATION="Token nope")
+    assert bad.post("/v1/ask", {"question": "营收"}, format="json").status_code == 401
+
+
+def test_session_authentication_works(demo) -> None:
+    client = APIClient(enforce_csrf_checks=False)
+    client.force_login(demo["users"]["analyst"])
+    assert client.post("/v1/ask", {"question": "营收是多少"}, format="json").status_code == 200
+
+
+def test_requests_are_throttled_per_user(demo, analyst: APIClient) -> None:
+    from django.conf import settings
+
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "ask": "2/min"}
+    with override_settings(REST_FRAMEWORK={**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}):
+        from django.core.cache import cache
+        from rest_framework.settings import api_settings
+        from rest_framework.throttling import SimpleRateThrottle
+
+        cache.clear()
+        with mock.patch.object(SimpleRateThrottle, "THROTTLE_RATES", api_settings.DEFAULT_THROTTLE_RATES):
+            codes = [analyst.post("/v1/ask", {"question": "营收是多少"}, format="json").status_code for _ in range(3)]
+            assert codes == [200, 200, 429]
+            other = APIClient()
+            other.force_authenticate(demo["users"]["analyst_cleared"])
+            assert other.post("/v1/ask", {"question": "营收是多少"}, format="json").status_code == 200
+        cache.clear()
+
+
+def test_a_database_failure_is_a_503_envelope(analyst: APIClient) -> None:
+    with mock.patch("agent.api.ask", side_effect=OperationalError("connection refused")):
+        response = analyst.post("/v1/ask", {"question": "营收是多少"}, format="json")
+    assert response.status_code == 503
+    assert response.json()["error"]["type"] == "database_unavailable"
+    assert "connection refused" not in response.content.decode()
+
+
+def test_an_unexpected_error_is_a_500_envelope_without_a_trace(analyst: APIClient) -> None:
+    with mock.patch("agent.api.ask", side_effect=RuntimeError("secret internals")):
+        client = analyst
+        client.raise_request_exception = False
+        response = client.post("/v1/ask", {"question": "营收是多少"}, format="json")
+    assert response.status_code == 500
+    assert response.json()["error"]["type"] == "server_error"
+    assert "secret internals" not in response.content.decode()
+
+
+def test_every_question_writes_a_privacy_aware_trace(analyst: APIClient) -> None:
+    body = analyst.post("/v1/ask", {"question": "中国内地FY2025的营收是多少"}, format="json").json()
+    log = QueryLog.objects.get(request_id=body["request_id"])
+    assert log.route == "structured" and log.slots["entity"] == ["ACME_CN"]
+    assert log.tool_status_counts == {"found": 1} and log.question is None
+    stored = str(vars(log))
+    assert "96120.3" not in stored and "营业收入：" not in stored
+
+
+@override_settings(RAGSPINE={**__import__("django.conf").conf.settings.RAGSPINE, "LOG_QUESTIONS": True})
+def test_question_text_is_logged_only_when_enabled(analyst: APIClient) -> None:
+    body = analyst.post("/v1/ask", {"question": "营收是多少"}, format="json").json()
+    assert QueryLog.objects.get(request_id=body["request_id"]).question == "营收是多少"
+
+
+def test_unknown_api_paths_are_json_404(analyst: APIClient) -> None:
+    response = analyst.get("/v1/nothing-here")
+    assert response.status_code == 404 and response.json()["error"]["type"] == "not_found"
+
+
+def test_health_is_open_and_ready_needs_auth(demo, analyst: APIClient) -> None:
+    assert APIClient().get("/v1/health").json() == {"status": "ok"}
+    assert APIClient().get("/v1/ready").status_code == 401
+    ready = analyst.get("/v1/ready").json()
+    assert ready["status"] == "ready" and ready["glossary"]["entities"] == 8
+
+
+def test_openapi_schema_is_served(analyst: APIClient) -> None:
+    response = analyst.get("/v1/schema", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    schema = response.json()
+    assert "/v1/ask" in schema["paths"] and "/v1/facts" in schema["paths"]

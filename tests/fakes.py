@@ -1,0 +1,81 @@
+"""In-memory fakes of the core's ports, built from the demo data set (no Django)."""
+
+from __future__ import annotations
+
+import csv
+from decimal import Decimal
+from pathlib import Path
+
+from agent.core.glossary import AliasRecord, ChannelInfo, EntityInfo, GlossarySnapshot, MetricInfo, UnitInfo, glossary_build
+from agent.core.periods import period_parse
+from agent.core.types import RESTRICTED, FactRecord, SubTask
+
+DEMO = Path(__file__).resolve().parent.parent / "demo"
+
+UNITS = [
+    UnitInfo("CNY_M", "百万元", "CNY m"),
+    UnitInfo("PCT", "%", "%"),
+    UnitInfo("COUNT", "", ""),
+    UnitInfo("TEN_THOUSAND_PERSONS", "万人", "10k persons"),
+]
+
+
+def demo_glossary(path: Path = DEMO / "glossary.csv", *, with_home: bool = True) -> GlossarySnapshot:
+    entities: dict[str, EntityInfo] = {}
+    metrics: dict[str, MetricInfo] = {}
+    channels: dict[str, ChannelInfo] = {}
+    aliases: list[AliasRecord] = []
+    with path.open(encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            code, kind = row["code"], row["kind"]
+            if kind == "entity":
+                entity_kind = row["entity_kind"] if with_home or row["entity_kind"] != "home" else "subsidiary"
+                entities.setdefault(code, EntityInfo(code, row["name"], entity_kind, row["parent"] or None))
+            elif kind == "metric":
+                metrics.setdefault(code, MetricInfo(code, row["name"], row["unit"]))
+            else:
+                channels.setdefault(code, ChannelInfo(code, row["name"]))
+            aliases.append(AliasRecord(kind, row["alias"], code))
+    return glossary_build(
+        entities=entities.values(),
+        metrics=metrics.values(),
+        channels=channels.values(),
+        units=UNITS,
+        aliases=aliases,
+        home_company_name="ACME集团" if with_home else None,
+    )
+
+
+class InMemoryFactStore:
+    def __init__(self, facts: list[FactRecord]):
+        self.facts = {(f.metric, f.entity, f.period.period_type, f.period.period, f.channel): f for f in facts}
+        self.calls = 0
+
+    def fact_get(self, task: SubTask, *, cleared: bool) -> FactRecord | None:
+        self.calls += 1
+        fact = self.facts.get(task.key)
+        if fact is None or (fact.sensitivity == RESTRICTED and not cleared):
+            return None
+        return fact
+
+
+def demo_facts(path: Path = DEMO / "facts.csv") -> list[FactRecord]:
+    facts = []
+    with path.open(encoding="utf-8") as handle:
+        for number, row in enumerate(csv.DictReader(handle), start=2):
+            period = period_parse(row["period"])
+            assert period is not None
+            facts.append(
+                FactRecord(
+                    metric=row["metric"],
+                    entity=row["entity"],
+                    period=period,
+                    channel=row["channel"],
+                    value=Decimal(row["value"]),
+                    unit=row["unit"],
+                    source_doc=row["source_doc"],
+                    locator=f"facts.csv,row={number}",
+                    sensitivity=row["sensitivity"],
+                )
+            )
+    return facts
