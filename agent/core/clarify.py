@@ -73,7 +73,9 @@ def _ask_for_metric(intent: ParsedIntent, glossary: GlossarySnapshot, language: 
         key=lambda code: -_closeness(wording, glossary.aliases_of("metric", code)),
     )[:MAX_OPTIONS]
     names = [glossary.display("metric", code, language) for code in ranked]
-    options = tuple(NarrowingOption(name, intent.raw_question, {"metric": code}) for code, name in zip(ranked, names))
+    options = tuple(
+        NarrowingOption(name, intent.raw_question, {"metric": code}) for code, name in zip(ranked, names, strict=True)
+    )
     if language == "en":
         question = "Which metric do you mean? Options: " + ", ".join(names) + "."
     else:
@@ -84,7 +86,9 @@ def _ask_for_metric(intent: ParsedIntent, glossary: GlossarySnapshot, language: 
 def _ask_for_entity(intent: ParsedIntent, glossary: GlossarySnapshot, language: str) -> ClarificationResult:
     entities = glossary.in_scope_entities()[:MAX_OPTIONS]
     names = [glossary.display("entity", e.code, language) for e in entities]
-    options = tuple(NarrowingOption(n, intent.raw_question, {"entity": e.code}) for e, n in zip(entities, names))
+    options = tuple(
+        NarrowingOption(n, intent.raw_question, {"entity": e.code}) for e, n in zip(entities, names, strict=True)
+    )
     if language == "en":
         question = "Which entity do you mean? Options: " + ", ".join(names) + "."
     else:

@@ -64,6 +64,8 @@ class GlossarySnapshot:
     matcher: GlossaryMatcher = field(init=False)
     _english: dict[tuple[str, str], str] = field(init=False, default_factory=dict)
     _alias_texts: dict[tuple[str, str], list[str]] = field(init=False, default_factory=dict)
+    _home: str | None = field(init=False, default=None)
+    _in_scope: tuple[EntityInfo, ...] = field(init=False, default=())
 
     def __post_init__(self) -> None:
         pairs: list[tuple[str, AliasTarget]] = []
@@ -79,6 +81,10 @@ class GlossarySnapshot:
             pairs.append((alias.text, self._target(alias.kind, alias.code)))
             self._alias_texts[(alias.kind, alias.code)].append(alias.text)
         self.matcher = GlossaryMatcher(pairs)
+        self._home = next((code for code, info in self.entities.items() if info.kind == ENTITY_HOME), None)
+        order = {ENTITY_HOME: 0, "subsidiary": 1, "peer": 2}
+        inside = [e for e in self.entities.values() if e.kind != ENTITY_EXTERNAL]
+        self._in_scope = tuple(sorted(inside, key=lambda e: (order.get(e.kind, 3), e.code)))
         for key, texts in self._alias_texts.items():
             ascii_texts = [t for t in texts if t.isascii() and t != key[1]]
             if ascii_texts:
@@ -91,10 +97,7 @@ class GlossarySnapshot:
     # -- lookups ---------------------------------------------------------------------------
     @property
     def home_entity(self) -> str | None:
-        for code, info in self.entities.items():
-            if info.kind == ENTITY_HOME:
-                return code
-        return None
+        return self._home
 
     def match(self, normalized: str) -> list[Match]:
         return self.matcher.find(normalized)
@@ -133,11 +136,9 @@ class GlossarySnapshot:
             return code
         return unit.name_en if language == "en" else unit.name_zh
 
-    def in_scope_entities(self) -> list[EntityInfo]:
+    def in_scope_entities(self) -> tuple[EntityInfo, ...]:
         """Entities a user may ask about: home first, then its subsidiaries, then peers."""
-        order = {ENTITY_HOME: 0, "subsidiary": 1, "peer": 2}
-        inside = [e for e in self.entities.values() if e.kind != ENTITY_EXTERNAL]
-        return sorted(inside, key=lambda e: (order.get(e.kind, 3), e.code))
+        return self._in_scope
 
 
 def glossary_build(

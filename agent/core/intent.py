@@ -35,7 +35,8 @@ NUMERIC_CUES = re.compile(
 )
 DOCUMENT_CUES = re.compile(
     r"哪些文件|哪些文档|哪些资料|哪些报告|哪份|哪个文档|哪个文件|哪篇|在哪里提到|哪里提到|哪些材料"
-    r"|(?<![a-z])(?:which (?:documents?|files?|reports?)|find (?:the )?(?:documents?|files?)|where is .+ mentioned)(?![a-z])"
+    r"|(?<![a-z])(?:which (?:documents?|files?|reports?)|find (?:the )?(?:documents?|files?)"
+    r"|where is .+ mentioned)(?![a-z])"
 )
 _FILLER = re.compile(
     r"请问|请|帮我|查询|查一下|查|一下|告诉我|分别|是多少|多少|是什么|什么|是|的|了|吗|呢|和|与|及|以及|对比|比较|"
@@ -45,7 +46,7 @@ _FILLER = re.compile(
 
 def parse_intent(question: str, glossary: GlossarySnapshot, reference_date: date) -> ParsedIntent:
     normalized = text_normalize(question)
-    compact, positions = compact_view(normalized)
+    _, positions = compact_view(normalized)
     matches = glossary.match(normalized)
     period_spans = periods_find(normalized, reference_date)
 

@@ -89,4 +89,3 @@ class GlossaryMatcher:
             if after < len(normalized) and is_ascii_word_char(normalized[after]):
                 return False
         return True
-

@@ -361,8 +361,10 @@ def _structured_answer(
     if any(r.get("status") == NOT_FOUND for r in relevant):
         return _Part(render.not_found_line(task, glossary, language), KIND_REFUSAL, (), tuple(all_results))
     unrecognized = [r for r in relevant if r.get("status") == UNRECOGNIZED]
-    text = render.unrecognized_line(unrecognized[0], language) if unrecognized else render.not_found_line(
-        task, glossary, language
+    text = (
+        render.unrecognized_line(unrecognized[0], language)
+        if unrecognized
+        else render.not_found_line(task, glossary, language)
     )
     return _Part(text, KIND_REFUSAL, (), tuple(all_results))
 

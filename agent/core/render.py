@@ -58,7 +58,8 @@ def fact_line(fact: FactRecord, glossary: GlossarySnapshot, language: str) -> st
         channel = f" ({name})" if language == "en" else f"（{name}）"
     if language == "en":
         as_of = f" · as of {fact.valid_as_of.isoformat()}" if fact.valid_as_of else ""
-        return f"{entity} {fact.period.label} {metric}{channel}: {value} (source: {fact.source_doc} · {fact.locator}{as_of})"
+        source = f"source: {fact.source_doc} · {fact.locator}{as_of}"
+        return f"{entity} {fact.period.label} {metric}{channel}: {value} ({source})"
     as_of = f" · 截至 {fact.valid_as_of.isoformat()}" if fact.valid_as_of else ""
     return f"{entity} {fact.period.label} {metric}{channel}：{value}（来源：{fact.source_doc} · {fact.locator}{as_of}）"
 
@@ -82,7 +83,10 @@ def unrecognized_line(result: dict[str, Any], language: str) -> str:
     raw = str(result.get("raw", ""))[:32]
     param = result.get("param", "")
     if language == "en":
-        return f"Unrecognised parameter {param}: '{raw}'. Please check how the metric, entity or period is named and try again."
+        return (
+            f"Unrecognised parameter {param}: '{raw}'. "
+            "Please check how the metric, entity or period is named and try again."
+        )
     return f"无法识别参数 {param}：'{raw}'。请确认指标/实体/期间的说法后重试。"
 
 

@@ -34,7 +34,7 @@ def security_screen(
     *, raw_question: str, glossary: GlossarySnapshot, language: str, scope_entity: str | None = None
 ) -> SecurityVerdict:
     normalized = text_normalize(raw_question)
-    compact, positions = compact_view(normalized)
+    _, positions = compact_view(normalized)
     hits = [m for m in glossary.match(normalized) if m.external]
     external = hits[0].code if hits else None
     if external is None and glossary.is_external(scope_entity):

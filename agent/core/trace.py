@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
 from .types import CODE_RE, ROUTE_FAQ, ROUTES, AgentResult
 
 PERIOD_LABEL_RE = re.compile(r"^(FY[0-9]{4}|[0-9]{4}H[12]|[0-9]{4}Q[1-4])$")

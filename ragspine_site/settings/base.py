@@ -8,6 +8,7 @@ import environ
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
+VAR_DIR.mkdir(exist_ok=True)
 
 env = environ.Env(
     DJANGO_DEBUG=(bool, False),

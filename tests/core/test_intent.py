@@ -73,7 +73,7 @@ EXTERNAL_TEXTS = ["竞安", "中国竞安", "华鼎", "Huading", "北辰", "Jing
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(
-        st.sampled_from(EXTERNAL_TEXTS + ["中国", "香港", "营收", "2025年", "是多少", " ", "HK", "的", "\u200b"]),
+        st.sampled_from([*EXTERNAL_TEXTS, "中国", "香港", "营收", "2025年", "是多少", " ", "HK", "的", "\u200b"]),
         max_size=8,
     )
 )

@@ -70,11 +70,7 @@ def test_numbers_that_are_not_years(text: str) -> None:
 
 @given(st.integers(min_value=1990, max_value=2100), st.sampled_from(["FY", "H1", "H2", "Q1", "Q2", "Q3", "Q4"]))
 def test_labels_round_trip(year: int, kind: str) -> None:
-    period = (
-        Period("FY", str(year))
-        if kind == "FY"
-        else Period("HY" if kind[0] == "H" else "QUARTER", f"{year}{kind}")
-    )
+    period = Period("FY", str(year)) if kind == "FY" else Period("HY" if kind[0] == "H" else "QUARTER", f"{year}{kind}")
     assert period_parse(period.label) == period
 
 

@@ -16,7 +16,14 @@ REF = date(2026, 3, 15)
 
 @pytest.mark.parametrize(
     ("value", "text"),
-    [("96120.3", "96,120.3"), ("-1085.2", "-1,085.2"), ("412", "412"), ("1E+3", "1,000"), ("0.00012", "0.00012"), ("29.70", "29.70")],
+    [
+        ("96120.3", "96,120.3"),
+        ("-1085.2", "-1,085.2"),
+        ("412", "412"),
+        ("1E+3", "1,000"),
+        ("0.00012", "0.00012"),
+        ("29.70", "29.70"),
+    ],
 )
 def test_values_are_exact_with_separators_and_no_exponent(value: str, text: str) -> None:
     assert value_format(Decimal(value)) == text
@@ -25,7 +32,7 @@ def test_values_are_exact_with_separators_and_no_exponent(value: str, text: str)
 def test_query_metric_tri_state(glossary: GlossarySnapshot, store) -> None:
     found = arguments_normalize({"metric": "营收", "entity": "中国内地", "period": "FY2025"}, glossary, REF)
     assert isinstance(found, SubTask)
-    result, fact = task_run(store, found, cleared=False)
+    result, _ = task_run(store, found, cleared=False)
     assert result["status"] == "found" and result["value"] == "96120.3"
     assert result["source"]["doc"] == "ACME_FY2025_Annual_Results.pptx" and result["source"]["locator"]
     missing = arguments_normalize({"metric": "ROE", "entity": "ACME_CN", "period": "2025年"}, glossary, REF)

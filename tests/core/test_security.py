@@ -10,9 +10,27 @@ from tests.fakes import demo_glossary
 
 GLOSSARY = demo_glossary()
 EXTERNAL_ALIASES = sorted(
-    {text for (kind, code), texts in GLOSSARY._alias_texts.items() if kind == "entity" and GLOSSARY.is_external(code) for text in texts}
+    {
+        text
+        for (kind, code), texts in GLOSSARY._alias_texts.items()
+        if kind == "entity" and GLOSSARY.is_external(code)
+        for text in texts
+    }
 )
-TO_TRADITIONAL = str.maketrans({"竞": "競", "华": "華", "鼎": "鼎", "辰": "辰", "程": "程", "团": "團", "电": "電", "国": "國", "零": "零", "售": "售"})
+TO_TRADITIONAL = str.maketrans(
+    {
+        "竞": "競",
+        "华": "華",
+        "鼎": "鼎",
+        "辰": "辰",
+        "程": "程",
+        "团": "團",
+        "电": "電",
+        "国": "國",
+        "零": "零",
+        "售": "售",
+    }
+)
 
 
 def to_full_width(text: str) -> str:

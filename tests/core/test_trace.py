@@ -12,8 +12,14 @@ from agent.core.orchestrator import answer_question
 from agent.core.provider import MockProvider
 from agent.core.trace import TraceRecord, TraceRejected, trace_from_result
 
-BASE = dict(request_id="ab12cd34ef", user_id=1, route="structured", routing_mode="deterministic",
-            clarification_mode="none", answer_kind="answer")
+BASE = dict(
+    request_id="ab12cd34ef",
+    user_id=1,
+    route="structured",
+    routing_mode="deterministic",
+    clarification_mode="none",
+    answer_kind="answer",
+)
 
 
 @pytest.mark.parametrize(
@@ -42,8 +48,14 @@ def test_the_sink_rejects_anything_but_codes_counts_and_timings(smuggled: dict) 
 
 
 def test_the_real_trace_never_carries_the_answer_values_or_prompt(glossary, store) -> None:
-    result = answer_question("中国内地FY2025的营收是多少", glossary=glossary, store=store, provider=MockProvider(),
-                             cleared=True, reference_date=date(2026, 3, 15))
+    result = answer_question(
+        "中国内地FY2025的营收是多少",
+        glossary=glossary,
+        store=store,
+        provider=MockProvider(),
+        cleared=True,
+        reference_date=date(2026, 3, 15),
+    )
     trace = trace_from_result(result, user_id=3, store_question=False)
     dumped = json.dumps(asdict(trace), ensure_ascii=False, default=str)
     assert "96120.3" not in dumped and "96,120.3" not in dumped

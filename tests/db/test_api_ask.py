@@ -11,8 +11,21 @@ from agent.models import QueryLog
 
 pytestmark = pytest.mark.django_db
 
-KEYS = {"request_id", "question", "answer", "answer_kind", "route", "routing", "intent", "clarification",
-        "facts", "tool_results", "sources", "faq", "guard"}
+KEYS = {
+    "request_id",
+    "question",
+    "answer",
+    "answer_kind",
+    "route",
+    "routing",
+    "intent",
+    "clarification",
+    "facts",
+    "tool_results",
+    "sources",
+    "faq",
+    "guard",
+}
 
 
 def test_ask_returns_the_spec_json_with_lineage(analyst: APIClient) -> None:
@@ -20,10 +33,22 @@ def test_ask_returns_the_spec_json_with_lineage(analyst: APIClient) -> None:
     assert response.status_code == 200
     body = response.json()
     assert set(body) == KEYS
-    assert body["facts"] == [{
-        "value": "96120.3", "unit": "CNY_M", "metric": "REVENUE", "entity": "ACME_CN", "period": "FY2025",
-        "channel": "TOTAL", "source": {"doc": "ACME_FY2025_Annual_Results.pptx", "locator": "file=facts.csv,row=10",
-                                       "document_id": None}, "valid_as_of": None}]
+    assert body["facts"] == [
+        {
+            "value": "96120.3",
+            "unit": "CNY_M",
+            "metric": "REVENUE",
+            "entity": "ACME_CN",
+            "period": "FY2025",
+            "channel": "TOTAL",
+            "source": {
+                "doc": "ACME_FY2025_Annual_Results.pptx",
+                "locator": "file=facts.csv,row=10",
+                "document_id": None,
+            },
+            "valid_as_of": None,
+        }
+    ]
     assert body["sources"][0]["kind"] == "fact" and body["sources"][0]["doc"] == "ACME_FY2025_Annual_Results.pptx"
     assert body["routing"] == {"mode": "deterministic", "confidence": 1.0, "reason": "metric REVENUE"}
     assert body["clarification"]["mode"] == "none" and body["guard"]["fabrication_guard_triggered"] is False
@@ -31,8 +56,11 @@ def test_ask_returns_the_spec_json_with_lineage(analyst: APIClient) -> None:
 
 
 def test_scope_narrows_and_reference_date_moves_relative_periods(analyst: APIClient) -> None:
-    body = analyst.post("/v1/ask", {"question": "营收是多少", "scope": {"entity": "ACME_HK"},
-                                    "reference_date": "2025-06-30"}, format="json").json()
+    body = analyst.post(
+        "/v1/ask",
+        {"question": "营收是多少", "scope": {"entity": "ACME_HK"}, "reference_date": "2025-06-30"},
+        format="json",
+    ).json()
     assert body["facts"][0]["entity"] == "ACME_HK" and body["facts"][0]["period"] == "FY2024"
     assert body["clarification"]["assumed"] == {"entity": None, "period": "FY2024"}
 
@@ -42,8 +70,9 @@ def test_assumptions_come_with_narrowing_options_that_carry_a_scope(analyst: API
     options = body["clarification"]["narrowing_options"]
     assert body["clarification"]["mode"] == "answer_with_assumptions"
     assert all(o["scope"] and o["question"] == "营收是多少" for o in options)
-    narrowed = analyst.post("/v1/ask", {"question": options[0]["question"], "scope": options[0]["scope"]},
-                            format="json").json()
+    narrowed = analyst.post(
+        "/v1/ask", {"question": options[0]["question"], "scope": options[0]["scope"]}, format="json"
+    ).json()
     assert narrowed["facts"][0]["entity"] == options[0]["scope"]["entity"]
 
 

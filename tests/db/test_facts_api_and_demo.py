@@ -39,6 +39,15 @@ def test_load_demo_is_idempotent_and_prints_passwords_once(demo) -> None:
     assert users["curator"].is_staff and not users["analyst"].is_staff
 
 
+def test_drf_create_token_gives_a_working_token(demo) -> None:
+    out = StringIO()
+    call_command("drf_create_token", "analyst", stdout=out)
+    token = out.getvalue().split()[2]
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert client.post("/v1/ask", {"question": "HK revenue 2025"}, format="json").json()["facts"][0]["value"] == "24015.8"
+
+
 def test_ask_command_prints_the_api_json(demo) -> None:
     out = StringIO()
     call_command("ask", "中国内地FY2025的营收是多少", "--json", "--user", "analyst", stdout=out)
@@ -46,6 +55,11 @@ def test_ask_command_prints_the_api_json(demo) -> None:
     assert body["facts"][0]["value"] == "96120.3" and body["route"] == "structured"
     with pytest.raises(CommandError):
         call_command("ask", "营收", "--reference-date", "yesterday")
+    with pytest.raises(CommandError, match="scope.entity"):
+        call_command("ask", "营收", "--scope", "entity=Atlantis", stdout=StringIO())
+    narrowed = StringIO()
+    call_command("ask", "营收是多少", "--scope", "entity=香港", "--scope", "period=FY2024", stdout=narrowed)
+    assert "25,730.1" in narrowed.getvalue()
 
 
 def test_evaluate_holds_the_baseline_on_the_golden_set(demo) -> None:
@@ -63,7 +77,9 @@ def test_evaluate_fails_when_a_gate_falls_below_the_baseline(demo, tmp_path: Pat
     baseline = tmp_path / "baseline.json"
     baseline.write_text(json.dumps({"gates": {"pass_rate": 1.0}, "fabrication_count": 0, "passed": ["faq-01"]}))
     with pytest.raises(CommandError, match="regression"):
-        call_command("evaluate", "--golden", str(GOLDEN), "--baseline", str(baseline), stdout=StringIO(), stderr=StringIO())
+        call_command(
+            "evaluate", "--golden", str(GOLDEN), "--baseline", str(baseline), stdout=StringIO(), stderr=StringIO()
+        )
 
 
 @pytest.mark.parametrize(

@@ -25,8 +25,11 @@ def test_demo_glossary_loads_with_one_home_entity(demo) -> None:
 
 def test_an_alias_pointing_at_two_codes_aborts_the_import(demo, tmp_path: Path) -> None:
     path = tmp_path / "g.csv"
-    path.write_text(HEADER + "entity,ACME_TW,ACME台湾,台湾,,subsidiary,ACME_GROUP\n"
-                             "entity,ACME_TW,ACME台湾,香港,,subsidiary,ACME_GROUP\n", encoding="utf-8")
+    path.write_text(
+        HEADER + "entity,ACME_TW,ACME台湾,台湾,,subsidiary,ACME_GROUP\n"
+        "entity,ACME_TW,ACME台湾,香港,,subsidiary,ACME_GROUP\n",
+        encoding="utf-8",
+    )
     before = Alias.objects.count()
     err = StringIO()
     with pytest.raises(CommandError, match="nothing was imported"):

@@ -28,8 +28,11 @@ def run(path: Path, *args: str) -> str:
 
 
 def test_aliases_and_any_period_form_are_accepted_and_upserts_are_counted(demo, tmp_path: Path) -> None:
-    path = write(tmp_path, "香港,营收,2026年上半年,\"12,345.60\",CNY_M,线上,deck.pptx,\"slide=2,table=1\",2026-07-31,INTERNAL\n"
-                           "ACME_HK,ROE,FY26,(1.5),PCT,,,,,\n")
+    path = write(
+        tmp_path,
+        '香港,营收,2026年上半年,"12,345.60",CNY_M,线上,deck.pptx,"slide=2,table=1",2026-07-31,INTERNAL\n'
+        "ACME_HK,ROE,FY26,(1.5),PCT,,,,,\n",
+    )
     assert "2 created, 0 updated, 0 unchanged" in run(path)
     fact = FactMetric.objects.get(entity_id="ACME_HK", metric_id="REVENUE", period="2026H1", channel_id="ONLINE")
     assert fact.value == Decimal("12345.60") and str(fact.value) == "12345.60"
@@ -44,14 +47,17 @@ def test_aliases_and_any_period_form_are_accepted_and_upserts_are_counted(demo, 
 
 def test_a_bad_row_aborts_everything_with_row_numbers(demo, tmp_path: Path) -> None:
     before = FactMetric.objects.count()
-    path = write(tmp_path, "ACME_HK,REVENUE,FY2030,1,CNY_M,,,,,\n"
-                           "某公司,REVENUE,FY2030,1,CNY_M,,,,,\n"
-                           "ACME_HK,REVENUE,someday,1,CNY_M,,,,,\n"
-                           "ACME_HK,REVENUE,FY2031,abc,CNY_M,,,,,\n"
-                           "ACME_HK,REVENUE,FY2032,NaN,CNY_M,,,,,\n"
-                           "ACME_HK,REVENUE,FY2033,1,CNY_M,ONLNE,,,,\n"
-                           "ACME_HK,REVENUE,去年,1,CNY_M,,,,,\n"
-                           "竞安,REVENUE,FY2030,1,CNY_M,,,,,\n")
+    path = write(
+        tmp_path,
+        "ACME_HK,REVENUE,FY2030,1,CNY_M,,,,,\n"
+        "某公司,REVENUE,FY2030,1,CNY_M,,,,,\n"
+        "ACME_HK,REVENUE,someday,1,CNY_M,,,,,\n"
+        "ACME_HK,REVENUE,FY2031,abc,CNY_M,,,,,\n"
+        "ACME_HK,REVENUE,FY2032,NaN,CNY_M,,,,,\n"
+        "ACME_HK,REVENUE,FY2033,1,CNY_M,ONLNE,,,,\n"
+        "ACME_HK,REVENUE,去年,1,CNY_M,,,,,\n"
+        "竞安,REVENUE,FY2030,1,CNY_M,,,,,\n",
+    )
     with pytest.raises(CommandError, match="7 invalid row"):
         out = StringIO()
         call_command("import_facts", str(path), "--no-progress", stdout=out, stderr=out)
@@ -112,8 +118,12 @@ def test_xlsx_files_import_the_same_way(demo, tmp_path: Path) -> None:
 
 
 def test_more_rows_than_a_batch_stream_through(demo, tmp_path: Path) -> None:
-    rows = "".join(f"ACME_HK,REVENUE,{year}Q{q},{year}.{q},CNY_M,,,,,\n" for year in range(1990, 2100) for q in range(1, 5))
-    rows += "".join(f"ACME_CN,REVENUE,{year}Q{q},{year}.{q},CNY_M,,,,,\n" for year in range(1990, 2100) for q in range(1, 5))
+    rows = "".join(
+        f"ACME_HK,REVENUE,{year}Q{q},{year}.{q},CNY_M,,,,,\n" for year in range(1990, 2100) for q in range(1, 5)
+    )
+    rows += "".join(
+        f"ACME_CN,REVENUE,{year}Q{q},{year}.{q},CNY_M,,,,,\n" for year in range(1990, 2100) for q in range(1, 5)
+    )
     assert "880 created" in run(write(tmp_path, rows * 1))
     from facts import importing
 

@@ -51,4 +51,6 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(result_as_dict(result), ensure_ascii=False, indent=2))
         else:
             self.stdout.write(result.answer)
-            self.stdout.write(f"[route={result.route} kind={result.answer_kind} clarification={result.clarification.mode}]")
+            self.stdout.write(
+                f"[route={result.route} kind={result.answer_kind} clarification={result.clarification.mode}]"
+            )

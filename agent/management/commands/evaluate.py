@@ -44,7 +44,9 @@ class Command(BaseCommand):
                 value = report["gates"][name]
                 self.stdout.write(f"{name:32} {'n/a' if value is None else f'{value:.3f}'}")
             self.stdout.write(f"{'fabrication_count':32} {report['fabrication_count']}")
-            self.stdout.write(f"{'latency p50 / p95 (ms)':32} {report['latency_ms']['p50']} / {report['latency_ms']['p95']}")
+            self.stdout.write(
+                f"{'latency p50 / p95 (ms)':32} {report['latency_ms']['p50']} / {report['latency_ms']['p95']}"
+            )
             self.stdout.write(f"passed {len(report['passed'])} of {len(report['passed']) + len(report['failed'])}")
             for case_id, failures in report["failed"].items():
                 self.stdout.write(f"  FAIL {case_id}: {'; '.join(failures)}")

@@ -28,4 +28,6 @@ class Command(BaseCommand):
             raise CommandError(f"{path}: not UTF-8 text; nothing was imported") from None
         created = ", ".join(f"{n} {kind}" for kind, n in report.created.items())
         updated = ", ".join(f"{n} {kind}" for kind, n in report.updated.items())
-        self.stdout.write(f"glossary: created {created}; updated {updated}; {report.aliases_unchanged} alias(es) unchanged")
+        self.stdout.write(
+            f"glossary: created {created}; updated {updated}; {report.aliases_unchanged} alias(es) unchanged"
+        )

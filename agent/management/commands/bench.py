@@ -1,0 +1,180 @@
+from __future__ import annotations
+
+import json
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
+
+from agent.core.clarify import clarify_scope
+from agent.core.glossary import AliasRecord, ChannelInfo, EntityInfo, MetricInfo, UnitInfo, glossary_build
+from agent.core.intent import parse_intent
+from agent.core.security import security_screen
+from benchmarks import synthetic
+
+REFERENCE = date(2026, 3, 15)
+
+
+class Command(BaseCommand):
+    help = "Measure the SPEC §12 targets of the fact channel and write bench_out/results.json."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--all", action="store_true", help="parse, import and ask on SQLite and Postgres")
+        parser.add_argument("--parse", action="store_true")
+        parser.add_argument("--db", action="store_true", help="import and ask benchmarks")
+        parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
+        parser.add_argument("--quick", action="store_true", help="a tenth of the sizes, for a smoke run")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        quick = options["quick"]
+        results: dict[str, Any] = {"date": date.today().isoformat(), "machine": _machine()}
+        if options["all"] or options["parse"]:
+            results["parse"] = self.bench_parse(entities=2_500 if quick else 25_000)
+            self.stdout.write(json.dumps(results["parse"], ensure_ascii=False))
+        if options["all"] or options["db"]:
+            backends = ["sqlite", "postgres"] if options["backend"] == "both" else [options["backend"]]
+            entities = 200 if quick else 2_000
+            results["db"] = [
+                self.bench_db(b, entities=entities, metrics=100, years=[2021, 2022, 2023, 2024, 2025]) for b in backends
+            ]
+        out = Path(settings.BASE_DIR) / "bench_out"
+        out.mkdir(exist_ok=True)
+        (out / "results.json").write_text(json.dumps(results, ensure_ascii=False, indent=2), encoding="utf-8")
+        self.stdout.write(f"wrote {out / 'results.json'}")
+        self.stdout.write(markdown(results))
+
+    def bench_parse(self, *, entities: int) -> dict[str, Any]:
+        aliases, entity_infos = [], []
+        for i in range(entities):
+            e = synthetic.entity(i)
+            entity_infos.append(EntityInfo(e["code"], e["full"], "subsidiary"))
+            aliases += [AliasRecord("entity", e["short"], e["code"]), AliasRecord("entity", e["english"], e["code"])]
+        metric_infos = []
+        for j in range(100):
+            m = synthetic.metric(j)
+            metric_infos.append(MetricInfo(m["code"], m["name"], "CNY_M"))
+            aliases.append(AliasRecord("metric", m["english"], m["code"]))
+        entity_infos.append(EntityInfo("HOME", "样本集团", "home"))
+        began = time.perf_counter()
+        glossary = glossary_build(
+            entities=entity_infos,
+            metrics=metric_infos,
+            channels=[ChannelInfo("TOTAL", "合计")],
+            units=[UnitInfo("CNY_M", "百万元", "CNY m")],
+            aliases=aliases,
+            home_company_name="样本集团",
+        )
+        build_s = time.perf_counter() - began
+        rng = random.Random(11)
+        questions = []
+        for _ in range(2_000):
+            e, m = synthetic.entity(rng.randrange(entities)), synthetic.metric(rng.randrange(100))
+            form = rng.choice(["full", "short", "english"])
+            year = rng.choice([2023, 2024, 2025])
+            questions.append(
+                f"What was {e['english']} {m['english']} in FY{year}?"
+                if form == "english"
+                else f"{e[form]}{year}年的{m['name']}是多少"
+            )
+        parse_ms, gate_ms = [], []
+        for question in questions:
+            began = time.perf_counter()
+            intent = parse_intent(question, glossary, REFERENCE)
+            middle = time.perf_counter()
+            verdict = security_screen(raw_question=question, glossary=glossary, language=intent.language)
+            clarify_scope(intent, glossary=glossary, reference_date=REFERENCE, verdict=verdict)
+            end = time.perf_counter()
+            parse_ms.append((middle - began) * 1000)
+            gate_ms.append((end - began) * 1000)
+            assert intent.entity and intent.metric, question
+        parse_ms.sort()
+        return {
+            "aliases": len(glossary.matcher),
+            "automaton_build_s": round(build_s, 2),
+            "questions": len(questions),
+            "parse_p50_ms": round(statistics.median(parse_ms), 4),
+            "parse_p95_ms": round(parse_ms[int(0.95 * (len(parse_ms) - 1))], 4),
+            "parse_plus_gates_p50_ms": round(statistics.median(gate_ms), 4),
+        }
+
+    def bench_db(self, backend: str, *, entities: int, metrics: int, years: list[int]) -> dict[str, Any]:
+        workdir = Path(settings.BASE_DIR) / "var" / "bench"
+        workdir.mkdir(parents=True, exist_ok=True)
+        for old in workdir.glob("bench-*.sqlite3*"):
+            old.unlink()
+        synthetic.glossary_csv(workdir / "glossary.csv", entities=entities, metrics=metrics)
+        synthetic.facts_csv(
+            workdir / "facts_small.csv", entities=max(entities // 10, 1), metrics=metrics, years=years[:1]
+        )
+        synthetic.facts_csv(workdir / "facts.csv", entities=entities, metrics=metrics, years=years)
+        command = [
+            sys.executable,
+            "-m",
+            "benchmarks.backend",
+            "--backend",
+            backend,
+            "--workdir",
+            str(workdir),
+            "--entities",
+            str(entities),
+            "--metrics",
+            str(metrics),
+            "--years",
+            *map(str, years),
+        ]
+        self.stdout.write(f"{backend}: {' '.join(command[1:])}")
+        done = subprocess.run(command, cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=3600)
+        if done.returncode != 0:
+            raise RuntimeError(f"{backend} benchmark failed:\n{done.stderr[-3000:]}")
+        result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+        self.stdout.write(json.dumps(result, ensure_ascii=False))
+        return result
+
+
+def _machine() -> str:
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import os
+
+    return (
+        f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
+    )
+
+
+def markdown(results: dict[str, Any]) -> str:
+    """The SPEC §12 rows of the fact channel, target beside figure, for BENCHMARKS.md."""
+    lines = ["| measure | target | figure |", "|---|---|---|"]
+    parse = results.get("parse")
+    if parse:
+        lines.append(
+            f"| intent parse, {parse['aliases']:,} aliases (p50 / p95) | p50 < 0.5 ms "
+            f"| {parse['parse_p50_ms']} ms / {parse['parse_p95_ms']} ms |"
+        )
+        lines.append(f"| parse + security gate + clarification (p50) | — | {parse['parse_plus_gates_p50_ms']} ms |")
+    for db in results.get("db", []):
+        small, full = db["imports"]
+        lines.append(
+            f"| `import_facts` {full['rows']:,} rows, {db['backend']} | ≥ 15,000 facts/s, bounded memory "
+            f"| {full['facts_per_s']:,} facts/s; RSS grew {full['growth_mb']} MB during the import "
+            f"({small['growth_mb']} MB for {small['rows']:,} rows) |"
+        )
+        ask = db["ask"]
+        lines.append(
+            f"| `/v1/ask` structured, {full['rows']:,} facts, {db['backend']} (p50 / p95) | p50 < 20 ms "
+            f"| {ask['p50_ms']} ms / {ask['p95_ms']} ms, {ask['wrong_answers']} wrong of {ask['n']} |"
+        )
+    return "\n".join(lines)

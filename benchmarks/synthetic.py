@@ -1,0 +1,164 @@
+"""Deterministic synthetic company data at scale: a glossary of N entities with full Chinese
+company names, short names and English names, M metrics, and long-format facts.
+
+Every name is unique by construction (built from the entity's index), so a lookup by full name
+has exactly one right answer, which `expected_value` recomputes.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from decimal import Decimal
+from pathlib import Path
+
+PROVINCES = [
+    ("浙江", "Zhejiang"),
+    ("江苏", "Jiangsu"),
+    ("广东", "Guangdong"),
+    ("四川", "Sichuan"),
+    ("湖北", "Hubei"),
+    ("湖南", "Hunan"),
+    ("福建", "Fujian"),
+    ("安徽", "Anhui"),
+    ("河南", "Henan"),
+    ("河北", "Hebei"),
+    ("山东", "Shandong"),
+    ("辽宁", "Liaoning"),
+    ("吉林", "Jilin"),
+    ("陕西", "Shaanxi"),
+    ("云南", "Yunnan"),
+    ("贵州", "Guizhou"),
+    ("江西", "Jiangxi"),
+    ("广西", "Guangxi"),
+    ("甘肃", "Gansu"),
+    ("宁夏", "Ningxia"),
+]
+WORDS = [
+    ("华信", "Huaxin"),
+    ("远景", "Yuanjing"),
+    ("恒通", "Hengtong"),
+    ("博雅", "Boya"),
+    ("天成", "Tiancheng"),
+    ("嘉禾", "Jiahe"),
+    ("瑞丰", "Ruifeng"),
+    ("明德", "Mingde"),
+    ("安泰", "Antai"),
+    ("长青", "Changqing"),
+    ("宏图", "Hongtu"),
+    ("金桥", "Jinqiao"),
+    ("星河", "Xinghe"),
+    ("海纳", "Haina"),
+    ("同创", "Tongchuang"),
+    ("新元", "Xinyuan"),
+    ("永盛", "Yongsheng"),
+    ("凯达", "Kaida"),
+    ("泰和", "Taihe"),
+    ("万方", "Wanfang"),
+    ("九洲", "Jiuzhou"),
+    ("光明", "Guangming"),
+    ("中联", "Zhonglian"),
+    ("东升", "Dongsheng"),
+    ("西岭", "Xiling"),
+    ("南山", "Nanshan"),
+    ("北湖", "Beihu"),
+    ("聚源", "Juyuan"),
+    ("鸿运", "Hongyun"),
+    ("盛世", "Shengshi"),
+]
+INDUSTRIES = [
+    ("智能科技", "Smart Tech"),
+    ("实业", "Industrial"),
+    ("控股", "Holdings"),
+    ("物流", "Logistics"),
+    ("电子", "Electronics"),
+]
+METRIC_STEMS = [
+    ("营业收入", "revenue"),
+    ("毛利", "gross profit"),
+    ("毛利率", "gross margin"),
+    ("营业利润", "operating profit"),
+    ("净利润", "net profit"),
+    ("资本开支", "capex"),
+    ("经营现金流", "operating cash flow"),
+    ("存货周转天数", "inventory days"),
+    ("应收账款", "receivables"),
+    ("研发费用", "r&d expense"),
+]
+METRIC_QUALIFIERS = [
+    ("", ""),
+    ("归母", "attributable "),
+    ("经调整", "adjusted "),
+    ("境内", "domestic "),
+    ("境外", "overseas "),
+    ("同口径", "like-for-like "),
+    ("上市主体", "listed "),
+    ("合并", "consolidated "),
+    ("分部", "segment "),
+    ("核心", "core "),
+]
+
+
+def entity(i: int) -> dict[str, str]:
+    p = PROVINCES[i % len(PROVINCES)]
+    w1 = WORDS[(i // len(PROVINCES)) % len(WORDS)]
+    w2 = WORDS[(i // (len(PROVINCES) * len(WORDS))) % len(WORDS)]
+    ind = INDUSTRIES[(i // (len(PROVINCES) * len(WORDS) ** 2)) % len(INDUSTRIES)]
+    short = f"{p[0]}{w1[0]}{w2[0]}{ind[0]}"
+    return {
+        "code": f"CO{i:05d}",
+        "full": f"{short}股份有限公司",
+        "short": short,
+        "english": f"{p[1]} {w1[1]}{w2[1].lower()} {ind[1]} Co",
+    }
+
+
+def metric(j: int) -> dict[str, str]:
+    stem = METRIC_STEMS[j % len(METRIC_STEMS)]
+    qualifier = METRIC_QUALIFIERS[(j // len(METRIC_STEMS)) % len(METRIC_QUALIFIERS)]
+    return {"code": f"M{j:03d}", "name": f"{qualifier[0]}{stem[0]}", "english": f"{qualifier[1]}{stem[1]}".strip()}
+
+
+def glossary_csv(path: Path, *, entities: int, metrics: int) -> int:
+    """Write an import_glossary CSV; return the number of alias rows."""
+    rows = 0
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        out = csv.writer(handle)
+        out.writerow(["kind", "code", "name", "alias", "unit", "entity_kind", "parent"])
+        out.writerow(["entity", "HOME", "样本集团", "样本集团", "", "home", ""])
+        for i in range(entities):
+            e = entity(i)
+            for alias in (e["full"], e["short"], e["english"]):
+                out.writerow(["entity", e["code"], e["full"], alias, "", "subsidiary", "HOME"])
+                rows += 1
+        for j in range(metrics):
+            m = metric(j)
+            for alias in (m["name"], m["english"]):
+                out.writerow(["metric", m["code"], m["name"], alias, "CNY_M", "", ""])
+                rows += 1
+        out.writerow(["channel", "TOTAL", "合计", "合计", "", "", ""])
+    return rows
+
+
+def expected_value(i: int, j: int, year: int) -> Decimal:
+    whole = (i * 7919 + j * 104729 + year * 31) % 1_000_000
+    return Decimal(f"{whole}.{(i + j + year) % 10}")
+
+
+def fact_rows(*, entities: int, metrics: int, years: list[int]) -> Iterator[list[str]]:
+    for i in range(entities):
+        code = f"CO{i:05d}"
+        for j in range(metrics):
+            for year in years:
+                yield [code, f"M{j:03d}", f"FY{year}", str(expected_value(i, j, year)), "CNY_M"]
+
+
+def facts_csv(path: Path, *, entities: int, metrics: int, years: list[int]) -> int:
+    count = 0
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        out = csv.writer(handle)
+        out.writerow(["entity", "metric", "period", "value", "unit"])
+        for row in fact_rows(entities=entities, metrics=metrics, years=years):
+            out.writerow(row)
+            count += 1
+    return count
