@@ -29,7 +29,7 @@ run: venv
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: venv-dev
-	$(MAKE) --no-print-directory test-sqlite test-postgres lint-imports
+	$(MAKE) --no-print-directory lint-imports test-sqlite test-postgres
 
 test-sqlite:
 	$(PY) -m pytest -q -p no:cacheprovider
