@@ -17,6 +17,10 @@ env = environ.Env(
     RAGSPINE_LLM_MODEL=(str, ""),
     RAGSPINE_LLM_BASE_URL=(str, ""),
     RAGSPINE_EMBEDDER=(str, "none"),
+    RAGSPINE_EMBED_BASE_URL=(str, ""),
+    RAGSPINE_EMBED_MODEL=(str, ""),
+    RAGSPINE_EMBED_PATH=(str, ""),
+    RAGSPINE_EMBED_TIMEOUT=(float, 30.0),
     RAGSPINE_LOG_QUESTIONS=(bool, False),
     RAGSPINE_ASK_RATE=(str, "120/min"),
     RAGSPINE_API_RATE=(str, "600/min"),
@@ -142,7 +146,12 @@ RAGSPINE = {
     "LLM_PROVIDER": env("RAGSPINE_LLM_PROVIDER"),
     "LLM_MODEL": env("RAGSPINE_LLM_MODEL"),
     "LLM_BASE_URL": env("RAGSPINE_LLM_BASE_URL"),
-    "EMBEDDER": env("RAGSPINE_EMBEDDER"),
+    "EMBEDDER": env("RAGSPINE_EMBEDDER"),  # none | openai | sentence-transformers
+    "EMBED_BASE_URL": env("RAGSPINE_EMBED_BASE_URL"),  # e.g. http://tei:8080/v1
+    "EMBED_MODEL": env("RAGSPINE_EMBED_MODEL"),
+    "EMBED_API_KEY": env("RAGSPINE_EMBED_API_KEY", default=env("OPENAI_API_KEY", default="")),
+    "EMBED_PATH": env("RAGSPINE_EMBED_PATH"),  # a local sentence-transformers model directory
+    "EMBED_TIMEOUT": env("RAGSPINE_EMBED_TIMEOUT"),
     "LOG_QUESTIONS": env("RAGSPINE_LOG_QUESTIONS"),
     "DEMO_DIR": BASE_DIR / "demo",
     "MAX_QUESTION_CHARS": 2000,

@@ -1,0 +1,63 @@
+"""Retrieval tokens (SPEC §7): the §5 normalisation, jieba words (every glossary alias loaded as
+a user word), CJK character bigrams for recall, and ASCII words. Used at ingestion (the tokens
+are stored with each chunk) and for queries, so both sides always agree.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Iterable
+
+from agent.core.normalize import text_normalize
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_ASCII_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
+_STOP = frozenset("的 了 和 与 及 是 在 有 为 对 将 等 也 中 其 并 或 而 被 之 于 以 从 这 那 个 吗 呢 呀 啊 哪 么 什 怎".split())
+_lock = threading.Lock()
+_loaded_words: set[str] = set()
+_jieba = None
+
+
+def _tokenizer():  # type: ignore[no-untyped-def]
+    global _jieba
+    if _jieba is None:
+        with _lock:
+            if _jieba is None:
+                import jieba
+
+                jieba.setLogLevel(logging.WARNING)
+                tokenizer = jieba.Tokenizer()
+                tokenizer.initialize()
+                _jieba = tokenizer
+    return _jieba
+
+
+def user_words_load(words: Iterable[str]) -> None:
+    """Teach the segmenter glossary aliases (idempotent; new words only)."""
+    tokenizer = _tokenizer()
+    with _lock:
+        for word in words:
+            normalized = text_normalize(word)
+            if normalized and normalized not in _loaded_words and _CJK.search(normalized):
+                tokenizer.add_word(normalized, freq=200_000)
+                _loaded_words.add(normalized)
+
+
+def tokens(text: str) -> list[str]:
+    """Index or query tokens of `text`: jieba words, CJK bigrams and ASCII words."""
+    normalized = text_normalize(text)
+    out: list[str] = []
+    for word in _ASCII_WORD.findall(normalized):
+        out.append(word)
+    tokenizer = _tokenizer()
+    for run in _CJK.findall(normalized):
+        for word in tokenizer.lcut(run, HMM=False):
+            if word not in _STOP:
+                out.append(word)
+        if len(run) > 1:
+            out.extend(run[i : i + 2] for i in range(len(run) - 1))
+        elif run not in _STOP:
+            out.append(run)
+    return out
