@@ -15,6 +15,7 @@ from agent.core.provider import MockProvider
 from agent.core.trace import TraceRecord, trace_from_result
 from agent.core.types import AgentResult
 from facts.selectors import OrmFactStore, glossary_snapshot
+from retrieval.selectors import OrmNarrativeRetriever
 
 from .models import QueryLog
 
@@ -55,15 +56,21 @@ def ask(
     provider: LLMProvider | None = None,
 ) -> AgentResult:
     """Answer one question for one user and write its trace."""
+    llm = provider or provider_build()
+    # The offline mock cannot write prose: narrative answers are then extractive.
+    synthesizer = None if llm.name == "mock" else llm
     result = answer_question(
         question,
         glossary=glossary_snapshot(),
         store=OrmFactStore(),
-        provider=provider or provider_build(),
+        provider=llm,
         cleared=user_cleared(user),
         reference_date=reference_date,
         scope=scope,
         request_id=request_id,
+        narrative_retriever=OrmNarrativeRetriever(),
+        synthesizer=synthesizer,
+        rerank=bool(settings.RAGSPINE.get("RERANK")) and synthesizer is not None,
     )
     user_id = user.pk if user is not None and user.is_authenticated else None
     trace = trace_from_result(result, user_id=user_id, store_question=settings.RAGSPINE["LOG_QUESTIONS"])

@@ -5,10 +5,12 @@ from drf_spectacular.views import SpectacularAPIView
 from agent import views
 from agent.api import AskApi, HealthApi, ReadyApi
 from facts.api import FactListApi
+from retrieval.api import SearchApi
 
 api = [
     path("ask", AskApi.as_view(), name="api-ask"),
     path("facts", FactListApi.as_view(), name="api-facts"),
+    path("search", SearchApi.as_view(), name="api-search"),
     path("health", HealthApi.as_view(), name="api-health"),
     path("ready", ReadyApi.as_view(), name="api-ready"),
     path("schema", SpectacularAPIView.as_view(), name="api-schema"),

@@ -87,3 +87,32 @@ def demo_facts(path: Path = DEMO / "facts.csv") -> list[FactRecord]:
                 )
             )
     return facts
+
+
+class BigramHashEmbedder:
+    """A deterministic test double for an embedding model: hashed character bigrams, L2-normalised."""
+
+    name = "bigram-hash"
+    enabled = True
+
+    def __init__(self, dim: int = 64):
+        self.dim = dim
+        self.calls = 0
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        import hashlib
+        import math
+
+        from agent.core.normalize import text_normalize
+
+        self.calls += 1
+        vectors = []
+        for text in texts:
+            compact = "".join(text_normalize(text).split())
+            vector = [0.0] * self.dim
+            for i in range(len(compact) - 1):
+                bucket = int(hashlib.md5(compact[i : i + 2].encode()).hexdigest(), 16) % self.dim
+                vector[bucket] += 1.0
+            norm = math.sqrt(sum(v * v for v in vector)) or 1.0
+            vectors.append([v / norm for v in vector])
+        return vectors

@@ -118,6 +118,10 @@ class GlossarySnapshot:
         info = self.entities.get(code or "")
         return info is not None and info.kind == ENTITY_EXTERNAL
 
+    def alias_texts(self) -> list[str]:
+        """Every name and alias, for teaching the retrieval segmenter the glossary's words."""
+        return [text for texts in self._alias_texts.values() for text in texts]
+
     def aliases_of(self, kind: str, code: str) -> list[str]:
         return list(self._alias_texts.get((kind, code), []))
 

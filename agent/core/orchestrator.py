@@ -22,7 +22,8 @@ from typing import Any, Protocol
 from . import render
 from .clarify import clarify_scope
 from .glossary import GlossarySnapshot
-from .intent import parse_intent
+from .intent import DOCUMENT_CUES, parse_intent
+from .narrative import narrative_answer
 from .periods import period_parse
 from .ports import FactStore, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
 from .provider import slots_message
@@ -127,6 +128,8 @@ def answer_question(
     intent_parser: IntentParser | None = None,
     faq: FaqLookup | None = None,
     request_id: str | None = None,
+    synthesizer: LLMProvider | None = None,
+    rerank: bool = False,
 ) -> AgentResult:
     run = _Run()
     request_id = request_id or uuid.uuid4().hex
@@ -192,13 +195,33 @@ def answer_question(
             source = Source("faq", hit.source, f"faq={hit.id},version={hit.version}", None, "")
             return result(_Part(hit.answer, KIND_ANSWER, sources=(source,)), "faq", faq_hit=hit)
 
+    def narrative(facts: tuple[FactRecord, ...] = ()) -> _Part:
+        outcome = narrative_answer(
+            question,
+            retriever=narrative_retriever,
+            glossary=glossary,
+            cleared=cleared,
+            language=effective.language,
+            llm=synthesizer,
+            rerank=rerank,
+            facts=facts,
+        )
+        run.add_usage(outcome.usage)
+        return _Part(
+            outcome.text,
+            outcome.kind,
+            sources=outcome.sources,
+            numbers_unsupported=outcome.numbers_unsupported,
+            chunk_scores=outcome.chunk_scores,
+        )
+
     route = effective.route
     if route == ROUTE_FIND_DOCUMENTS:
         part = _run_find_documents(effective, narrative_retriever, cleared)
         run.lap("retrieval", mark)
         return result(part, route)
     if route == ROUTE_NARRATIVE:
-        part = _run_narrative(effective, narrative_retriever, cleared)
+        part = narrative()
         run.lap("narrative", mark)
         return result(part, route)
 
@@ -209,18 +232,18 @@ def answer_question(
     if route == ROUTE_STRUCTURED:
         return result(structured, route)
 
-    narrative = _run_narrative(effective, narrative_retriever, cleared)
+    explanation = narrative(structured.facts)
     run.lap("narrative", mark)
     heading = render.ATTRIBUTION_HEADING[effective.language]
-    kind = KIND_ANSWER if KIND_ANSWER in (structured.kind, narrative.kind) else structured.kind
+    kind = KIND_ANSWER if KIND_ANSWER in (structured.kind, explanation.kind) else structured.kind
     merged = _Part(
-        text=f"{structured.text}\n\n{heading}\n{narrative.text}",
+        text=f"{structured.text}\n\n{heading}\n{explanation.text}",
         kind=kind,
         facts=structured.facts,
         tool_results=structured.tool_results,
-        sources=structured.sources + narrative.sources,
-        numbers_unsupported=narrative.numbers_unsupported,
-        chunk_scores=narrative.chunk_scores,
+        sources=structured.sources + explanation.sources,
+        numbers_unsupported=explanation.numbers_unsupported,
+        chunk_scores=explanation.chunk_scores,
     )
     return result(merged, ROUTE_COMPOSITE)
 
@@ -396,25 +419,19 @@ def _fact_source(fact: FactRecord) -> Source:
     return Source("fact", fact.source_doc, fact.locator, fact.document_id, snippet)
 
 
-# -- narrative and find_documents ----------------------------------------------------------
-def _run_narrative(intent: ParsedIntent, retriever: NarrativeRetriever | None, cleared: bool) -> _Part:
-    if retriever is None:
-        return _Part(render.NARRATIVE_NOT_WIRED[intent.language], KIND_DEGRADED)
-    chunks = retriever.retrieve(intent.raw_question, cleared=cleared)
-    if not chunks:
-        return _Part(render.NARRATIVE_NO_HITS[intent.language], KIND_REFUSAL)
-    sources = tuple(Source("chunk", c.doc, c.locator, c.document_id, c.text) for c in chunks)
-    text = "\n".join(f"{c.text}（{c.doc} · {c.locator}）" for c in chunks[:3])
-    return _Part(text, KIND_ANSWER, sources=sources, chunk_scores=tuple((c.chunk_id, c.score) for c in chunks))
-
-
+# -- find_documents -----------------------------------------------------------------------
 def _run_find_documents(intent: ParsedIntent, retriever: NarrativeRetriever | None, cleared: bool) -> _Part:
+    """Ranked documents with their best locators and a snippet; no LLM."""
     if retriever is None:
         return _Part(render.NARRATIVE_NOT_WIRED[intent.language], KIND_DEGRADED)
-    documents = retriever.documents_find(intent.raw_question, cleared=cleared)
+    topic = DOCUMENT_CUES.sub(" ", intent.normalized).strip() or intent.raw_question
+    documents = retriever.documents_find(topic, cleared=cleared)
     if not documents:
         return _Part(render.NARRATIVE_NO_HITS[intent.language], KIND_REFUSAL)
-    lines = [f"{i}. {d.doc}（{d.locator}）" for i, d in enumerate(documents, 1)]
+    header = (
+        f"找到 {len(documents)} 份相关文件：" if intent.language == "zh" else f"{len(documents)} matching document(s):"
+    )
+    lines = [header] + [f"{i}. {d.doc}（{d.locator}）：{d.snippet}" for i, d in enumerate(documents, 1)]
     return _Part("\n".join(lines), KIND_ANSWER, sources=tuple(documents))
 
 

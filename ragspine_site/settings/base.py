@@ -152,6 +152,8 @@ RAGSPINE = {
     "EMBED_API_KEY": env("RAGSPINE_EMBED_API_KEY", default=env("OPENAI_API_KEY", default="")),
     "EMBED_PATH": env("RAGSPINE_EMBED_PATH"),  # a local sentence-transformers model directory
     "EMBED_TIMEOUT": env("RAGSPINE_EMBED_TIMEOUT"),
+    "LEXICAL_BACKEND": env("RAGSPINE_LEXICAL_BACKEND", default="inprocess"),  # inprocess | postgres
+    "RERANK": env.bool("RAGSPINE_RERANK", default=False),  # LLM listwise rerank (needs a real provider)
     "LOG_QUESTIONS": env("RAGSPINE_LOG_QUESTIONS"),
     "DEMO_DIR": BASE_DIR / "demo",
     "MAX_QUESTION_CHARS": 2000,

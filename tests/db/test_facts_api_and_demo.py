@@ -45,7 +45,9 @@ def test_drf_create_token_gives_a_working_token(demo) -> None:
     token = out.getvalue().split()[2]
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    assert client.post("/v1/ask", {"question": "HK revenue 2025"}, format="json").json()["facts"][0]["value"] == "24015.8"
+    assert (
+        client.post("/v1/ask", {"question": "HK revenue 2025"}, format="json").json()["facts"][0]["value"] == "24015.8"
+    )
 
 
 def test_ask_command_prints_the_api_json(demo) -> None:
@@ -55,7 +57,7 @@ def test_ask_command_prints_the_api_json(demo) -> None:
     assert body["facts"][0]["value"] == "96120.3" and body["route"] == "structured"
     with pytest.raises(CommandError):
         call_command("ask", "营收", "--reference-date", "yesterday")
-    with pytest.raises(CommandError, match="scope.entity"):
+    with pytest.raises(CommandError, match=r"scope\.entity"):
         call_command("ask", "营收", "--scope", "entity=Atlantis", stdout=StringIO())
     narrowed = StringIO()
     call_command("ask", "营收是多少", "--scope", "entity=香港", "--scope", "period=FY2024", stdout=narrowed)

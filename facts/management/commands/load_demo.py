@@ -15,6 +15,7 @@ from facts.importing import facts_import, rows_from_csv
 from facts.models import CompanyProfile
 from facts.roles import CURATOR, roles_ensure
 from facts.services import glossary_import, glossary_rows_read
+from retrieval.services import text_document_ingest
 
 
 class Command(BaseCommand):
@@ -31,15 +32,33 @@ class Command(BaseCommand):
             CompanyProfile(home_company_name=manifest["company"]["home_company_name"]).save()
             facts = facts_import(rows=rows_from_csv(demo / "facts.csv"), source_name="facts.csv")
             users = self._users(manifest["users"])
+        documents = self._narrative(demo, manifest["narrative_documents"])
         self.stdout.write(
             f"glossary: {sum(glossary.created.values())} created, {glossary.aliases_unchanged} aliases unchanged"
         )
         self.stdout.write(f"facts: {facts.created} created, {facts.updated} updated, {facts.unchanged} unchanged")
+        for line in documents:
+            self.stdout.write(line)
         for username, password in users:
             if password:
                 self.stdout.write(f"user {username} created, password: {password}  (shown once)")
             else:
                 self.stdout.write(f"user {username} exists; password unchanged")
+
+    def _narrative(self, demo: Path, specs: list[dict[str, str]]) -> list[str]:
+        """The narrative documents, from their .md text, under the manifest's file names.
+
+        Until office ingestion lands they are stored as text; the document names, and so the
+        citations, are already the ones the office files will have.
+        """
+        lines = []
+        for spec in specs:
+            data = (demo / spec["text"]).read_bytes()
+            outcome = text_document_ingest(
+                name=spec["file"], data=data, sensitivity=spec["sensitivity"], text_name=spec["text"]
+            )
+            lines.append(f"document {spec['file']}: {outcome.status} ({outcome.chunks} chunks, {spec['sensitivity']})")
+        return lines
 
     def _users(self, specs: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
         analyst_group, curator_group = roles_ensure()

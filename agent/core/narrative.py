@@ -1,0 +1,318 @@
+"""The narrative channel (SPEC §7): retrieve → fuse → (rerank) → synthesise → ground.
+
+Takes a question, the retriever port and optionally an LLM; returns text with a citation on
+every sentence, the cited sources, and how many unsupported numbers were removed. Retrieval
+is clearance-filtered by the retriever itself, so RESTRICTED text never reaches this module
+(or any LLM) for an uncleared user. With no LLM the answer is extractive. Every answer passes
+the numeric grounding check: a number that appears in no cited snippet, no found fact and not
+in the question is removed with its sentence (extends invariant 1 to narrative prose).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from .glossary import GlossarySnapshot
+from .normalize import text_normalize
+from .ports import LLMProvider, NarrativeRetriever, ProviderError, RetrievedChunk
+from .render import DEGRADED_NARRATIVE, NARRATIVE_NO_HITS, NARRATIVE_NOT_WIRED
+from .types import KIND_ANSWER, KIND_DEGRADED, KIND_REFUSAL, FactRecord, Source
+
+RRF_K = 60
+MAX_QUERIES = 5
+TOP_CHUNKS = 4
+MAX_SENTENCES = 4
+_SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
+_NUMBER = re.compile(r"(?<![A-Za-z_=\d.])(\d[\d,，]*(?:\.\d+)?)\s*(亿|万|百万|千|个百分点|%|％)?")
+_SCALES = {"亿": Decimal(10) ** 8, "万": Decimal(10) ** 4, "百万": Decimal(10) ** 6, "千": Decimal(1000)}
+_QUESTION_FORM = re.compile(
+    r"为什么|为何|原因|归因|怎么看|如何看|怎么样|是什么|什么|哪些|哪个|如何|多少|有没有|是否|请问|最近|吗|呢|的|了|是|有"
+    r"|\b(?:why|what|which|how|is|are|was|were|the|a|an|of|in|did|does|do)\b"
+)
+_CITATION = re.compile(r"\[\d+(?:\s*[,，]\s*\d+)*\]|（资料来源：[^）]*）|（[^（）]*·[^（）]*）")
+UNSUPPORTED_NOTICE = {
+    "zh": "（已移除 {n} 处无法在资料中核实的数字）",
+    "en": "({n} figure(s) that the sources do not support were removed)",
+}
+
+
+@dataclass(frozen=True)
+class NarrativeOutcome:
+    text: str
+    kind: str
+    sources: tuple[Source, ...] = ()
+    numbers_unsupported: int = 0
+    chunk_scores: tuple[tuple[int, float], ...] = ()
+    usage: dict[str, int] = field(default_factory=dict)
+
+
+# -- retrieval ------------------------------------------------------------------------------
+def rrf_fuse(
+    rankings: Iterable[Sequence[tuple[int, float]]], k: int = RRF_K, weights: Sequence[float] | None = None
+) -> list[tuple[int, float]]:
+    """Reciprocal Rank Fusion: each list adds weight / (k + rank) to the ids it ranks."""
+    fused: dict[int, float] = {}
+    for index, ranking in enumerate(rankings):
+        weight = weights[index] if weights is not None else 1.0
+        for rank, (item, _) in enumerate(ranking, start=1):
+            fused[item] = fused.get(item, 0.0) + weight / (k + rank)
+    return sorted(fused.items(), key=lambda pair: (-pair[1], pair[0]))
+
+
+def queries_rewrite(question: str, glossary: GlossarySnapshot, limit: int = MAX_QUERIES) -> list[str]:
+    """The question first, then variants with glossary synonyms swapped in (at most `limit`)."""
+    normalized = text_normalize(question)
+    queries = [question]
+    for match in glossary.match(normalized):
+        if match.external:
+            continue
+        for alias in glossary.aliases_of(match.kind, match.code):
+            variant = normalized.replace(match.text, text_normalize(alias), 1) if match.text in normalized else None
+            if variant and variant not in queries and len(queries) < limit:
+                queries.append(variant)
+    return queries[:limit]
+
+
+def chunks_retrieve(
+    question: str, *, retriever: NarrativeRetriever, glossary: GlossarySnapshot, cleared: bool, k: int = 8
+) -> list[RetrievedChunk]:
+    by_id: dict[int, RetrievedChunk] = {}
+    rankings = []
+    for query in queries_rewrite(question, glossary):
+        found = retriever.retrieve(query, cleared=cleared, k=k)
+        rankings.append([(c.chunk_id, c.score) for c in found])
+        for chunk in found:
+            by_id.setdefault(chunk.chunk_id, chunk)
+    # The question as asked counts double: a synonym variant broadens recall, it does not outvote it.
+    fused = rrf_fuse(rankings, weights=[2.0] + [1.0] * (len(rankings) - 1))
+    return [RetrievedChunk(**{**by_id[i].__dict__, "score": score}) for i, score in fused[:k]]
+
+
+def rerank_parse(text: str, count: int) -> list[int] | None:
+    """Indices (0-based) from a listwise judge's reply, robustly; None when nothing usable."""
+    candidates: list[Any] = []
+    try:
+        parsed = json.loads(text)
+        candidates = parsed if isinstance(parsed, list) else parsed.get("order", []) if isinstance(parsed, dict) else []
+    except (json.JSONDecodeError, AttributeError):
+        candidates = re.findall(r"\d+", text)
+    order: list[int] = []
+    for item in candidates:
+        try:
+            index = int(item) - 1
+        except (TypeError, ValueError):
+            continue
+        if 0 <= index < count and index not in order:
+            order.append(index)
+    if not order:
+        return None
+    return order + [i for i in range(count) if i not in order]
+
+
+def chunks_rerank(
+    question: str, chunks: list[RetrievedChunk], llm: LLMProvider
+) -> tuple[list[RetrievedChunk], dict[str, int]]:
+    """An LLM listwise judge; any failure keeps the fused order."""
+    numbered = "\n".join(f"[{i}] {c.text[:300]}" for i, c in enumerate(chunks, start=1))
+    prompt = f"问题：{question}\n\n{numbered}\n\n按与问题的相关性从高到低排列编号，只输出 JSON 数组，例如 [2, 1, 3]。"
+    try:
+        response = llm.create_message(
+            system="You rank passages by relevance.", messages=[{"role": "user", "content": prompt}], tools=[]
+        )
+    except ProviderError:
+        return chunks, {}
+    order = rerank_parse(response.text, len(chunks))
+    return ([chunks[i] for i in order] if order else chunks), dict(response.usage)
+
+
+# -- synthesis ------------------------------------------------------------------------------
+def _bigrams(text: str) -> set[str]:
+    compact = "".join(text_normalize(text).split())
+    return {compact[i : i + 2] for i in range(len(compact) - 1)}
+
+
+def citation(chunk: RetrievedChunk) -> str:
+    return f"（{chunk.doc} · {chunk.locator}）"
+
+
+def extractive_answer(question: str, chunks: list[RetrievedChunk]) -> tuple[str, list[RetrievedChunk]]:
+    """The sentences of the top snippets closest to the question, each with its citation.
+
+    A sentence must share wording with the question; sentences of the best-ranked document are
+    preferred (a question is usually about one document), at most two per snippet.
+    """
+    wanted = _bigrams(_QUESTION_FORM.sub(" ", text_normalize(question))) or _bigrams(question)
+    top_doc = chunks[0].doc if chunks else ""
+    scored: list[tuple[float, int, int, str, RetrievedChunk]] = []
+    for rank, chunk in enumerate(chunks[:TOP_CHUNKS]):
+        for position, sentence in enumerate(s.strip() for s in _SENTENCE.findall(chunk.text)):
+            overlap = len(wanted & _bigrams(sentence))
+            if len(sentence) < 4 or overlap < (1 if chunk.doc == top_doc else 2):
+                continue
+            score = overlap + (0.5 if chunk.doc == top_doc else 0.0) - 0.25 * rank
+            scored.append((score, rank, position, sentence, chunk))
+    per_chunk: dict[int, int] = {}
+    best = []
+    for item in sorted(scored, key=lambda entry: -entry[0]):
+        if per_chunk.get(item[1], 0) < 2 and len(best) < MAX_SENTENCES:
+            best.append(item)
+            per_chunk[item[1]] = per_chunk.get(item[1], 0) + 1
+    best.sort(key=lambda item: (item[1], item[2]))
+    cited: list[RetrievedChunk] = []
+    lines = []
+    for _, _, _, sentence, chunk in best:
+        lines.append(sentence + citation(chunk))
+        if chunk not in cited:
+            cited.append(chunk)
+    return "\n".join(lines), cited
+
+
+SYNTHESIS_SYSTEM = (
+    "你是企业分析助手。只能依据用户提供的编号资料作答，不得使用资料以外的信息或数字。"
+    "每句话后用 [编号] 标注来源。资料不足时直接说明无法回答。"
+)
+
+
+def llm_answer(
+    question: str, chunks: list[RetrievedChunk], llm: LLMProvider
+) -> tuple[str, list[RetrievedChunk], dict[str, int]]:
+    """Answer only from the numbered snippets; `[n]` becomes a citation, and every snippet's
+    document the answer does not name is appended as （资料来源：…）."""
+    numbered = "\n".join(f"[{i}] （{c.doc} · {c.locator}）{c.text}" for i, c in enumerate(chunks, start=1))
+    prompt = f"问题：{question}\n\n资料：\n{numbered}"
+    response = llm.create_message(system=SYNTHESIS_SYSTEM, messages=[{"role": "user", "content": prompt}], tools=[])
+    cited: list[RetrievedChunk] = []
+
+    def expand(match: re.Match[str]) -> str:
+        marks = []
+        for number in re.findall(r"\d+", match.group(0)):
+            index = int(number)
+            if 1 <= index <= len(chunks):
+                chunk = chunks[index - 1]
+                marks.append(citation(chunk))
+                if chunk not in cited:
+                    cited.append(chunk)
+        return "".join(marks)
+
+    text = re.sub(r"\[\d+(?:\s*[,，]\s*\d+)*\]", expand, response.text.strip())
+    named = {c.doc for c in chunks if c.doc in text}
+    cited += [c for c in chunks if c.doc in text and c not in cited]
+    unnamed: list[RetrievedChunk] = []
+    for chunk in chunks:
+        if chunk.doc not in named:
+            unnamed.append(chunk)
+            named.add(chunk.doc)
+    if unnamed:
+        text += "（资料来源：" + "；".join(f"{c.doc} {c.locator}" for c in unnamed) + "）"
+    return text, cited + unnamed, dict(response.usage)
+
+
+# -- the numeric grounding check ------------------------------------------------------------
+def _numbers(text: str) -> list[tuple[Decimal, Decimal]]:
+    """Each number in `text`: as written, and scaled by any 亿/万/百万/千 that follows it."""
+    found = []
+    for digits, unit in _NUMBER.findall(text):
+        try:
+            number = Decimal(digits.replace(",", "").replace("，", ""))
+        except InvalidOperation:
+            continue
+        found.append((number.normalize(), (number * _SCALES.get(unit or "", Decimal(1))).normalize()))
+    return found
+
+
+def numbers_ground(
+    text: str,
+    *,
+    snippets: Sequence[str],
+    facts: Sequence[FactRecord] = (),
+    question: str = "",
+    doc_names: Sequence[str] = (),
+    language: str = "zh",
+) -> tuple[str, int]:
+    """Remove every sentence holding a number that no cited snippet, fact or the question has.
+
+    A number is supported when its written value appears in a source, or its value scaled by
+    its unit (亿/万/百万) equals a source's scaled value (`1,284.5亿` against `128,450,000,000`).
+    Citations and document names are ignored (their digits are references, not claims).
+    """
+    raw_ok: set[Decimal] = set()
+    scaled_ok: set[Decimal] = set()
+    for source in [*snippets, question]:
+        for raw, scaled in _numbers(text_normalize(source)):
+            raw_ok.add(raw)
+            scaled_ok.add(scaled)
+    for fact in facts:
+        raw_ok |= {fact.value.normalize(), abs(fact.value).normalize()}
+        if fact.unit in ("CNY_M", "USD_M", "HKD_M"):
+            scaled_ok.add((abs(fact.value) * Decimal(10) ** 6).normalize())
+    removed = 0
+    kept: list[str] = []
+    for line in text.split("\n"):
+        sentences_kept = []
+        for sentence in _SENTENCE.findall(line) or [line]:
+            probe = _CITATION.sub(" ", sentence)
+            for name in doc_names:
+                probe = probe.replace(name, " ")
+            unsupported = [
+                raw for raw, scaled in _numbers(text_normalize(probe)) if raw not in raw_ok and scaled not in scaled_ok
+            ]
+            if unsupported:
+                removed += len(unsupported)
+                continue
+            sentences_kept.append(sentence)
+        if "".join(sentences_kept).strip():
+            kept.append("".join(sentences_kept))
+    result = "\n".join(kept).strip()
+    if removed:
+        result = (result + "\n" if result else "") + UNSUPPORTED_NOTICE[language].format(n=removed)
+    return result, removed
+
+
+# -- the channel ----------------------------------------------------------------------------
+def narrative_answer(
+    question: str,
+    *,
+    retriever: NarrativeRetriever | None,
+    glossary: GlossarySnapshot,
+    cleared: bool,
+    language: str,
+    llm: LLMProvider | None = None,
+    rerank: bool = False,
+    facts: Sequence[FactRecord] = (),
+) -> NarrativeOutcome:
+    if retriever is None:
+        return NarrativeOutcome(NARRATIVE_NOT_WIRED[language], KIND_DEGRADED)
+    chunks = chunks_retrieve(question, retriever=retriever, glossary=glossary, cleared=cleared)
+    if not chunks:
+        return NarrativeOutcome(NARRATIVE_NO_HITS[language], KIND_REFUSAL)
+    usage: dict[str, int] = {}
+    scores = tuple((c.chunk_id, round(c.score, 6)) for c in chunks)
+    if llm is not None and rerank:
+        chunks, usage = chunks_rerank(question, chunks, llm)
+    if llm is not None:
+        try:
+            text, cited, used = llm_answer(question, chunks[:TOP_CHUNKS], llm)
+        except ProviderError:
+            return NarrativeOutcome(DEGRADED_NARRATIVE[language], KIND_DEGRADED, chunk_scores=scores)
+        for key, value in used.items():
+            usage[key] = usage.get(key, 0) + value
+    else:
+        text, cited = extractive_answer(question, chunks)
+    if not text:
+        return NarrativeOutcome(NARRATIVE_NO_HITS[language], KIND_REFUSAL, chunk_scores=scores)
+    grounded, removed = numbers_ground(
+        text,
+        snippets=[c.text for c in cited] or [c.text for c in chunks[:TOP_CHUNKS]],
+        facts=facts,
+        question=question,
+        doc_names=sorted({c.doc for c in chunks}, key=len, reverse=True),
+        language=language,
+    )
+    sources = tuple(Source("chunk", c.doc, c.locator, c.document_id, c.text) for c in cited)
+    kind = KIND_ANSWER if grounded.strip() and sources else KIND_REFUSAL
+    return NarrativeOutcome(grounded or NARRATIVE_NO_HITS[language], kind, sources, removed, scores, usage)

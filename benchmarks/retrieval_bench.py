@@ -1,0 +1,384 @@
+"""Retrieval benchmarks on public data (SPEC §7, §12), pure Python (no Django).
+
+- Quality: BM25 (`retrieval.engine.BM25Index` over `retrieval.text.tokens`) on CMRC 2018 dev
+  (Chinese; every passage a document, each question's own passage relevant) and on the TAT-QA dev
+  paragraphs (English; text / table-text questions, relevant = their `rel_paragraphs`). MRR@10 and
+  recall@10. `quality` takes any `rank(query) -> list[int]` so another ranker can be plugged in.
+- Speed: BM25Index against `rank_bm25.BM25Okapi` (k1 = 1.5, b = 0.75) on the same ~100k chunks
+  (CMRC passages cut into sentence windows) and the same queries, tokenised once, same run:
+  per-query p50/p95 and recall@10 of the query's own passage for both engines.
+
+The data is read in place from `../shared/bench/` (never copied). Run:
+    .venv/bin/python -m benchmarks.retrieval_bench [--quick]
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import random
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # also runnable as `python benchmarks/retrieval_bench.py`
+    sys.path.insert(0, str(ROOT))
+
+from retrieval.engine import BM25Index  # noqa: E402
+from retrieval.text import tokens  # noqa: E402
+
+SHARED_DIR = Path(__file__).resolve().parents[2] / "shared" / "bench"
+CMRC_FILE = "cmrc2018_dev.json"
+TATQA_FILE = "tatqa_dataset_dev.json"
+CHUNK_CHARS = 480  # SPEC §7 chunk size: sentence windows longer than this are not used
+SEED = 20180
+K1, B = 1.5, 0.75
+
+Query = tuple[str, frozenset[int]]  # (question, indexes of its relevant documents)
+Ranker = Callable[[str], Sequence[int]]  # query -> document indexes, best first
+
+_SENTENCE_END = re.compile(r"(?<=[。！？\n])")
+
+
+# --- data -------------------------------------------------------------------------------------
+
+
+def _load(path: Path | None, shared_dir: Path | None, name: str) -> object:
+    file = Path(path) if path is not None else Path(shared_dir or SHARED_DIR) / name
+    with file.open(encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def cmrc_corpus(path: Path | None = None, *, shared_dir: Path | None = None) -> tuple[list[str], list[Query]]:
+    """CMRC 2018 dev: corpus = every `paragraphs[].context`; each question's relevant passage is its own."""
+    data = _load(path, shared_dir, CMRC_FILE)
+    corpus: list[str] = []
+    queries: list[Query] = []
+    for article in data["data"]:  # type: ignore[index]
+        for paragraph in article["paragraphs"]:
+            doc = len(corpus)
+            corpus.append(paragraph["context"])
+            queries.extend((qa["question"], frozenset({doc})) for qa in paragraph["qas"])
+    return corpus, queries
+
+
+def tatqa_corpus(path: Path | None = None, *, shared_dir: Path | None = None) -> tuple[list[str], list[Query]]:
+    """TAT-QA dev: corpus = every `paragraphs[].text`; queries = text / table-text questions with
+    `rel_paragraphs`; relevant = the paragraphs of their own document whose `order` is listed there
+    (`rel_paragraphs` holds strings, `order` ints)."""
+    data = _load(path, shared_dir, TATQA_FILE)
+    corpus: list[str] = []
+    queries: list[Query] = []
+    for document in data:  # type: ignore[union-attr]
+        by_order: dict[int, int] = {}
+        for paragraph in document["paragraphs"]:
+            by_order[int(paragraph["order"])] = len(corpus)
+            corpus.append(paragraph["text"])
+        for question in document["questions"]:
+            if question["answer_from"] not in ("text", "table-text") or not question["rel_paragraphs"]:
+                continue
+            relevant = frozenset(by_order[int(order)] for order in question["rel_paragraphs"] if int(order) in by_order)
+            if relevant:
+                queries.append((question["question"], relevant))
+    return corpus, queries
+
+
+# --- quality ----------------------------------------------------------------------------------
+
+
+def bm25_ranker(corpus: Sequence[str], k: int = 10) -> Ranker:
+    """The product's lexical ranker: `tokens` + `BM25Index`, top-k."""
+    index = BM25Index([tokens(text) for text in corpus])
+
+    def rank(query: str) -> list[int]:
+        found, _scores = index.search(tokens(query), k)
+        return found.tolist()
+
+    return rank
+
+
+def quality(corpus: Sequence[str], queries: Sequence[Query], k: int = 10, rank: Ranker | None = None) -> dict:
+    """MRR@k and recall@k (mean share of a query's relevant documents in its top k) of `rank`
+    (default: BM25 through `BM25Index` and `tokens`)."""
+    rank = rank or bm25_ranker(corpus, k)
+    reciprocal: list[float] = []
+    recall: list[float] = []
+    for query, relevant in queries:
+        top = list(rank(query))[:k]
+        first = next((position for position, doc in enumerate(top, 1) if doc in relevant), None)
+        reciprocal.append(1.0 / first if first else 0.0)
+        recall.append(len(relevant.intersection(top)) / len(relevant))
+    return {
+        f"mrr@{k}": round(statistics.fmean(reciprocal), 4) if queries else 0.0,
+        f"recall@{k}": round(statistics.fmean(recall), 4) if queries else 0.0,
+        "queries": len(queries),
+        "docs": len(corpus),
+    }
+
+
+# --- speed ------------------------------------------------------------------------------------
+
+
+def _sentences(passage: str) -> list[str]:
+    return [part.strip() for part in _SENTENCE_END.split(passage) if part.strip(" \t\n。！？")]
+
+
+def speed_corpus(passages: Sequence[str], n_chunks: int) -> tuple[list[str], list[int], dict]:
+    """`n_chunks` chunks cut from `passages`, with each chunk's source passage.
+
+    Every passage is split into sentences (on 。！？ and newline). Chunks are taken width by width:
+    all single sentences, then all overlapping windows of 2 consecutive sentences, then 3, ... (a
+    window is kept only while it fits in CHUNK_CHARS, or if it is a single sentence). If the unique
+    windows run out before `n_chunks`, the pool is repeated with a suffix `#copyN` (round N) until
+    the corpus is full; the copies also belong to their source passage.
+    """
+    split = [_sentences(passage) for passage in passages]
+    by_width: dict[int, list[tuple[str, int]]] = {}
+    for source, sentences in enumerate(split):
+        for start in range(len(sentences)):
+            text = ""
+            for width, sentence in enumerate(sentences[start:], 1):
+                text += sentence
+                if width > 1 and len(text) > CHUNK_CHARS:
+                    break
+                by_width.setdefault(width, []).append((text, source))
+    pool = [item for width in sorted(by_width) for item in by_width[width]]
+    chunks: list[str] = []
+    sources: list[int] = []
+    round_ = 0
+    while len(chunks) < n_chunks and pool:
+        for text, source in pool[: n_chunks - len(chunks)]:
+            chunks.append(text if round_ == 0 else f"{text} #copy{round_}")
+            sources.append(source)
+        round_ += 1
+    unique = min(len(pool), n_chunks)
+    widths_used: list[int] = []
+    remaining = unique
+    for width in sorted(by_width):
+        if remaining <= 0:
+            break
+        widths_used.append(width)
+        remaining -= len(by_width[width])
+    described = {
+        "chunks": len(chunks),
+        "passages": len(passages),
+        "sentences": len(by_width.get(1, [])),
+        "unique_windows": unique,
+        "windows_available": len(pool),
+        "window_widths_sentences": f"1..{widths_used[-1]}" if widths_used else "none",
+        "suffixed_copies": len(chunks) - unique,
+        "avg_chars": round(statistics.fmean(len(text) for text in chunks), 1) if chunks else 0.0,
+        "how": (
+            f"CMRC passages split into sentences on 。！？\\n; every window of 1, 2, 3, ... consecutive sentences "
+            f"of one passage (windows over {CHUNK_CHARS} chars dropped), taken width by width; when the unique "
+            "windows run out the pool is repeated with a ' #copyN' suffix. A chunk's relevant passage is its source."
+        ),
+    }
+    return chunks, sources, described
+
+
+def _percentiles(samples_ms: Sequence[float]) -> dict:
+    values = np.asarray(samples_ms)
+    return {
+        "p50_ms": round(float(np.percentile(values, 50)), 3),
+        "p95_ms": round(float(np.percentile(values, 95)), 3),
+        "mean_ms": round(float(values.mean()), 3),
+        "n": len(values),
+    }
+
+
+def _top_k(scores: np.ndarray, k: int) -> np.ndarray:
+    k = min(k, len(scores))
+    top = np.argpartition(-scores, k - 1)[:k]
+    return top[np.argsort(-scores[top], kind="stable")]
+
+
+def _own_passage(results: Sequence[Sequence[int]], wanted: Sequence[int], sources: Sequence[int], k: int) -> dict:
+    """recall@k (a chunk of the query's own passage is in the top k) and MRR@k (of the first such chunk)."""
+    hits, reciprocal = [], []
+    for top, passage in zip(results, wanted, strict=True):
+        first = next((rank for rank, doc in enumerate(top[:k], 1) if sources[doc] == passage), None)
+        hits.append(first is not None)
+        reciprocal.append(1.0 / first if first else 0.0)
+    if not hits:
+        return {f"recall@{k}": 0.0, f"mrr@{k}": 0.0}
+    return {f"recall@{k}": round(statistics.fmean(hits), 4), f"mrr@{k}": round(statistics.fmean(reciprocal), 4)}
+
+
+def speed(
+    n_chunks: int = 100_000,
+    n_queries: int = 200,
+    n_queries_rank_bm25: int | None = None,
+    k: int = 10,
+    *,
+    shared_dir: Path | None = None,
+) -> dict:
+    """BM25Index against rank_bm25.BM25Okapi on the same chunks and queries (see module doc).
+
+    Chunks and queries are tokenised once with `tokens`; both engines get the same token lists.
+    A query is given to both engines de-duplicated (order kept), which is what `BM25Index` scores
+    anyway; rank_bm25 would otherwise count a repeated token twice and do its per-document loop
+    twice. Latency is engine only (no tokenisation): `BM25Index.search(q, k)` against
+    `BM25Okapi.get_scores(q)` + numpy top-k. rank_bm25 runs on the first `n_queries_rank_bm25` of the
+    queries (all by default); the speed-up and the recall comparison use that common subset.
+    """
+    from rank_bm25 import BM25Okapi
+
+    passages, questions = cmrc_corpus(shared_dir=shared_dir)
+    chunks, sources, described = speed_corpus(passages, n_chunks)
+
+    started = time.perf_counter()
+    interned: dict[str, str] = {}  # share token strings between chunks (memory only)
+    chunk_tokens = [[interned.setdefault(t, t) for t in tokens(text)] for text in chunks]
+    tokenize_s = time.perf_counter() - started
+    described["avg_tokens"] = round(statistics.fmean(len(t) for t in chunk_tokens), 1) if chunk_tokens else 0.0
+
+    sample = random.Random(SEED).sample(questions, min(n_queries, len(questions)))
+    query_texts = [question for question, _relevant in sample]
+    wanted = [next(iter(relevant)) for _question, relevant in sample]
+    token_ms = []
+    query_tokens = []
+    for text in query_texts:
+        t0 = time.perf_counter()
+        query_tokens.append(list(dict.fromkeys(tokens(text))))
+        token_ms.append((time.perf_counter() - t0) * 1000)
+
+    started = time.perf_counter()
+    ours = BM25Index(chunk_tokens, k1=K1, b=B)
+    ours_build_s = time.perf_counter() - started
+    started = time.perf_counter()
+    theirs = BM25Okapi(chunk_tokens, k1=K1, b=B)
+    theirs_build_s = time.perf_counter() - started
+
+    gc.collect()
+    gc.freeze()  # keep the collector's walks over millions of build objects out of the timings
+    try:
+        ours.search(query_tokens[0], k)  # warm-up (first sparse call)
+        ours_ms, ours_results = [], []
+        for q in query_tokens:
+            t0 = time.perf_counter()
+            found, _scores = ours.search(q, k)
+            ours_ms.append((time.perf_counter() - t0) * 1000)
+            ours_results.append(found.tolist())
+
+        n_theirs = len(query_tokens) if n_queries_rank_bm25 is None else min(n_queries_rank_bm25, len(query_tokens))
+        theirs_ms, theirs_results = [], []
+        for q in query_tokens[:n_theirs]:
+            t0 = time.perf_counter()
+            top = _top_k(theirs.get_scores(q), k)
+            theirs_ms.append((time.perf_counter() - t0) * 1000)
+            theirs_results.append(top.tolist())
+    finally:
+        gc.unfreeze()
+
+    ours_stats = _percentiles(ours_ms)
+    ours_common = _percentiles(ours_ms[:n_theirs])
+    theirs_stats = _percentiles(theirs_ms)
+    ours_common_quality = _own_passage(ours_results[:n_theirs], wanted[:n_theirs], sources, k)
+    theirs_quality = _own_passage(theirs_results, wanted[:n_theirs], sources, k)
+    overlap = [len(set(a) & set(b)) / k for a, b in zip(ours_results, theirs_results, strict=False)]
+    return {
+        "corpus": described,
+        "queries": len(query_tokens),
+        "queries_rank_bm25": n_theirs,
+        "query_tokens_avg": round(statistics.fmean(len(q) for q in query_tokens), 1) if query_tokens else 0.0,
+        "tokenize_corpus_s": round(tokenize_s, 2),
+        "tokenize_query": _percentiles(token_ms),
+        "bm25index": {
+            "build_s": round(ours_build_s, 2),
+            **ours_stats,
+            **_own_passage(ours_results, wanted, sources, k),
+            "on_rank_bm25_queries": {**ours_common, **ours_common_quality},
+        },
+        "rank_bm25": {"build_s": round(theirs_build_s, 2), **theirs_stats, **theirs_quality},
+        "speedup_p50": round(theirs_stats["p50_ms"] / ours_common["p50_ms"], 1) if ours_common["p50_ms"] else None,
+        f"recall@{k}_no_worse": ours_common_quality[f"recall@{k}"] >= theirs_quality[f"recall@{k}"],
+        f"top{k}_overlap": round(statistics.fmean(overlap), 4) if overlap else 0.0,
+        "notes": (
+            f"recall@{k} = share of queries whose own CMRC passage has a chunk in the top {k}; mrr@{k} = of the "
+            f"first such chunk; top{k}_overlap = mean share of the two engines' top {k} in common. "
+            "Speed-up and recall comparison on the queries both engines ran; latency is engine only, "
+            "query tokenisation reported apart; gc frozen during timing."
+        ),
+    }
+
+
+# --- run / report -----------------------------------------------------------------------------
+
+
+def run(quick: bool = False, *, shared_dir: Path | None = None) -> dict:
+    started = time.perf_counter()
+    result: dict = {"quick": quick}
+    t0 = time.perf_counter()
+    result["cmrc2018"] = quality(*cmrc_corpus(shared_dir=shared_dir))
+    result["cmrc2018"]["seconds"] = round(time.perf_counter() - t0, 1)
+    t0 = time.perf_counter()
+    result["tatqa_text"] = quality(*tatqa_corpus(shared_dir=shared_dir))
+    result["tatqa_text"]["seconds"] = round(time.perf_counter() - t0, 1)
+    t0 = time.perf_counter()
+    if quick:
+        result["speed"] = speed(n_chunks=10_000, n_queries=50, shared_dir=shared_dir)
+    else:
+        result["speed"] = speed(n_chunks=100_000, n_queries=200, shared_dir=shared_dir)
+    result["speed"]["seconds"] = round(time.perf_counter() - t0, 1)
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    return result
+
+
+def _verdict(ok: bool) -> str:
+    return "met" if ok else "**NOT met**"
+
+
+def markdown(result: dict) -> str:
+    cmrc, tatqa, fast = result["cmrc2018"], result["tatqa_text"], result["speed"]
+    ours, theirs = fast["bm25index"], fast["rank_bm25"]
+    chunks = f"{fast['corpus']['chunks']:,}"
+    ours_recall = ours["on_rank_bm25_queries"]["recall@10"]
+    rows = [
+        (
+            "CMRC 2018 dev, BM25 MRR@10",
+            "≥ 0.95 (floor)",
+            f"{cmrc['mrr@10']:.4f} (recall@10 {cmrc['recall@10']:.4f}; {cmrc['queries']} q / {cmrc['docs']} docs)"
+            f" — {_verdict(cmrc['mrr@10'] >= 0.95)}",
+        ),
+        (
+            "TAT-QA dev text, BM25 MRR@10",
+            "reported",
+            f"{tatqa['mrr@10']:.4f} (recall@10 {tatqa['recall@10']:.4f}; {tatqa['queries']} q / {tatqa['docs']} docs)",
+        ),
+        (
+            f"BM25 vs rank-bm25 at {chunks} chunks, p50",
+            "≥ 100× faster",
+            f"{fast['speedup_p50']}× ({ours['on_rank_bm25_queries']['p50_ms']} ms vs {theirs['p50_ms']} ms;"
+            f" {fast['queries_rank_bm25']} q) — {_verdict((fast['speedup_p50'] or 0) >= 100)}",
+        ),
+        (
+            f"BM25 vs rank-bm25 at {chunks} chunks, recall@10 (own passage)",
+            "no worse",
+            f"{ours_recall:.4f} vs {theirs['recall@10']:.4f} — {_verdict(fast['recall@10_no_worse'])}"
+            f" (MRR@10 {ours['on_rank_bm25_queries']['mrr@10']:.4f} vs {theirs['mrr@10']:.4f};"
+            f" top-10 overlap {fast['top10_overlap']:.2f})",
+        ),
+        (
+            f"BM25Index.search at {chunks} chunks (engine only)",
+            "p50 (part of /v1/search < 10 ms)",
+            f"p50 {ours['p50_ms']} ms, p95 {ours['p95_ms']} ms ({fast['queries']} q);"
+            f" query tokenisation p50 {fast['tokenize_query']['p50_ms']} ms; build {ours['build_s']} s",
+        ),
+    ]
+    lines = ["| measure | target | figure |", "|---|---|---|"]
+    lines += [f"| {measure} | {target} | {figure} |" for measure, target, figure in rows]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    outcome = run(quick="--quick" in sys.argv)
+    print(json.dumps(outcome, ensure_ascii=False, indent=2))
+    print()
+    print(markdown(outcome))

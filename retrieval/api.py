@@ -1,0 +1,64 @@
+"""`GET /v1/search`: ranked chunks, clearance-filtered."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from agent.api import StrictCharField
+from agent.bootstrap import user_cleared
+from agent.core.normalize import text_normalize
+
+from .selectors import MODES, SearchModeUnavailable, chunk_search
+
+
+class SearchApi(APIView):
+    class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+        q = StrictCharField(max_length=2000)
+        k = serializers.IntegerField(min_value=1, max_value=50, default=10)
+        mode = serializers.ChoiceField(MODES, default="hybrid")
+
+        def validate_q(self, value: str) -> str:
+            if not text_normalize(value):
+                raise serializers.ValidationError("must not be empty.")
+            return value
+
+    class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+        chunk_id = serializers.IntegerField()
+        doc = serializers.CharField()
+        locator = serializers.CharField()
+        score = serializers.FloatField()
+        snippet = serializers.CharField()
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("q", str, required=True),
+            OpenApiParameter("k", int, required=False),
+            OpenApiParameter("mode", str, enum=list(MODES), required=False),
+        ],
+        responses={200: OutputSerializer(many=True)},
+        summary="Search document chunks",
+    )
+    def get(self, request: Request) -> Response:
+        params = self.InputSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        data = params.validated_data
+        try:
+            hits = chunk_search(data["q"], cleared=user_cleared(request.user), k=data["k"], mode=data["mode"])
+        except SearchModeUnavailable as error:
+            raise serializers.ValidationError({"mode": str(error)}) from None
+        return Response(
+            [
+                {
+                    "chunk_id": h.chunk_id,
+                    "doc": h.doc,
+                    "locator": h.locator,
+                    "score": round(h.score, 6),
+                    "snippet": h.snippet,
+                }
+                for h in hits
+            ]
+        )

@@ -1,0 +1,139 @@
+"""Paragraph-greedy chunking with structural locators (SPEC §7).
+
+Takes `Block`s — a paragraph of text with the locator of the structure it sits in
+(`section=二、香港业务`, `slide=3`, `page=2`) and its paragraph number there — and returns chunks
+of about 480 characters. Paragraphs of one structure are packed greedily; a paragraph longer
+than the target is split at sentence ends; consecutive chunks of one structure overlap by about
+80 characters of whole sentences. A chunk's locator names its structure and paragraph(s):
+`section=二、香港业务,para=1` or `page=2,para=3-4`. Office extractors (issue D) feed this too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+TARGET = 480
+OVERLAP = 80
+_SENTENCE_END = re.compile(r"(?<=[。！？!?；;])|(?<=\.)\s+")
+
+
+@dataclass(frozen=True)
+class Block:
+    text: str
+    locator: str  # the structure: "section=…", "slide=3", "page=2"; "" for none
+    para: int | None = None
+    heading: str = ""
+
+
+@dataclass(frozen=True)
+class ChunkDraft:
+    text: str
+    locator: str
+    heading: str
+
+
+def sentences(text: str) -> list[str]:
+    return [s for s in (part.strip() for part in _SENTENCE_END.split(text)) if s]
+
+
+def blocks_from_text(text: str, *, markdown: bool) -> tuple[str, list[Block]]:
+    """A title (the first `# ` heading) and the paragraphs of a markdown or plain-text document.
+
+    Every non-empty line is a paragraph (CJK documents break paragraphs with newlines);
+    `##`-and-deeper headings open sections.
+    """
+    title = ""
+    section = ""
+    para = 0
+    blocks: list[Block] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        heading = re.match(r"^(#{1,6})\s+(.*)$", line) if markdown else None
+        if heading:
+            level, words = len(heading.group(1)), heading.group(2).strip()
+            if level == 1 and not title:
+                title = words
+            else:
+                section, para = words, 0
+            continue
+        para += 1
+        locator = f"section={section}" if section else ""
+        blocks.append(Block(line, locator, para, section))
+    return title, blocks
+
+
+def _locator(base: str, first: int | None, last: int | None) -> str:
+    if first is None:
+        return base
+    para = f"para={first}" if first == last or last is None else f"para={first}-{last}"
+    return f"{base},{para}" if base else para
+
+
+def _pieces(text: str, target: int) -> list[str]:
+    """Split one long paragraph at sentence ends into pieces of at most ~target characters."""
+    pieces: list[str] = []
+    current = ""
+    for sentence in sentences(text) or [text]:
+        while len(sentence) > target:  # a single run-on sentence: cut it hard
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(sentence[:target])
+            sentence = sentence[target:]
+        if current and len(current) + len(sentence) > target:
+            pieces.append(current)
+            current = ""
+        current += sentence
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def _tail(text: str, overlap: int) -> str:
+    """The last whole sentences of `text` that fit in `overlap` characters."""
+    tail = ""
+    for sentence in reversed(sentences(text)):
+        if len(tail) + len(sentence) > overlap:
+            break
+        tail = sentence + tail
+    return tail
+
+
+def chunks_build(blocks: list[Block], *, target: int = TARGET, overlap: int = OVERLAP) -> list[ChunkDraft]:
+    drafts: list[ChunkDraft] = []
+    group: list[Block] = []
+
+    def flush() -> None:
+        if not group:
+            return
+        base, heading = group[0].locator, group[0].heading
+        text = "".join(b.text if i == 0 else "\n" + b.text for i, b in enumerate(group))
+        first, last = group[0].para, group[-1].para
+        drafts.append(ChunkDraft(text, _locator(base, first, last), heading))
+        group.clear()
+
+    previous_base: str | None = None
+    for block in blocks:
+        if block.locator != previous_base:
+            flush()
+            previous_base = block.locator
+        if len(block.text) > target:
+            flush()
+            carry = ""
+            for piece in _pieces(block.text, target - overlap):
+                text = (carry + piece) if carry else piece
+                drafts.append(ChunkDraft(text, _locator(block.locator, block.para, block.para), block.heading))
+                carry = _tail(piece, overlap)
+            continue
+        size = sum(len(b.text) + 1 for b in group)
+        if group and size + len(block.text) > target:
+            carried = _tail(group[-1].text, overlap)
+            flush()
+            if carried and carried != block.text:
+                block = Block(carried + block.text, block.locator, block.para, block.heading)
+        group.append(block)
+    flush()
+    return drafts

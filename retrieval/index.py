@@ -1,0 +1,153 @@
+"""The lexical and vector indexes each process keeps in memory, rebuilt only when the chunk set's
+version stamp changes (never per request). A PostgreSQL full-text backend serves the same
+`LexicalIndex` port for deployments on several hosts (no per-host index at all).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+from django.conf import settings
+from django.db import connection
+
+from .engine import BM25Index
+from .models import Chunk, RetrievalState
+
+
+class LexicalIndex(Protocol):
+    def search(self, query_tokens: list[str], *, cleared: bool, k: int) -> list[tuple[int, float]]: ...
+
+
+def retrieval_token() -> str:
+    state = RetrievalState.objects.filter(pk=1).values_list("version", "token").first()
+    return f"{state[0]}:{state[1]}" if state else "0:"
+
+
+@dataclass
+class _Snapshot:
+    token: str
+    ids: np.ndarray
+    restricted: np.ndarray
+    bm25: BM25Index
+
+
+class InProcessLexicalIndex:
+    """BM25 over the stored tokens of every active chunk, cached per process."""
+
+    _lock = threading.Lock()
+    _snapshot: _Snapshot | None = None
+
+    @classmethod
+    def current(cls) -> _Snapshot:
+        token = retrieval_token()
+        snapshot = cls._snapshot
+        if snapshot is not None and snapshot.token == token:
+            return snapshot
+        with cls._lock:
+            if cls._snapshot is None or cls._snapshot.token != token:
+                cls._snapshot = cls._build(token)
+            return cls._snapshot
+
+    @staticmethod
+    def _build(token: str) -> _Snapshot:
+        rows = Chunk.objects.filter(active=True).order_by("pk").values_list("pk", "tokens", "sensitivity")
+        ids, documents, restricted = [], [], []
+        for pk, stored, sensitivity in rows.iterator(chunk_size=5000):
+            ids.append(pk)
+            documents.append(stored.split())
+            restricted.append(sensitivity == "RESTRICTED")
+        return _Snapshot(
+            token, np.asarray(ids, dtype=np.int64), np.asarray(restricted, dtype=bool), BM25Index(documents)
+        )
+
+    def search(self, query_tokens: list[str], *, cleared: bool, k: int) -> list[tuple[int, float]]:
+        snapshot = self.current()
+        allowed = None if cleared else ~snapshot.restricted
+        positions, scores = snapshot.bm25.search(query_tokens, k, allowed=allowed)
+        return [(int(snapshot.ids[p]), float(s)) for p, s in zip(positions, scores, strict=True)]
+
+
+class PostgresLexicalIndex:
+    """Full-text search over the stored tokens, with the GIN index of migration 0002."""
+
+    def search(self, query_tokens: list[str], *, cleared: bool, k: int) -> list[tuple[int, float]]:
+        terms = sorted({t for t in query_tokens if t})
+        if not terms:
+            return []
+        query = " | ".join("'" + t.replace("'", "''").replace("\\", "\\\\") + "'" for t in terms)
+        restricted = "" if cleared else "AND sensitivity <> 'RESTRICTED'"
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT id, ts_rank_cd(to_tsvector('simple', tokens), q) AS score "
+                "FROM retrieval_chunk, to_tsquery('simple', %s) AS q "
+                f"WHERE active AND to_tsvector('simple', tokens) @@ q {restricted} "
+                "ORDER BY score DESC, id LIMIT %s",
+                [query, k],
+            )
+            return [(int(pk), float(score)) for pk, score in cursor.fetchall()]
+
+
+def lexical_index() -> LexicalIndex:
+    if settings.RAGSPINE.get("LEXICAL_BACKEND") == "postgres" and connection.vendor == "postgresql":
+        return PostgresLexicalIndex()
+    return InProcessLexicalIndex()
+
+
+class VectorIndex:
+    """Cosine nearest neighbours: pgvector's HNSW on PostgreSQL, exact numpy search on SQLite."""
+
+    _lock = threading.Lock()
+    _cache: tuple[str, np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def search(self, vector: list[float], *, cleared: bool, k: int) -> list[tuple[int, float]]:
+        if connection.vendor == "postgresql":
+            return self._pg_search(vector, cleared=cleared, k=k)
+        _, ids, restricted, matrix = self._matrix()
+        if not len(ids) or matrix.shape[1] != len(vector):
+            return []
+        query = np.asarray(vector, dtype=np.float32)
+        query = query / (np.linalg.norm(query) or 1.0)
+        scores = matrix @ query
+        if not cleared:
+            scores = np.where(restricted, -np.inf, scores)
+        k = min(k, len(ids))
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(int(ids[i]), float(scores[i])) for i in top if np.isfinite(scores[i])]
+
+    @classmethod
+    def _matrix(cls) -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
+        token = retrieval_token()
+        cache = cls._cache
+        if cache is not None and cache[0] == token:
+            return cache
+        with cls._lock:
+            rows = list(
+                Chunk.objects.filter(active=True, embedding__isnull=False)
+                .order_by("pk")
+                .values_list("pk", "sensitivity", "embedding")
+            )
+            ids = np.asarray([r[0] for r in rows], dtype=np.int64)
+            restricted = np.asarray([r[1] == "RESTRICTED" for r in rows], dtype=bool)
+            matrix = np.asarray([r[2] for r in rows], dtype=np.float32).reshape(len(rows), -1)
+            norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+            matrix = matrix / np.where(norms == 0, 1.0, norms)
+            cls._cache = (token, ids, restricted, matrix)
+            return cls._cache
+
+    @staticmethod
+    def _pg_search(vector: list[float], *, cleared: bool, k: int) -> list[tuple[int, float]]:
+        dim = len(vector)
+        literal = "[" + ",".join(repr(float(x)) for x in vector) + "]"
+        restricted = "" if cleared else "AND sensitivity <> 'RESTRICTED'"
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT id, 1 - ((embedding::vector({dim})) <=> %s::vector({dim})) AS score FROM retrieval_chunk "
+                f"WHERE active AND embedding IS NOT NULL AND vector_dims(embedding) = {dim} {restricted} "
+                f"ORDER BY (embedding::vector({dim})) <=> %s::vector({dim}) LIMIT %s",
+                [literal, literal, k],
+            )
+            return [(int(pk), float(score)) for pk, score in cursor.fetchall()]

@@ -1,0 +1,95 @@
+"""Reads of the chunk set: lexical, vector and hybrid search, and the `NarrativeRetriever` port.
+
+Clearance is applied inside every query (the indexes mask RESTRICTED chunks before their top-k,
+and the row fetch filters again), so an uncleared caller never loads a RESTRICTED chunk.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from agent.core.narrative import rrf_fuse
+from agent.core.ports import RetrievedChunk
+from agent.core.types import RESTRICTED, Source
+
+from .embedders import EmbedderError, embedder_build
+from .index import VectorIndex, lexical_index
+from .models import Chunk
+from .text import tokens
+
+logger = logging.getLogger("ragspine.retrieval")
+MODES = ("bm25", "vector", "hybrid")
+CANDIDATES = 50
+
+
+class SearchModeUnavailable(ValueError):
+    """Vector search was asked for, but no embedder is configured."""
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    chunk_id: int
+    doc: str
+    locator: str
+    score: float
+    snippet: str
+    document_id: int
+
+
+def _ranked(query: str, *, cleared: bool, mode: str, k: int) -> list[tuple[int, float]]:
+    rankings: list[list[tuple[int, float]]] = []
+    if mode in ("bm25", "hybrid"):
+        rankings.append(lexical_index().search(tokens(query), cleared=cleared, k=max(k, CANDIDATES)))
+    if mode in ("vector", "hybrid"):
+        embedder = embedder_build()
+        if not embedder.enabled:
+            if mode == "vector":
+                raise SearchModeUnavailable("vector search needs an embedder (set RAGSPINE_EMBEDDER)")
+        else:
+            try:
+                vector = embedder.embed([query])[0]
+                rankings.append(VectorIndex().search(vector, cleared=cleared, k=max(k, CANDIDATES)))
+            except EmbedderError as error:
+                if mode == "vector":
+                    raise SearchModeUnavailable(f"the embedder failed: {error}") from None
+                logger.warning("embedder failed, lexical results only: %s", error)
+    if len(rankings) == 1:
+        return rankings[0][:k]
+    return rrf_fuse(rankings)[:k]
+
+
+def chunk_search(query: str, *, cleared: bool, k: int = 10, mode: str = "hybrid") -> list[SearchHit]:
+    ranked = _ranked(query, cleared=cleared, mode=mode, k=k)
+    chunks = Chunk.objects.filter(pk__in=[pk for pk, _ in ranked], active=True).select_related("document")
+    if not cleared:
+        chunks = chunks.exclude(sensitivity=RESTRICTED).exclude(document__sensitivity=RESTRICTED)
+    by_id = {c.pk: c for c in chunks}
+    return [
+        SearchHit(pk, by_id[pk].document.name, by_id[pk].locator, score, by_id[pk].text, by_id[pk].document_id)
+        for pk, score in ranked
+        if pk in by_id
+    ]
+
+
+class OrmNarrativeRetriever:
+    """The `NarrativeRetriever` port over the chunk table (hybrid when an embedder is configured)."""
+
+    def retrieve(self, query: str, *, cleared: bool, k: int = 8) -> list[RetrievedChunk]:
+        return [
+            RetrievedChunk(h.chunk_id, h.doc, h.locator, h.snippet, h.score, h.document_id)
+            for h in chunk_search(query, cleared=cleared, k=k)
+        ]
+
+    def documents_find(self, query: str, *, cleared: bool, k: int = 10) -> list[Source]:
+        """Documents ranked by their best chunk, each with up to three locators and a snippet."""
+        hits = chunk_search(query, cleared=cleared, k=40)
+        grouped: dict[int, list[SearchHit]] = {}
+        for hit in hits:
+            grouped.setdefault(hit.document_id, []).append(hit)
+        sources = []
+        for document_id, group in list(grouped.items())[:k]:
+            locators = "; ".join(h.locator for h in group[:3])
+            snippet = group[0].snippet if len(group[0].snippet) <= 160 else group[0].snippet[:159] + "…"
+            sources.append(Source("document", group[0].doc, locators, document_id, snippet))
+        return sources

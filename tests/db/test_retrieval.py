@@ -1,0 +1,189 @@
+"""Documents, chunks and search on both database backends."""
+
+from __future__ import annotations
+
+from io import StringIO
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+from rest_framework.test import APIClient
+
+from documents.models import Document
+from retrieval.index import PostgresLexicalIndex, retrieval_token
+from retrieval.models import Chunk
+from retrieval.selectors import chunk_search
+from retrieval.services import IngestError, text_document_ingest
+from retrieval.text import tokens
+from tests.fakes import BigramHashEmbedder
+
+pytestmark = pytest.mark.django_db
+SECRET_DOC = "东南亚扩张计划_内部.docx"
+
+
+def test_demo_documents_are_chunked_with_structural_locators(demo) -> None:
+    assert Document.objects.count() == 7
+    secret = Document.objects.get(name=SECRET_DOC)
+    assert secret.sensitivity == "RESTRICTED" and secret.status == "ready"
+    assert set(secret.chunks.values_list("sensitivity", flat=True)) == {"RESTRICTED"}
+    locators = list(
+        Chunk.objects.filter(document__name="ACME_FY2025_管理层讨论与分析.pdf").values_list("locator", flat=True)
+    )
+    assert "section=二、香港业务,para=1" in locators
+    chunk = Chunk.objects.first()
+    assert chunk.tokens.split() and "section=" in chunk.locator
+
+
+def test_unchanged_files_are_skipped_and_changed_ones_replaced(demo) -> None:
+    data = "# 备忘\n## 要点\n香港门店租约到期。\n".encode()
+    first = text_document_ingest(name="memo.md", data=data)
+    token = retrieval_token()
+    again = text_document_ingest(name="memo.md", data=data)
+    assert (first.status, again.status) == ("created", "unchanged") and retrieval_token() == token
+    changed = text_document_ingest(name="memo.md", data=data + "## 新增\n深圳仓投产。\n".encode())
+    assert changed.status == "replaced" and changed.chunks == 2 and retrieval_token() != token
+    assert Document.objects.filter(name="memo.md").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("empty.md", b"   \n", "empty"),
+        ("latin.md", "caf\xe9".encode("latin-1"), "UTF-8"),
+        ("binary.txt", b"\x00\x01\x02binary", "binary"),
+        ("slides.pptx", b"PK\x03\x04", "only .md and .txt"),
+        ("headings.md", b"# title\n## section\n", "no text"),
+    ],
+)
+def test_bad_files_fail_clearly_and_write_nothing(demo, name: str, data: bytes, message: str) -> None:
+    before = (Document.objects.count(), Chunk.objects.count(), retrieval_token())
+    with pytest.raises(IngestError, match=message):
+        text_document_ingest(name=name, data=data)
+    assert (Document.objects.count(), Chunk.objects.count(), retrieval_token()) == before
+
+
+def test_a_failure_midway_leaves_nothing_behind(demo) -> None:
+    class Broken(BigramHashEmbedder):
+        def embed(self, texts):
+            from retrieval.embedders import EmbedderError
+
+            raise EmbedderError("embedding service down")
+
+    with pytest.raises(IngestError, match="embedding failed"):
+        text_document_ingest(name="memo.md", data="# t\n## s\n内容。\n".encode(), embedder=Broken())
+    assert not Document.objects.filter(name="memo.md").exists()
+
+
+def test_ingest_command_reports_each_file_and_keeps_going(demo, tmp_path: Path) -> None:
+    (tmp_path / "good.md").write_text("# 好\n## 一\n华南智能仓投产。\n", encoding="utf-8")
+    (tmp_path / "bad.txt").write_bytes(b"\xff\xfe\xfa")
+    (tmp_path / "deck.pdf").write_bytes(b"%PDF-1.4")
+    out, err = StringIO(), StringIO()
+    with pytest.raises(CommandError, match="2 of 3 file"):
+        call_command("ingest", str(tmp_path), "--no-progress", stdout=out, stderr=err)
+    assert "good.md: created, 1 chunk(s), INTERNAL" in out.getvalue()
+    assert "bad.txt: failed, nothing written" in err.getvalue() and "not supported" in err.getvalue()
+    assert not Document.objects.filter(name__in=["bad.txt", "deck.pdf"]).exists()
+    again = StringIO()
+    call_command("ingest", str(tmp_path / "good.md"), "--no-progress", stdout=again)
+    assert "unchanged" in again.getvalue()
+
+
+def test_sensitivity_is_classified_when_not_given(demo) -> None:
+    assert (
+        text_document_ingest(name="a.md", data="sensitivity: PUBLIC\n正文。".encode()).document.sensitivity == "PUBLIC"
+    )
+    assert text_document_ingest(name="绝密_b.md", data="正文。".encode()).document.sensitivity == "RESTRICTED"
+    assert text_document_ingest(name="c.md", data="本文件严格保密。".encode()).document.sensitivity == "RESTRICTED"
+    assert text_document_ingest(name="d.md", data="正文。".encode()).document.sensitivity == "INTERNAL"
+
+
+def test_search_api_ranks_and_filters_by_clearance(analyst: APIClient, cleared: APIClient) -> None:
+    hits = analyst.get("/v1/search", {"q": "存储芯片", "k": 5, "mode": "bm25"}).json()
+    assert hits[0]["doc"] == "供应链与原材料成本说明.md" and set(hits[0]) == {
+        "chunk_id",
+        "doc",
+        "locator",
+        "score",
+        "snippet",
+    }
+    for client, visible in ((analyst, False), (cleared, True)):
+        found = client.get("/v1/search", {"q": "蓝鲸 并购 估值", "mode": "hybrid"}).json()
+        assert any(h["doc"] == SECRET_DOC for h in found) is visible
+        assert any("蓝鲸" in h["snippet"] for h in found) is visible
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"q": ""},
+        {"q": "x" * 2001},
+        {"q": "芯片", "k": 0},
+        {"q": "芯片", "k": 500},
+        {"q": "芯片", "mode": "magic"},
+        {"q": "芯片", "mode": "vector"},
+        {},
+    ],
+)
+def test_search_rejects_bad_parameters(analyst: APIClient, params: dict) -> None:
+    response = analyst.get("/v1/search", params)
+    assert response.status_code == 400 and response.json()["error"]["type"] == "bad_request"
+
+
+def test_search_needs_authentication(demo) -> None:
+    assert APIClient().get("/v1/search", {"q": "芯片"}).status_code == 401
+
+
+def test_a_new_document_is_searchable_on_the_next_request(demo, analyst: APIClient) -> None:
+    assert analyst.get("/v1/search", {"q": "火星仓库"}).json() == []
+    text_document_ingest(name="mars.md", data="# 火星\n## 仓储\n火星仓库启用。\n".encode())
+    assert analyst.get("/v1/search", {"q": "火星仓库"}).json()[0]["doc"] == "mars.md"
+
+
+def test_vector_and_hybrid_search_with_an_embedder(demo) -> None:
+    embedder = BigramHashEmbedder()
+    text_document_ingest(
+        name="vec.md", data="# 向量\n## 一\n华南智能仓投产后单件物流成本下降。\n".encode(), embedder=embedder
+    )
+    text_document_ingest(
+        name="vec_secret.md",
+        data="# 机密\n## 一\n华南智能仓的秘密选址。\n".encode(),
+        embedder=embedder,
+        sensitivity="RESTRICTED",
+    )
+    assert Chunk.objects.get(document__name="vec.md").embedding is not None
+    with mock.patch("retrieval.selectors.embedder_build", return_value=embedder):
+        vector = chunk_search("华南智能仓物流成本", cleared=False, mode="vector", k=3)
+        hybrid = chunk_search("华南智能仓物流成本", cleared=False, mode="hybrid", k=5)
+        cleared_hits = chunk_search("华南智能仓秘密选址", cleared=True, mode="vector", k=3)
+    assert vector[0].doc == "vec.md" and all(h.doc != "vec_secret.md" for h in vector + hybrid)
+    assert any(h.doc == "vec_secret.md" for h in cleared_hits)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'retrieval_chunk'")
+            names = {row[0] for row in cursor.fetchall()}
+            assert "chunk_embedding_hnsw_64" in names and "chunk_tokens_fts" in names
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            literal = "[" + ",".join(["0.125"] * 64) + "]"
+            cursor.execute(
+                "EXPLAIN SELECT id FROM retrieval_chunk WHERE active AND embedding IS NOT NULL AND "
+                "vector_dims(embedding) = 64 ORDER BY (embedding::vector(64)) <=> %s::vector(64) LIMIT 5",
+                [literal],
+            )
+            assert "chunk_embedding_hnsw_64" in " ".join(row[0] for row in cursor.fetchall())
+
+
+def test_postgres_full_text_backend_ranks_and_filters(demo) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("the full-text backend is PostgreSQL's")
+    index = PostgresLexicalIndex()
+    hits = index.search(tokens("存储芯片价格"), cleared=False, k=5)
+    docs = list(Chunk.objects.filter(pk__in=[pk for pk, _ in hits]).values_list("document__name", flat=True))
+    assert "供应链与原材料成本说明.md" in docs
+    hidden = index.search(tokens("蓝鲸 估值"), cleared=False, k=5)
+    shown = index.search(tokens("蓝鲸 估值"), cleared=True, k=5)
+    secret_ids = set(Chunk.objects.filter(document__name=SECRET_DOC).values_list("pk", flat=True))
+    assert not secret_ids & {pk for pk, _ in hidden} and secret_ids & {pk for pk, _ in shown}
+    assert index.search(["it's", "a\\b", "'"], cleared=True, k=3) == []
