@@ -14,9 +14,8 @@ from agent.core.normalize import text_normalize
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _ASCII_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
-_STOP = frozenset(
-    ["的", "了", "和", "与", "及", "是", "在", "有", "为", "对", "将", "等", "也", "中", "其", "并", "或", "而", "被", "之", "于", "以", "从", "这", "那", "个", "吗", "呢", "呀", "啊", "哪", "么", "什", "怎"]
-)
+_STOP_WORDS = "的了和与及是在有为对将等也中其并或而被之于以从这那个吗呢呀啊哪么什怎"
+_STOP = frozenset(_STOP_WORDS)
 _lock = threading.Lock()
 _loaded_words: set[str] = set()
 _jieba = None
