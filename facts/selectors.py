@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+from django.db import connection
 from django.db.models import QuerySet
 
 from agent.core.glossary import (
@@ -24,7 +25,10 @@ _cached: tuple[str, GlossarySnapshot] | None = None
 
 
 def glossary_token() -> str:
-    state = GlossaryState.objects.filter(pk=1).values_list("version", "token").first()
+    """The glossary's version stamp: one primary-key read, done before every question."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT version, token FROM {GlossaryState._meta.db_table} WHERE id = 1")
+        state = cursor.fetchone()
     return f"{state[0]}:{state[1]}" if state else "0:"
 
 

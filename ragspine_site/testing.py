@@ -25,4 +25,6 @@ def test_postgres_settings() -> dict[str, Any]:
         "HOST": socket_dir,
         "PORT": "",
         "TEST": {"NAME": "ragspine_test"},
+        "CONN_MAX_AGE": 60,
+        "CONN_HEALTH_CHECKS": True,
     }

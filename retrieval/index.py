@@ -22,7 +22,10 @@ class LexicalIndex(Protocol):
 
 
 def retrieval_token() -> str:
-    state = RetrievalState.objects.filter(pk=1).values_list("version", "token").first()
+    """The chunk set's version stamp: one primary-key read, done before every search."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT version, token FROM {RetrievalState._meta.db_table} WHERE id = 1")
+        state = cursor.fetchone()
     return f"{state[0]}:{state[1]}" if state else "0:"
 
 
@@ -35,10 +38,17 @@ class _Snapshot:
 
 
 class InProcessLexicalIndex:
-    """BM25 over the stored tokens of every active chunk, cached per process."""
+    """BM25 over the stored tokens of every active chunk, cached per process.
+
+    The first search of a process builds the index. After a change, by default the rebuild
+    runs in a background thread while searches keep using the previous index: a stale index is
+    safe, because every hit is re-read from the database with the caller's clearance and the
+    chunk's `active` flag, so it can only miss the newest chunks for a few seconds.
+    """
 
     _lock = threading.Lock()
     _snapshot: _Snapshot | None = None
+    _rebuilding: threading.Thread | None = None
 
     @classmethod
     def current(cls) -> _Snapshot:
@@ -46,10 +56,33 @@ class InProcessLexicalIndex:
         snapshot = cls._snapshot
         if snapshot is not None and snapshot.token == token:
             return snapshot
+        if snapshot is not None and settings.RAGSPINE.get("INDEX_BACKGROUND_REBUILD", True):
+            cls._rebuild_in_background(token)
+            return snapshot
         with cls._lock:
             if cls._snapshot is None or cls._snapshot.token != token:
                 cls._snapshot = cls._build(token)
             return cls._snapshot
+
+    @classmethod
+    def _rebuild_in_background(cls, token: str) -> None:
+        with cls._lock:
+            if cls._rebuilding is not None and cls._rebuilding.is_alive():
+                return
+
+            def rebuild() -> None:
+                from django.db import close_old_connections
+
+                try:
+                    fresh = cls._build(token)
+                    with cls._lock:
+                        cls._snapshot = fresh
+                finally:
+                    close_old_connections()
+                    connection.close()
+
+            cls._rebuilding = threading.Thread(target=rebuild, name="ragspine-bm25-rebuild", daemon=True)
+            cls._rebuilding.start()
 
     @staticmethod
     def _build(token: str) -> _Snapshot:
@@ -81,9 +114,9 @@ class PostgresLexicalIndex:
         restricted = "" if cleared else "AND sensitivity <> 'RESTRICTED'"
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT id, ts_rank_cd(to_tsvector('simple', tokens), q) AS score "
+                "SELECT id, ts_rank(tokens_tsv, q) AS score "
                 "FROM retrieval_chunk, to_tsquery('simple', %s) AS q "
-                f"WHERE active AND to_tsvector('simple', tokens) @@ q {restricted} "
+                f"WHERE active AND tokens_tsv @@ q {restricted} "
                 "ORDER BY score DESC, id LIMIT %s",
                 [query, k],
             )

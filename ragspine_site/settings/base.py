@@ -85,6 +85,9 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'ragspine.sqlite3'}"),
 }
+# Persistent connections: a new PostgreSQL connection per request costs more than the request.
+DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DJANGO_CONN_MAX_AGE", default=60))
+DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", "timeout": 20}
@@ -153,7 +156,8 @@ RAGSPINE = {
     "EMBED_PATH": env("RAGSPINE_EMBED_PATH"),  # a local sentence-transformers model directory
     "EMBED_TIMEOUT": env("RAGSPINE_EMBED_TIMEOUT"),
     "LEXICAL_BACKEND": env("RAGSPINE_LEXICAL_BACKEND", default="inprocess"),  # inprocess | postgres
-    "RERANK": env.bool("RAGSPINE_RERANK", default=False),  # LLM listwise rerank (needs a real provider)
+    "RERANK": env.bool("RAGSPINE_RERANK", default=False),
+    "INDEX_BACKGROUND_REBUILD": True,  # serve the previous BM25 index while a new one is built  # LLM listwise rerank (needs a real provider)
     "LOG_QUESTIONS": env("RAGSPINE_LOG_QUESTIONS"),
     "DEMO_DIR": BASE_DIR / "demo",
     "MAX_QUESTION_CHARS": 2000,

@@ -6,10 +6,12 @@ from __future__ import annotations
 import os
 
 from .base import *  # noqa: F403
-from .base import DATABASES, REST_FRAMEWORK, env
+from .base import DATABASES, RAGSPINE, REST_FRAMEWORK, env
 
 SECRET_KEY = "test-only-key"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Tests expect a change to be searchable on the very next request; one test covers the background path.
+RAGSPINE["INDEX_BACKGROUND_REBUILD"] = False
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {"user": "100000/min", "ask": "100000/min", "anon": "100000/min"}
 
 if os.environ.get("DATABASE_URL"):

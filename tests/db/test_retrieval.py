@@ -187,3 +187,25 @@ def test_postgres_full_text_backend_ranks_and_filters(demo) -> None:
     secret_ids = set(Chunk.objects.filter(document__name=SECRET_DOC).values_list("pk", flat=True))
     assert not secret_ids & {pk for pk, _ in hidden} and secret_ids & {pk for pk, _ in shown}
     assert index.search(["it's", "a\\b", "'"], cleared=True, k=3) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_index_rebuilds_in_the_background_and_a_stale_index_leaks_nothing(demo, settings) -> None:
+    import time
+
+    from retrieval.index import InProcessLexicalIndex
+
+    settings.RAGSPINE = {**settings.RAGSPINE, "INDEX_BACKGROUND_REBUILD": True}
+    InProcessLexicalIndex._snapshot = None
+    assert chunk_search("蓝鲸", cleared=True, mode="bm25")  # builds synchronously: no index yet
+    Chunk.objects.filter(document__name="供应链与原材料成本说明.md").update(sensitivity="RESTRICTED")
+    # The index still holds the chunk as INTERNAL, but the row read applies the clearance again.
+    assert all(h.doc != "供应链与原材料成本说明.md" for h in chunk_search("存储芯片", cleared=False, mode="bm25"))
+    text_document_ingest(name="mars.md", data="# 火星\n## 仓储\n火星仓库启用。\n".encode())
+    stale = InProcessLexicalIndex._snapshot
+    chunk_search("火星仓库", cleared=False, mode="bm25")  # served from the stale index, rebuild started
+    for _ in range(100):
+        if InProcessLexicalIndex._snapshot is not stale:
+            break
+        time.sleep(0.05)
+    assert chunk_search("火星仓库", cleared=False, mode="bm25")[0].doc == "mars.md"

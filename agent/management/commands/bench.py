@@ -30,6 +30,10 @@ class Command(BaseCommand):
         parser.add_argument("--all", action="store_true", help="parse, import and ask on SQLite and Postgres")
         parser.add_argument("--parse", action="store_true")
         parser.add_argument("--db", action="store_true", help="import and ask benchmarks")
+        parser.add_argument(
+            "--retrieval", action="store_true", help="BM25 quality (CMRC, TAT-QA) and speed vs rank-bm25"
+        )
+        parser.add_argument("--search", action="store_true", help="/v1/search over HTTP and ingestion throughput")
         parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
         parser.add_argument("--quick", action="store_true", help="a tenth of the sizes, for a smoke run")
 
@@ -45,6 +49,14 @@ class Command(BaseCommand):
             results["db"] = [
                 self.bench_db(b, entities=entities, metrics=100, years=[2021, 2022, 2023, 2024, 2025]) for b in backends
             ]
+        if options["all"] or options["retrieval"]:
+            from benchmarks import retrieval_bench
+
+            results["retrieval"] = retrieval_bench.run(quick=quick)
+            self.stdout.write(retrieval_bench.markdown(results["retrieval"]))
+        if options["all"] or options["search"]:
+            backends = ["sqlite", "postgres"] if options["backend"] == "both" else [options["backend"]]
+            results["search"] = [self.bench_search(b, quick=quick) for b in backends]
         out = Path(settings.BASE_DIR) / "bench_out"
         out.mkdir(exist_ok=True)
         (out / "results.json").write_text(json.dumps(results, ensure_ascii=False, indent=2), encoding="utf-8")
@@ -138,6 +150,30 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps(result, ensure_ascii=False))
         return result
 
+    def bench_search(self, backend: str, *, quick: bool) -> dict[str, Any]:
+        workdir = Path(settings.BASE_DIR) / "var" / "bench"
+        workdir.mkdir(parents=True, exist_ok=True)
+        for old in workdir.glob("search-*.sqlite3*"):
+            old.unlink()
+        sizes = ["--chunks", "10000", "--queries", "50", "--ingest-docs", "20"] if quick else []
+        command = [
+            sys.executable,
+            "-m",
+            "benchmarks.search_backend",
+            "--backend",
+            backend,
+            "--workdir",
+            str(workdir),
+            *sizes,
+        ]
+        self.stdout.write(f"{backend}: {' '.join(command[1:])}")
+        done = subprocess.run(command, cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=3600)
+        if done.returncode != 0:
+            raise RuntimeError(f"{backend} search benchmark failed:\n{done.stderr[-3000:]}")
+        result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+        self.stdout.write(json.dumps(result, ensure_ascii=False))
+        return result
+
 
 def _machine() -> str:
     cpu = ""
@@ -176,5 +212,16 @@ def markdown(results: dict[str, Any]) -> str:
         lines.append(
             f"| `/v1/ask` structured, {full['rows']:,} facts, {db['backend']} (p50 / p95) | p50 < 20 ms "
             f"| {ask['p50_ms']} ms / {ask['p95_ms']} ms, {ask['wrong_answers']} wrong of {ask['n']} |"
+        )
+    for search in results.get("search", []):
+        for lexical, figures in search["search_http"].items():
+            lines.append(
+                f"| `/v1/search` BM25 over HTTP, {search['corpus']['total_chunks']:,} chunks, {search['backend']}, "
+                f"{lexical} index (p50 / p95) | p50 ≤ 10 ms | {figures['p50_ms']} ms / {figures['p95_ms']} ms |"
+            )
+        ingest = search["ingest"]
+        lines.append(
+            f"| ingestion of text documents, {search['backend']} | — | {ingest['documents_per_s']} documents/s, "
+            f"{ingest['chunks_per_s']} chunks/s, {ingest['chars_per_s']:,} characters/s |"
         )
     return "\n".join(lines)
