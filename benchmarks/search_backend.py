@@ -67,17 +67,24 @@ def main() -> None:
         made += text_document_ingest(name=f"ingest-{n}.md", data=f"# 文档{n}\n{body}\n".encode()).chunks
     seconds = time.perf_counter() - began
     chars = sum(len(passages[(n * 3 + i) % len(passages)]) for n in range(args.ingest_docs) for i in range(3))
-    result["ingest"] = {"documents": args.ingest_docs, "chunks": made, "seconds": round(seconds, 2),
-                        "documents_per_s": round(args.ingest_docs / seconds, 1), "chunks_per_s": round(made / seconds),
-                        "chars_per_s": round(chars / seconds)}
+    result["ingest"] = {
+        "documents": args.ingest_docs,
+        "chunks": made,
+        "seconds": round(seconds, 2),
+        "documents_per_s": round(args.ingest_docs / seconds, 1),
+        "chunks_per_s": round(made / seconds),
+        "chars_per_s": round(chars / seconds),
+    }
 
     chunks, _, described = speed_corpus(passages, args.chunks)
     began = time.perf_counter()
     per_doc = 100
     for start in range(0, len(chunks), per_doc * 50):
         documents = Document.objects.bulk_create(
-            [Document(name=f"corpus-{i // per_doc}.md", sha256="", status="ready", media_type="text/markdown")
-             for i in range(start, min(start + per_doc * 50, len(chunks)), per_doc)]
+            [
+                Document(name=f"corpus-{i // per_doc}.md", sha256="", status="ready", media_type="text/markdown")
+                for i in range(start, min(start + per_doc * 50, len(chunks)), per_doc)
+            ]
         )
         rows = []
         for offset, document in enumerate(documents):
@@ -85,13 +92,23 @@ def main() -> None:
                 index = start + offset * per_doc + seq
                 if index >= len(chunks):
                     break
-                rows.append(Chunk(document=document, seq=seq, text=chunks[index], locator=f"para={seq + 1}",
-                                  sensitivity="INTERNAL", tokens=" ".join(tokens(chunks[index]))))
+                rows.append(
+                    Chunk(
+                        document=document,
+                        seq=seq,
+                        text=chunks[index],
+                        locator=f"para={seq + 1}",
+                        sensitivity="INTERNAL",
+                        tokens=" ".join(tokens(chunks[index])),
+                    )
+                )
         Chunk.objects.bulk_create(rows, batch_size=2000)
     retrieval_changed()
-    result["corpus"] = {**{k: described[k] for k in ("chunks", "avg_chars", "how")},
-                        "load_seconds": round(time.perf_counter() - began, 1),
-                        "total_chunks": Chunk.objects.count()}
+    result["corpus"] = {
+        **{k: described[k] for k in ("chunks", "avg_chars", "how")},
+        "load_seconds": round(time.perf_counter() - began, 1),
+        "total_chunks": Chunk.objects.count(),
+    }
     user = get_user_model().objects.create_user("bench")
     token = Token.objects.create(user=user).key
 
@@ -106,13 +123,27 @@ def main() -> None:
     for lexical in backends:
         port = free_port()
         server = subprocess.Popen(
-            [gunicorn, "ragspine_site.wsgi:application", "--worker-class", "gthread", "--workers", "1",
-             "--threads", "4", "-b", f"127.0.0.1:{port}", "--log-level", "warning"],
-            env={**env, "RAGSPINE_LEXICAL_BACKEND": lexical}, cwd=str(Path(__file__).resolve().parent.parent),
+            [
+                gunicorn,
+                "ragspine_site.wsgi:application",
+                "--worker-class",
+                "gthread",
+                "--workers",
+                "1",
+                "--threads",
+                "4",
+                "-b",
+                f"127.0.0.1:{port}",
+                "--log-level",
+                "warning",
+            ],
+            env={**env, "RAGSPINE_LEXICAL_BACKEND": lexical},
+            cwd=str(Path(__file__).resolve().parent.parent),
         )
         try:
-            with httpx.Client(base_url=f"http://127.0.0.1:{port}", headers={"Authorization": f"Token {token}"},
-                              timeout=120) as client:
+            with httpx.Client(
+                base_url=f"http://127.0.0.1:{port}", headers={"Authorization": f"Token {token}"}, timeout=120
+            ) as client:
                 for _ in range(100):
                     try:
                         client.get("/v1/health")
@@ -132,9 +163,13 @@ def main() -> None:
                     assert response.status_code == 200, response.text
                     empty += not response.json()
                 times.sort()
-                searches[lexical] = {"n": len(times), "p50_ms": round(statistics.median(times), 2),
-                                     "p95_ms": round(times[int(0.95 * (len(times) - 1))], 2),
-                                     "first_request_s": round(warm, 2), "empty_results": empty}
+                searches[lexical] = {
+                    "n": len(times),
+                    "p50_ms": round(statistics.median(times), 2),
+                    "p95_ms": round(times[int(0.95 * (len(times) - 1))], 2),
+                    "first_request_s": round(warm, 2),
+                    "empty_results": empty,
+                }
         finally:
             server.terminate()
             server.wait(timeout=30)

@@ -156,8 +156,8 @@ RAGSPINE = {
     "EMBED_PATH": env("RAGSPINE_EMBED_PATH"),  # a local sentence-transformers model directory
     "EMBED_TIMEOUT": env("RAGSPINE_EMBED_TIMEOUT"),
     "LEXICAL_BACKEND": env("RAGSPINE_LEXICAL_BACKEND", default="inprocess"),  # inprocess | postgres
-    "RERANK": env.bool("RAGSPINE_RERANK", default=False),
-    "INDEX_BACKGROUND_REBUILD": True,  # serve the previous BM25 index while a new one is built  # LLM listwise rerank (needs a real provider)
+    "RERANK": env.bool("RAGSPINE_RERANK", default=False),  # LLM listwise rerank (needs a real provider)
+    "INDEX_BACKGROUND_REBUILD": True,  # serve the previous BM25 index while a new one is built
     "LOG_QUESTIONS": env("RAGSPINE_LOG_QUESTIONS"),
     "DEMO_DIR": BASE_DIR / "demo",
     "MAX_QUESTION_CHARS": 2000,

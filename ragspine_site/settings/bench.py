@@ -10,8 +10,14 @@ from .base import DATABASES, REST_FRAMEWORK, VAR_DIR
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {"user": "100000000/min", "ask": "100000000/min", "anon": "100000000/min"}
 
 if os.environ.get("RAGSPINE_BENCH_PG_HOST"):  # a server another bench process started
-    DATABASES["default"] = {"ENGINE": "django.db.backends.postgresql", "NAME": "postgres", "USER": "postgres",
-                            "HOST": os.environ["RAGSPINE_BENCH_PG_HOST"], "CONN_MAX_AGE": 60, "CONN_HEALTH_CHECKS": True}
+    DATABASES["default"] = {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": "postgres",
+        "USER": "postgres",
+        "HOST": os.environ["RAGSPINE_BENCH_PG_HOST"],
+        "CONN_MAX_AGE": 60,
+        "CONN_HEALTH_CHECKS": True,
+    }
 elif os.environ.get("RAGSPINE_BENCH_DB") == "postgres":
     from ragspine_site.testing import test_postgres_settings
 
