@@ -15,6 +15,7 @@ from agent.core.provider import MockProvider
 from agent.core.trace import TraceRecord, trace_from_result
 from agent.core.types import AgentResult
 from facts.selectors import OrmFactStore, glossary_snapshot
+from faq.selectors import OrmFaqLookup
 from retrieval.selectors import OrmNarrativeRetriever
 
 from .models import QueryLog
@@ -86,6 +87,7 @@ def ask(
         scope=scope,
         request_id=request_id,
         narrative_retriever=OrmNarrativeRetriever(),
+        faq=OrmFaqLookup(),
         synthesizer=synthesizer,
         rerank=bool(settings.RAGSPINE.get("RERANK")) and synthesizer is not None,
     )

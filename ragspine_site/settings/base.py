@@ -157,7 +157,11 @@ RAGSPINE = {
     "EMBED_TIMEOUT": env("RAGSPINE_EMBED_TIMEOUT"),
     "LEXICAL_BACKEND": env("RAGSPINE_LEXICAL_BACKEND", default="inprocess"),  # inprocess | postgres
     "RERANK": env.bool("RAGSPINE_RERANK", default=False),  # LLM listwise rerank (needs a real provider)
-    "INDEX_BACKGROUND_REBUILD": True,  # serve the previous BM25 index while a new one is built
+    "INDEX_BACKGROUND_REBUILD": True,
+    # FAQ matching is exact after normalisation; a Jaccard threshold (e.g. 0.8) turns on similarity.
+    "FAQ_SIMILARITY": env.float(
+        "RAGSPINE_FAQ_SIMILARITY", default=0.0
+    ),  # serve the previous BM25 index while a new one is built
     "LOG_QUESTIONS": env("RAGSPINE_LOG_QUESTIONS"),
     "DEMO_DIR": BASE_DIR / "demo",
     "MAX_QUESTION_CHARS": 2000,

@@ -77,7 +77,9 @@ def test_evaluate_holds_the_baseline_on_the_golden_set(demo) -> None:
 
 def test_evaluate_fails_when_a_gate_falls_below_the_baseline(demo, tmp_path: Path) -> None:
     baseline = tmp_path / "baseline.json"
-    baseline.write_text(json.dumps({"gates": {"pass_rate": 1.0}, "fabrication_count": 0, "passed": ["faq-01"]}))
+    baseline.write_text(
+        json.dumps({"gates": {"pass_rate": 1.0}, "fabrication_count": 0, "passed": ["a-case-that-no-longer-passes"]})
+    )
     with pytest.raises(CommandError, match="regression"):
         call_command(
             "evaluate", "--golden", str(GOLDEN), "--baseline", str(baseline), stdout=StringIO(), stderr=StringIO()

@@ -15,6 +15,7 @@ from facts.importing import facts_import, rows_from_csv
 from facts.models import CompanyProfile
 from facts.roles import CURATOR, roles_ensure
 from facts.services import glossary_import, glossary_rows_read
+from faq.services import faq_import, faq_rows_read
 from retrieval.services import text_document_ingest
 
 
@@ -32,6 +33,7 @@ class Command(BaseCommand):
             CompanyProfile(home_company_name=manifest["company"]["home_company_name"]).save()
             facts = facts_import(rows=rows_from_csv(demo / "facts.csv"), source_name="facts.csv")
             users = self._users(manifest["users"])
+            faq = faq_import(rows=faq_rows_read(demo / "faq.csv"))
         documents = self._narrative(demo, manifest["narrative_documents"])
         self.stdout.write(
             f"glossary: {sum(glossary.created.values())} created, {glossary.aliases_unchanged} aliases unchanged"
@@ -39,6 +41,7 @@ class Command(BaseCommand):
         self.stdout.write(f"facts: {facts.created} created, {facts.updated} updated, {facts.unchanged} unchanged")
         for line in documents:
             self.stdout.write(line)
+        self.stdout.write(f"faq: {faq['created']} created, {faq['updated']} updated, {faq['unchanged']} unchanged")
         for username, password in users:
             if password:
                 self.stdout.write(f"user {username} created, password: {password}  (shown once)")
