@@ -1,14 +1,213 @@
-"""HTML views. The full analyst UI arrives with issue C; for now the home page points at the API."""
+"""The analyst UI: ask, follow up, narrow, inspect sources, export and give feedback.
+
+Every view works as a plain form post and link without JavaScript; with htmx the same views
+return only the partial that changed (`request.htmx`).
+"""
 
 from __future__ import annotations
 
+import csv
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from agent.core.normalize import text_normalize
+from agent.core.orchestrator import ScopeError
+from documents.models import Document
+from facts.selectors import glossary_snapshot
+
+from .bootstrap import ask, user_cleared
+from .charts import chart_bars
+from .conversation import conversation_clear, follow_up_scope, turn_add, turns_get
+from .models import QueryLog
+from .serialize import result_as_dict
+
+SCOPE_FIELDS = ("entity", "metric", "period", "channel")
+ROUTE_NAMES = {
+    "structured": "数据",
+    "narrative": "文档",
+    "composite": "数据 + 归因",
+    "find_documents": "找文件",
+    "faq": "FAQ",
+}
+EXAMPLES = [
+    "中国内地FY2025的营收是多少",
+    "营收是多少",
+    "香港收入为什么下降",
+    "集团2024年和2025年营收对比",
+    "哪些文件提到了存储芯片",
+]
+
+
+def _turn_view(turn: dict[str, Any], index: int) -> dict[str, Any]:
+    """What a template needs to show one turn."""
+    glossary = glossary_snapshot()
+    result = turn["result"]
+    facts = []
+    for fact in result["facts"]:
+        facts.append(
+            {
+                **fact,
+                "entity_name": glossary.display("entity", fact["entity"], "zh"),
+                "metric_name": glossary.display("metric", fact["metric"], "zh"),
+                "channel_name": glossary.display("channel", fact["channel"], "zh"),
+                "unit_name": glossary.unit_display(fact["unit"], "zh"),
+                "shown": f"{Decimal(fact['value']):,f}",
+            }
+        )
+    sources = []
+    for source in result["sources"]:
+        cell = next(
+            (f for f in facts if source["kind"] == "fact" and f["source"]["locator"] == source["locator"]), None
+        )
+        sources.append({**source, "cell": cell})
+    return {
+        "index": index,
+        "question": turn["question"],
+        "note": turn.get("note"),
+        "result": result,
+        "facts": facts,
+        "sources": sources,
+        "chart": chart_bars(result["facts"], glossary),
+        "route_name": ROUTE_NAMES.get(result["route"], result["route"]),
+        "feedback": turn.get("feedback"),
+    }
+
+
+def _slots_of(result: dict[str, Any]) -> dict[str, Any]:
+    """The slots a turn was answered for: its first fact's, else the parsed ones plus assumptions."""
+    if result["facts"]:
+        fact = result["facts"][0]
+        return {"intent": {k: fact[k] for k in ("metric", "entity", "period", "channel")}}
+    intent = dict(result["intent"])
+    assumed = result["clarification"]["assumed"]
+    intent["entity"] = intent.get("entity") or assumed.get("entity")
+    intent["period"] = intent.get("period") or assumed.get("period")
+    return {"intent": intent}
 
 
 @require_GET
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "agent/home.html")
+    turns = [_turn_view(t, i) for i, t in enumerate(turns_get(request.session))]
+    return render(
+        request,
+        "agent/ask.html",
+        {"turns": turns, "recent": request.session.get("ragspine_recent", []), "examples": EXAMPLES},
+    )
+
+
+@require_POST
+@login_required
+def ask_view(request: HttpRequest) -> HttpResponse:
+    question = request.POST.get("question", "").strip()
+    error = None
+    if not text_normalize(question):
+        error = "请输入问题。"
+    elif len(question) > 2000:
+        error = "问题太长了（最多 2,000 字）。"
+    scope = {f: request.POST.get(f"scope_{f}", "").strip() for f in SCOPE_FIELDS}
+    scope = {k: v for k, v in scope.items() if v}
+    if error is None:
+        reference = date.today()
+        turns = turns_get(request.session)
+        previous = next((_slots_of(t["result"]) for t in reversed(turns) if t["result"]["intent"].get("metric")), None)
+        inherited, note = ({}, None) if scope else follow_up_scope(question, previous, glossary_snapshot(), reference)
+        try:
+            result = ask(question, user=request.user, scope=scope or inherited, request_id=request.request_id)  # type: ignore[attr-defined]
+        except ScopeError:
+            error = "这个收窄选项已失效，请重新提问。"
+        else:
+            turn = {"question": question, "note": note, "result": result_as_dict(result)}
+            index = turn_add(request.session, turn)
+            if request.htmx:  # type: ignore[attr-defined]
+                context = {
+                    "turn": _turn_view(turn, index),
+                    "recent": request.session.get("ragspine_recent", []),
+                    "oob": True,
+                }
+                return render(request, "agent/ask.html#new-turn", context)
+            return redirect(f"/#turn-{index}")
+    if request.htmx:  # type: ignore[attr-defined]
+        return render(request, "agent/ask.html#form-error", {"error": error}, status=422)
+    turns = [_turn_view(t, i) for i, t in enumerate(turns_get(request.session))]
+    return render(
+        request,
+        "agent/ask.html",
+        {"turns": turns, "error": error, "question": question, "recent": request.session.get("ragspine_recent", [])},
+        status=400,
+    )
+
+
+@require_POST
+@login_required
+def conversation_new(request: HttpRequest) -> HttpResponse:
+    conversation_clear(request.session)
+    return redirect("/")
+
+
+@require_POST
+@login_required
+def feedback(request: HttpRequest, index: int) -> HttpResponse:
+    turns = turns_get(request.session)
+    if not 0 <= index < len(turns):
+        raise Http404("no such answer")
+    vote = 1 if request.POST.get("vote") == "up" else -1
+    reason = request.POST.get("reason", "").strip()[:500]
+    QueryLog.objects.filter(request_id=turns[index]["result"]["request_id"], user=request.user).update(
+        feedback=vote, feedback_reason=reason
+    )
+    turns[index]["feedback"] = vote
+    request.session["ragspine_turns"] = turns
+    if request.htmx:  # type: ignore[attr-defined]
+        return render(request, "agent/ask.html#feedback", {"turn": _turn_view(turns[index], index)})
+    return redirect(f"/#turn-{index}")
+
+
+@require_GET
+@login_required
+def facts_csv(request: HttpRequest, index: int) -> HttpResponse:
+    turns = turns_get(request.session)
+    if not 0 <= index < len(turns):
+        raise Http404("no such answer")
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="ragspine-answer-{index + 1}.csv"'
+    response.write("\ufeff")
+    writer = csv.writer(response)
+    writer.writerow(["entity", "metric", "period", "channel", "value", "unit", "source_doc", "locator", "valid_as_of"])
+    for fact in turns[index]["result"]["facts"]:
+        writer.writerow(
+            [
+                fact["entity"],
+                fact["metric"],
+                fact["period"],
+                fact["channel"],
+                fact["value"],
+                fact["unit"],
+                fact["source"]["doc"],
+                fact["source"]["locator"],
+                fact["valid_as_of"] or "",
+            ]
+        )
+    return response
+
+
+@require_GET
+@login_required
+def document_view(request: HttpRequest, document_id: int) -> HttpResponse:
+    """A document's text, chunk by chunk with locators. RESTRICTED documents 404 for the uncleared."""
+    documents = Document.objects.all()
+    if not user_cleared(request.user):
+        documents = documents.exclude(sensitivity="RESTRICTED")
+    document = get_object_or_404(documents, pk=document_id)
+    chunks = document.chunks.filter(active=True).order_by("seq")
+    if not user_cleared(request.user):
+        chunks = chunks.exclude(sensitivity="RESTRICTED")
+    return render(
+        request, "agent/document.html", {"document": document, "chunks": chunks, "focus": request.GET.get("at", "")}
+    )

@@ -18,6 +18,11 @@ api = [
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("ask", views.ask_view, name="ask"),
+    path("new", views.conversation_new, name="conversation-new"),
+    path("turns/<int:index>/feedback", views.feedback, name="feedback"),
+    path("turns/<int:index>/facts.csv", views.facts_csv, name="facts-csv"),
+    path("documents/<int:document_id>/", views.document_view, name="document"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("v1/", include(api)),

@@ -1,0 +1,129 @@
+"""The analyst flow in real Chromium (Debian's /usr/bin/chromium) through Playwright.
+
+Screenshots land in docs/screenshots/ (the README shows them).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+# Playwright's sync API keeps an event loop in this thread; Django's ORM calls from the test
+# thread are still synchronous, so its async-safety check does not apply here.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+PASSWORD = "browser-test-password"
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        if os.environ.get("RAGSPINE_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (make test does when root)")
+        pytest.skip(f"{CHROMIUM} is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--disable-quic",
+            ],
+        )
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def site(live_server):
+    call_command("load_demo", stdout=StringIO())
+    user = get_user_model().objects.get(username="analyst")
+    user.set_password(PASSWORD)
+    user.save()
+    return live_server.url
+
+
+def login(page, site: str) -> None:
+    page.goto(f"{site}/")
+    page.fill("#id_username", "analyst")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{site}/")
+
+
+def ask(page, question: str) -> None:
+    count = page.locator("article.turn").count()
+    page.fill("#question", question)
+    page.click("#ask-form button[type=submit]")
+    page.locator("article.turn").nth(count).wait_for()
+
+
+def test_the_analyst_flow_with_javascript(browser, site) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+    page = context.new_page()
+    login(page, site)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "empty.png"))
+
+    ask(page, "中国内地FY2025的营收是多少")
+    first = page.locator("article.turn").nth(0)
+    assert "96,120.3" in first.inner_text()
+    first.locator("details.source summary").first.click()
+    cell = first.locator("details.source .source-body").first
+    cell.wait_for(state="visible")
+    assert "96,120.3" in cell.inner_text() and "ACME_FY2025_Annual_Results.pptx" in first.inner_text()
+
+    ask(page, "营收是多少")
+    second = page.locator("article.turn").nth(1)
+    assert "【假设】" in second.inner_text()
+    second.locator(".banner.assumption button.chip", has_text="ACME香港").click()
+    third = page.locator("article.turn").nth(2)
+    third.wait_for()
+    assert "24,015.8" in third.inner_text() and "ACME香港" in third.inner_text()
+
+    ask(page, "那东南亚呢？")
+    fourth = page.locator("article.turn").nth(3)
+    assert "8,314.5" in fourth.inner_text() and "【沿用上一问】" in fourth.inner_text()
+
+    ask(page, "香港收入为什么下降")
+    fifth = page.locator("article.turn").nth(4)
+    assert "归因分析" in fifth.inner_text() and "管理层讨论与分析" in fifth.inner_text()
+    page.screenshot(path=str(SHOTS / "conversation.png"), full_page=True)
+
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
+    mobile = phone.new_page()
+    login(mobile, site)
+    ask(mobile, "集团2024年和2025年营收对比")
+    assert "10,110.4" in mobile.locator("article.turn").nth(0).inner_text()
+    assert mobile.locator("article.turn svg").count() == 1
+    mobile.screenshot(path=str(SHOTS / "phone.png"), full_page=True)
+    context.close()
+    phone.close()
+
+
+def test_the_basic_ask_works_without_javascript(browser, site) -> None:
+    context = browser.new_context(java_script_enabled=False, locale="zh-CN")
+    page = context.new_page()
+    login(page, site)
+    page.fill("#question", "中国内地FY2025的营收是多少")
+    page.click("#ask-form button[type=submit]")
+    page.wait_for_url(f"{site}/#turn-0")
+    assert "96,120.3" in page.locator("article.turn").nth(0).inner_text()
+    page.locator("details.source summary").first.click()
+    assert page.locator("details.source[open]").count() == 1
+    context.close()
