@@ -35,7 +35,7 @@ def test_htmx_gets_only_the_new_turn(web: Client) -> None:
     body = response.content.decode()
     assert response.status_code == 200
     assert body.lstrip().startswith('<article class="turn" id="turn-0"') and "<html" not in body
-    assert ("96,120.3" in body and "<details" in body and "slide" not in body) or "file=facts.csv" in body
+    assert "96,120.3" in body and "<details" in body and 'id="recent" hx-swap-oob="true"' in body
 
 
 def test_assumptions_show_a_banner_with_narrowing_buttons_that_carry_the_scope(web: Client) -> None:
