@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
 from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, Metric, Unit
+from .services import facts_review
 
 
 class AliasInline(admin.TabularInline):  # type: ignore[type-arg]
@@ -53,20 +56,31 @@ class CompanyProfileAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 @admin.register(FactMetric)
 class FactMetricAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Facts are read-mostly: lineage is shown, not edited; pending rows wait in the review queue."""
+
     list_display = [
-        "entity",
-        "metric",
-        "period_label",
-        "channel",
-        "value",
-        "unit",
-        "source_doc",
-        "locator",
-        "sensitivity",
-        "review_status",
-    ]
+        "entity", "metric", "period_label", "channel", "value", "unit", "source_doc", "locator",
+        "sensitivity", "review_status", "suggested_alias",
+    ]  # fmt: skip
     list_filter = ["review_status", "sensitivity", "period_type"]
-    search_fields = ["entity__code", "metric__code", "source_doc"]
-    readonly_fields = ["ingested_at"]
+    search_fields = ["entity__code", "metric__code", "source_doc", "suggested_alias"]
+    readonly_fields = [
+        "metric", "entity", "period_type", "period", "channel", "value", "unit", "source_doc",
+        "locator", "document", "valid_as_of", "suggested_alias", "ingested_at",
+    ]  # fmt: skip
+    actions = ["approve", "reject"]
     list_select_related = False
     show_full_result_count = False
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description="批准所选事实（进入问答）")
+    def approve(self, request: HttpRequest, queryset: QuerySet[FactMetric]) -> None:
+        count = facts_review(facts=queryset, status=FactMetric.Review.APPROVED)
+        self.message_user(request, f"已批准 {count} 条事实。")
+
+    @admin.action(description="驳回所选事实")
+    def reject(self, request: HttpRequest, queryset: QuerySet[FactMetric]) -> None:
+        count = facts_review(facts=queryset, status=FactMetric.Review.REJECTED)
+        self.message_user(request, f"已驳回 {count} 条事实。")

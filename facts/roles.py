@@ -6,7 +6,7 @@ from django.contrib.auth.models import Group, Permission
 
 ANALYST = "analyst"
 CURATOR = "curator"
-CURATED_APPS = ("facts", "documents", "faq")
+CURATED_APPS = ("facts", "documents", "faq", "agent", "retrieval")
 
 
 def roles_ensure() -> tuple[Group, Group]:

@@ -7,6 +7,7 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F
@@ -233,3 +234,9 @@ def _glossary_conflicts(targets: dict[tuple[str, str], _Target]) -> list[str]:
             if known is not None and (known.kind, known.code) != (t.kind, t.code):
                 errors.append(f"alias '{text}' already points at {known.kind} {known.code}")
     return errors
+
+
+@transaction.atomic
+def facts_review(*, facts: Any, status: str) -> int:
+    """Approve or reject facts (the review queue); only approved facts answer questions."""
+    return int(facts.exclude(review_status=status).update(review_status=status))

@@ -1,0 +1,108 @@
+"""Curator reports over the trace: the glossary-gap report and the feedback report."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path
+from django.utils import timezone
+
+from facts.models import Alias, Channel, Entity, Metric
+from facts.selectors import glossary_snapshot
+
+from .models import QueryLog
+
+TARGETS = {"entity": Entity, "metric": Metric, "channel": Channel}
+
+
+@admin.register(QueryLog)
+class QueryLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """The trace, read-only: codes, counts and timings (never answers or values)."""
+
+    list_display = ["created_at", "user", "route", "answer_kind", "clarification_mode", "routing_mode", "feedback"]
+    list_filter = ["route", "answer_kind", "clarification_mode", "feedback"]
+    change_list_template = "admin/agent/querylog/change_list.html"
+    show_full_result_count = False
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def get_urls(self) -> list[Any]:
+        return [
+            path("gaps/", self.admin_site.admin_view(self.gaps_view), name="agent_querylog_gaps"),
+            path("feedback/", self.admin_site.admin_view(self.feedback_view), name="agent_querylog_feedback"),
+            *super().get_urls(),
+        ]
+
+    def gaps_view(self, request: HttpRequest) -> HttpResponse:
+        """Terms analysts used that the glossary did not know, most frequent first; one click adds an alias."""
+        if request.method == "POST":
+            return self._alias_add(request)
+        since = timezone.now() - timedelta(days=int(request.GET.get("days", 90) or 90))
+        counts: Counter[str] = Counter()
+        for terms in (
+            QueryLog.objects.filter(created_at__gte=since)
+            .exclude(unrecognized_terms=[])
+            .values_list("unrecognized_terms", flat=True)
+        ):
+            counts.update(terms or [])
+        glossary = glossary_snapshot()
+        known = {term for term in counts if glossary.matcher.lookup(term) is not None}
+        rows = [{"term": term, "count": n} for term, n in counts.most_common(200) if term not in known]
+        targets = {
+            "metric": sorted((code, info.name) for code, info in glossary.metrics.items()),
+            "entity": [(e.code, e.name) for e in glossary.in_scope_entities()[:500]],
+            "channel": sorted((code, info.name) for code, info in glossary.channels.items()),
+        }
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "术语缺口报告",
+            "rows": rows,
+            "targets": targets,
+        }
+        return TemplateResponse(request, "admin/agent/gaps.html", context)
+
+    def _alias_add(self, request: HttpRequest) -> HttpResponse:
+        term = request.POST.get("term", "").strip()[:64]
+        kind, _, code = request.POST.get("target", "").partition(":")
+        model = TARGETS.get(kind)
+        target = model.objects.filter(code=code).first() if model else None
+        if not term or target is None:
+            messages.error(request, "请选择要关联的指标、实体或渠道。")
+            return redirect("admin:agent_querylog_gaps")
+        alias = Alias(text=term, kind=kind, **{kind: target})
+        try:
+            alias.full_clean()
+        except ValidationError as error:
+            messages.error(request, "；".join(error.messages))
+            return redirect("admin:agent_querylog_gaps")
+        alias.save()
+        messages.success(request, f"已添加别名「{term}」→ {target}，下一个问题即生效。")
+        return redirect("admin:agent_querylog_gaps")
+
+    def feedback_view(self, request: HttpRequest) -> HttpResponse:
+        logs = QueryLog.objects.exclude(feedback=None)
+        by_route: dict[str, dict[str, int]] = {}
+        for route, vote in logs.values_list("route", "feedback"):
+            entry = by_route.setdefault(route, {"up": 0, "down": 0})
+            entry["up" if vote > 0 else "down"] += 1
+        recent = logs.exclude(feedback_reason="").order_by("-created_at")[:50]
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "反馈报告",
+            "by_route": sorted(by_route.items()),
+            "recent": recent,
+        }
+        return TemplateResponse(request, "admin/agent/feedback.html", context)

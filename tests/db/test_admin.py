@@ -1,0 +1,65 @@
+"""Curator admin: review queue, glossary-gap report with one-click alias, feedback report."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from agent.models import QueryLog
+from facts.models import Alias, FactMetric
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def curator(demo) -> Client:
+    client = Client()
+    client.force_login(demo["users"]["curator"])
+    return client
+
+
+def test_pending_facts_answer_nothing_until_approved(curator: Client, analyst: APIClient) -> None:
+    fact = FactMetric.objects.get(entity_id="ACME_HK", metric_id="ROE", period="2025")
+    FactMetric.objects.filter(pk=fact.pk).update(review_status="pending")
+    assert analyst.post("/v1/ask", {"question": "香港2025年ROE是多少"}, format="json").json()["facts"] == []
+    queue = curator.get("/admin/facts/factmetric/", {"review_status__exact": "pending"})
+    assert queue.status_code == 200 and "ACME_HK" in queue.content.decode()
+    curator.post("/admin/facts/factmetric/", {"action": "approve", "_selected_action": [fact.pk]})
+    assert (
+        analyst.post("/v1/ask", {"question": "香港2025年ROE是多少"}, format="json").json()["facts"][0]["value"]
+        == "11.8"
+    )
+
+
+def test_the_gap_report_lists_unknown_terms_and_adds_an_alias_in_one_click(curator: Client, analyst: APIClient) -> None:
+    for _ in range(3):
+        analyst.post("/v1/ask", {"question": "2025年营业额是多少"}, format="json")
+    page = curator.get("/admin/agent/querylog/gaps/").content.decode()
+    assert "营业额" in page
+    response = curator.post("/admin/agent/querylog/gaps/", {"term": "营业额", "target": "metric:REVENUE"})
+    assert response.status_code == 302 and Alias.objects.filter(text="营业额", metric__code="REVENUE").exists()
+    body = analyst.post("/v1/ask", {"question": "2025年营业额是多少"}, format="json").json()
+    assert body["facts"][0]["value"] == "128450.6"
+    clash = curator.post("/admin/agent/querylog/gaps/", {"term": "香港", "target": "metric:REVENUE"}, follow=True)
+    assert "already names" in clash.content.decode()
+
+
+def test_the_feedback_report_counts_votes(curator: Client, demo) -> None:
+    QueryLog.objects.create(
+        request_id="ab" * 8,
+        route="structured",
+        routing_mode="deterministic",
+        clarification_mode="none",
+        answer_kind="answer",
+        feedback=-1,
+        feedback_reason="数字不对口径",
+    )
+    page = curator.get("/admin/agent/querylog/feedback/").content.decode()
+    assert "数字不对口径" in page and "structured" in page
+
+
+def test_the_trace_admin_shows_no_answers(curator: Client, analyst: APIClient) -> None:
+    analyst.post("/v1/ask", {"question": "中国内地FY2025的营收是多少"}, format="json")
+    page = curator.get("/admin/agent/querylog/").content.decode()
+    assert "structured" in page and "96120.3" not in page and "96,120.3" not in page
