@@ -29,13 +29,14 @@ run: venv
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: venv-dev
+	scripts/system-deps
 	$(MAKE) --no-print-directory lint-imports test-sqlite test-postgres
 
 test-sqlite:
-	$(PY) -m pytest -q -p no:cacheprovider
+	RAGSPINE_REQUIRE_BROWSER=$$( [ "$$(id -u)" = 0 ] && echo 1 || echo 0 ) $(PY) -m pytest -q -p no:cacheprovider
 
 test-postgres:
-	RAGSPINE_TEST_DB=postgres $(PY) -m pytest -q -p no:cacheprovider -m django_db
+	RAGSPINE_TEST_DB=postgres $(PY) -m pytest -q -p no:cacheprovider -m "django_db and not browser"
 
 lint-imports:
 	$(VENV)/bin/lint-imports
