@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from agent.core.orchestrator import answer_question
 from agent.core.ports import LLMProvider
 from agent.core.provider import MockProvider
+from agent.providers import provider_from_settings
 from agent.core.trace import TraceRecord, trace_from_result
 from agent.core.types import AgentResult
 from facts.selectors import OrmFactStore, glossary_snapshot
@@ -45,10 +46,10 @@ def user_cleared(user: AbstractBaseUser | AnonymousUser | None) -> bool:
 
 
 def provider_build() -> LLMProvider:
-    name = settings.RAGSPINE["LLM_PROVIDER"]
-    if name == "mock":
+    """The configured LLM provider (`RAGSPINE_LLM_PROVIDER=mock|anthropic|openai`); mock by default."""
+    if settings.RAGSPINE["LLM_PROVIDER"] in ("", "mock"):
         return MockProvider()
-    raise NotImplementedError(f"LLM provider '{name}' is not available yet; use RAGSPINE_LLM_PROVIDER=mock")
+    return provider_from_settings(settings.RAGSPINE)
 
 
 class QueryLogSink:

@@ -355,8 +355,10 @@ def _run_tool_loop(
         )
         for call in response.tool_calls:
             normalized: SubTask | dict[str, Any]
-            if call.name != TOOL_NAME or not isinstance(call.arguments, dict):
+            if call.name != TOOL_NAME:
                 normalized = {"status": UNRECOGNIZED, "param": "tool", "raw": str(call.name)[:64]}
+            elif not isinstance(call.arguments, dict):
+                normalized = {"status": UNRECOGNIZED, "param": "arguments", "raw": str(call.arguments)[:64]}
             else:
                 normalized = arguments_normalize(call.arguments, glossary, reference)
             if isinstance(normalized, SubTask):

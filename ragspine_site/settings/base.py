@@ -149,6 +149,10 @@ RAGSPINE = {
     "LLM_PROVIDER": env("RAGSPINE_LLM_PROVIDER"),
     "LLM_MODEL": env("RAGSPINE_LLM_MODEL"),
     "LLM_BASE_URL": env("RAGSPINE_LLM_BASE_URL"),
+    "LLM_TIMEOUT": env.float("RAGSPINE_LLM_TIMEOUT", default=30.0),
+    "LLM_MAX_RETRIES": env.int("RAGSPINE_LLM_MAX_RETRIES", default=2),
+    "ANTHROPIC_API_KEY": env("ANTHROPIC_API_KEY", default=""),
+    "OPENAI_API_KEY": env("OPENAI_API_KEY", default=""),
     "EMBEDDER": env("RAGSPINE_EMBEDDER"),  # none | openai | sentence-transformers
     "EMBED_BASE_URL": env("RAGSPINE_EMBED_BASE_URL"),  # e.g. http://tei:8080/v1
     "EMBED_MODEL": env("RAGSPINE_EMBED_MODEL"),

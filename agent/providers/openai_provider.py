@@ -1,0 +1,153 @@
+"""`OpenAICompatibleProvider`: the core's `LLMProvider` port over Chat Completions.
+
+Works with OpenAI and any OpenAI-compatible server (vLLM, DashScope, Ollama…) through
+`base_url`. Takes the core's neutral messages and returns a `ProviderResponse`. Network, API,
+timeout, rate-limit and HTTP-status failures become `ProviderError` (invariant 7); programming
+errors propagate. Tool arguments that are not a JSON object are passed through raw, so the
+core names the call as unrecognized instead of crashing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+import openai
+
+from agent.core.ports import ProviderError, ProviderResponse, ToolCall
+
+from ._errors import error_wrap
+
+DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
+
+# Chat Completions finish reasons in the vocabulary `ProviderResponse` uses elsewhere.
+STOP_REASONS = {"stop": "end_turn", "tool_calls": "tool_use", "function_call": "tool_use", "length": "max_tokens"}
+
+
+class OpenAICompatibleProvider:
+    name = "openai"
+    tool_format = "openai"
+
+    def __init__(
+        self,
+        *,
+        api_key: str,
+        model: str,
+        base_url: str | None = None,
+        timeout: float = 30.0,
+        max_retries: int = 2,
+        max_tokens: int = 1024,
+    ) -> None:
+        self.model = model
+        self.max_tokens = max_tokens
+        self._api_key = api_key
+        self._client = openai.OpenAI(
+            api_key=api_key, base_url=base_url or None, timeout=timeout, max_retries=max_retries
+        )
+
+    def __repr__(self) -> str:
+        return f"OpenAICompatibleProvider(model={self.model!r}, base_url={str(self._client.base_url)!r})"
+
+    def create_message(
+        self, *, system: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+    ) -> ProviderResponse:
+        request: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": self.max_tokens,
+            "messages": messages_to_openai(system, messages),
+        }
+        if tools:
+            request["tools"] = tools
+        try:
+            completion = self._client.chat.completions.create(**request)
+        except openai.APIError as exc:
+            raise error_wrap(exc, vendor="openai", api_key=self._api_key) from None
+        choices = getattr(completion, "choices", None)
+        if not isinstance(choices, list) or not choices:
+            # e.g. an HTML page from a base_url that is not a Chat Completions API: an upstream failure.
+            raise ProviderError("openai request failed: the response has no choices")
+        return response_from_openai(completion)
+
+
+def messages_to_openai(system: str, messages: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Neutral messages → Chat Completions messages, the system prompt first."""
+    wire: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
+    for message in messages:
+        role = message.get("role")
+        if role == "tool":
+            wire.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": str(message.get("tool_call_id", "")),
+                    "content": str(message.get("content", "")),
+                }
+            )
+        elif role == "assistant":
+            entry: dict[str, Any] = {"role": "assistant", "content": message.get("content") or None}
+            calls = [
+                {
+                    "id": str(call.get("id", "")),
+                    "type": "function",
+                    "function": {
+                        "name": str(call.get("name", "")),
+                        "arguments": _arguments_text(call.get("arguments")),
+                    },
+                }
+                for call in message.get("tool_calls") or ()
+            ]
+            if calls:
+                entry["tool_calls"] = calls
+            elif entry["content"] is None:
+                entry["content"] = ""
+            wire.append(entry)
+        elif role == "user":
+            wire.append({"role": "user", "content": message.get("content", "")})
+        else:
+            raise ValueError(f"unknown message role {role!r}")
+    return wire
+
+
+def _arguments_text(arguments: object) -> str:
+    # A raw string is what the model sent (possibly malformed JSON): echo it back verbatim.
+    if isinstance(arguments, str):
+        return arguments
+    return json.dumps(arguments if arguments is not None else {}, ensure_ascii=False)
+
+
+def arguments_parse(raw: object) -> Any:
+    """The tool arguments as a dict, or the raw value when it is not a JSON object."""
+    if isinstance(raw, dict):
+        return raw
+    if not isinstance(raw, str):
+        return raw
+    try:
+        parsed = json.loads(raw)
+    except json.JSONDecodeError:
+        return raw
+    return parsed if isinstance(parsed, dict) else raw
+
+
+def response_from_openai(completion: Any) -> ProviderResponse:
+    choice = completion.choices[0]
+    message = choice.message
+    calls: list[ToolCall] = []
+    for call in getattr(message, "tool_calls", None) or ():
+        function = getattr(call, "function", None)
+        if function is not None:
+            name, raw = getattr(function, "name", ""), getattr(function, "arguments", "")
+        else:  # a non-function ("custom") tool call: its name and raw input, for the core to reject
+            custom = getattr(call, "custom", None)
+            name, raw = getattr(custom, "name", ""), getattr(custom, "input", "")
+        calls.append(ToolCall(id=str(call.id), name=str(name or ""), arguments=arguments_parse(raw)))
+    usage = getattr(completion, "usage", None)
+    finish = getattr(choice, "finish_reason", None) or ("tool_calls" if calls else "stop")
+    return ProviderResponse(
+        text=getattr(message, "content", None) or "",
+        tool_calls=tuple(calls),
+        stop_reason=STOP_REASONS.get(str(finish), str(finish)),
+        usage={
+            "input_tokens": int(getattr(usage, "prompt_tokens", 0) or 0),
+            "output_tokens": int(getattr(usage, "completion_tokens", 0) or 0),
+        },
+    )
