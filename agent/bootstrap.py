@@ -12,9 +12,9 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from agent.core.orchestrator import answer_question
 from agent.core.ports import LLMProvider
 from agent.core.provider import MockProvider
-from agent.providers import provider_from_settings
 from agent.core.trace import TraceRecord, trace_from_result
 from agent.core.types import AgentResult
+from agent.providers import provider_from_settings
 from facts.selectors import OrmFactStore, glossary_snapshot
 from faq.selectors import OrmFaqLookup
 from retrieval.selectors import OrmNarrativeRetriever
