@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from typing import Any
+
+from django.http import StreamingHttpResponse
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -175,3 +179,53 @@ class ReadyApi(APIView):
                 },
             }
         )
+
+
+class AskStreamApi(AskApi):
+    """`POST /v1/ask/stream`: the same answer as server-sent events.
+
+    Every guard runs before the first byte (the structured guard, the numeric grounding check),
+    so what streams is the checked text: `meta`, `structured` (facts and their lines), `delta`
+    events with the narrative text in pieces, `sources`, then `done` with the full SPEC §10 JSON.
+    """
+
+    @extend_schema(request=AskApi.InputSerializer, responses={200: str}, summary="Ask, streamed as server-sent events")
+    def post(self, request: Request) -> StreamingHttpResponse:  # type: ignore[override]
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        result = result_as_dict(
+            ask(
+                data["question"],
+                user=request.user,
+                reference_date=data.get("reference_date"),
+                scope={k: v for k, v in data.get("scope", {}).items() if v},
+                request_id=request._request.request_id,
+            )
+        )
+        response = StreamingHttpResponse(answer_events(result), content_type="text/event-stream; charset=utf-8")
+        response["Cache-Control"] = "no-cache"
+        response["X-Accel-Buffering"] = "no"
+        return response
+
+
+def _event(name: str, payload: object) -> str:
+    return f"event: {name}\ndata: {json.dumps(payload, ensure_ascii=False)}\n\n"
+
+
+def answer_events(result: dict[str, Any], piece: int = 48) -> Iterator[str]:
+    structured, _, narrative = result["answer"].partition("\n\n归因分析：\n")
+    if result["route"] in ("narrative", "find_documents", "faq"):
+        structured, narrative = "", result["answer"]
+    yield _event(
+        "meta", {k: result[k] for k in ("request_id", "route", "routing", "intent", "clarification", "answer_kind")}
+    )
+    if structured:
+        yield _event("structured", {"text": structured, "facts": result["facts"]})
+    if narrative:
+        if result["route"] == "composite":
+            yield _event("delta", {"text": "归因分析：\n"})
+        for start in range(0, len(narrative), piece):
+            yield _event("delta", {"text": narrative[start : start + piece]})
+    yield _event("sources", {"sources": result["sources"]})
+    yield _event("done", result)

@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from agent.core.orchestrator import answer_question
 from agent.core.ports import LLMProvider
 from agent.core.provider import MockProvider
+from agent.core.routing import LlmAssistedParser
 from agent.core.trace import TraceRecord, trace_from_result
 from agent.core.types import AgentResult
 from agent.providers import provider_from_settings
@@ -78,6 +79,7 @@ def ask(
     llm = provider or provider_build()
     # The offline mock cannot write prose: narrative answers are then extractive.
     synthesizer = None if llm.name == "mock" else llm
+    router = LlmAssistedParser(llm) if synthesizer is not None and settings.RAGSPINE.get("LLM_ROUTING") else None
     result = answer_question(
         question,
         glossary=glossary_snapshot(),
@@ -90,6 +92,7 @@ def ask(
         narrative_retriever=OrmNarrativeRetriever(),
         faq=OrmFaqLookup(),
         synthesizer=synthesizer,
+        intent_parser=router,
         rerank=bool(settings.RAGSPINE.get("RERANK")) and synthesizer is not None,
     )
     user_id = user.pk if user is not None and user.is_authenticated else None

@@ -3,12 +3,13 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from agent import views
-from agent.api import AskApi, HealthApi, ReadyApi
+from agent.api import AskApi, AskStreamApi, HealthApi, ReadyApi
 from facts.api import FactListApi
 from retrieval.api import SearchApi
 
 api = [
     path("ask", AskApi.as_view(), name="api-ask"),
+    path("ask/stream", AskStreamApi.as_view(), name="api-ask-stream"),
     path("facts", FactListApi.as_view(), name="api-facts"),
     path("search", SearchApi.as_view(), name="api-search"),
     path("health", HealthApi.as_view(), name="api-health"),

@@ -160,6 +160,7 @@ RAGSPINE = {
     "EMBED_PATH": env("RAGSPINE_EMBED_PATH"),  # a local sentence-transformers model directory
     "EMBED_TIMEOUT": env("RAGSPINE_EMBED_TIMEOUT"),
     "LEXICAL_BACKEND": env("RAGSPINE_LEXICAL_BACKEND", default="inprocess"),  # inprocess | postgres
+    "LLM_ROUTING": env.bool("RAGSPINE_LLM_ROUTING", default=False),  # ask the LLM when the rules are inconclusive
     "RERANK": env.bool("RAGSPINE_RERANK", default=False),  # LLM listwise rerank (needs a real provider)
     "INDEX_BACKGROUND_REBUILD": True,
     # FAQ matching is exact after normalisation; a Jaccard threshold (e.g. 0.8) turns on similarity.

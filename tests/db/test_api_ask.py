@@ -190,3 +190,32 @@ def test_openapi_schema_is_served(analyst: APIClient) -> None:
     assert response.status_code == 200
     schema = response.json()
     assert "/v1/ask" in schema["paths"] and "/v1/facts" in schema["paths"]
+
+
+def _events(response) -> list[tuple[str, dict]]:
+    import json as _json
+
+    text = b"".join(response.streaming_content).decode()
+    events = []
+    for block in text.strip().split("\n\n"):
+        name = block.split("\n")[0].removeprefix("event: ")
+        data = _json.loads(block.split("\n", 1)[1].removeprefix("data: "))
+        events.append((name, data))
+    return events
+
+
+def test_the_stream_sends_checked_text_in_order(analyst: APIClient) -> None:
+    response = analyst.post("/v1/ask/stream", {"question": "香港收入为什么下降"}, format="json")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/event-stream")
+    events = _events(response)
+    names = [name for name, _ in events]
+    assert names[0] == "meta" and names[1] == "structured" and names[-2:] == ["sources", "done"]
+    assert set(names[2:-2]) == {"delta"}
+    done = events[-1][1]
+    streamed = events[1][1]["text"] + "\n\n" + "".join(d["text"] for n, d in events if n == "delta")
+    assert streamed == done["answer"] and done["facts"][0]["value"] == "24015.8"
+
+
+def test_the_stream_validates_like_ask(analyst: APIClient) -> None:
+    response = analyst.post("/v1/ask/stream", {"question": ""}, format="json")
+    assert response.status_code == 400 and response.json()["error"]["type"] == "bad_request"
