@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.http import StreamingHttpResponse
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
