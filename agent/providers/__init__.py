@@ -6,7 +6,7 @@
 | `LLM_PROVIDER` (env `RAGSPINE_LLM_PROVIDER`) | provider | key | default `LLM_MODEL` |
 |---|---|---|---|
 | `mock` (or empty) | `agent.core.provider.MockProvider` | none | none |
-| `anthropic` | `AnthropicProvider` | `ANTHROPIC_API_KEY` | `claude-sonnet-4-5` |
+| `anthropic` | `AnthropicProvider` | `ANTHROPIC_API_KEY` | `claude-sonnet-4-6` |
 | `openai` | `OpenAICompatibleProvider` | `OPENAI_API_KEY` | `gpt-4o-mini` |
 
 The default models are only defaults: set `RAGSPINE_LLM_MODEL` to choose another one, and
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from agent.core.ports import LLMProvider
 
 PROVIDERS = ("mock", "anthropic", "openai")
-DEFAULT_MODELS = {"anthropic": "claude-sonnet-4-5", "openai": "gpt-4o-mini"}
+DEFAULT_MODELS = {"anthropic": "claude-sonnet-4-6", "openai": "gpt-4o-mini"}
 KEY_VARIABLES = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_RETRIES = 2

@@ -17,7 +17,7 @@ from agent.core.ports import ProviderError, ProviderResponse, ToolCall
 
 from ._errors import error_wrap
 
-DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-5"
+DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-6"
 
 
 class AnthropicProvider:

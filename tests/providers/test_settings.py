@@ -47,7 +47,7 @@ def test_anthropic_with_a_key_uses_the_default_model_and_the_settings() -> None:
         )
     )
     assert isinstance(provider, AnthropicProvider)
-    assert provider.model == DEFAULT_MODELS["anthropic"] == "claude-sonnet-4-5"
+    assert provider.model == DEFAULT_MODELS["anthropic"] == "claude-sonnet-4-6"
     assert provider.tool_format == "anthropic"
     client = provider._client
     assert str(client.base_url).rstrip("/") == "http://gateway.internal:8080"
