@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.http import StreamingHttpResponse
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -59,6 +59,7 @@ class AskApi(APIView):
     throttle_classes = [UserRateThrottle, ScopedRateThrottle]
     throttle_scope = "ask"
 
+    @extend_schema_serializer(component_name="AskRequest")
     class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         question = StrictCharField(max_length=2000, trim_whitespace=True)
         reference_date = serializers.DateField(required=False)
@@ -70,6 +71,7 @@ class AskApi(APIView):
                 raise serializers.ValidationError("must not be empty.")
             return value
 
+    @extend_schema_serializer(component_name="AskResponse")
     class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         class Routing(serializers.Serializer):  # type: ignore[type-arg]
             mode = serializers.ChoiceField(["deterministic", "llm_assisted", "llm_fallback"])
@@ -101,6 +103,7 @@ class AskApi(APIView):
             assumed = serializers.DictField()
             narrowing_options = serializers.ListField(child=serializers.DictField())
 
+        @extend_schema_serializer(component_name="AskFact")
         class Fact(serializers.Serializer):  # type: ignore[type-arg]
             metric = serializers.CharField()
             entity = serializers.CharField()
@@ -111,6 +114,7 @@ class AskApi(APIView):
             source = FactSourceSerializer()
             valid_as_of = serializers.DateField(allow_null=True)
 
+        @extend_schema_serializer(component_name="AskSource")
         class Source(serializers.Serializer):  # type: ignore[type-arg]
             kind = serializers.ChoiceField(["fact", "chunk", "faq", "document"])
             doc = serializers.CharField()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
@@ -26,6 +26,7 @@ class FactListApi(APIView):
         period = serializers.CharField(max_length=32, required=False)
         channel = serializers.CharField(max_length=64, required=False)
 
+    @extend_schema_serializer(component_name="FactRow")
     class OutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         metric = serializers.CharField(source="metric_id")
         entity = serializers.CharField(source="entity_id")

@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView
 from agent import views
 from agent.api import AskApi, AskStreamApi, HealthApi, ReadyApi
 from facts.api import FactListApi
+from faq.api import AliasDetailApi, AliasListApi, FaqDetailApi, FaqListApi
 from retrieval.api import SearchApi
 
 api = [
@@ -12,6 +13,10 @@ api = [
     path("ask/stream", AskStreamApi.as_view(), name="api-ask-stream"),
     path("facts", FactListApi.as_view(), name="api-facts"),
     path("search", SearchApi.as_view(), name="api-search"),
+    path("faq", FaqListApi.as_view(), name="api-faq"),
+    path("faq/<int:pk>", FaqDetailApi.as_view(), name="api-faq-detail"),
+    path("glossary/aliases", AliasListApi.as_view(), name="api-aliases"),
+    path("glossary/aliases/<int:pk>", AliasDetailApi.as_view(), name="api-alias-detail"),
     path("health", HealthApi.as_view(), name="api-health"),
     path("ready", ReadyApi.as_view(), name="api-ready"),
     path("schema", SpectacularAPIView.as_view(), name="api-schema"),

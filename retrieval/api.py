@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -26,6 +26,7 @@ class SearchApi(APIView):
                 raise serializers.ValidationError("must not be empty.")
             return value
 
+    @extend_schema_serializer(component_name="SearchHit")
     class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         chunk_id = serializers.IntegerField()
         doc = serializers.CharField()

@@ -219,3 +219,9 @@ def test_the_stream_sends_checked_text_in_order(analyst: APIClient) -> None:
 def test_the_stream_validates_like_ask(analyst: APIClient) -> None:
     response = analyst.post("/v1/ask/stream", {"question": ""}, format="json")
     assert response.status_code == 400 and response.json()["error"]["type"] == "bad_request"
+
+
+def test_the_openapi_schema_generates_without_warnings(demo) -> None:
+    from django.core.management import call_command
+
+    call_command("spectacular", "--validate", "--fail-on-warn", stdout=__import__("io").StringIO())

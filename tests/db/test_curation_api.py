@@ -1,0 +1,68 @@
+"""`/v1/faq` and `/v1/glossary/aliases`: curators write, analysts read within their clearance."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.db.conftest import client_for
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def curator(demo) -> APIClient:
+    return client_for(demo["users"]["curator"])
+
+
+def test_analysts_read_faq_without_restricted_items(analyst: APIClient, cleared: APIClient) -> None:
+    visible = {item["question"] for item in analyst.get("/v1/faq").json()}
+    assert "财年是怎么定义的" in visible and "蓝鲸项目进展如何" not in visible
+    assert "蓝鲸项目进展如何" in {item["question"] for item in cleared.get("/v1/faq").json()}
+
+
+def test_analysts_cannot_write(analyst: APIClient) -> None:
+    response = analyst.post("/v1/faq", {"question": "新问题", "answer": "答", "source": "s"}, format="json")
+    assert response.status_code == 403 and response.json()["error"]["type"] == "permission_denied"
+    assert (
+        analyst.post(
+            "/v1/glossary/aliases", {"kind": "metric", "text": "营业额", "code": "REVENUE"}, format="json"
+        ).status_code
+        == 403
+    )
+
+
+def test_curators_create_change_and_delete_faq_items(curator: APIClient, analyst: APIClient) -> None:
+    created = curator.post(
+        "/v1/faq",
+        {"question": "报销找谁", "aliases": ["报销联系人"], "answer": "找财务共享中心。", "source": "行政制度手册"},
+        format="json",
+    )
+    assert created.status_code == 201
+    pk = created.json()["id"]
+    assert analyst.post("/v1/ask", {"question": "报销联系人"}, format="json").json()["route"] == "faq"
+    assert curator.patch(f"/v1/faq/{pk}", {"enabled": False}, format="json").json()["enabled"] is False
+    assert analyst.post("/v1/ask", {"question": "报销联系人"}, format="json").json()["route"] != "faq"
+    bad = curator.patch(f"/v1/faq/{pk}", {"valid_from": "2026-05-01", "valid_until": "2026-01-01"}, format="json")
+    assert bad.status_code == 400
+    assert curator.delete(f"/v1/faq/{pk}").status_code == 204
+    assert curator.get(f"/v1/faq/{pk}").status_code == 404
+
+
+def test_curators_add_and_remove_aliases(curator: APIClient, analyst: APIClient) -> None:
+    created = curator.post(
+        "/v1/glossary/aliases", {"kind": "metric", "text": "营业额", "code": "REVENUE"}, format="json"
+    )
+    assert created.status_code == 201
+    assert (
+        analyst.post("/v1/ask", {"question": "2025年营业额是多少"}, format="json").json()["facts"][0]["value"]
+        == "128450.6"
+    )
+    clash = curator.post("/v1/glossary/aliases", {"kind": "metric", "text": "香港", "code": "REVENUE"}, format="json")
+    assert clash.status_code == 400 and "already names" in clash.json()["error"]["message"]
+    assert (
+        curator.post("/v1/glossary/aliases", {"kind": "metric", "text": "x", "code": "NOPE"}, format="json").status_code
+        == 400
+    )
+    assert curator.delete(f"/v1/glossary/aliases/{created.json()['id']}").status_code == 204
+    assert analyst.post("/v1/ask", {"question": "2025年营业额是多少"}, format="json").json()["facts"] == []
