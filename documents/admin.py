@@ -1,16 +1,121 @@
-from django.contrib import admin
+"""Curator admin: documents (upload through the background pipeline, re-ingest, delete) and jobs."""
 
-from .models import Document
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path
+
+from agent.core.types import SENSITIVITIES
+
+from .models import Document, IngestJob
+from .services import SUPPORTED, document_delete, ingest_job_create
+
+
+class UploadForm(forms.Form):
+    files = forms.FileField(widget=forms.ClearableFileInput(attrs={"allow_multiple_selected": True}), label="文件")
+    sensitivity = forms.ChoiceField(choices=[("", "自动判断")] + [(s, s) for s in SENSITIVITIES], required=False)
 
 
 @admin.register(Document)
 class DocumentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ["name", "media_type", "sensitivity", "status", "chunk_count", "error", "uploaded_at"]
-    readonly_fields = ["sha256", "media_type", "size_bytes", "status", "error", "uploaded_by", "uploaded_at"]
+    list_display = ["name", "media_type", "sensitivity", "status", "chunk_count", "fact_count", "uploaded_at"]
+    list_filter = ["status", "sensitivity"]
+    search_fields = ["name"]
+    readonly_fields = ["name", "sha256", "media_type", "size_bytes", "status", "error", "uploaded_by", "uploaded_at"]
+    fields = [
+        "name",
+        "sensitivity",
+        "status",
+        "error",
+        "media_type",
+        "size_bytes",
+        "sha256",
+        "uploaded_by",
+        "uploaded_at",
+    ]
+    actions = ["delete_with_facts"]
 
     @admin.display(description="chunks")
     def chunk_count(self, document: Document) -> int:
         return document.chunks.count()
 
-    list_filter = ["status", "sensitivity"]
-    search_fields = ["name"]
+    @admin.display(description="facts")
+    def fact_count(self, document: Document) -> int:
+        return document.facts.count()
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    @admin.action(description="删除所选文档（连同其事实与分块）", permissions=["delete"])
+    def delete_with_facts(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
+        for document in queryset:
+            document_delete(document)
+        self.message_user(request, "已删除。")
+
+    def delete_model(self, request: HttpRequest, obj: Document) -> None:
+        document_delete(obj)
+
+    def get_urls(self) -> list[Any]:
+        return [
+            path("upload/", self.admin_site.admin_view(self.upload_view), name="documents_document_upload"),
+            *super().get_urls(),
+        ]
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
+        return redirect("admin:documents_document_upload")
+
+    def upload_view(self, request: HttpRequest) -> HttpResponse:
+        """Files are queued for the background worker; progress and errors show under Ingest jobs."""
+        if not self.has_add_permission(request):
+            return redirect("admin:index")
+        form = UploadForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            queued = 0
+            for upload in request.FILES.getlist("files"):
+                if not upload.name.lower().endswith(SUPPORTED):
+                    messages.error(request, f"{upload.name}：不支持的格式（{', '.join(SUPPORTED)}）")
+                    continue
+                ingest_job_create(
+                    name=upload.name,
+                    data=upload.read(),
+                    sensitivity=form.cleaned_data["sensitivity"],
+                    created_by=request.user,
+                )
+                queued += 1
+            if queued:
+                messages.success(request, f"已加入处理队列：{queued} 个文件。")
+            return redirect("admin:documents_ingestjob_changelist")
+        context = {**self.admin_site.each_context(request), "opts": self.model._meta, "title": "上传文档", "form": form}
+        return TemplateResponse(request, "admin/documents/upload.html", context)
+
+
+@admin.register(IngestJob)
+class IngestJobAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["name", "status", "progress", "message", "document", "created_by", "created_at", "finished_at"]
+    list_filter = ["status"]
+    readonly_fields = [
+        "name",
+        "sensitivity",
+        "status",
+        "progress",
+        "message",
+        "document",
+        "created_by",
+        "created_at",
+        "finished_at",
+    ]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -295,11 +295,12 @@ _COLUMNS = (
     "sensitivity",
     "review_status",
     "suggested_alias",
+    "review_note",
     "ingested_at",
 )
 _KEY_COLUMNS = _COLUMNS[:5]
 _STAGE = "ragspine_fact_stage"
-_PG_TYPES = ("text",) * 5 + ("numeric", "text", "text", "text", "date", "text", "text", "text", "timestamptz")
+_PG_TYPES = ("text",) * 5 + ("numeric", "text", "text", "text", "date", "text", "text", "text", "text", "timestamptz")
 
 
 def _batch_write(batch: dict[tuple[str, str, str, str, str], _Row], report: FactImportReport) -> None:
@@ -317,6 +318,7 @@ def _batch_write(batch: dict[tuple[str, str, str, str, str], _Row], report: Fact
             ops.adapt_datefield_value(row.valid_as_of),
             row.sensitivity,
             FactMetric.Review.APPROVED.value,
+            "",
             "",
             now,
         )

@@ -202,11 +202,25 @@ class FactMetric(models.Model):
     # Index diet: the natural-key index leads with entity_code, so entity and entity+metric
     # filters use it; pending rows and document links get partial indexes. Every index costs
     # time on a million-row import.
+    # Pending rows (from an ingested table whose label the glossary does not know) may lack a
+    # metric or an entity; an approved row never does (see the check constraint).
     metric = models.ForeignKey(
-        Metric, on_delete=models.PROTECT, to_field="code", db_column="metric_code", db_index=False
+        Metric,
+        on_delete=models.PROTECT,
+        to_field="code",
+        db_column="metric_code",
+        db_index=False,
+        null=True,
+        blank=True,
     )
     entity = models.ForeignKey(
-        Entity, on_delete=models.PROTECT, to_field="code", db_column="entity_code", db_index=False
+        Entity,
+        on_delete=models.PROTECT,
+        to_field="code",
+        db_column="entity_code",
+        db_index=False,
+        null=True,
+        blank=True,
     )
     period_type = models.CharField(max_length=8, choices=[("FY", "FY"), ("HY", "HY"), ("QUARTER", "QUARTER")])
     period = models.CharField(max_length=8)
@@ -214,7 +228,9 @@ class FactMetric(models.Model):
         Channel, on_delete=models.PROTECT, to_field="code", db_column="channel_code", default="TOTAL", db_index=False
     )
     value = ExactDecimalField()
-    unit = models.ForeignKey(Unit, on_delete=models.PROTECT, to_field="code", db_column="unit_code", db_index=False)
+    unit = models.ForeignKey(
+        Unit, on_delete=models.PROTECT, to_field="code", db_column="unit_code", db_index=False, null=True, blank=True
+    )
     source_doc = models.CharField(max_length=255)
     locator = models.CharField(max_length=255)
     document = models.ForeignKey(
@@ -229,6 +245,7 @@ class FactMetric(models.Model):
     sensitivity = models.CharField(max_length=12, choices=[(s, s) for s in SENSITIVITIES], default="INTERNAL")
     review_status = models.CharField(max_length=10, choices=Review.choices, default=Review.APPROVED)
     suggested_alias = models.CharField(max_length=255, blank=True)
+    review_note = models.CharField(max_length=255, blank=True, help_text="Why the row waits for review.")
     ingested_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -236,7 +253,12 @@ class FactMetric(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["entity", "metric", "period_type", "period", "channel"], name="fact_natural_key"
-            )
+            ),
+            models.CheckConstraint(
+                condition=~Q(review_status="approved")
+                | Q(metric__isnull=False, entity__isnull=False, unit__isnull=False),
+                name="fact_approved_is_complete",
+            ),
         ]
         indexes = [
             models.Index(fields=["review_status"], name="fact_review_idx", condition=~Q(review_status="approved")),

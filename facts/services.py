@@ -238,5 +238,12 @@ def _glossary_conflicts(targets: dict[tuple[str, str], _Target]) -> list[str]:
 
 @transaction.atomic
 def facts_review(*, facts: Any, status: str) -> int:
-    """Approve or reject facts (the review queue); only approved facts answer questions."""
-    return int(facts.exclude(review_status=status).update(review_status=status))
+    """Approve or reject facts (the review queue); only approved facts answer questions.
+
+    A row still missing its metric or entity cannot be approved: add the alias it suggests
+    (glossary-gap report) and re-ingest the document, or reject it.
+    """
+    facts = facts.exclude(review_status=status)
+    if status == "approved":
+        facts = facts.filter(metric__isnull=False, entity__isnull=False, unit__isnull=False)
+    return int(facts.update(review_status=status))

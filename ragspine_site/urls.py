@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from agent import views
 from agent.api import AskApi, AskStreamApi, HealthApi, ReadyApi
+from documents.api import DocumentUploadApi, JobDetailApi
 from facts.api import FactListApi
 from faq.api import AliasDetailApi, AliasListApi, FaqDetailApi, FaqListApi
 from retrieval.api import SearchApi
@@ -17,6 +18,8 @@ api = [
     path("faq/<int:pk>", FaqDetailApi.as_view(), name="api-faq-detail"),
     path("glossary/aliases", AliasListApi.as_view(), name="api-aliases"),
     path("glossary/aliases/<int:pk>", AliasDetailApi.as_view(), name="api-alias-detail"),
+    path("documents", DocumentUploadApi.as_view(), name="api-documents"),
+    path("jobs/<uuid:job_id>", JobDetailApi.as_view(), name="api-job"),
     path("health", HealthApi.as_view(), name="api-health"),
     path("ready", ReadyApi.as_view(), name="api-ready"),
     path("schema", SpectacularAPIView.as_view(), name="api-schema"),

@@ -152,7 +152,7 @@ def extractive_answer(question: str, chunks: list[RetrievedChunk]) -> tuple[str,
     for rank, chunk in enumerate(chunks[:TOP_CHUNKS]):
         for position, sentence in enumerate(s.strip() for s in _SENTENCE.findall(chunk.text)):
             overlap = len(wanted & _bigrams(sentence))
-            if len(sentence) < 4 or overlap < (1 if chunk.doc == top_doc else 2):
+            if len(sentence) < 6 or overlap < (1 if chunk.doc == top_doc else 2):
                 continue
             score = overlap + (0.5 if chunk.doc == top_doc else 0.0) - 0.25 * rank
             scored.append((score, rank, position, sentence, chunk))

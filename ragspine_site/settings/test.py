@@ -22,3 +22,6 @@ elif os.environ.get("RAGSPINE_TEST_DB") == "postgres":
     DATABASES["default"] = test_postgres_settings()
 else:
     DATABASES["default"] = {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}
+
+# Tasks run at once, in the test's own transaction.
+TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}

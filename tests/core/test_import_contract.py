@@ -13,7 +13,7 @@ def test_import_linter_contract_is_kept() -> None:
     linter = Path(sys.executable).with_name("lint-imports")
     done = subprocess.run([str(linter)], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "1 kept, 0 broken" in done.stdout
+    assert "0 broken" in done.stdout
 
 
 def test_the_core_imports_with_django_unavailable() -> None:

@@ -8,6 +8,7 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from agent.models import QueryLog
+from documents.models import Document
 
 pytestmark = pytest.mark.django_db
 
@@ -43,8 +44,8 @@ def test_ask_returns_the_spec_json_with_lineage(analyst: APIClient) -> None:
             "channel": "TOTAL",
             "source": {
                 "doc": "ACME_FY2025_Annual_Results.pptx",
-                "locator": "file=facts.csv,row=10",
-                "document_id": None,
+                "locator": "slide=3,table=1,row=营业收入,col=FY2025",
+                "document_id": Document.objects.get(name="ACME_FY2025_Annual_Results.pptx").pk,
             },
             "valid_as_of": None,
         }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -53,4 +55,4 @@ def test_find_documents_lists_documents_with_locators(analyst: APIClient) -> Non
     assert body["route"] == "find_documents" and body["answer_kind"] == "answer"
     assert body["sources"][0]["kind"] == "document"
     assert "供应链与原材料成本说明.md" in {s["doc"] for s in body["sources"]}
-    assert all("section=" in s["locator"] for s in body["sources"])
+    assert all(re.match(r"^(section|page|slide|sheet|table)=", s["locator"]) for s in body["sources"])

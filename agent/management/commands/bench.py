@@ -34,6 +34,7 @@ class Command(BaseCommand):
             "--retrieval", action="store_true", help="BM25 quality (CMRC, TAT-QA) and speed vs rank-bm25"
         )
         parser.add_argument("--search", action="store_true", help="/v1/search over HTTP and ingestion throughput")
+        parser.add_argument("--ingest", action="store_true", help="office ingestion: PDF pages/s, pptx slides/s")
         parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
         parser.add_argument("--quick", action="store_true", help="a tenth of the sizes, for a smoke run")
 
@@ -57,6 +58,14 @@ class Command(BaseCommand):
         if options["all"] or options["search"]:
             backends = ["sqlite", "postgres"] if options["backend"] == "both" else [options["backend"]]
             results["search"] = [self.bench_search(b, quick=quick) for b in backends]
+        if options["all"] or options["ingest"]:
+            size = "50" if quick else "200"
+            command = [sys.executable, "-m", "benchmarks.ingest_bench", "--pages", size, "--slides", size]
+            done = subprocess.run(command, cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=3600)
+            if done.returncode != 0:
+                raise RuntimeError(f"ingest benchmark failed:\n{done.stderr[-3000:]}")
+            results["ingest"] = json.loads(done.stdout.strip().splitlines()[-1])
+            self.stdout.write(json.dumps(results["ingest"], ensure_ascii=False))
         out = Path(settings.BASE_DIR) / "bench_out"
         out.mkdir(exist_ok=True)
         (out / "results.json").write_text(json.dumps(results, ensure_ascii=False, indent=2), encoding="utf-8")

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -11,16 +12,22 @@ from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
-from facts.importing import facts_import, rows_from_csv
+from documents.services import document_ingest
 from facts.models import CompanyProfile
 from facts.roles import CURATOR, roles_ensure
 from facts.services import glossary_import, glossary_rows_read
 from faq.services import faq_import, faq_rows_read
-from retrieval.services import text_document_ingest
+from ingestion.demo_files import demo_files_build
+
+
+@lru_cache(maxsize=2)
+def _demo_files(demo: str) -> dict[str, bytes]:
+    """The generated office files (deterministic, so built once per process)."""
+    return demo_files_build(Path(demo))
 
 
 class Command(BaseCommand):
-    help = "Load the ACME demo data set (glossary, facts, users). Safe to run again."
+    help = "Load the ACME demo data set (glossary, office documents → facts and chunks, FAQ, users). Safe to run again."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--demo-dir", type=Path, default=settings.RAGSPINE["DEMO_DIR"])
@@ -31,14 +38,12 @@ class Command(BaseCommand):
         with transaction.atomic():
             glossary = glossary_import(rows=glossary_rows_read(demo / "glossary.csv"))
             CompanyProfile(home_company_name=manifest["company"]["home_company_name"]).save()
-            facts = facts_import(rows=rows_from_csv(demo / "facts.csv"), source_name="facts.csv")
             users = self._users(manifest["users"])
             faq = faq_import(rows=faq_rows_read(demo / "faq.csv"))
-        documents = self._narrative(demo, manifest["narrative_documents"])
+        documents = self._documents(demo, manifest)
         self.stdout.write(
             f"glossary: {sum(glossary.created.values())} created, {glossary.aliases_unchanged} aliases unchanged"
         )
-        self.stdout.write(f"facts: {facts.created} created, {facts.updated} updated, {facts.unchanged} unchanged")
         for line in documents:
             self.stdout.write(line)
         self.stdout.write(f"faq: {faq['created']} created, {faq['updated']} updated, {faq['unchanged']} unchanged")
@@ -48,20 +53,18 @@ class Command(BaseCommand):
             else:
                 self.stdout.write(f"user {username} exists; password unchanged")
 
-    def _narrative(self, demo: Path, specs: list[dict[str, str]]) -> list[str]:
-        """The narrative documents, from their .md text, under the manifest's file names.
-
-        Until office ingestion lands they are stored as text; the document names, and so the
-        citations, are already the ones the office files will have.
-        """
-        lines = []
-        for spec in specs:
-            data = (demo / spec["text"]).read_bytes()
-            outcome = text_document_ingest(
-                name=spec["file"], data=data, sensitivity=spec["sensitivity"], text_name=spec["text"]
-            )
-            lines.append(f"document {spec['file']}: {outcome.status} ({outcome.chunks} chunks, {spec['sensitivity']})")
-        return lines
+    def _documents(self, demo: Path, manifest: dict[str, Any]) -> list[str]:
+        """The demo's office files, generated from facts.csv and docs/*.md as the manifest lays
+        them out, then ingested through the real pipeline: facts with cell-level locators, chunks
+        with slide / page / section locators."""
+        files = _demo_files(str(demo))
+        sensitivity = {d["file"]: d["sensitivity"] for d in manifest["narrative_documents"]}
+        names = [d["file"] for d in manifest["fact_documents"]]
+        names += [d["file"] for d in manifest["narrative_documents"] if d["file"] not in names]
+        return [
+            document_ingest(name=name, data=files[name], sensitivity=sensitivity.get(name, "INTERNAL")).summary()
+            for name in names
+        ]
 
     def _users(self, specs: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
         analyst_group, curator_group = roles_ensure()

@@ -7,9 +7,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from retrieval.services import IngestError, text_document_ingest
-
-SUPPORTED = {".md", ".markdown", ".txt"}
+from documents.services import SUPPORTED, document_ingest
+from retrieval.services import IngestError
 
 
 class Command(BaseCommand):
@@ -39,15 +38,15 @@ class Command(BaseCommand):
         for path in tqdm(files, unit="file", disable=disable, file=sys.stderr):
             name = options["name"] or path.name
             if path.suffix.lower() not in SUPPORTED:
-                self.stderr.write(f"{path}: {path.suffix or 'this'} files are not supported (.md, .txt)")
+                self.stderr.write(f"{path}: {path.suffix or 'this'} files are not supported ({', '.join(SUPPORTED)})")
                 failed += 1
                 continue
             try:
-                outcome = text_document_ingest(name=name, data=path.read_bytes(), sensitivity=options["sensitivity"])
+                outcome = document_ingest(name=name, data=path.read_bytes(), sensitivity=options["sensitivity"])
             except IngestError as error:
                 self.stderr.write(f"{path}: failed, nothing written: {error}")
                 failed += 1
                 continue
-            self.stdout.write(f"{name}: {outcome.status}, {outcome.chunks} chunk(s), {outcome.document.sensitivity}")
+            self.stdout.write(outcome.summary())
         if failed:
             raise CommandError(f"{failed} of {len(files)} file(s) failed")

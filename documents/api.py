@@ -1,0 +1,78 @@
+"""`POST /v1/documents` (curators: upload, 202 + job id) and `GET /v1/jobs/{id}`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from agent.core.types import SENSITIVITIES
+
+from .models import IngestJob
+from .services import SUPPORTED, ingest_job_create
+
+MAX_UPLOAD = 50 * 1024 * 1024
+
+
+class CuratorUploads(permissions.BasePermission):
+    def has_permission(self, request: Request, view: Any) -> bool:
+        user = request.user
+        return bool(user and user.is_authenticated and user.is_staff and user.has_perm("documents.add_document"))
+
+
+def job_dict(job: IngestJob) -> dict[str, Any]:
+    return {
+        "id": str(job.pk),
+        "name": job.name,
+        "status": job.status,
+        "progress": job.progress,
+        "message": job.message,
+        "document_id": job.document_id,
+        "created_at": job.created_at.isoformat(),
+        "finished_at": job.finished_at.isoformat() if job.finished_at else None,
+    }
+
+
+class DocumentUploadApi(APIView):
+    permission_classes = [CuratorUploads]
+    parser_classes = [MultiPartParser, FormParser]
+
+    class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+        file = serializers.FileField()
+        sensitivity = serializers.ChoiceField(list(SENSITIVITIES), required=False)
+
+        def validate_file(self, upload: Any) -> Any:
+            if upload.size > MAX_UPLOAD:
+                raise serializers.ValidationError("larger than 50 MB")
+            if not upload.name.lower().endswith(SUPPORTED):
+                raise serializers.ValidationError(f"supported formats: {', '.join(SUPPORTED)}")
+            return upload
+
+    @extend_schema(request={"multipart/form-data": InputSerializer}, responses={202: dict}, summary="Upload a document")
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        upload = serializer.validated_data["file"]
+        job = ingest_job_create(
+            name=upload.name.rsplit("/", 1)[-1],
+            data=upload.read(),
+            sensitivity=serializer.validated_data.get("sensitivity", ""),
+            created_by=request.user,
+        )
+        body = {**job_dict(job), "status_url": f"/v1/jobs/{job.pk}"}
+        return Response(body, status=status.HTTP_202_ACCEPTED)
+
+
+class JobDetailApi(APIView):
+    @extend_schema(responses={200: dict}, summary="An ingestion job's status")
+    def get(self, request: Request, job_id: str) -> Response:
+        jobs = IngestJob.objects.all()
+        if not (request.user.is_staff and request.user.has_perm("documents.view_ingestjob")):
+            jobs = jobs.filter(created_by=request.user)
+        return Response(job_dict(get_object_or_404(jobs, pk=job_id)))

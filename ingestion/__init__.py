@@ -1,0 +1,23 @@
+"""Document ingestion, Django-free (SPEC §15, issue D).
+
+`extract` turns the bytes of a .pptx / .xlsx / .pdf / .docx / .md / .txt file into one
+intermediate representation (`ExtractedDocument`: tables as grids with cell locators, text as
+`retrieval.chunking.Block`s with structural locators). `facts_from_table` turns a table into
+fact candidates through the glossary. `demo_files_write` builds the demo office files.
+"""
+
+from __future__ import annotations
+
+from .extract import extract
+from .ir import ExtractedDocument, ExtractionError, Table
+from .tables import FactCandidate, facts_from_document, facts_from_table
+
+__all__ = [
+    "ExtractedDocument",
+    "ExtractionError",
+    "FactCandidate",
+    "Table",
+    "extract",
+    "facts_from_document",
+    "facts_from_table",
+]

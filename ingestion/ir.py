@@ -1,0 +1,115 @@
+"""The intermediate representation every extractor returns (issue D).
+
+Tables are grids of cell texts that know how to name each cell (`Table.cell_locator`); text is
+a list of `retrieval.chunking.Block`s whose locators keep the document's structure. The same
+`ExtractedDocument` feeds both channels: tables → facts (`ingestion.tables`), blocks → chunks
+(`retrieval.chunking.chunks_build`).
+
+Cell locators, per format:
+- pptx  `slide=3,table=1,row=营业收入,col=FY2025`
+- pdf   `page=2,table=1,row=ACME香港,col=2025H1`
+- docx  `table=1,row=净利润,col=FY2025`
+- xlsx  `sheet=ACME香港!C4` (a real A1 reference)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from retrieval.chunking import Block
+
+MEDIA_TYPES = {
+    ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    ".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    ".pdf": "application/pdf",
+    ".md": "text/markdown",
+    ".txt": "text/plain",
+}
+LABEL_LIMIT = 40
+
+
+class ExtractionError(Exception):
+    """A file that cannot be extracted; `message` is safe to show to a user, `code` is for programs.
+
+    Codes: empty, too_large, too_many_pages, corrupt, encrypted, mislabelled, unsupported.
+    """
+
+    def __init__(self, message: str, code: str = "corrupt"):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+def column_letters(column: int) -> str:
+    """1 → A, 27 → AA."""
+    letters = ""
+    while column > 0:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def locator_label(text: str) -> str:
+    """A cell text made safe to sit inside a `key=value,key=value` locator."""
+    cleaned = " ".join(text.split()).replace(",", "，").replace("=", "＝")
+    return cleaned[:LABEL_LIMIT]
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table as a grid of stripped cell texts (`""` for an empty cell).
+
+    `scheme="labels"`: a cell is named by its row label and column header
+    (`{prefix},row=…,col=…`); `scheme="a1"`: by its sheet cell (`{prefix}!C4`), where
+    `origin` is the 1-based (row, column) of `rows[0][0]` in the sheet.
+    """
+
+    locator_prefix: str
+    title: str
+    rows: list[list[str]]
+    scheme: Literal["labels", "a1"] = "labels"
+    origin: tuple[int, int] = (1, 1)
+    sheet: str = ""
+
+    @property
+    def width(self) -> int:
+        return max((len(row) for row in self.rows), default=0)
+
+    def cell(self, r: int, c: int) -> str:
+        row = self.rows[r] if 0 <= r < len(self.rows) else []
+        return row[c] if 0 <= c < len(row) else ""
+
+    def a1(self, r: int, c: int) -> str:
+        return f"{column_letters(self.origin[1] + c)}{self.origin[0] + r}"
+
+    def cell_locator(self, r: int, c: int, *, row_label: str | None = None, col_label: str | None = None) -> str:
+        """The cell-level locator of cell (r, c); labels default to the first column and first row."""
+        if self.scheme == "a1":
+            return f"{self.locator_prefix}!{self.a1(r, c)}"
+        row_text = locator_label(self.cell(r, 0) if row_label is None else row_label) or str(r + 1)
+        col_text = locator_label(self.cell(0, c) if col_label is None else col_label) or str(c + 1)
+        return f"{self.locator_prefix},row={row_text},col={col_text}"
+
+
+@dataclass(frozen=True)
+class ExtractedDocument:
+    """Everything extracted from one file; `pages` counts slides, pages or sheets (0: not paginated)."""
+
+    name: str
+    media_type: str
+    title: str
+    tables: list[Table]
+    blocks: list[Block]
+    pages: int
+    warnings: list[str] = field(default_factory=list)
+
+
+_CELL_LOCATOR = re.compile(r"(?:^|,)row=[^,]+,col=[^,]+$|^sheet=.+![A-Z]{1,3}[0-9]+$")
+
+
+def is_cell_locator(locator: str) -> bool:
+    """True for a locator that names one cell (`…,row=…,col=…` or `sheet=…!C4`)."""
+    return bool(_CELL_LOCATOR.search(locator))
