@@ -7,13 +7,15 @@ return only the partial that changed (`request.htmx`).
 from __future__ import annotations
 
 import csv
+import json
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from agent.core.normalize import text_normalize
@@ -21,6 +23,7 @@ from agent.core.orchestrator import ScopeError
 from documents.models import Document
 from facts.selectors import glossary_snapshot
 
+from .api import answer_events
 from .bootstrap import ask, user_cleared
 from .charts import chart_bars
 from .conversation import conversation_clear, follow_up_scope, turn_add, turns_get
@@ -125,6 +128,8 @@ def ask_view(request: HttpRequest) -> HttpResponse:
         else:
             turn = {"question": question, "note": note, "result": result_as_dict(result)}
             index = turn_add(request.session, turn)
+            if "text/event-stream" in request.headers.get("Accept", ""):
+                return _turn_stream(request, turn, index)
             if request.htmx:  # type: ignore[attr-defined]
                 context = {
                     "turn": _turn_view(turn, index),
@@ -142,6 +147,18 @@ def ask_view(request: HttpRequest) -> HttpResponse:
         {"turns": turns, "error": error, "question": question, "recent": request.session.get("ragspine_recent", [])},
         status=400,
     )
+
+
+def _turn_stream(request: HttpRequest, turn: dict[str, Any], index: int) -> StreamingHttpResponse:
+    """The answer's checked text as `delta` events, then the rendered turn (`turn`)."""
+    context = {"turn": _turn_view(turn, index), "recent": request.session.get("ragspine_recent", []), "oob": False}
+    html = render_to_string("agent/ask.html#new-turn", context, request=request)
+    request.session.save()
+    events = [event for event in answer_events(turn["result"]) if not event.startswith("event: done")]
+    events.append(f"event: turn\ndata: {json.dumps({'html': html}, ensure_ascii=False)}\n\n")
+    response = StreamingHttpResponse(iter(events), content_type="text/event-stream; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 @require_POST

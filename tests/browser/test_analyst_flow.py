@@ -71,6 +71,7 @@ def ask(page, question: str) -> None:
     page.fill("#question", question)
     page.click("#ask-form button[type=submit]")
     page.locator("article.turn").nth(count).wait_for()
+    page.wait_for_function("document.querySelectorAll('article.turn.streaming').length === 0")
 
 
 def test_the_analyst_flow_with_javascript(browser, site) -> None:
@@ -100,7 +101,10 @@ def test_the_analyst_flow_with_javascript(browser, site) -> None:
     fourth = page.locator("article.turn").nth(3)
     assert "8,314.5" in fourth.inner_text() and "【沿用上一问】" in fourth.inner_text()
 
+    seen: list[str] = []
+    page.on("response", lambda r: seen.append(r.headers.get("content-type", "")) if r.url.endswith("/ask") else None)
     ask(page, "香港收入为什么下降")
+    assert any(kind.startswith("text/event-stream") for kind in seen)  # the answer streamed in
     fifth = page.locator("article.turn").nth(4)
     assert "归因分析" in fifth.inner_text() and "管理层讨论与分析" in fifth.inner_text()
     page.screenshot(path=str(SHOTS / "conversation.png"), full_page=True)

@@ -107,3 +107,13 @@ def test_recent_questions_are_listed(web: Client) -> None:
     web.post("/ask", {"question": "香港的毛利率"})
     aside = web.get("/").content.decode().split("<aside", 1)[1]
     assert aside.index("香港的毛利率") < aside.index('name="question" value="营收是多少"')
+
+
+def test_the_ask_form_can_stream_the_checked_answer_then_the_turn(web: Client) -> None:
+    response = web.post("/ask", {"question": "香港收入为什么下降"}, HTTP_ACCEPT="text/event-stream")
+    assert response["Content-Type"].startswith("text/event-stream")
+    text = b"".join(response.streaming_content).decode()
+    names = [line.removeprefix("event: ") for line in text.splitlines() if line.startswith("event: ")]
+    assert names[0] == "meta" and "delta" in names and names[-1] == "turn"
+    assert '<article class="turn" id="turn-0"' in text and "24,015.8" in text
+    assert web.get("/").content.decode().count('id="turn-0"') == 1  # the turn was kept in the conversation
