@@ -115,5 +115,6 @@ def test_the_ask_form_can_stream_the_checked_answer_then_the_turn(web: Client) -
     text = b"".join(response.streaming_content).decode()
     names = [line.removeprefix("event: ") for line in text.splitlines() if line.startswith("event: ")]
     assert names[0] == "meta" and "delta" in names and names[-1] == "turn"
-    assert '<article class="turn" id="turn-0"' in text and "24,015.8" in text
+    html = __import__("json").loads(text.rsplit("event: turn\ndata: ", 1)[1])["html"]
+    assert '<article class="turn" id="turn-0"' in html and "24,015.8" in html
     assert web.get("/").content.decode().count('id="turn-0"') == 1  # the turn was kept in the conversation
