@@ -24,6 +24,7 @@ from django.utils import timezone
 from agent.core.glossary import GlossarySnapshot
 from agent.core.periods import period_parse
 from agent.core.types import CODE_RE, SENSITIVITIES, Period
+from ingestion.values import decimal_parse
 
 from .models import Alias, Entity, FactMetric, Metric
 from .selectors import glossary_snapshot
@@ -177,26 +178,6 @@ class _Resolver:
 def _pk(kind: str, code: str) -> int:
     model = Entity if kind == "entity" else Metric
     return int(model.objects.values_list("pk", flat=True).get(code=code))
-
-
-def decimal_parse(raw: str) -> Decimal:
-    """Exact decimal from a cell: `1,234.5`, `(1,234)` as negative; never NaN or infinity."""
-    try:
-        value = Decimal(raw)
-    except InvalidOperation:
-        value = None
-    if value is not None:
-        if not value.is_finite():
-            raise InvalidOperation
-        return value
-    text = raw.replace(",", "").replace("，", "").replace(" ", "")
-    negative = text.startswith("(") and text.endswith(")")
-    if negative:
-        text = text[1:-1]
-    value = Decimal(text)
-    if not value.is_finite():
-        raise InvalidOperation
-    return -value if negative else value
 
 
 def _row_parse(number: int, cells: Cells, resolver: _Resolver, source_name: str) -> _Row | str:

@@ -1,6 +1,6 @@
 """Cell values and units: exact decimals from table cells, and the units that headers name.
 
-`value_parse` follows `facts.importing.decimal_parse` (thousands separators, `(1,234)` as a
+`value_parse` follows `decimal_parse` (thousands separators, `(1,234)` as a
 negative, never NaN or infinity) and also reads a trailing `%` and the usual "no value" marks
 (`—`, `-`, `n/a`). `unit_hint` finds a unit named in a title, header or label: inside brackets
 (`营业收入（百万元）`, `(RMB m)`), after `单位：`, as a whole cell, or a bare `%`.
@@ -136,7 +136,7 @@ def _contains(text: str, marker: str) -> bool:
 def decimal_parse(raw: str) -> Decimal:
     """Exact decimal from a cell: `1,234.5`, `(1,234)` as negative; never NaN or infinity.
 
-    The semantics of `facts.importing.decimal_parse`, which cannot be imported here (Django).
+    Shared by office extraction and `import_facts`, so both read values the same way.
     """
     try:
         value = Decimal(raw)
