@@ -1,0 +1,1 @@
+from tests.db.conftest import analyst, cleared, demo  # noqa: F401
