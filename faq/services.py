@@ -16,19 +16,6 @@ from facts.services import ImportAborted
 
 from .models import FAQItem
 
-FIELDS = (
-    "question",
-    "aliases",
-    "answer",
-    "source",
-    "version",
-    "enabled",
-    "valid_from",
-    "valid_until",
-    "sensitivity",
-    "owner",
-)
-
 
 def faq_rows_read(path: Path) -> list[tuple[int, dict[str, Any]]]:
     if path.suffix.lower() == ".json":
