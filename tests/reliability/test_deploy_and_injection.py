@@ -22,6 +22,7 @@ def test_production_settings_pass_check_deploy() -> None:
         "DJANGO_SECRET_KEY": "a" * 20 + "-production-secret-key-for-the-check-0123456789",
         "DJANGO_ALLOWED_HOSTS": "ragspine.example.com",
     }
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the browser tests set it for their own process only
     done = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
