@@ -107,6 +107,7 @@ def test_the_analyst_flow_with_javascript(browser, site) -> None:
     assert any(kind.startswith("text/event-stream") for kind in seen)  # the answer streamed in
     fifth = page.locator("article.turn").nth(4)
     assert "归因分析" in fifth.inner_text() and "管理层讨论与分析" in fifth.inner_text()
+    page.add_style_tag(content=".ask-form { position: static; }")  # a sticky bar would float mid-image
     page.screenshot(path=str(SHOTS / "conversation.png"), full_page=True)
 
     phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
@@ -115,6 +116,7 @@ def test_the_analyst_flow_with_javascript(browser, site) -> None:
     ask(mobile, "集团2024年和2025年营收对比")
     assert "10,110.4" in mobile.locator("article.turn").nth(0).inner_text()
     assert mobile.locator("article.turn svg").count() == 1
+    mobile.add_style_tag(content=".ask-form { position: static; }")
     mobile.screenshot(path=str(SHOTS / "phone.png"), full_page=True)
     context.close()
     phone.close()
