@@ -15,34 +15,18 @@ import anthropic
 
 from agent.core.ports import ProviderError, ProviderResponse, ToolCall
 
+from ._base import SdkProvider
 from ._errors import error_wrap
 
 DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-6"
 
 
-class AnthropicProvider:
+class AnthropicProvider(SdkProvider):
     name = "anthropic"
     tool_format = "anthropic"
 
-    def __init__(
-        self,
-        *,
-        api_key: str,
-        model: str,
-        base_url: str | None = None,
-        timeout: float = 30.0,
-        max_retries: int = 2,
-        max_tokens: int = 1024,
-    ) -> None:
-        self.model = model
-        self.max_tokens = max_tokens
-        self._api_key = api_key
-        self._client = anthropic.Anthropic(
-            api_key=api_key, base_url=base_url or None, timeout=timeout, max_retries=max_retries
-        )
-
-    def __repr__(self) -> str:
-        return f"AnthropicProvider(model={self.model!r}, base_url={str(self._client.base_url)!r})"
+    def _client_build(self, **options: Any) -> Any:
+        return anthropic.Anthropic(**options)
 
     def create_message(
         self, *, system: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]

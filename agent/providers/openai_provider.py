@@ -17,6 +17,7 @@ import openai
 
 from agent.core.ports import ProviderError, ProviderResponse, ToolCall
 
+from ._base import SdkProvider
 from ._errors import error_wrap
 
 DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
@@ -25,29 +26,12 @@ DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
 STOP_REASONS = {"stop": "end_turn", "tool_calls": "tool_use", "function_call": "tool_use", "length": "max_tokens"}
 
 
-class OpenAICompatibleProvider:
+class OpenAICompatibleProvider(SdkProvider):
     name = "openai"
     tool_format = "openai"
 
-    def __init__(
-        self,
-        *,
-        api_key: str,
-        model: str,
-        base_url: str | None = None,
-        timeout: float = 30.0,
-        max_retries: int = 2,
-        max_tokens: int = 1024,
-    ) -> None:
-        self.model = model
-        self.max_tokens = max_tokens
-        self._api_key = api_key
-        self._client = openai.OpenAI(
-            api_key=api_key, base_url=base_url or None, timeout=timeout, max_retries=max_retries
-        )
-
-    def __repr__(self) -> str:
-        return f"OpenAICompatibleProvider(model={self.model!r}, base_url={str(self._client.base_url)!r})"
+    def _client_build(self, **options: Any) -> Any:
+        return openai.OpenAI(**options)
 
     def create_message(
         self, *, system: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
