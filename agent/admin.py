@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -17,19 +18,22 @@ from django.utils import timezone
 from facts.models import Alias, Channel, Entity, Metric
 from facts.selectors import glossary_snapshot
 
+from .bootstrap import user_cleared
+from .clearance import ClearanceFilteredAdmin, restricted_hidden
 from .models import QueryLog
 
 TARGETS = {"entity": Entity, "metric": Metric, "channel": Channel}
 
 
 @admin.register(QueryLog)
-class QueryLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class QueryLogAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     """The trace, read-only: codes, counts and timings (never answers or values)."""
 
     list_display = ["created_at", "user", "route", "answer_kind", "clarification_mode", "routing_mode", "feedback"]
     list_filter = ["route", "answer_kind", "clarification_mode", "feedback"]
     change_list_template = "admin/agent/querylog/change_list.html"
     show_full_result_count = False
+    restricted_lookups = ("asker_cleared",)  # a cleared analyst's question may name RESTRICTED matters
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -44,6 +48,10 @@ class QueryLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             *super().get_urls(),
         ]
 
+    def _logs(self, request: HttpRequest) -> QuerySet[QueryLog]:
+        logs = QueryLog.objects.all()
+        return logs if user_cleared(request.user) else restricted_hidden(logs, self.restricted_lookups)
+
     def gaps_view(self, request: HttpRequest) -> HttpResponse:
         """Terms analysts used that the glossary did not know, most frequent first; one click adds an alias."""
         if request.method == "POST":
@@ -51,7 +59,8 @@ class QueryLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         since = timezone.now() - timedelta(days=int(request.GET.get("days", 90) or 90))
         counts: Counter[str] = Counter()
         for terms in (
-            QueryLog.objects.filter(created_at__gte=since)
+            self._logs(request)
+            .filter(created_at__gte=since)
             .exclude(unrecognized_terms=[])
             .values_list("unrecognized_terms", flat=True)
         ):
@@ -92,7 +101,7 @@ class QueryLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return redirect("admin:agent_querylog_gaps")
 
     def feedback_view(self, request: HttpRequest) -> HttpResponse:
-        logs = QueryLog.objects.exclude(feedback=None)
+        logs = self._logs(request).exclude(feedback=None)
         by_route: dict[str, dict[str, int]] = {}
         for route, vote in logs.values_list("route", "feedback"):
             entry = by_route.setdefault(route, {"up": 0, "down": 0})

@@ -54,7 +54,14 @@ def provider_build() -> LLMProvider:
 
 
 class QueryLogSink:
-    """The `TraceSink` port over the ORM. It accepts only a validated `TraceRecord`."""
+    """The `TraceSink` port over the ORM. It accepts only a validated `TraceRecord`.
+
+    `asker_cleared` marks the questions of users with RESTRICTED clearance, so that their traces
+    (and the terms they used) stay out of the reports uncleared curators see.
+    """
+
+    def __init__(self, *, asker_cleared: bool = False) -> None:
+        self.asker_cleared = asker_cleared
 
     def record(self, trace: TraceRecord) -> None:
         if not isinstance(trace, TraceRecord):
@@ -63,7 +70,7 @@ class QueryLogSink:
         fields["chunk_scores"] = [list(pair) for pair in trace.chunk_scores]
         fields["unrecognized_terms"] = list(trace.unrecognized_terms)
         user_id = fields.pop("user_id")
-        QueryLog.objects.create(user_id=user_id, **fields)
+        QueryLog.objects.create(user_id=user_id, asker_cleared=self.asker_cleared, **fields)
 
 
 def ask(
@@ -97,5 +104,5 @@ def ask(
     )
     user_id = user.pk if user is not None and user.is_authenticated else None
     trace = trace_from_result(result, user_id=user_id, store_question=settings.RAGSPINE["LOG_QUESTIONS"])
-    QueryLogSink().record(trace)
+    QueryLogSink(asker_cleared=user_cleared(user)).record(trace)
     return result

@@ -26,6 +26,7 @@ class QueryLog(models.Model):
     usage = models.JSONField(default=dict)
     unrecognized_terms = models.JSONField(default=list)
     question = models.TextField(null=True, blank=True)
+    asker_cleared = models.BooleanField(default=False)  # hidden from uncleared curators
     feedback = models.SmallIntegerField(null=True, blank=True, choices=[(1, "👍"), (-1, "👎")])
     feedback_reason = models.CharField(max_length=500, blank=True)
 

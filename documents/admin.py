@@ -12,6 +12,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 
+from agent.clearance import ClearanceFilteredAdmin
 from agent.core.types import SENSITIVITIES
 
 from .models import Document, IngestJob
@@ -24,7 +25,7 @@ class UploadForm(forms.Form):
 
 
 @admin.register(Document)
-class DocumentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["name", "media_type", "sensitivity", "status", "chunk_count", "fact_count", "uploaded_at"]
     list_filter = ["status", "sensitivity"]
     search_fields = ["name"]
@@ -99,9 +100,10 @@ class DocumentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(IngestJob)
-class IngestJobAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class IngestJobAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["name", "status", "progress", "message", "document", "created_by", "created_at", "finished_at"]
     list_filter = ["status"]
+    restricted_lookups = ("sensitivity", "document__sensitivity")
     readonly_fields = [
         "name",
         "sensitivity",

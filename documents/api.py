@@ -12,6 +12,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from agent.bootstrap import user_cleared
+from agent.clearance import restricted_hidden
 from agent.core.types import SENSITIVITIES
 
 from .models import IngestJob
@@ -75,4 +77,7 @@ class JobDetailApi(APIView):
         jobs = IngestJob.objects.all()
         if not (request.user.is_staff and request.user.has_perm("documents.view_ingestjob")):
             jobs = jobs.filter(created_by=request.user)
+        elif not user_cleared(request.user):  # a curator sees their own uploads, and others' unless RESTRICTED
+            mine = jobs.filter(created_by=request.user)
+            jobs = mine | restricted_hidden(jobs, ("sensitivity", "document__sensitivity"))
         return Response(job_dict(get_object_or_404(jobs, pk=job_id)))

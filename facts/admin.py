@@ -6,6 +6,8 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from agent.clearance import ClearanceFilteredAdmin
+
 from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, Metric, Unit
 from .services import facts_review
 
@@ -55,7 +57,7 @@ class CompanyProfileAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(FactMetric)
-class FactMetricAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class FactMetricAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     """Facts are read-mostly: lineage is shown, not edited; pending rows wait in the review queue."""
 
     list_display = [
@@ -69,6 +71,7 @@ class FactMetricAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "locator", "document", "valid_as_of", "suggested_alias", "ingested_at",
     ]  # fmt: skip
     actions = ["approve", "reject"]
+    restricted_lookups = ("sensitivity", "document__sensitivity")
     list_select_related = False
     show_full_result_count = False
 

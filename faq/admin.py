@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path
 
+from agent.clearance import ClearanceFilteredAdmin
 from agent.core.intent import parse_intent
 from agent.core.security import security_screen
 from facts.selectors import glossary_snapshot
@@ -19,7 +20,7 @@ from .selectors import faq_decide
 
 
 @admin.register(FAQItem)
-class FAQItemAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class FAQItemAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = [
         "question",
         "version",
