@@ -7,8 +7,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.http import StreamingHttpResponse
-from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers
+from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -35,6 +36,29 @@ class StrictCharField(serializers.CharField):
         return str(super().to_internal_value(data))
 
 
+class QuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """Query parameters, where DRF would read `mode=` (blank) as "not given": here it is an error
+    for every parameter that is not free text, as the OpenAPI schema says."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        blank = [
+            name
+            for name, field in self.fields.items()
+            if not isinstance(field, serializers.CharField) and hasattr(data, "get") and data.get(name) == ""
+        ]
+        if blank:
+            raise serializers.ValidationError({name: ["must not be blank."] for name in blank})
+        return super().to_internal_value(data)
+
+
+@extend_schema_serializer(component_name="AskStreamEvent")
+class StreamEventSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """One server-sent event: its name and its JSON payload (as text)."""
+
+    event = serializers.ChoiceField(["meta", "structured", "delta", "sources", "done", "turn"])
+    data = serializers.CharField()
+
+
 class ScopeSerializer(serializers.Serializer):  # type: ignore[type-arg]
     entity = StrictCharField(max_length=64, required=False, allow_blank=True)
     metric = StrictCharField(max_length=64, required=False, allow_blank=True)
@@ -58,6 +82,7 @@ class FactSourceSerializer(serializers.Serializer):  # type: ignore[type-arg]
 class AskApi(APIView):
     throttle_classes = [UserRateThrottle, ScopedRateThrottle]
     throttle_scope = "ask"
+    parser_classes = [JSONParser]  # one body format, so the schema describes exactly what is accepted
 
     @extend_schema_serializer(component_name="AskRequest")
     class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -192,7 +217,13 @@ class AskStreamApi(AskApi):
     events with the narrative text in pieces, `sources`, then `done` with the full SPEC §10 JSON.
     """
 
-    @extend_schema(request=AskApi.InputSerializer, responses={200: str}, summary="Ask, streamed as server-sent events")
+    @extend_schema(
+        request=AskApi.InputSerializer,
+        responses={
+            (200, "text/event-stream"): OpenApiResponse(StreamEventSerializer, description="server-sent events")
+        },
+        summary="Ask, streamed as server-sent events",
+    )
     def post(self, request: Request) -> StreamingHttpResponse:  # type: ignore[override]
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)

@@ -5,21 +5,24 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
-from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from agent.api import FactSourceSerializer
 from agent.bootstrap import user_cleared
 from agent.core.periods import period_parse
+from agent.pagination import StrictLimitOffsetPagination
 
 from .models import FactMetric
 from .selectors import fact_list, glossary_snapshot
 
 
-class FactListApi(APIView):
+class FactListApi(ListAPIView):  # type: ignore[type-arg]
+    pagination_class = StrictLimitOffsetPagination
+
     class FilterSerializer(serializers.Serializer):  # type: ignore[type-arg]
         metric = serializers.CharField(max_length=64, required=False)
         entity = serializers.CharField(max_length=255, required=False)
@@ -54,21 +57,23 @@ class FactListApi(APIView):
         def get_value(self, fact: FactMetric) -> str:
             return str(fact.value)
 
+        @extend_schema_field(FactSourceSerializer)
         def get_source(self, fact: FactMetric) -> dict[str, Any]:
             return {"doc": fact.source_doc, "locator": fact.locator, "document_id": fact.document_id}
 
+    serializer_class = OutputSerializer
+
     @extend_schema(
         parameters=[OpenApiParameter(name, str, required=False) for name in ("metric", "entity", "period", "channel")],
-        responses={200: OutputSerializer(many=True)},
         summary="List facts with lineage",
     )
-    def get(self, request: Request) -> Response:
-        filters = self.FilterSerializer(data=request.query_params)
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self) -> QuerySet[FactMetric]:
+        filters = self.FilterSerializer(data=self.request.query_params)
         filters.is_valid(raise_exception=True)
-        facts = _facts_filter(fact_list(cleared=user_cleared(request.user)), filters.validated_data)
-        paginator = LimitOffsetPagination()
-        page = paginator.paginate_queryset(facts, request, view=self)
-        return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
+        return _facts_filter(fact_list(cleared=user_cleared(self.request.user)), filters.validated_data)
 
 
 def _facts_filter(facts: QuerySet[FactMetric], params: dict[str, str]) -> QuerySet[FactMetric]:

@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from agent.api import StrictCharField
+from agent.api import QuerySerializer, StrictCharField
 from agent.bootstrap import user_cleared
 from agent.core.normalize import text_normalize
 
@@ -16,7 +16,7 @@ from .selectors import MODES, SearchModeUnavailable, chunk_search
 
 
 class SearchApi(APIView):
-    class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    class InputSerializer(QuerySerializer):
         q = StrictCharField(max_length=2000)
         k = serializers.IntegerField(min_value=1, max_value=50, default=10)
         mode = serializers.ChoiceField(MODES, default="hybrid")

@@ -1,0 +1,1 @@
+from tests.db.conftest import demo  # noqa: F401
