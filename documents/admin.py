@@ -101,7 +101,9 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
 
 @admin.register(IngestJob)
 class IngestJobAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ["name", "status", "progress", "message", "document", "created_by", "created_at", "finished_at"]
+    list_display = [
+        "name", "status", "progress", "attempts", "message", "document", "created_by", "created_at", "finished_at",
+    ]  # fmt: skip
     list_filter = ["status"]
     restricted_lookups = ("sensitivity", "document__sensitivity")
     readonly_fields = [
@@ -109,6 +111,8 @@ class IngestJobAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[
         "sensitivity",
         "status",
         "progress",
+        "attempts",
+        "worker",
         "message",
         "document",
         "created_by",

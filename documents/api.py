@@ -17,7 +17,7 @@ from agent.clearance import restricted_hidden
 from agent.core.types import SENSITIVITIES
 
 from .models import IngestJob
-from .services import SUPPORTED, ingest_job_create
+from .services import SUPPORTED, ingest_job_create, ingest_jobs_recover
 
 MAX_UPLOAD = 50 * 1024 * 1024
 
@@ -35,6 +35,7 @@ def job_dict(job: IngestJob) -> dict[str, Any]:
         "status": job.status,
         "progress": job.progress,
         "message": job.message,
+        "attempts": job.attempts,
         "document_id": job.document_id,
         "created_at": job.created_at.isoformat(),
         "finished_at": job.finished_at.isoformat() if job.finished_at else None,
@@ -74,6 +75,7 @@ class DocumentUploadApi(APIView):
 class JobDetailApi(APIView):
     @extend_schema(responses={200: dict}, summary="An ingestion job's status")
     def get(self, request: Request, job_id: str) -> Response:
+        ingest_jobs_recover(jobs=IngestJob.objects.filter(pk=job_id))  # a job whose worker died is retried
         jobs = IngestJob.objects.all()
         if not (request.user.is_staff and request.user.has_perm("documents.view_ingestjob")):
             jobs = jobs.filter(created_by=request.user)

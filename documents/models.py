@@ -56,6 +56,11 @@ class IngestJob(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Which worker runs the job, so a job whose worker died can be found and queued again.
+    attempts = models.PositiveSmallIntegerField(default=0)
+    task_id = models.CharField(max_length=64, blank=True)
+    worker = models.CharField(max_length=255, blank=True)  # host:pid
+    started_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -4,11 +4,17 @@ time, all or nothing, idempotent by sha256."""
 from __future__ import annotations
 
 import hashlib
+import os
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.apps import apps
+from django.conf import settings
 from django.db import transaction
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from facts.models import FactMetric
@@ -152,17 +158,35 @@ def document_delete(document: Document) -> None:
 
 def ingest_job_create(*, name: str, data: bytes, sensitivity: str = "", created_by: Any = None) -> IngestJob:
     """Store an upload and queue it for the background worker; returns at once."""
-    from .tasks import ingest_job_run
-
     job = IngestJob.objects.create(name=name[:255], data=data, sensitivity=sensitivity, created_by=created_by)
-    ingest_job_run.enqueue(str(job.pk))
+    _enqueue(job)
     job.refresh_from_db()
     return job
 
 
+def _enqueue(job: IngestJob) -> None:
+    from .tasks import ingest_job_run
+
+    IngestJob.objects.filter(pk=job.pk).update(task_id="")
+    result = ingest_job_run.enqueue(str(job.pk))
+    IngestJob.objects.filter(pk=job.pk, task_id="").update(task_id=str(result.id)[:64])
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"[:255]
+
+
 def ingest_job_execute(job_id: str) -> IngestJob:
     job = IngestJob.objects.get(pk=job_id)
-    IngestJob.objects.filter(pk=job.pk).update(status=IngestJob.Status.RUNNING, progress=5)
+    if job.status not in (IngestJob.Status.QUEUED, IngestJob.Status.RUNNING):
+        return job  # already finished (a duplicate delivery)
+    IngestJob.objects.filter(pk=job.pk).update(
+        status=IngestJob.Status.RUNNING,
+        progress=5,
+        attempts=F("attempts") + 1,
+        worker=worker_name(),
+        started_at=timezone.now(),
+    )
 
     def progress(percent: int) -> None:
         IngestJob.objects.filter(pk=job.pk).update(progress=percent)
@@ -186,5 +210,69 @@ def ingest_job_execute(job_id: str) -> IngestJob:
         )
     job.data = b""
     job.finished_at = timezone.now()
-    job.save()
+    job.save(update_fields=["status", "message", "document", "progress", "data", "finished_at"])
     return job
+
+
+def _worker_is_gone(job: IngestJob, *, now: datetime, stale_after: timedelta) -> bool:
+    host, _, pid = job.worker.rpartition(":")
+    if host == socket.gethostname() and pid.isdigit():
+        try:
+            os.kill(int(pid), 0)  # signal 0: does the process exist?
+        except ProcessLookupError:
+            return True
+        except PermissionError:
+            return False
+        return False
+    return job.started_at is None or now - job.started_at > stale_after
+
+
+def ingest_jobs_recover(*, jobs: QuerySet[IngestJob] | None = None) -> dict[str, int]:
+    """Jobs whose worker died mid-ingest: queued again, or failed after the last attempt.
+
+    Ingestion writes a document in one transaction, so a dead worker left nothing behind: the
+    database rolled its transaction back. Run by `manage.py ingest_worker` when it starts and
+    every minute, and when a job's status is read.
+    """
+    config = settings.RAGSPINE
+    limit = int(config.get("INGEST_MAX_ATTEMPTS", 3))
+    stale_after = timedelta(seconds=int(config.get("INGEST_STALE_SECONDS", 3600)))
+    now = timezone.now()
+    counts = {"requeued": 0, "failed": 0}
+    running = (jobs if jobs is not None else IngestJob.objects.all()).filter(status=IngestJob.Status.RUNNING)
+    for job in running.exclude(worker=worker_name()):
+        if not _worker_is_gone(job, now=now, stale_after=stale_after):
+            continue
+        _orphaned_task_fail(job.task_id)
+        if job.attempts < limit:
+            claimed = IngestJob.objects.filter(pk=job.pk, status=IngestJob.Status.RUNNING, worker=job.worker).update(
+                status=IngestJob.Status.QUEUED,
+                progress=0,
+                worker="",
+                message=f"retrying: attempt {job.attempts} stopped",
+            )
+            if claimed:
+                _enqueue(job)
+                counts["requeued"] += 1
+        else:
+            claimed = IngestJob.objects.filter(pk=job.pk, status=IngestJob.Status.RUNNING, worker=job.worker).update(
+                status=IngestJob.Status.FAILED,
+                progress=100,
+                data=b"",
+                finished_at=now,
+                message=f"the worker stopped during ingestion {job.attempts} times; nothing was written",
+            )
+            counts["failed"] += claimed
+    return counts
+
+
+def _orphaned_task_fail(task_id: str) -> None:
+    """The database queue's row for a task whose worker died stays RUNNING; close it."""
+    if not task_id or not apps.is_installed("django_tasks_db"):
+        return
+    from django.tasks import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    DBTaskResult.objects.filter(id=task_id, status=TaskResultStatus.RUNNING).update(
+        status=TaskResultStatus.FAILED, finished_at=timezone.now()
+    )

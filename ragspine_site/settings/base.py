@@ -171,11 +171,13 @@ RAGSPINE = {
     "LEXICAL_BACKEND": env("RAGSPINE_LEXICAL_BACKEND", default="inprocess"),  # inprocess | postgres
     "LLM_ROUTING": env.bool("RAGSPINE_LLM_ROUTING", default=False),  # ask the LLM when the rules are inconclusive
     "RERANK": env.bool("RAGSPINE_RERANK", default=False),  # LLM listwise rerank (needs a real provider)
-    "INDEX_BACKGROUND_REBUILD": True,
+    "INDEX_BACKGROUND_REBUILD": True,  # serve the previous BM25 index while a new one is built
     # FAQ matching is exact after normalisation; a Jaccard threshold (e.g. 0.8) turns on similarity.
-    "FAQ_SIMILARITY": env.float(
-        "RAGSPINE_FAQ_SIMILARITY", default=0.0
-    ),  # serve the previous BM25 index while a new one is built
+    "FAQ_SIMILARITY": env.float("RAGSPINE_FAQ_SIMILARITY", default=0.0),
+    # An ingest job whose worker died is queued again, at most this many attempts in all.
+    "INGEST_MAX_ATTEMPTS": env.int("RAGSPINE_INGEST_MAX_ATTEMPTS", default=3),
+    # A running job claimed on another host counts as abandoned after this long.
+    "INGEST_STALE_SECONDS": env.int("RAGSPINE_INGEST_STALE_SECONDS", default=3600),
     "LOG_QUESTIONS": env("RAGSPINE_LOG_QUESTIONS"),
     "DEMO_DIR": BASE_DIR / "demo",
     "MAX_QUESTION_CHARS": 2000,
