@@ -8,10 +8,13 @@ schemathesis pytest plugin predates the pytest this project uses).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
+from django.core import signals
+from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, given, settings
 from rest_framework.authtoken.models import Token
@@ -37,6 +40,17 @@ def _cases() -> list[Any]:
                     pytest.param(method.upper(), path, GenerationMode.NEGATIVE, id=f"{method.upper()} {path} invalid")
                 )
     return cases
+
+
+@pytest.fixture(autouse=True)
+def _keep_the_test_transaction() -> Iterator[None]:
+    """The raw WSGI application closes "old" connections at each request, which on PostgreSQL
+    would close the test's transaction; Django's own test client unhooks this the same way."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
