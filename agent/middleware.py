@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 import uuid
 from collections.abc import Callable
 
@@ -12,6 +13,15 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 logger = logging.getLogger("ragspine")
 
 API_PREFIX = "/v1/"
+# Plain HTML: the site's templates need the database (sessions, the user) to render.
+UNAVAILABLE_PAGE = (
+    '<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>RAGSpine</title>'
+    "<p>RAGSpine 暂时无法访问数据库，请稍后刷新。The database is unavailable; please try again shortly.</p></html>"
+)
+ERROR_PAGE = (
+    '<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>RAGSpine</title>'
+    "<p>RAGSpine 出错了，已记录。Something went wrong on our side; it has been logged.</p></html>"
+)
 
 
 def request_id_of(request: HttpRequest) -> str:
@@ -48,6 +58,9 @@ class ApiErrorMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not request.path.startswith(API_PREFIX):
+            if isinstance(exception, DatabaseError):
+                logger.warning("database unavailable: %s", type(exception).__name__)
+                return HttpResponse(UNAVAILABLE_PAGE, status=503, headers={"Retry-After": "5"})
             return None
         if isinstance(exception, DatabaseError):
             logger.warning("database unavailable: %s", type(exception).__name__)
@@ -60,3 +73,18 @@ class ApiErrorMiddleware:
 
 def _is_json(response: HttpResponse) -> bool:
     return str(response.get("Content-Type", "")).startswith("application/json")
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """`handler500`: what any uncaught exception becomes, wherever it was raised (a middleware
+    reading the session included). A database outage is a 503, in the envelope under /v1/."""
+    database = isinstance(sys.exc_info()[1], DatabaseError)
+    if request.path.startswith(API_PREFIX):
+        if database:
+            return error_response(
+                request, 503, "database_unavailable", "The database is unavailable; try again shortly."
+            )
+        return error_response(request, 500, "server_error", "Something went wrong on our side; it has been logged.")
+    if database:
+        return HttpResponse(UNAVAILABLE_PAGE, status=503, headers={"Retry-After": "5"})
+    return HttpResponse(ERROR_PAGE, status=500)

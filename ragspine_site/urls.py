@@ -36,3 +36,5 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("v1/", include(api)),
 ]
+
+handler500 = "agent.middleware.server_error"
