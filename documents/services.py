@@ -227,7 +227,7 @@ def _worker_is_gone(job: IngestJob, *, now: datetime, stale_after: timedelta) ->
     return job.started_at is None or now - job.started_at > stale_after
 
 
-def ingest_jobs_recover(*, jobs: QuerySet[IngestJob] | None = None) -> dict[str, int]:
+def ingest_jobs_recover(*, jobs: QuerySet[IngestJob] | None = None, mine_too: bool = False) -> dict[str, int]:
     """Jobs whose worker died mid-ingest: queued again, or failed after the last attempt.
 
     Ingestion writes a document in one transaction, so a dead worker left nothing behind: the
@@ -240,8 +240,13 @@ def ingest_jobs_recover(*, jobs: QuerySet[IngestJob] | None = None) -> dict[str,
     now = timezone.now()
     counts = {"requeued": 0, "failed": 0}
     running = (jobs if jobs is not None else IngestJob.objects.all()).filter(status=IngestJob.Status.RUNNING)
-    for job in running.exclude(worker=worker_name()):
-        if not _worker_is_gone(job, now=now, stale_after=stale_after):
+    me = worker_name()
+    for job in running:
+        # This process's own jobs count as abandoned only when the caller knows it runs none
+        # (the worker, after a database outage broke the job it was running).
+        if job.worker == me and not mine_too:
+            continue
+        if job.worker != me and not _worker_is_gone(job, now=now, stale_after=stale_after):
             continue
         _orphaned_task_fail(job.task_id)
         if job.attempts < limit:

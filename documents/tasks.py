@@ -1,4 +1,4 @@
-"""Background tasks (Django's tasks framework; the database worker is `manage.py db_worker`)."""
+"""Background tasks (Django's tasks framework; the worker is `manage.py ingest_worker`)."""
 
 from __future__ import annotations
 

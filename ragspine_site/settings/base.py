@@ -149,7 +149,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Background work (document ingestion): Django's tasks framework on a database queue.
-# Run the worker with `manage.py db_worker`.
+# Run the worker with `manage.py ingest_worker` (db_worker with crash recovery).
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

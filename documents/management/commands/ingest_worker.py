@@ -1,50 +1,59 @@
-"""`manage.py ingest_worker [db_worker options]`: the background worker, with crash recovery.
+"""`manage.py ingest_worker`: the database task worker (`db_worker`, same options), made to
+survive what kills a plain worker.
 
-Before it starts taking tasks, and every minute while it runs, jobs whose worker died mid-ingest
-are queued again (or failed after the last attempt). Everything after the command name is
-passed to `db_worker`, e.g. `manage.py ingest_worker --interval 0.5`.
+- Before it takes tasks, and every minute while it runs, jobs whose worker died mid-ingest are
+  queued again, or failed after their last attempt.
+- When the database goes away it waits and reconnects instead of exiting; the job that the
+  outage interrupted is recovered like one whose worker died.
 """
 
 from __future__ import annotations
 
-import argparse
 import threading
+import time
 from typing import Any
 
-from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandParser
-from django.db import close_old_connections, connection
+from django.db import DatabaseError, connection, connections
+from django_tasks_db.management.commands.db_worker import Command as DbWorker
 
 from documents.services import ingest_jobs_recover
 
 RECOVER_EVERY = 60.0
+MAX_WAIT = 10.0
 
 
-class Command(BaseCommand):
-    help = "Run the background worker (db_worker) after recovering jobs whose worker died."
-
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("worker_args", nargs=argparse.REMAINDER, help="options for db_worker")
+class Command(DbWorker):
+    help = "Run the background worker (as db_worker), with crash recovery and database reconnects."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        self._recover()
         stop = threading.Event()
 
         def keep_recovering() -> None:
             while not stop.wait(RECOVER_EVERY):
                 try:
-                    self._recover()
+                    self._recover(mine_too=False)
+                except DatabaseError:
+                    pass  # the main loop reports outages
                 finally:
-                    close_old_connections()
                     connection.close()
 
         threading.Thread(target=keep_recovering, name="ragspine-ingest-recovery", daemon=True).start()
+        wait = 0.5
         try:
-            call_command("db_worker", *options["worker_args"])
+            while True:
+                try:
+                    self._recover(mine_too=True)  # nothing runs in this process yet
+                    super().handle(*args, **options)
+                    return
+                except DatabaseError as error:
+                    self.stderr.write(f"database unavailable ({type(error).__name__}); retrying in {wait:.1f} s")
+                    connections.close_all()
+                    time.sleep(wait)
+                    wait = min(wait * 2, MAX_WAIT)
         finally:
             stop.set()
 
-    def _recover(self) -> None:
-        counts = ingest_jobs_recover()
+    def _recover(self, *, mine_too: bool) -> None:
+        counts = ingest_jobs_recover(mine_too=mine_too)
         if any(counts.values()):
             self.stdout.write(f"recovered ingest jobs: {counts['requeued']} queued again, {counts['failed']} failed")
