@@ -18,3 +18,6 @@ SECURE_HSTS_PRELOAD = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Throttle counters shared by every worker process (the default cache is per process). Run
+# `manage.py createcachetable` once; RAGSPINE_CACHE_URL can point at another backend instead.
+CACHES = {"default": env.cache("RAGSPINE_CACHE_URL", default="dbcache://ragspine_cache")}
