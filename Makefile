@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-sqlite test-postgres lint-imports bench bench-quick venv venv-dev clean
+.PHONY: run test test-sqlite test-postgres lint-imports bench bench-quick reliability venv venv-dev clean
 
 $(VENV)/.base: requirements.txt
 	@PYTHON=$$(scripts/find-python) || exit 1; \
@@ -46,6 +46,10 @@ bench: venv-dev
 
 bench-quick: venv-dev
 	$(PY) manage.py bench --all --quick
+
+# Load and fault drill against gunicorn + PostgreSQL on 127.0.0.1 (a few minutes; see RELIABILITY.md).
+reliability: venv-dev
+	$(PY) scripts/reliability.py
 
 clean:
 	rm -rf $(VENV) var/*.sqlite3*
