@@ -58,10 +58,7 @@ class ApiErrorMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not request.path.startswith(API_PREFIX):
-            if isinstance(exception, DatabaseError):
-                logger.warning("database unavailable: %s", type(exception).__name__)
-                return HttpResponse(UNAVAILABLE_PAGE, status=503, headers={"Retry-After": "5"})
-            return None
+            return None  # pages: `server_error` below, as for any uncaught exception
         if isinstance(exception, DatabaseError):
             logger.warning("database unavailable: %s", type(exception).__name__)
             return error_response(

@@ -105,7 +105,7 @@ class IngestJobAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[
         "name", "status", "progress", "attempts", "message", "document", "created_by", "created_at", "finished_at",
     ]  # fmt: skip
     list_filter = ["status"]
-    restricted_lookups = ("sensitivity", "document__sensitivity")
+    restricted_lookups = IngestJob.RESTRICTED_LOOKUPS
     readonly_fields = [
         "name",
         "sensitivity",

@@ -81,5 +81,5 @@ class JobDetailApi(APIView):
             jobs = jobs.filter(created_by=request.user)
         elif not user_cleared(request.user):  # a curator sees their own uploads, and others' unless RESTRICTED
             mine = jobs.filter(created_by=request.user)
-            jobs = mine | restricted_hidden(jobs, ("sensitivity", "document__sensitivity"))
+            jobs = mine | restricted_hidden(jobs, IngestJob.RESTRICTED_LOOKUPS)
         return Response(job_dict(get_object_or_404(jobs, pk=job_id)))

@@ -39,6 +39,9 @@ class Document(models.Model):
 class IngestJob(models.Model):
     """One upload on its way through the background ingestion pipeline."""
 
+    # A job is RESTRICTED when its upload was declared so or its document was classified so.
+    RESTRICTED_LOOKUPS = ("sensitivity", "document__sensitivity")
+
     class Status(models.TextChoices):
         QUEUED = "queued", "queued"
         RUNNING = "running", "running"

@@ -15,30 +15,24 @@ import pytest
 import schemathesis
 from django.core import signals
 from django.db import close_old_connections
-from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, given, settings
 from rest_framework.authtoken.models import Token
 from schemathesis import GenerationMode
 from schemathesis.checks import positive_data_acceptance
 
 from ragspine_site.wsgi import application
+from tests.api_operations import api_operations
 
 pytestmark = pytest.mark.django_db
 
 
 def _cases() -> list[Any]:
     """Every operation with valid inputs, and those that take inputs with invalid ones too."""
-    paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
     cases = []
-    for path, operations in paths.items():
-        for method, operation in operations.items():
-            cases.append(
-                pytest.param(method.upper(), path, GenerationMode.POSITIVE, id=f"{method.upper()} {path} valid")
-            )
-            if operation.get("parameters") or operation.get("requestBody"):
-                cases.append(
-                    pytest.param(method.upper(), path, GenerationMode.NEGATIVE, id=f"{method.upper()} {path} invalid")
-                )
+    for method, path, operation in api_operations():
+        cases.append(pytest.param(method, path, GenerationMode.POSITIVE, id=f"{method} {path} valid"))
+        if operation.get("parameters") or operation.get("requestBody"):
+            cases.append(pytest.param(method, path, GenerationMode.NEGATIVE, id=f"{method} {path} invalid"))
     return cases
 
 
