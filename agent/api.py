@@ -36,6 +36,16 @@ class StrictCharField(serializers.CharField):
         return str(super().to_internal_value(data))
 
 
+class QuestionTextField(StrictCharField):
+    """Text that must say something: blank after normalisation (zero-width characters only, say) is refused."""
+
+    def to_internal_value(self, data: Any) -> str:
+        value = super().to_internal_value(data)
+        if not text_normalize(value):
+            raise serializers.ValidationError("must not be empty.")
+        return value
+
+
 class QuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
     """Query parameters, where DRF would read `mode=` (blank) as "not given": here it is an error
     for every parameter that is not free text, as the OpenAPI schema says."""
@@ -86,15 +96,10 @@ class AskApi(APIView):
 
     @extend_schema_serializer(component_name="AskRequest")
     class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
-        question = StrictCharField(max_length=2000, trim_whitespace=True)
+        question = QuestionTextField(max_length=2000, trim_whitespace=True)
         reference_date = serializers.DateField(required=False)
         scope = ScopeSerializer(required=False)
         conversation_id = StrictCharField(max_length=64, required=False, allow_blank=True)
-
-        def validate_question(self, value: str) -> str:
-            if not text_normalize(value):
-                raise serializers.ValidationError("must not be empty.")
-            return value
 
     @extend_schema_serializer(component_name="AskResponse")
     class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -8,23 +8,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from agent.api import QuerySerializer, StrictCharField
+from agent.api import QuerySerializer, QuestionTextField
 from agent.bootstrap import user_cleared
-from agent.core.normalize import text_normalize
 
 from .selectors import MODES, SearchModeUnavailable, chunk_search
 
 
 class SearchApi(APIView):
     class InputSerializer(QuerySerializer):
-        q = StrictCharField(max_length=2000)
+        q = QuestionTextField(max_length=2000)
         k = serializers.IntegerField(min_value=1, max_value=50, default=10)
         mode = serializers.ChoiceField(MODES, default="hybrid")
-
-        def validate_q(self, value: str) -> str:
-            if not text_normalize(value):
-                raise serializers.ValidationError("must not be empty.")
-            return value
 
     @extend_schema_serializer(component_name="SearchHit")
     class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
