@@ -7,8 +7,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
+from facts.commands import import_or_explain
 from facts.importing import facts_import, rows_count, rows_from_csv, rows_from_xlsx
-from facts.services import ImportAborted
 
 
 class Command(BaseCommand):
@@ -29,22 +29,17 @@ class Command(BaseCommand):
             raise CommandError(f"{path}: import_facts reads .csv or .xlsx files")
         rows = rows_from_csv(path) if suffix == ".csv" else rows_from_xlsx(path)
         disable = options["no_progress"] or not sys.stderr.isatty()
-        with tqdm(total=rows_count(path), unit="row", disable=disable, file=sys.stderr) as bar:
-            try:
-                report = facts_import(
-                    rows=rows,
-                    source_name=path.name,
-                    skip_invalid=options["skip_invalid"],
-                    create_missing=options["create_missing"],
-                    progress=bar.update,
-                )
-            except ImportAborted as aborted:
-                bar.close()
-                for error in aborted.errors:
-                    self.stderr.write(error)
-                raise CommandError(f"{path}: {aborted.total_errors} invalid row(s); nothing was imported") from None
-            except UnicodeDecodeError:
-                raise CommandError(f"{path}: not UTF-8 text; nothing was imported") from None
+        with (
+            import_or_explain(self, path, what="invalid row(s)"),
+            tqdm(total=rows_count(path), unit="row", disable=disable, file=sys.stderr) as bar,
+        ):
+            report = facts_import(
+                rows=rows,
+                source_name=path.name,
+                skip_invalid=options["skip_invalid"],
+                create_missing=options["create_missing"],
+                progress=bar.update,
+            )
         for error in report.errors:
             self.stderr.write(f"skipped {error}")
         if report.created_entities or report.created_metrics:

@@ -5,7 +5,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from facts.services import ImportAborted, glossary_import, glossary_rows_read
+from facts.commands import import_or_explain
+from facts.services import glossary_import, glossary_rows_read
 
 
 class Command(BaseCommand):
@@ -18,14 +19,8 @@ class Command(BaseCommand):
         path: Path = options["file"]
         if not path.is_file():
             raise CommandError(f"{path}: no such file")
-        try:
+        with import_or_explain(self, path):
             report = glossary_import(rows=glossary_rows_read(path))
-        except ImportAborted as aborted:
-            for error in aborted.errors:
-                self.stderr.write(error)
-            raise CommandError(f"{path}: {aborted.total_errors} error(s); nothing was imported") from None
-        except UnicodeDecodeError:
-            raise CommandError(f"{path}: not UTF-8 text; nothing was imported") from None
         created = ", ".join(f"{n} {kind}" for kind, n in report.created.items())
         updated = ", ".join(f"{n} {kind}" for kind, n in report.updated.items())
         self.stdout.write(

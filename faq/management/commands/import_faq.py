@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from facts.services import ImportAborted
+from facts.commands import import_or_explain
 from faq.services import faq_import, faq_rows_read
 
 
@@ -19,14 +19,8 @@ class Command(BaseCommand):
         path: Path = options["file"]
         if not path.is_file():
             raise CommandError(f"{path}: no such file")
-        try:
+        with import_or_explain(self, path):
             counts = faq_import(rows=faq_rows_read(path))
-        except ImportAborted as aborted:
-            for error in aborted.errors:
-                self.stderr.write(error)
-            raise CommandError(f"{path}: {aborted.total_errors} error(s); nothing was imported") from None
-        except UnicodeDecodeError:
-            raise CommandError(f"{path}: not UTF-8 text; nothing was imported") from None
         self.stdout.write(
             f"faq: {counts['created']} created, {counts['updated']} updated, {counts['unchanged']} unchanged"
         )
