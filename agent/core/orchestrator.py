@@ -27,6 +27,7 @@ from .narrative import narrative_answer
 from .periods import period_parse
 from .ports import FactStore, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
 from .provider import slots_message
+from .screening import ScreenedRetriever
 from .security import security_screen
 from .tools import (
     FOUND,
@@ -195,10 +196,13 @@ def answer_question(
             source = Source("faq", hit.source, f"faq={hit.id},version={hit.version}", None, "")
             return result(_Part(hit.answer, KIND_ANSWER, sources=(source,)), "faq", faq_hit=hit)
 
+    # Every passage is screened for competitors before reranking, synthesis or display.
+    screened = ScreenedRetriever(narrative_retriever, glossary) if narrative_retriever is not None else None
+
     def narrative(facts: tuple[FactRecord, ...] = ()) -> _Part:
         outcome = narrative_answer(
             question,
-            retriever=narrative_retriever,
+            retriever=screened,
             glossary=glossary,
             cleared=cleared,
             language=effective.language,
@@ -208,7 +212,7 @@ def answer_question(
         )
         run.add_usage(outcome.usage)
         return _Part(
-            outcome.text,
+            _with_notice(outcome.text, screened, effective.language),
             outcome.kind,
             sources=outcome.sources,
             numbers_unsupported=outcome.numbers_unsupported,
@@ -217,7 +221,8 @@ def answer_question(
 
     route = effective.route
     if route == ROUTE_FIND_DOCUMENTS:
-        part = _run_find_documents(effective, narrative_retriever, cleared)
+        part = _run_find_documents(effective, screened, cleared)
+        part = replace(part, text=_with_notice(part.text, screened, effective.language))
         run.lap("retrieval", mark)
         return result(part, route)
     if route == ROUTE_NARRATIVE:
@@ -246,6 +251,11 @@ def answer_question(
         chunk_scores=explanation.chunk_scores,
     )
     return result(merged, ROUTE_COMPOSITE)
+
+
+def _with_notice(text: str, screened: ScreenedRetriever | None, language: str) -> str:
+    notice = screened.notice(language) if screened is not None else ""
+    return f"{text}\n{notice}" if notice else text
 
 
 # -- scope ---------------------------------------------------------------------------------

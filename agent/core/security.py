@@ -30,6 +30,15 @@ class SecurityVerdict:
         return self.verdict == SECURITY_REFUSE_OUT_OF_SCOPE
 
 
+def external_mentions(text: str, glossary: GlossarySnapshot) -> tuple[str, ...]:
+    """The codes of the external entities that `text` mentions, in reading order."""
+    codes: list[str] = []
+    for match in glossary.match(text_normalize(text)):
+        if match.external and match.code not in codes:
+            codes.append(match.code)
+    return tuple(codes)
+
+
 def security_screen(
     *, raw_question: str, glossary: GlossarySnapshot, language: str, scope_entity: str | None = None
 ) -> SecurityVerdict:

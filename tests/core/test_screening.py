@@ -1,0 +1,126 @@
+"""Competitor text never reaches an answer: retrieved passages pass the gate sentence by sentence."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent.core.orchestrator import answer_question
+from agent.core.ports import RetrievedChunk
+from agent.core.provider import MockProvider
+from agent.core.screening import ScreenedRetriever, sentences_split, text_screen
+from agent.core.security import external_mentions
+from agent.core.types import Source
+from tests.scripted import ScriptedProvider, prose
+
+REF = date(2026, 3, 15)
+CLEAN = (
+    "行业整体市场份额格局稳定，线上占比提升。",
+    "香港收入下降，以旧换新政策带动平板换机需求；",
+    "渠道库存处于合理水平。\n",
+)
+ABOUT_RIVALS = ("竞安第三季度市场份额提升至18%；", "华 鼎推出多款千元以下平板。", "Jingcheng closed some stores.\n")
+WEEKLY = RetrievedChunk(1, "行业周报.pdf", "page=1,para=1-3", "".join(CLEAN[:2] + ABOUT_RIVALS + CLEAN[2:]), 9.0, 7)
+RIVAL_REPORT = RetrievedChunk(2, "北辰科技年报.pdf", "page=3", "平板出货量同比增长。", 8.0, 8)
+ONLY_RIVALS = RetrievedChunk(3, "周报摘录.md", "para=2", "".join(ABOUT_RIVALS), 7.0, 9)
+
+
+class Retriever:
+    def __init__(self, chunks: list[RetrievedChunk]):
+        self.chunks = chunks
+
+    def retrieve(self, query: str, *, cleared: bool, k: int = 8) -> list[RetrievedChunk]:
+        return list(self.chunks[:k])
+
+    def documents_find(self, query: str, *, cleared: bool, k: int = 10) -> list[Source]:
+        return [Source("document", c.doc, c.locator, c.document_id, c.text) for c in self.chunks[:k]]
+
+
+@given(st.text(alphabet=st.sampled_from("ab。；;!?.\n 竞安"), max_size=40))
+@settings(derandomize=True, database=None, max_examples=300)
+def test_sentences_join_back_to_the_text(text: str) -> None:
+    assert "".join(sentences_split(text)) == text
+
+
+@given(st.lists(st.sampled_from(CLEAN + ABOUT_RIVALS), min_size=1, max_size=8))
+@settings(derandomize=True, database=None, max_examples=200)
+def test_screening_drops_exactly_the_sentences_about_outside_companies(glossary, pieces: list[str]) -> None:
+    screened, dropped = text_screen("".join(pieces), glossary)
+    assert external_mentions(screened, glossary) == ()
+    assert len(dropped) == sum(piece in ABOUT_RIVALS for piece in pieces)
+    for piece in pieces:
+        if piece in CLEAN:
+            assert piece.strip() in screened
+
+
+def test_clean_text_is_returned_unchanged(glossary) -> None:
+    text = "".join(CLEAN)
+    assert text_screen(text, glossary) == (text, [])
+
+
+def test_a_document_named_after_a_competitor_is_dropped_whole(glossary) -> None:
+    screened = ScreenedRetriever(Retriever([RIVAL_REPORT, WEEKLY]), glossary)
+    kept = screened.retrieve("平板", cleared=False)
+    assert [c.chunk_id for c in kept] == [1]
+    assert screened.screened == 1 + len(ABOUT_RIVALS)
+
+
+def ask(question: str, glossary, retriever, **kwargs):
+    return answer_question(
+        question,
+        glossary=glossary,
+        store=kwargs.pop("store"),
+        provider=MockProvider(),
+        cleared=False,
+        reference_date=REF,
+        narrative_retriever=retriever,
+        **kwargs,
+    )
+
+
+def _everything_shown(result) -> str:
+    return result.answer + "".join(s.doc + s.snippet for s in result.sources)
+
+
+@pytest.mark.parametrize(
+    "question", ["竞争对手的市场份额为什么提升", "千元以下平板的竞争格局怎么样", "哪些文件提到了平板"]
+)
+def test_no_answer_route_shows_competitor_text(question, glossary, store) -> None:
+    retriever = Retriever([WEEKLY, RIVAL_REPORT, ONLY_RIVALS])
+    assert external_mentions(question, glossary) == ()
+    result = ask(question, glossary, retriever, store=store)
+    assert result.answer_kind == "answer"
+    assert external_mentions(_everything_shown(result), glossary) == ()
+    assert result.answer.endswith("涉及外部公司的内容）")
+
+
+def test_the_synthesiser_and_the_judge_never_see_competitor_text(glossary, store) -> None:
+    llm = ScriptedProvider(prose("[1]"), prose("行业零售额增长 [1]。"))
+    result = ask(
+        "竞争对手的市场份额为什么提升",
+        glossary,
+        Retriever([WEEKLY, RIVAL_REPORT]),
+        store=store,
+        synthesizer=llm,
+        rerank=True,
+    )
+    assert len(llm.requests) == 2
+    prompts = "".join(str(request) for request in llm.requests).replace("竞争对手的市场份额为什么提升", "")
+    assert external_mentions(prompts, glossary) == ()
+    assert external_mentions(_everything_shown(result), glossary) == ()
+
+
+def test_a_composite_explanation_is_screened_too(glossary, store) -> None:
+    result = ask("香港收入为什么下降", glossary, Retriever([WEEKLY]), store=store)
+    assert result.route == "composite"
+    assert "香港收入下降" in result.answer
+    assert external_mentions(_everything_shown(result), glossary) == ()
+
+
+def test_nothing_screened_means_no_notice(glossary, store) -> None:
+    clean = RetrievedChunk(5, "mdna.pdf", "para=1", "".join(CLEAN), 9.0, 5)
+    result = ask("行业零售额为什么增长", glossary, Retriever([clean]), store=store)
+    assert "外部公司" not in result.answer
