@@ -1,11 +1,15 @@
-"""Competitor screening of retrieved text (SPEC §1, §3: external entities are out of scope).
+"""Screening of retrieved text: competitors (SPEC §1, §3) and instructions aimed at a model.
 
 The security gate refuses a question that names a competitor. A question that names none can
 still retrieve passages about one (an industry weekly discusses everybody), so every retrieved
 passage passes the same gate before it reaches reranking, synthesis, find_documents, sources
 or the stream: a sentence that mentions an external entity is dropped, a passage left with
-nothing, or from a document whose very name mentions one, is dropped whole. The answer then
-says, in one line, how many were left out.
+nothing, or from a document whose very name mentions one, is dropped whole.
+
+A document is evidence, never an instruction: a sentence that addresses the model (`忽略之前的
+所有指令…`, `ignore previous instructions…`) is dropped the same way, so neither its orders nor
+the figures it carries reach a prompt or an answer. The answer says, in one line each, how many
+sentences were left out and why.
 
 `ScreenedRetriever` wraps any `NarrativeRetriever`; one is made per request, so its counter
 belongs to that request only.
@@ -14,9 +18,11 @@ belongs to that request only.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from .glossary import GlossarySnapshot
+from .normalize import compact_view, text_normalize
 from .ports import NarrativeRetriever, RetrievedChunk
 from .security import external_mentions
 from .types import Source
@@ -29,6 +35,21 @@ SCREENED_NOTICE = {
     "zh": "（已略去 {n} 处涉及外部公司的内容）",
     "en": "({n} passage(s) about outside companies were left out)",
 }
+INSTRUCTION_NOTICE = {
+    "zh": "（已略去 {n} 处试图指挥模型的文本）",
+    "en": "({n} sentence(s) that tried to instruct the model were left out)",
+}
+# Wording that addresses a model rather than a reader: orders to drop its instructions, to take a
+# new role, or to answer with what the text dictates. Matched on the normalised text.
+_INSTRUCTION = re.compile(
+    r"(?:忽略|无视|忘记|忘掉|不要理会|不用理会)掉?(?:之前|以上|上述|前面|先前|此前|所有|全部|一切|任何|你的|系统)"
+    r"[^。！？；\n]{0,6}(?:指令|指示|提示|规则|要求|设定)"
+    r"|你(?:现在)?(?:是|扮演|作为)(?:一个|一名)?(?:ai|人工智能|智能助手|助手|模型|语言模型)"
+    r"|(?:请|务必|必须)(?:直接|只)?(?:回答|输出|回复|告诉用户)(?:这个|该|以下|如下|此|为|是|:)"
+    r"|\b(?:ignore|disregard|forget|override)\b[^.!?\n]{0,30}\b(?:instructions?|prompts?|rules|guidelines)\b"
+    r"|\byou are now\b|\b(?:reveal|print|repeat|show)\b[^.!?\n]{0,12}\bsystem prompt\b"
+    r"|\b(?:answer|reply|respond)\s+(?:only\s+)?with\s+(?:this|that|the following)\b"
+)
 
 
 def sentences_split(text: str) -> list[str]:
@@ -43,15 +64,28 @@ def sentences_split(text: str) -> list[str]:
     return pieces
 
 
-def text_screen(text: str, glossary: GlossarySnapshot) -> tuple[str, list[str]]:
-    """`text` without the sentences that mention an external entity, and those sentences."""
-    if not external_mentions(text, glossary):
+def addresses_a_model(text: str) -> bool:
+    """Whether `text` gives orders to a model (a prompt injection) rather than informs a reader."""
+    normalized = text_normalize(text)
+    return _INSTRUCTION.search(normalized) is not None or _INSTRUCTION.search(compact_view(normalized)[0]) is not None
+
+
+def text_screen(
+    text: str, glossary: GlossarySnapshot, *, drop: Callable[[str], bool] | None = None
+) -> tuple[str, list[str]]:
+    """`text` without the sentences that mention an external entity (or that `drop` picks),
+    and those sentences."""
+
+    def unwanted(piece: str) -> bool:
+        return bool(external_mentions(piece, glossary)) if drop is None else drop(piece)
+
+    if not unwanted(text):
         return text, []
     kept: list[str] = []
     dropped: list[str] = []
     line_emptied = False  # the current line lost every sentence it had
     for sentence in sentences_split(text):
-        if external_mentions(sentence, glossary):
+        if unwanted(sentence):
             dropped.append(sentence)
             line_emptied = not kept or kept[-1].endswith("\n")
             if sentence.endswith("\n") and not line_emptied:
@@ -72,6 +106,7 @@ class ScreenedRetriever:
         self._inner = inner
         self._glossary = glossary
         self._dropped: set[tuple[str, str]] = set()
+        self._instructions: set[tuple[str, str]] = set()
 
     def retrieve(self, query: str, *, cleared: bool, k: int = 8) -> list[RetrievedChunk]:
         kept: list[RetrievedChunk] = []
@@ -94,8 +129,18 @@ class ScreenedRetriever:
         """How many distinct passages or sentences this request left out."""
         return len(self._dropped)
 
+    @property
+    def instructions(self) -> int:
+        """How many distinct sentences addressed to a model this request left out."""
+        return len(self._instructions)
+
     def notice(self, language: str) -> str:
-        return SCREENED_NOTICE[language].format(n=self.screened) if self.screened else ""
+        lines = []
+        if self.screened:
+            lines.append(SCREENED_NOTICE[language].format(n=self.screened))
+        if self.instructions:
+            lines.append(INSTRUCTION_NOTICE[language].format(n=self.instructions))
+        return "\n".join(lines)
 
     def _screen(self, doc: str, text: str) -> str:
         if external_mentions(doc, self._glossary):
@@ -103,4 +148,6 @@ class ScreenedRetriever:
             return ""
         kept, dropped = text_screen(text, self._glossary)
         self._dropped |= {(doc, sentence.strip()) for sentence in dropped}
+        kept, orders = text_screen(kept, self._glossary, drop=addresses_a_model)
+        self._instructions |= {(doc, sentence.strip()) for sentence in orders}
         return kept
