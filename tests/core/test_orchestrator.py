@@ -122,6 +122,27 @@ def test_difference_of_a_percentage_is_in_points(glossary, store) -> None:
     assert "对比：FY2025 较 FY2024 -2.2 个百分点" in result.answer
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "集团2025年上半年和2025年营收对比",
+        "集团2025年Q4和2025年营收",
+        "集团2025年上半年和2025年Q2营收",
+        "ACME Group revenue in 2025H1 and FY2025",
+    ],
+)
+def test_no_difference_line_between_periods_of_different_types(glossary, store, question) -> None:
+    result = ask(question, glossary, store, ExplodingProvider())
+    assert len({f.period.period_type for f in result.facts}) == 2  # both figures are there
+    assert not any(line.startswith(("对比", "Change")) for line in result.answer.splitlines())
+    assert "%" not in result.answer
+
+
+def test_quarters_are_compared_with_quarters(glossary, store) -> None:
+    result = ask("集团2025年Q3和2025年Q4营收对比", glossary, store, ExplodingProvider())
+    assert "对比：2025Q4 较 2025Q3 +3,008.8 百万元（+9.4%）" in result.answer
+
+
 def test_a_missing_sub_task_says_not_found_and_gives_no_figure(glossary, store) -> None:
     result = ask("东南亚2022年和2025年营收", glossary, store, ExplodingProvider())
     lines = result.answer.splitlines()
