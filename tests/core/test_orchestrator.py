@@ -81,6 +81,25 @@ def test_a_tool_call_for_another_fact_does_not_answer_the_question(glossary, sto
     result = ask("中国内地FY2025的营收是多少", glossary, store, provider)
     assert [(f.entity, str(f.value)) for f in result.facts] == [("ACME_CN", "96120.3")]
     assert "24,015.8" not in result.answer
+    assert [(r["entity"], r["value"]) for r in result.tool_results] == [("ACME_CN", "96120.3")]
+
+
+def test_a_found_tool_call_for_another_fact_cannot_hide_a_missing_figure(glossary, store) -> None:
+    provider = ScriptedProvider(
+        tool_call(metric="REVENUE", entity="ACME_HK", period="FY2025"),  # exists: 24,015.8
+        prose("香港FY2025营收为24,015.8百万元。"),
+    )
+    result = ask("中国内地2025年ROE是多少", glossary, store, provider)
+    assert '"found"' in provider.requests[1]["messages"][-1]["content"]  # the model did get the other figure
+    assert result.guard.fabrication_guard_triggered
+    assert result.tool_results == (
+        {
+            "status": "not_found",
+            "normalized": {"metric": "ROE", "entity": "ACME_CN", "period": "FY2025", "channel": "TOTAL"},
+        },
+    )
+    assert result.facts == () and result.sources == ()
+    assert result.answer_kind == "refusal" and "24,015.8" not in result.answer and "24015.8" not in result.answer
 
 
 def test_provider_error_degrades_with_no_number(glossary, store) -> None:
