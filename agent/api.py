@@ -16,7 +16,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from agent.core.normalize import text_normalize
+from agent.core.normalize import question_language, text_normalize
+from agent.core.render import ATTRIBUTION_HEADING
 from facts.selectors import glossary_snapshot, glossary_token
 
 from .bootstrap import ask
@@ -253,7 +254,9 @@ def _event(name: str, payload: object) -> str:
 
 
 def answer_events(result: dict[str, Any], piece: int = 48) -> Iterator[str]:
-    structured, _, narrative = result["answer"].partition("\n\n归因分析：\n")
+    # The answer's language follows the question (SPEC §6), and so does the composite heading.
+    heading = ATTRIBUTION_HEADING[question_language(result["question"])]
+    structured, _, narrative = result["answer"].partition(f"\n\n{heading}\n")
     if result["route"] in ("narrative", "find_documents", "faq"):
         structured, narrative = "", result["answer"]
     yield _event(
@@ -263,7 +266,7 @@ def answer_events(result: dict[str, Any], piece: int = 48) -> Iterator[str]:
         yield _event("structured", {"text": structured, "facts": result["facts"]})
     if narrative:
         if result["route"] == "composite":
-            yield _event("delta", {"text": "归因分析：\n"})
+            yield _event("delta", {"text": f"{heading}\n"})
         for start in range(0, len(narrative), piece):
             yield _event("delta", {"text": narrative[start : start + piece]})
     yield _event("sources", {"sources": result["sources"]})

@@ -71,7 +71,9 @@ def document_ingest(
     except ExtractionError as error:
         raise IngestError(str(error)) from None
     step(40)
-    text = " ".join(block.text for block in extracted.blocks[:40])
+    # The title and one line per paragraph, as in a text file: a `sensitivity:` paragraph is
+    # read as the front-matter line, and a hint in the title counts as one in the body.
+    text = "\n".join([extracted.title, *(block.text for block in extracted.blocks[:40])])
     level = sensitivity_classify(name=name, text=text, explicit=sensitivity)
     candidates = facts_from_document(extracted, glossary=glossary_snapshot(), sensitivity=level)
     if not extracted.blocks and not candidates:

@@ -22,10 +22,34 @@ from .text import tokens, user_words_load
 
 MAX_BYTES = 20 * 1024 * 1024
 TEXT_TYPES = {".md": "text/markdown", ".markdown": "text/markdown", ".txt": "text/plain"}
-_RESTRICTED_HINTS = re.compile(r"严格保密|绝密|机密|restricted|confidential|strictly", re.IGNORECASE)
-_INTERNAL_HINTS = re.compile(r"内部|internal", re.IGNORECASE)
-_PUBLIC_HINTS = re.compile(r"公开|行业周报|public|press", re.IGNORECASE)
 _FRONT_MATTER = re.compile(r"^\s*sensitivity\s*[:：]\s*(PUBLIC|INTERNAL|RESTRICTED)\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+def _hint_pattern(cjk: list[str], ascii_words: list[str]) -> re.Pattern[str]:
+    """CJK hints anywhere; ASCII hints as whole words, so `press` is not found in `express`.
+
+    Only an ASCII letter continues a word: `_`, `-`, `.`, digits and CJK bound it, as they do
+    in file names (`press_release.md`, `confidential-plan.docx`, `2025public.md`).
+    """
+    words = "|".join(ascii_words)
+    return re.compile("|".join([*cjk, rf"(?<![a-z])(?:{words})(?![a-z])"]), re.IGNORECASE)
+
+
+# Strongest first: a document that carries hints of several levels takes the strictest.
+_HINTS = (
+    ("RESTRICTED", _hint_pattern(["严格保密", "绝密", "机密"], ["restricted", "confidential", "strictly"])),
+    ("INTERNAL", _hint_pattern(["内部"], ["internal"])),
+    ("PUBLIC", _hint_pattern(["公开", "行业周报"], ["public", "press"])),
+)
+# A hint right after a negation (`非公开`, `不得对外公开`, `not for public`, `non-confidential`)
+# says the opposite of the hint. "Not public" still says "internal at least"; a negated
+# RESTRICTED or INTERNAL hint says nothing about the level.
+_NEGATION_BEFORE = re.compile(
+    r"(?:(?:非|不|未|勿|禁止|严禁)[得宜可予能应]?(?:对外|向外)?(?:予以)?"
+    r"|(?<![a-z])(?:not|non|never)(?:[\s_-]+(?:for|to|be|made|the|general))*[\s_-]*)$",
+    re.IGNORECASE,
+)
+_NEGATED_LEVEL = {"PUBLIC": "INTERNAL"}
 
 
 class IngestError(Exception):
@@ -46,23 +70,33 @@ def retrieval_changed() -> None:
 
 
 def sensitivity_classify(*, name: str, text: str, explicit: str | None = None, default: str = "INTERNAL") -> str:
-    """Explicit metadata first, then a `sensitivity:` line, then filename patterns, then keywords."""
+    """Explicit metadata, then a `sensitivity:` line, then the strictest hint in the name or body.
+
+    A RESTRICTED hint anywhere wins over every other hint, then INTERNAL, then PUBLIC; with no
+    hint, `default`.
+    """
     if explicit:
         value = explicit.upper()
         if value not in SENSITIVITIES:
             raise IngestError(f"sensitivity must be one of {', '.join(SENSITIVITIES)}")
         return value
-    declared = _FRONT_MATTER.search(text[:2000])
+    body = text[:2000]
+    declared = _FRONT_MATTER.search(body)
     if declared:
         return declared.group(1).upper()
-    for probe in (name, text[:2000]):
-        if _RESTRICTED_HINTS.search(probe):
-            return "RESTRICTED"
-        if _PUBLIC_HINTS.search(probe):
-            return "PUBLIC"
-        if _INTERNAL_HINTS.search(probe):
-            return "INTERNAL"
-    return default
+    hinted = _levels_hinted(name) | _levels_hinted(body)
+    return next((level for level, _ in _HINTS if level in hinted), default)
+
+
+def _levels_hinted(probe: str) -> set[str]:
+    levels: set[str] = set()
+    for level, pattern in _HINTS:
+        for hit in pattern.finditer(probe):
+            negated = _NEGATION_BEFORE.search(probe, max(0, hit.start() - 24), hit.start())
+            said = _NEGATED_LEVEL.get(level) if negated else level
+            if said:
+                levels.add(said)
+    return levels
 
 
 def text_decode(data: bytes, name: str) -> str:

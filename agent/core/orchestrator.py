@@ -316,6 +316,9 @@ def _run_structured(
         tool_results = _run_tool_loop(task, intent, glossary, store, provider, cleared, reference, run)
     except ProviderError:
         return _Part(render.DEGRADED_STRUCTURED[intent.language], KIND_DEGRADED)
+    # A call for another fact is not this task's result: its `found` would hide from the guard
+    # that the task's own figure is missing. Unrecognised calls name no fact and stay.
+    tool_results = [(t, r, f) for t, r, f in tool_results if t is None or t == task]
     relevant = [(r, f) for t, r, f in tool_results if t == task]
     if not relevant:
         # The model answered without looking the figure up: the agent looks it up itself.

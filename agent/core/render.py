@@ -108,11 +108,17 @@ def difference_line(older: FactRecord, newer: FactRecord, glossary: GlossarySnap
 
 
 def comparable_pair(facts: list[FactRecord]) -> tuple[FactRecord, FactRecord] | None:
-    """Exactly two found facts that differ only in period, oldest first."""
+    """Exactly two found facts that differ only in period, of one period type, oldest first.
+
+    A half year against its full year (or a quarter against a half) is a part against its whole,
+    not a change: FY is compared with FY, HY with HY and quarters with quarters only.
+    """
     if len(facts) != 2:
         return None
     a, b = facts
     if (a.metric, a.entity, a.channel, a.unit) != (b.metric, b.entity, b.channel, b.unit) or a.period == b.period:
+        return None
+    if a.period.period_type != b.period.period_type:
         return None
     older, newer = sorted((a, b), key=lambda f: f.period.sort_key)
     return older, newer

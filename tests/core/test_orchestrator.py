@@ -81,6 +81,25 @@ def test_a_tool_call_for_another_fact_does_not_answer_the_question(glossary, sto
     result = ask("中国内地FY2025的营收是多少", glossary, store, provider)
     assert [(f.entity, str(f.value)) for f in result.facts] == [("ACME_CN", "96120.3")]
     assert "24,015.8" not in result.answer
+    assert [(r["entity"], r["value"]) for r in result.tool_results] == [("ACME_CN", "96120.3")]
+
+
+def test_a_found_tool_call_for_another_fact_cannot_hide_a_missing_figure(glossary, store) -> None:
+    provider = ScriptedProvider(
+        tool_call(metric="REVENUE", entity="ACME_HK", period="FY2025"),  # exists: 24,015.8
+        prose("香港FY2025营收为24,015.8百万元。"),
+    )
+    result = ask("中国内地2025年ROE是多少", glossary, store, provider)
+    assert '"found"' in provider.requests[1]["messages"][-1]["content"]  # the model did get the other figure
+    assert result.guard.fabrication_guard_triggered
+    assert result.tool_results == (
+        {
+            "status": "not_found",
+            "normalized": {"metric": "ROE", "entity": "ACME_CN", "period": "FY2025", "channel": "TOTAL"},
+        },
+    )
+    assert result.facts == () and result.sources == ()
+    assert result.answer_kind == "refusal" and "24,015.8" not in result.answer and "24015.8" not in result.answer
 
 
 def test_provider_error_degrades_with_no_number(glossary, store) -> None:
@@ -120,6 +139,27 @@ def test_listed_sub_tasks_run_without_the_llm_and_add_the_difference(glossary, s
 def test_difference_of_a_percentage_is_in_points(glossary, store) -> None:
     result = ask("集团2024年和2025年毛利率", glossary, store, ExplodingProvider())
     assert "对比：FY2025 较 FY2024 -2.2 个百分点" in result.answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "集团2025年上半年和2025年营收对比",
+        "集团2025年Q4和2025年营收",
+        "集团2025年上半年和2025年Q2营收",
+        "ACME Group revenue in 2025H1 and FY2025",
+    ],
+)
+def test_no_difference_line_between_periods_of_different_types(glossary, store, question) -> None:
+    result = ask(question, glossary, store, ExplodingProvider())
+    assert len({f.period.period_type for f in result.facts}) == 2  # both figures are there
+    assert not any(line.startswith(("对比", "Change")) for line in result.answer.splitlines())
+    assert "%" not in result.answer
+
+
+def test_quarters_are_compared_with_quarters(glossary, store) -> None:
+    result = ask("集团2025年Q3和2025年Q4营收对比", glossary, store, ExplodingProvider())
+    assert "对比：2025Q4 较 2025Q3 +3,008.8 百万元（+9.4%）" in result.answer
 
 
 def test_a_missing_sub_task_says_not_found_and_gives_no_figure(glossary, store) -> None:

@@ -217,6 +217,21 @@ def test_the_stream_sends_checked_text_in_order(analyst: APIClient) -> None:
     assert streamed == done["answer"] and done["facts"][0]["value"] == "24015.8"
 
 
+def test_the_stream_splits_an_english_composite_answer_at_its_own_heading(analyst: APIClient) -> None:
+    question = "Why did Hong Kong revenue decline in FY2025?"
+    response = analyst.post("/v1/ask/stream", {"question": question}, format="json")
+    events = _events(response)
+    done = events[-1][1]
+    assert done["route"] == "composite" and "\n\nExplanation:\n" in done["answer"]
+    names = [name for name, _ in events]
+    assert names[:2] == ["meta", "structured"] and set(names[2:-2]) == {"delta"}
+    structured = events[1][1]["text"]
+    deltas = [d["text"] for n, d in events if n == "delta"]
+    assert "24,015.8" in structured and "Explanation:" not in structured
+    assert deltas[0] == "Explanation:\n" and "Explanation:" not in "".join(deltas[1:])
+    assert structured + "\n\n" + "".join(deltas) == done["answer"]
+
+
 def test_the_stream_validates_like_ask(analyst: APIClient) -> None:
     response = analyst.post("/v1/ask/stream", {"question": ""}, format="json")
     assert response.status_code == 400 and response.json()["error"]["type"] == "bad_request"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from io import StringIO
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -12,12 +14,14 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from documents.models import Document
+from documents.services import document_ingest
 from retrieval.index import PostgresLexicalIndex, retrieval_token
 from retrieval.models import Chunk
 from retrieval.selectors import chunk_search
-from retrieval.services import IngestError, text_document_ingest
+from retrieval.services import IngestError, sensitivity_classify, text_document_ingest
 from retrieval.text import tokens
 from tests.fakes import BigramHashEmbedder
+from tests.ingestion.builders import docx_bytes
 
 pytestmark = pytest.mark.django_db
 SECRET_DOC = "东南亚扩张计划_内部.docx"
@@ -96,6 +100,88 @@ def test_sensitivity_is_classified_when_not_given(demo) -> None:
     assert text_document_ingest(name="绝密_b.md", data="正文。".encode()).document.sensitivity == "RESTRICTED"
     assert text_document_ingest(name="c.md", data="本文件严格保密。".encode()).document.sensitivity == "RESTRICTED"
     assert text_document_ingest(name="d.md", data="正文。".encode()).document.sensitivity == "INTERNAL"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        # A RESTRICTED hint in the name or the body wins over every other hint, wherever it is.
+        ("express_logistics_plan.md", "本计划严格保密。", "RESTRICTED"),
+        ("press_release.md", "发布前严格保密。", "RESTRICTED"),
+        ("public_summary.md", "This summary is confidential.", "RESTRICTED"),
+        ("confidential-plan.docx", "正文。", "RESTRICTED"),
+        ("CONFIDENTIAL.PLAN.md", "正文。", "RESTRICTED"),
+        ("fy2025confidential_plan.md", "正文。", "RESTRICTED"),
+        ("公司confidential计划.md", "正文。", "RESTRICTED"),
+        # INTERNAL before PUBLIC, over the name and the body.
+        ("press_release.md", "内部讨论稿。", "INTERNAL"),
+        ("public_faq.md", "For internal use.", "INTERNAL"),
+        # ASCII hints are whole words: `_ - .` and digits bound them, letters do not.
+        ("press_release.md", "正文。", "PUBLIC"),
+        ("q3-press.md", "正文。", "PUBLIC"),
+        ("2025public.md", "正文。", "PUBLIC"),
+        ("express.md", "正文。", "INTERNAL"),
+        ("pressure_test.md", "正文。", "INTERNAL"),
+        ("republican.md", "正文。", "INTERNAL"),
+        ("unrestricted_notes.md", "正文。", "INTERNAL"),
+        ("notes.md", "This memo is unrestricted.", "INTERNAL"),
+        ("notes.md", "International public briefing.", "PUBLIC"),
+        # A negated PUBLIC hint says "not public": never PUBLIC, at least INTERNAL.
+        ("notes.md", "非公开信息，仅供参考。", "INTERNAL"),
+        ("public_summary.md", "本文件不公开。", "INTERNAL"),
+        ("notes.md", "未公开数据。", "INTERNAL"),
+        ("notes.md", "不得对外公开。", "INTERNAL"),
+        ("notes.md", "Not public: for the board only.", "INTERNAL"),
+        ("notes.md", "Non-public information.", "INTERNAL"),
+        ("public.md", "Not for public release.", "INTERNAL"),
+        # A negated RESTRICTED hint is no RESTRICTED hint (and says nothing else).
+        ("notes.md", "A non-confidential summary.", "INTERNAL"),
+        ("notes.md", "本摘要非机密。", "INTERNAL"),
+        ("notes.md", "A non-confidential summary of the confidential plan.", "RESTRICTED"),
+        # A PUBLIC hint alone, and no hint at all (the default).
+        ("industry_weekly.md", "公开资料整理。", "PUBLIC"),
+        ("notes.md", "正文。", "INTERNAL"),
+    ],
+)
+def test_sensitivity_hints_are_anchored_and_restricted_wins(name: str, text: str, expected: str) -> None:
+    assert sensitivity_classify(name=name, text=text) == expected
+
+
+def test_explicit_metadata_then_front_matter_come_before_any_hint() -> None:
+    assert sensitivity_classify(name="confidential.md", text="严格保密", explicit="public") == "PUBLIC"
+    assert sensitivity_classify(name="press_release.md", text="sensitivity: RESTRICTED\n正文。") == "RESTRICTED"
+    assert sensitivity_classify(name="confidential.md", text="sensitivity: INTERNAL\n严格保密。") == "INTERNAL"
+    assert sensitivity_classify(name="notes.md", text="正文。", default="PUBLIC") == "PUBLIC"
+    with pytest.raises(IngestError):
+        sensitivity_classify(name="notes.md", text="正文。", explicit="SECRET")
+
+
+def test_an_upload_whose_body_is_restricted_is_restricted_whatever_its_name(demo) -> None:
+    outcome = document_ingest(name="express_logistics_plan.md", data="# 物流计划\n本计划严格保密。\n".encode())
+    assert outcome.document.sensitivity == "RESTRICTED"
+    assert set(outcome.document.chunks.values_list("sensitivity", flat=True)) == {"RESTRICTED"}
+
+
+def test_office_uploads_are_classified_by_name_title_and_body(demo) -> None:
+    def paragraphs(*texts: str, title: str = "") -> Callable[[Any], None]:
+        def build(document: Any) -> None:
+            if title:
+                document.add_heading(title, level=0)
+            for text in texts:
+                document.add_paragraph(text)
+
+        return build
+
+    cases = {
+        "express_logistics_plan.docx": (paragraphs("本计划严格保密。"), "RESTRICTED"),
+        "confidential-plan.docx": (paragraphs("正文。"), "RESTRICTED"),
+        "press_release.docx": (paragraphs("正文。"), "PUBLIC"),
+        "express.docx": (paragraphs("正文。"), "INTERNAL"),
+        "plan.docx": (paragraphs("正文。", title="机密：东南亚物流计划"), "RESTRICTED"),
+        "declared.docx": (paragraphs("sensitivity: PUBLIC", "内部。", title="计划"), "PUBLIC"),
+    }
+    for name, (build, expected) in cases.items():
+        assert document_ingest(name=name, data=docx_bytes(build)).document.sensitivity == expected, name
 
 
 def test_search_api_ranks_and_filters_by_clearance(analyst: APIClient, cleared: APIClient) -> None:
