@@ -68,14 +68,6 @@ def test_a_prompt_injection_in_a_document_changes_no_structured_number(demo) -> 
     assert [str(f.value) for f in result.facts] == ["24015.8"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "narrative numeric grounding (`agent.core.narrative.numbers_ground`, being rewritten) keeps "
-        "a number that a cited snippet contains, so the injected document's own figure passes as "
-        "'grounded' although it contradicts the found fact for the same metric, entity and period"
-    ),
-)
 @pytest.mark.django_db
 def test_an_injected_figure_is_absent_from_the_whole_answer(demo) -> None:
     result = _ask_after_an_injection(demo)
