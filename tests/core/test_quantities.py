@@ -52,6 +52,8 @@ def fig(value: str, unit: str) -> tuple[Decimal, str]:
         ("三点五亿元", [fig("350000000", "money:CNY")]),
         ("贰拾亿元", [fig("2000000000", "money:CNY")]),
         ("两家", [fig("2", "count")]),
+        ("关闭了三个门店", [fig("3", "count")]),
+        ("新增三项业务", [fig("3", "count")]),
         ("十余家", [fig("10", "count")]),
     ],
 )
@@ -86,6 +88,7 @@ def test_the_sign_is_read_from_a_minus_or_a_stated_loss_or_fall(text: str, expec
         "第3名",
         "主要有两个原因",
         "三项措施",
+        "3个主要方面",
         "将一家门店改造为体验店",
         "统一成本核算",
         "十分明显",

@@ -7,9 +7,12 @@ source's, so both sides go through this one parser and a verbatim quote always m
 - **Numbers:** Arabic with thousands separators and decimals (`1,284.5`); amounts glued to a
   currency (`rmb150亿`, `hk$320亿`, `us$5m`); Chinese numerals (`二十亿`, `一百二十亿`,
   `三点五亿`, `两成`, `百分之三十`). `几`/`数` make a numeral approximate and no figure
-  (`几十亿`, `数百万`). An ordinal (`第3`, `第一`) numbers the text itself and is no figure.
-  A Chinese numeral is a figure only with a scale or unit (`两家`, `二十亿`), never the generic
-  counters of an argument's structure (`两个原因`, `三项措施`) nor a lone `一` (an article).
+  (`几十亿`, `数百万`). An ordinal (`第3`, `第一`) numbers the text itself and is no figure;
+  digits glued to other letters are part of a name (`q4`, `iphone15`) unless a Chinese unit or
+  `%` follows. Full-width digits arrive as ASCII (NFKC).
+  A Chinese numeral is a figure only with a scale or unit (`两家`, `二十亿`, `三个门店`), and
+  a lone `一` with a counter is an article (`一家门店`). A count of the answer's own parts
+  (`两个原因`, `3个方面`, `三项措施`) is no figure in either script.
 - **Value and unit class:** the value is scaled to its class's base unit (亿/万/千/百万,
   million/billion/thousand, `m`/`bn`/`k`): `percent`, `points` (个百分点/pp; 基点/bp as
   hundredths), `permille`, `times` (倍), `money:CNY|HKD|USD|…` (元, rmb, 港元, hk$, 美元, $ …),

@@ -12,9 +12,9 @@ from .chinese import BIG, DIGITS, RUN, SMALL, chinese_integer, chinese_year
 from .units import (
     AFTER,
     AMOUNT,
+    ARGUMENT_PARTS,
     COUNT,
     CURRENCIES,
-    GENERIC_COUNTERS,
     MONEY,
     NUMBER,
     PERCENT,
@@ -117,6 +117,8 @@ def _arabic(text: str) -> list[Quantity]:
             continue  # 5g, 3d, 1st
         if _ORDINAL_BEFORE.search(before) and not (after.group("scale") or after.group("unit") in _FIGURE_UNITS):
             continue  # 第3名: numbers the text, states no figure
+        if ARGUMENT_PARTS.match(text, m.end()):
+            continue  # 3个方面: the answer's own structure
         found.append(
             _quantity(
                 Decimal(m.group("num").replace(",", "")),
@@ -145,6 +147,8 @@ def _chinese(text: str) -> tuple[list[Quantity], list[int]]:
             continue  # 千万不要, 万一, 百货: no leading digit
         if _ORDINAL_BEFORE.search(before) or _APPROXIMATE_BEFORE.search(before) or text.startswith("几", m.end()):
             continue  # 第一, 几十亿, 数十亿, 十几亿
+        if ARGUMENT_PARTS.match(text, m.end()):
+            continue  # 两个原因, 三项措施: the answer's own structure
         integer = chinese_integer(run)
         if integer is None:
             continue
@@ -159,11 +163,14 @@ def _chinese(text: str) -> tuple[list[Quantity], list[int]]:
         scaled = any(ch in "万亿" for ch in run) or bool(fscale) or bool(after.group("scale"))
         if not (percent or scaled or unit):
             continue  # 十分, 一二线: no unit and no scale, so no figure
-        if not (percent or scaled) and unit is not None:
-            if unit in GENERIC_COUNTERS:
-                continue  # 两个原因, 三项措施: the answer's own structure
-            if run == "一" and not frac and UNIT_OF[unit][0] in {COUNT, "time", "date"}:
-                continue  # 一家门店, 一年: an article, not a figure
+        if (
+            unit
+            and not (percent or scaled)
+            and run == "一"
+            and not frac
+            and UNIT_OF[unit][0] in {COUNT, "time", "date"}
+        ):
+            continue  # 一家门店, 一年: an article, not a figure
         found.append(
             _quantity(
                 value,

@@ -107,8 +107,11 @@ AFTER = re.compile(
     + ")?"
 )
 UNIT_OF = {written: (unit_class, multiplier) for written, unit_class, multiplier in UNITS}
-# Counters of an argument's own structure (两个原因, 三项措施, 一次): no figure in Chinese numerals.
-GENERIC_COUNTERS = {"个", "项", "次", "条", "份", "处", "场", "部"}
+# A count of the argument's own parts (两个原因, 三项措施, 3个方面) is no figure; 三个门店 is one.
+ARGUMENT_PARTS = re.compile(
+    r"(?:个|项|条|点|大)(?:主要|重要|关键|核心)?"
+    r"(?:原因|方面|因素|问题|部分|阶段|层面|角度|维度|要点|特点|措施|举措|步骤|建议|理由|变化|驱动)"
+)
 
 
 @dataclass(frozen=True)
