@@ -1,11 +1,14 @@
 """The narrative channel (SPEC §7): retrieve → fuse → (rerank) → synthesise → ground.
 
 Takes a question, the retriever port and optionally an LLM; returns text with a citation on
-every sentence, the cited sources, and how many unsupported numbers were removed. Retrieval
+every sentence, the cited sources, and how many unsupported figures were removed. Retrieval
 is clearance-filtered by the retriever itself, so RESTRICTED text never reaches this module
 (or any LLM) for an uncleared user. With no LLM the answer is extractive. Every answer passes
-the numeric grounding check: a number that appears in no cited snippet, no found fact and not
-in the question is removed with its sentence (extends invariant 1 to narrative prose).
+the numeric grounding check (`grounding`): a figure that no snippet shown and no found fact
+states, with the same value, unit class and sign, is removed with its sentence (extends
+invariant 1 to narrative prose). A synthesis is checked as the model wrote it, before the
+system expands its `[n]` markers into citations and appends its source list, so only the
+system's own references are exempt; the question's figures are never support.
 """
 
 from __future__ import annotations
@@ -14,10 +17,10 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .glossary import GlossarySnapshot
+from .grounding import MARKER, SENTENCE, notice_add, numbers_check, numbers_ground, support_collect
 from .normalize import text_normalize
 from .ports import LLMProvider, NarrativeRetriever, ProviderError, RetrievedChunk
 from .render import DEGRADED_NARRATIVE, NARRATIVE_NO_HITS, NARRATIVE_NOT_WIRED
@@ -27,18 +30,10 @@ RRF_K = 60
 MAX_QUERIES = 5
 TOP_CHUNKS = 4
 MAX_SENTENCES = 4
-_SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
-_NUMBER = re.compile(r"(?<![A-Za-z_=\d.])(\d[\d,，]*(?:\.\d+)?)\s*(亿|万|百万|千|个百分点|%|％)?")
-_SCALES = {"亿": Decimal(10) ** 8, "万": Decimal(10) ** 4, "百万": Decimal(10) ** 6, "千": Decimal(1000)}
 _QUESTION_FORM = re.compile(
     r"为什么|为何|原因|归因|怎么看|如何看|怎么样|是什么|什么|哪些|哪个|如何|多少|有没有|是否|请问|最近|吗|呢|的|了|是|有"
     r"|\b(?:why|what|which|how|is|are|was|were|the|a|an|of|in|did|does|do)\b"
 )
-_CITATION = re.compile(r"\[\d+(?:\s*[,，]\s*\d+)*\]|（资料来源：[^）]*）|（[^（）]*·[^（）]*）")
-UNSUPPORTED_NOTICE = {
-    "zh": "（已移除 {n} 处无法在资料中核实的数字）",
-    "en": "({n} figure(s) that the sources do not support were removed)",
-}
 
 
 @dataclass(frozen=True)
@@ -150,7 +145,7 @@ def extractive_answer(question: str, chunks: list[RetrievedChunk]) -> tuple[str,
     top_doc = chunks[0].doc if chunks else ""
     scored: list[tuple[float, int, int, str, RetrievedChunk]] = []
     for rank, chunk in enumerate(chunks[:TOP_CHUNKS]):
-        for position, sentence in enumerate(s.strip() for s in _SENTENCE.findall(chunk.text)):
+        for position, sentence in enumerate(s.strip() for s in SENTENCE.findall(chunk.text)):
             overlap = len(wanted & _bigrams(sentence))
             if len(sentence) < 6 or overlap < (1 if chunk.doc == top_doc else 2):
                 continue
@@ -178,14 +173,17 @@ SYNTHESIS_SYSTEM = (
 )
 
 
-def llm_answer(
-    question: str, chunks: list[RetrievedChunk], llm: LLMProvider
-) -> tuple[str, list[RetrievedChunk], dict[str, int]]:
-    """Answer only from the numbered snippets; `[n]` becomes a citation, and every snippet's
-    document the answer does not name is appended as （资料来源：…）."""
+def answer_draft(question: str, chunks: list[RetrievedChunk], llm: LLMProvider) -> tuple[str, dict[str, int]]:
+    """The model's answer from the numbered snippets, as it wrote it (`[n]` markers unexpanded)."""
     numbered = "\n".join(f"[{i}] （{c.doc} · {c.locator}）{c.text}" for i, c in enumerate(chunks, start=1))
     prompt = f"问题：{question}\n\n资料：\n{numbered}"
     response = llm.create_message(system=SYNTHESIS_SYSTEM, messages=[{"role": "user", "content": prompt}], tools=[])
+    return response.text.strip(), dict(response.usage)
+
+
+def citations_expand(text: str, chunks: list[RetrievedChunk]) -> tuple[str, list[RetrievedChunk]]:
+    """`[n]` becomes snippet n's citation (a marker naming no snippet is dropped), and every
+    snippet's document the text does not name is appended as （资料来源：…）."""
     cited: list[RetrievedChunk] = []
 
     def expand(match: re.Match[str]) -> str:
@@ -199,7 +197,7 @@ def llm_answer(
                     cited.append(chunk)
         return "".join(marks)
 
-    text = re.sub(r"\[\d+(?:\s*[,，]\s*\d+)*\]", expand, response.text.strip())
+    text = MARKER.sub(expand, text)
     named = {c.doc for c in chunks if c.doc in text}
     cited += [c for c in chunks if c.doc in text and c not in cited]
     unnamed: list[RetrievedChunk] = []
@@ -209,68 +207,12 @@ def llm_answer(
             named.add(chunk.doc)
     if unnamed:
         text += "（资料来源：" + "；".join(f"{c.doc} {c.locator}" for c in unnamed) + "）"
-    return text, cited + unnamed, dict(response.usage)
+    return text, cited + unnamed
 
 
-# -- the numeric grounding check ------------------------------------------------------------
-def _numbers(text: str) -> list[tuple[Decimal, Decimal]]:
-    """Each number in `text`: as written, and scaled by any 亿/万/百万/千 that follows it."""
-    found = []
-    for digits, unit in _NUMBER.findall(text):
-        try:
-            number = Decimal(digits.replace(",", "").replace("，", ""))
-        except InvalidOperation:
-            continue
-        found.append((number.normalize(), (number * _SCALES.get(unit or "", Decimal(1))).normalize()))
-    return found
-
-
-def numbers_ground(
-    text: str,
-    *,
-    snippets: Sequence[str],
-    facts: Sequence[FactRecord] = (),
-    question: str = "",
-    doc_names: Sequence[str] = (),
-    language: str = "zh",
-) -> tuple[str, int]:
-    """Remove every sentence holding a number that no cited snippet, fact or the question has.
-
-    A number is supported when its written value appears in a source, or its value scaled by
-    its unit (亿/万/百万) equals a source's scaled value (`1,284.5亿` against `128,450,000,000`).
-    Citations and document names are ignored (their digits are references, not claims).
-    """
-    raw_ok: set[Decimal] = set()
-    scaled_ok: set[Decimal] = set()
-    for source in [*snippets, question]:
-        for raw, scaled in _numbers(text_normalize(source)):
-            raw_ok.add(raw)
-            scaled_ok.add(scaled)
-    for fact in facts:
-        raw_ok |= {fact.value.normalize(), abs(fact.value).normalize()}
-        if fact.unit in ("CNY_M", "USD_M", "HKD_M"):
-            scaled_ok.add((abs(fact.value) * Decimal(10) ** 6).normalize())
-    removed = 0
-    kept: list[str] = []
-    for line in text.split("\n"):
-        sentences_kept = []
-        for sentence in _SENTENCE.findall(line) or [line]:
-            probe = _CITATION.sub(" ", sentence)
-            for name in doc_names:
-                probe = probe.replace(name, " ")
-            unsupported = [
-                raw for raw, scaled in _numbers(text_normalize(probe)) if raw not in raw_ok and scaled not in scaled_ok
-            ]
-            if unsupported:
-                removed += len(unsupported)
-                continue
-            sentences_kept.append(sentence)
-        if "".join(sentences_kept).strip():
-            kept.append("".join(sentences_kept))
-    result = "\n".join(kept).strip()
-    if removed:
-        result = (result + "\n" if result else "") + UNSUPPORTED_NOTICE[language].format(n=removed)
-    return result, removed
+def _references(chunks: Sequence[RetrievedChunk]) -> list[str]:
+    """The strings the system knows verbatim: citations, locators and document names."""
+    return [*(citation(c) for c in chunks), *(c.locator for c in chunks), *(c.doc for c in chunks)]
 
 
 # -- the channel ----------------------------------------------------------------------------
@@ -294,25 +236,34 @@ def narrative_answer(
     scores = tuple((c.chunk_id, round(c.score, 6)) for c in chunks)
     if llm is not None and rerank:
         chunks, usage = chunks_rerank(question, chunks, llm)
+    shown = chunks[:TOP_CHUNKS]
     if llm is not None:
         try:
-            text, cited, used = llm_answer(question, chunks[:TOP_CHUNKS], llm)
+            draft, used = answer_draft(question, shown, llm)
         except ProviderError:
             return NarrativeOutcome(DEGRADED_NARRATIVE[language], KIND_DEGRADED, chunk_scores=scores)
         for key, value in used.items():
             usage[key] = usage.get(key, 0) + value
+        # Ground what the model wrote before the system adds its own citations and source list.
+        kept, removed = numbers_check(
+            draft,
+            support=support_collect([c.text for c in shown], facts, question),
+            references=_references(chunks),
+        )
+        text, cited = citations_expand(kept, shown) if kept else ("", [])
+        grounded = notice_add(text, removed, language)
     else:
         text, cited = extractive_answer(question, chunks)
-    if not text:
-        return NarrativeOutcome(NARRATIVE_NO_HITS[language], KIND_REFUSAL, chunk_scores=scores)
-    grounded, removed = numbers_ground(
-        text,
-        snippets=[c.text for c in cited] or [c.text for c in chunks[:TOP_CHUNKS]],
-        facts=facts,
-        question=question,
-        doc_names=sorted({c.doc for c in chunks}, key=len, reverse=True),
-        language=language,
-    )
+        if not text:
+            return NarrativeOutcome(NARRATIVE_NO_HITS[language], KIND_REFUSAL, chunk_scores=scores)
+        grounded, removed = numbers_ground(
+            text,
+            snippets=[c.text for c in cited],
+            facts=facts,
+            question=question,
+            references=_references(chunks),
+            language=language,
+        )
     sources = tuple(Source("chunk", c.doc, c.locator, c.document_id, c.text) for c in cited)
     kind = KIND_ANSWER if grounded.strip() and sources else KIND_REFUSAL
     return NarrativeOutcome(grounded or NARRATIVE_NO_HITS[language], kind, sources, removed, scores, usage)
