@@ -7,6 +7,8 @@ local server that speaks the OpenAI Chat Completions protocol as the LLM. Then:
 1. the golden set over HTTP (the baseline the later steps must keep);
 2. load: concurrent `/v1/ask` from distinct analysts, a fixed number of questions, zero errors;
 3. the LLM failing: answers degrade, with no number; then recover;
+   a hostile model (never calls a tool, invents figures in every reply, routing and rerank on):
+   none of its figures reaches an answer, over the API or the stream;
 4. the lexical index stale (a document added by the worker) and missing (its version stamp
    deleted): rebuilt, answers still correct;
 5. the database stopped: 503 envelopes, then recovery without restarting anything;
@@ -41,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from agent.core.golden import expectations_check, unexplained_digits  # noqa: E402
+from tests.providers.hostile import HOSTILE_QUESTIONS, HOSTILE_REPLY, invented_in, streamed_text  # noqa: E402
 
 GOLDEN = ROOT.parent / "shared" / "golden" / "golden.jsonl"
 BIN = Path(sys.executable).parent
@@ -55,12 +58,16 @@ LOAD_QUESTIONS = (
 
 
 class Llm:
-    """An OpenAI-compatible chat endpoint: plain, grounded prose, or failures when told to fail."""
+    """An OpenAI-compatible chat endpoint: plain, grounded prose, or failures when told to fail.
 
-    def __init__(self) -> None:
+    A `hostile` one never calls a tool and puts invented figures in every reply.
+    """
+
+    def __init__(self, *, hostile: bool = False) -> None:
         self.failing = False
         self.calls = 0
         llm = self
+        reply = HOSTILE_REPLY if hostile else "资料对此有说明 [1]。"
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
@@ -84,7 +91,7 @@ class Llm:
                             "choices": [
                                 {
                                     "index": 0,
-                                    "message": {"role": "assistant", "content": "资料对此有说明 [1]。"},
+                                    "message": {"role": "assistant", "content": reply},
                                     "finish_reason": "stop",
                                 }
                             ],
@@ -152,22 +159,24 @@ class Drill:
             raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
         return done.stdout
 
-    def start_server(self) -> None:
+    def start_server(self, name: str = "server", port: int | None = None, env: dict[str, str] | None = None) -> None:
+        port = port or self.port
         command = [
-            str(BIN / "gunicorn"), "ragspine_site.wsgi:application", "-b", f"127.0.0.1:{self.port}",
+            str(BIN / "gunicorn"), "ragspine_site.wsgi:application", "-b", f"127.0.0.1:{port}",
             "--worker-class", "gthread", "--workers", "2", "--threads", "8", "--timeout", "120",
             "--log-level", "warning",
         ]  # fmt: skip
-        self.spawn("server", command)
-        self.wait_for(lambda: self.get("/v1/health").status_code == 200, "the server to start", 60)
+        self.spawn(name, command, env)
+        health = f"http://127.0.0.1:{port}/v1/health"
+        self.wait_for(lambda: httpx.get(health, timeout=5).status_code == 200, f"the {name} to start", 60)
 
     def start_worker(self) -> None:
         self.spawn("worker", [sys.executable, "manage.py", "ingest_worker", "--interval", "0.2"])
 
-    def spawn(self, name: str, command: list[str]) -> None:
+    def spawn(self, name: str, command: list[str], env: dict[str, str] | None = None) -> None:
         log = (self.root / f"{name}.log").open("ab")
         self.processes[name] = subprocess.Popen(
-            command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            command, cwd=ROOT, env=env or self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
 
     def stop(self) -> None:
@@ -297,6 +306,40 @@ class Drill:
             self.llm.failing = False
         body = self.ask("中国内地FY2025的营收是多少", reference_date="2026-03-15").json()
         self.check("LLM back: answers again", [f["value"] for f in body["facts"]] == ["96120.3"])
+
+    def hostile_model(self) -> None:
+        """A second server wired to a model that lies in every reply, with routing and rerank on."""
+        liar = Llm(hostile=True)
+        port = _free_port()
+        env = {
+            **self.env,
+            "RAGSPINE_LLM_BASE_URL": f"http://127.0.0.1:{liar.port}/v1",
+            "RAGSPINE_LLM_ROUTING": "1",
+            "RAGSPINE_RERANK": "1",
+        }
+        self.start_server("hostile server", port, env)
+        base = f"http://127.0.0.1:{port}"
+        shown: list[str] = []
+        removed = 0
+        for question in HOSTILE_QUESTIONS:
+            body = httpx.post(base + "/v1/ask", json={"question": question}, headers=self.headers(), timeout=60).json()
+            shown += [f"API '{question}': {name}" for name in invented_in(body.get("answer", ""))]
+            removed += body.get("guard", {}).get("numbers_unsupported", 0)
+            streamed = httpx.post(
+                base + "/v1/ask/stream", json={"question": question}, headers=self.headers(), timeout=60
+            ).text
+            shown += [f"stream '{question}': {name}" for name in invented_in(streamed_text(streamed))]
+        self.figures["hostile_model"] = {
+            "questions": len(HOSTILE_QUESTIONS),
+            "model_calls": liar.calls,
+            "numbers_removed": removed,
+            "invented_shown": len(shown),
+        }
+        self.check(
+            "hostile model: none of its figures in any answer (API and stream)",
+            not shown and liar.calls > 0,
+            f"{liar.calls} model calls, {removed} figures removed, shown {shown[:4] or 'none'}",
+        )
 
     def lexical_index(self) -> None:
         term = "量子冰箱"
@@ -482,6 +525,7 @@ def main() -> int:
             drill.golden,
             drill.load,
             drill.provider_failing,
+            drill.hostile_model,
             drill.lexical_index,
             drill.database_down,
             drill.worker_killed,

@@ -39,6 +39,7 @@ class StubServer:
     replies: list[Reply] = field(default_factory=list)
     requests: list[Received] = field(default_factory=list)
     root: str = ""
+    default: Reply | None = None  # sent when the script has run out (a model that always says the same)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def script(self, *replies: Reply) -> None:
@@ -64,7 +65,7 @@ def _handler(stub: StubServer) -> type[BaseHTTPRequestHandler]:
                 stub.requests.append(
                     Received(self.path, {k.lower(): v for k, v in self.headers.items()}, json.loads(raw or b"{}"))
                 )
-                reply = stub.replies.pop(0) if stub.replies else None
+                reply = stub.replies.pop(0) if stub.replies else stub.default
             if self.path != stub.path:
                 reply = Reply(404, {"error": {"type": "not_found_error", "message": f"no route {self.path}"}})
             elif reply is None:
