@@ -80,6 +80,16 @@ def is_ascii_word_char(ch: str) -> bool:
     return ch.isascii() and ch.isalnum()
 
 
+def ascii_word_continues(left: str, right: str) -> bool:
+    """Whether `right` carries on the ASCII word `left` ends: two letters, or two digits.
+
+    A letter next to a digit is a word boundary, so `HK` is found in `HK2025` but not in `HKEX`.
+    """
+    if not (left.isascii() and right.isascii()):
+        return False
+    return (left.isalpha() and right.isalpha()) or (left.isdigit() and right.isdigit())
+
+
 def question_language(text: str) -> str:
     """`zh` when the question holds any CJK character, otherwise `en`."""
     for ch in text:
