@@ -4,12 +4,15 @@ Takes any text; returns a `MatchView` from which whatever a writer can change wi
 what a reader sees is gone:
 
 - HTML entities are decoded, a bounded number of rounds (`&amp;#31454;` is `竞`);
-- each character is NFKC-folded, made Simplified Chinese, casefolded, stripped of its marks
-  (NFD, then no M* code point), and mapped to its prototype in Unicode's confusables table
-  (TR39, as shipped by `confusable_homoglyphs`), so Cyrillic `Ј` is `j`; a capital letter is
-  read as the ASCII capital it looks like before it is casefolded, so Greek `Ι` is `i` and Greek
-  `Η` is `h` (casefolding first would make it `η`, which looks like `n`); any other decimal digit
-  is an ASCII digit;
+- each character is mapped to its prototype in Unicode's confusables table (TR39, as shipped
+  by `confusable_homoglyphs`), else to its NFKC form (the table comes first: `ϲ` looks like
+  `c`, its NFKC form `ς` does not), made Simplified Chinese, casefolded and stripped of its
+  marks (NFD, then no M* code point), until nothing changes: Cyrillic `Ј` is `j`, `Ｊ` is `j`;
+- a capital letter is read as the ASCII capital it looks like and only then casefolded, so
+  Greek `Ι` is `i` (the table folds `I` into `l`) and Greek `Η` is `h` (casefolding first would
+  give `η`, which looks like `n`); other capitals are casefolded first;
+- a decimal digit is the ASCII digit it looks like or stands for (`١` is `1`), unless it looks
+  like a letter;
 - default-ignorable code points (zero-width characters, variation selectors, Hangul fillers)
   vanish;
 - separators, punctuation, symbols and emoji vanish too, but each leaves a break, so an ASCII
