@@ -118,21 +118,23 @@ def _fold_piece(ch: str, table: _Confusables) -> str:
         if look is None and prototype is not None and prototype.isascii():
             look = prototype.lower()
         return look or str(unicodedata.decimal(ch))
-    capital = ch != ch.casefold()
+    lower = ch.casefold()
     if prototype is not None:
-        if not capital:
+        if category not in ("Lu", "Lt"):
             return prototype
         # A capital is read as what it looks like, not as its lowercase: Greek `Η` is `H` (its
         # `η` looks like `n`) and `Ƅ` is `b`. The table folds `I` into `l`, but a capital reads
         # as `I`. A capital that looks like nothing in ASCII is casefolded first.
         look = table.capitals.get(prototype) or (prototype if prototype.isascii() else None)
-        return look.lower() if look is not None else ch.casefold()
+        if look is not None:
+            return look.lower()
+        return lower if lower != ch else prototype
     # The table comes before compatibility folding: `ϲ` looks like `c`, its NFKC form `ς` does not.
     compatible = unicodedata.normalize("NFKC", ch)
     if compatible != ch:
         return compatible
-    if capital:
-        return ch.casefold()
+    if lower != ch:
+        return lower
     return ch if category[0] in "LN" else ""
 
 
