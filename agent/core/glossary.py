@@ -2,7 +2,8 @@
 
 Built from plain records (the Django adapter reads them from the database and caches the
 snapshot under a version stamp); the core only ever reads it. A code and a name are implicit
-aliases of their own target.
+aliases of their own target. Every alias is matched in two views: `matcher` on normalised text,
+and `gate_matcher` (built on first use) on the security gate's evasion-proof `gate_view`.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .matcher import AliasTarget, GlossaryMatcher
+from .gate_view import gate_key, gate_view
+from .matcher import AliasTarget, GlossaryMatcher, MatchView
 from .normalize import text_normalize
 from .types import ENTITY_EXTERNAL, ENTITY_HOME, Match
 
@@ -66,6 +68,8 @@ class GlossarySnapshot:
     _alias_texts: dict[tuple[str, str], list[str]] = field(init=False, default_factory=dict)
     _home: str | None = field(init=False, default=None)
     _in_scope: tuple[EntityInfo, ...] = field(init=False, default=())
+    _pairs: tuple[tuple[str, AliasTarget], ...] = field(init=False, default=(), repr=False, compare=False)
+    _gate_matcher: GlossaryMatcher | None = field(init=False, default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         pairs: list[tuple[str, AliasTarget]] = []
@@ -81,6 +85,7 @@ class GlossarySnapshot:
             pairs.append((alias.text, self._target(alias.kind, alias.code)))
             self._alias_texts[(alias.kind, alias.code)].append(alias.text)
         self.matcher = GlossaryMatcher(pairs)
+        self._pairs = tuple(pairs)
         self._home = next((code for code, info in self.entities.items() if info.kind == ENTITY_HOME), None)
         order = {ENTITY_HOME: 0, "subsidiary": 1, "peer": 2}
         inside = [e for e in self.entities.values() if e.kind != ENTITY_EXTERNAL]
@@ -99,8 +104,24 @@ class GlossarySnapshot:
     def home_entity(self) -> str | None:
         return self._home
 
+    @property
+    def gate_matcher(self) -> GlossaryMatcher:
+        """Every alias keyed in the gate's evasion-proof view; built once, on first use.
+
+        Two aliases that only differ by look-alikes meet on one key there; the external one is
+        kept, so the gate errs towards refusing.
+        """
+        if self._gate_matcher is None:
+            self._gate_matcher = GlossaryMatcher(self._pairs, key=gate_key, prefer_external=True)
+        return self._gate_matcher
+
     def match(self, normalized: str) -> list[Match]:
         return self.matcher.find(normalized)
+
+    def gate_match(self, text: str) -> tuple[MatchView, list[Match]]:
+        """The gate's view of any text, and the aliases matched in it (spans index the view)."""
+        view = gate_view(text)
+        return view, self.gate_matcher.find_in(view)
 
     def resolve(self, kind: str, raw: object) -> str | None:
         """The code an argument names (a code, a name or an alias), or None: never a guess."""

@@ -1,21 +1,23 @@
 """Joint glossary matching over an Aho–Corasick automaton (SPEC §5).
 
-Takes normalised text; returns the glossary hits chosen longest-leftmost and non-overlapping
-across every kind at once (entity, external entity, metric, channel), so a span taken by one
-match is never reused: the `门店` in `新开门店数` is not a channel and the `中国` in `中国竞安`
-is not ACME_CN. Matching runs on the whitespace-free view (`竞 安` is `竞安`); an alias that
-starts or ends with an ASCII letter or digit must sit on a word boundary of the text as
-written, so `HK` is not found inside `HKEX`, nor `SEA` inside `research`.
+Takes normalised text (or a ready `MatchView`); returns the glossary hits chosen longest-leftmost
+and non-overlapping across every kind at once (entity, external entity, metric, channel), so a
+span taken by one match is never reused: the `门店` in `新开门店数` is not a channel and the
+`中国` in `中国竞安` is not ACME_CN. Matching runs on a view of the text (by default the
+whitespace-free one, so `竞 安` is `竞安`); an alias that starts or ends with an ASCII letter or
+digit must sit on a word boundary of the text as written, where a space or a dropped separator
+between two characters, or a letter meeting a digit, is a boundary: `HK` is found in `HK2025`
+but not inside `HKEX`, nor `SEA` inside `research`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import ahocorasick
 
-from .normalize import compact_view, is_ascii_word_char, text_normalize
+from .normalize import ascii_word_continues, compact_view, is_ascii_word_char, text_normalize
 from .types import Match
 
 
@@ -26,26 +28,80 @@ class AliasTarget:
     external: bool = False
 
 
+def _is_space(ch: str) -> bool:
+    return ch == " "
+
+
+@dataclass(frozen=True)
+class MatchView:
+    """The characters the automaton runs over, taken from `text`.
+
+    `sources[i]` is the index in `text` that `chars[i]` came from. The text as written breaks
+    between two characters when one of the characters of `text` dropped between them is
+    `breaking` (a space, or a separator); both ends of the text are breaks.
+    """
+
+    text: str
+    chars: str
+    sources: tuple[int, ...]
+    breaking: Callable[[str], bool] = _is_space
+
+    def broken_before(self, index: int) -> bool:
+        if index <= 0 or index >= len(self.chars):
+            return True
+        return any(map(self.breaking, self.text[self.sources[index - 1] + 1 : self.sources[index]]))
+
+
 class AliasConflict(ValueError):
     """One alias text would point at two different codes."""
 
 
+def compact_key(text: str) -> str:
+    """The default key of an alias: normalised, whitespace-free."""
+    key, _ = compact_view(text_normalize(text))
+    return key
+
+
+def compact_match_view(normalized: str) -> MatchView:
+    """The whitespace-free view of normalised text, with a break wherever a space was."""
+    chars, positions = compact_view(normalized)
+    return MatchView(normalized, chars, tuple(positions))
+
+
 class GlossaryMatcher:
-    def __init__(self, aliases: Iterable[tuple[str, AliasTarget]]):
+    """An automaton over alias keys.
+
+    `key` turns an alias into the form it is matched in; the text must be viewed the same way.
+    Two aliases with one key and two targets raise `AliasConflict`, unless `prefer_external`
+    is set, when the external target is kept (the security gate's view folds look-alikes
+    together, and there a collision must err towards refusing).
+    """
+
+    def __init__(
+        self,
+        aliases: Iterable[tuple[str, AliasTarget]],
+        *,
+        key: Callable[[str], str] = compact_key,
+        prefer_external: bool = False,
+    ):
+        self._key = key
         self._automaton = ahocorasick.Automaton()
         self._targets: dict[str, AliasTarget] = {}
         for text, target in aliases:
-            key, _ = compact_view(text_normalize(text))
-            if not key:
+            alias = key(text)
+            if not alias:
                 continue
-            known = self._targets.get(key)
+            known = self._targets.get(alias)
             if known is not None and known != target:
-                raise AliasConflict(
-                    f"alias '{text}' points at both {known.kind} {known.code} and {target.kind} {target.code}"
-                )
-            self._targets[key] = target
-        for key, target in self._targets.items():
-            self._automaton.add_word(key, (key, target))
+                if not prefer_external:
+                    raise AliasConflict(
+                        f"alias '{text}' points at both {known.kind} {known.code} and {target.kind} {target.code}"
+                    )
+                if known.external or not target.external:
+                    continue
+            self._targets[alias] = target
+        for alias, target in self._targets.items():
+            self._automaton.add_word(alias, (alias, target))
         if self._targets:
             self._automaton.make_automaton()
 
@@ -54,19 +110,23 @@ class GlossaryMatcher:
 
     def lookup(self, text: str) -> AliasTarget | None:
         """The target of an alias given on its own (a tool argument, a scope value)."""
-        key, _ = compact_view(text_normalize(text))
-        return self._targets.get(key)
+        return self._targets.get(self._key(text))
 
     def find(self, normalized: str) -> list[Match]:
         """All chosen matches in already-normalised text, in reading order."""
         if not self._targets or not normalized:
             return []
-        compact, positions = compact_view(normalized)
+        return self.find_in(compact_match_view(normalized))
+
+    def find_in(self, view: MatchView) -> list[Match]:
+        """All chosen matches in a view of a text, in reading order; spans index `view.chars`."""
+        if not self._targets or not view.chars:
+            return []
         candidates: list[tuple[int, int, str, AliasTarget]] = []
-        for end_index, (key, target) in self._automaton.iter(compact):
+        for end_index, (key, target) in self._automaton.iter(view.chars):
             start = end_index - len(key) + 1
             end = end_index + 1
-            if self._on_word_boundary(normalized, positions, start, end, key):
+            if self._on_word_boundary(view, start, end, key):
                 candidates.append((start, end, key, target))
         candidates.sort(key=lambda c: (c[0], -(c[1] - c[0])))
         chosen: list[Match] = []
@@ -79,13 +139,10 @@ class GlossaryMatcher:
         return chosen
 
     @staticmethod
-    def _on_word_boundary(normalized: str, positions: list[int], start: int, end: int, key: str) -> bool:
-        if is_ascii_word_char(key[0]):
-            before = positions[start] - 1
-            if before >= 0 and is_ascii_word_char(normalized[before]):
-                return False
-        if is_ascii_word_char(key[-1]):
-            after = positions[end - 1] + 1
-            if after < len(normalized) and is_ascii_word_char(normalized[after]):
-                return False
-        return True
+    def _on_word_boundary(view: MatchView, start: int, end: int, key: str) -> bool:
+        chars = view.chars
+        glued_before = start > 0 and ascii_word_continues(chars[start - 1], key[0])
+        if is_ascii_word_char(key[0]) and glued_before and not view.broken_before(start):
+            return False
+        glued_after = end < len(chars) and ascii_word_continues(key[-1], chars[end])
+        return not (is_ascii_word_char(key[-1]) and glued_after and not view.broken_before(end))

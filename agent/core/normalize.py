@@ -3,7 +3,8 @@
 Takes any string and returns a canonical form: NFKC (full-width → half-width), no zero-width
 or other format/control characters, ASCII case folded, Traditional → Simplified Chinese, and
 whitespace collapsed to single spaces. `compact_view` adds the whitespace-free view that the
-glossary matcher and the security gate use, so `竞 安` cannot slip past them.
+glossary matcher and the security gate use, so `竞 安` cannot slip past them (the gate also
+matches on the stricter view of `gate_view`).
 
 Invariant: `text_normalize` is idempotent.
 """
@@ -24,7 +25,8 @@ def _converter() -> object:
     return opencc.OpenCC("t2s")
 
 
-def _t2s(text: str) -> str:
+def chinese_simplify(text: str) -> str:
+    """Traditional → Simplified Chinese (OpenCC `t2s`); anything else is left alone."""
     if text.isascii():
         return text
     converted: str = _converter().convert(text)  # type: ignore[attr-defined]
@@ -47,7 +49,7 @@ def _strip_invisible(text: str) -> str:
 def _pass(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     text = _strip_invisible(text).translate(_ASCII_FOLD)
-    text = _t2s(text)
+    text = chinese_simplify(text)
     text = unicodedata.normalize("NFKC", text)
     return " ".join(_strip_invisible(text).translate(_ASCII_FOLD).split())
 
@@ -78,6 +80,16 @@ def compact_view(normalized: str) -> tuple[str, list[int]]:
 
 def is_ascii_word_char(ch: str) -> bool:
     return ch.isascii() and ch.isalnum()
+
+
+def ascii_word_continues(left: str, right: str) -> bool:
+    """Whether `right` carries on the ASCII word `left` ends: two letters, or two digits.
+
+    A letter next to a digit is a word boundary, so `HK` is found in `HK2025` but not in `HKEX`.
+    """
+    if not (left.isascii() and right.isascii()):
+        return False
+    return (left.isalpha() and right.isalpha()) or (left.isdigit() and right.isdigit())
 
 
 def question_language(text: str) -> str:

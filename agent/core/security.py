@@ -1,9 +1,18 @@
 """The deterministic security gate (SPEC §1.4, §4).
 
-Takes the raw question (never a parser's output) and the glossary; returns a verdict. It
-normalises the question itself and matches every alias jointly, so spacing, zero-width
-characters, full-width forms, Traditional characters and case cannot hide a competitor, and
-`中国竞安` is a competitor rather than ACME_CN. It calls no LLM and cannot be swapped out.
+Takes the raw question (never a parser's output) and the glossary; returns a verdict. It calls
+no LLM and cannot be swapped out. It refuses when `external_mentions` finds a competitor, which
+matches every alias jointly (so `中国竞安` is a competitor rather than ACME_CN) in two views of
+the text:
+
+- the normalised one the parser uses, where spacing, zero-width characters, full-width forms,
+  Traditional characters and case cannot hide a competitor;
+- the evasion-proof `gate_view`, where HTML entities, look-alike letters from Unicode's
+  confusables table, marks, variation selectors, blank fillers and any separator, punctuation,
+  symbol or emoji between an alias's characters cannot either.
+
+An ASCII alias must sit on a word boundary in both (`Jingan2025` names Jingan, `xjingan` does
+not). `external_mentions` is public so other text (a retrieved passage) can be screened the same way.
 """
 
 from __future__ import annotations
@@ -11,8 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .glossary import GlossarySnapshot
-from .normalize import compact_view, text_normalize
-from .types import CLARIFY_OUT_OF_SCOPE_ENTITY, NarrowingOption
+from .matcher import MatchView, compact_match_view
+from .normalize import text_normalize
+from .types import CLARIFY_OUT_OF_SCOPE_ENTITY, Match, NarrowingOption
 
 SECURITY_ALLOW = "allow"
 SECURITY_REFUSE_OUT_OF_SCOPE = CLARIFY_OUT_OF_SCOPE_ENTITY
@@ -31,21 +41,22 @@ class SecurityVerdict:
 
 
 def external_mentions(text: str, glossary: GlossarySnapshot) -> tuple[str, ...]:
-    """The codes of the external entities that `text` mentions, in reading order."""
-    codes: list[str] = []
-    for match in glossary.match(text_normalize(text)):
-        if match.external and match.code not in codes:
-            codes.append(match.code)
-    return tuple(codes)
+    """The codes of the external entities `text` names, each once, in reading order.
+
+    Those the normalised view finds come first, then any only the evasion-proof view finds.
+    Empty when `text` names none.
+    """
+    codes = [m.code for m in _external_hits(text, glossary)[1]]
+    _, gate_hits = glossary.gate_match(text)
+    codes.extend(m.code for m in gate_hits if m.external)
+    return tuple(dict.fromkeys(codes))
 
 
 def security_screen(
     *, raw_question: str, glossary: GlossarySnapshot, language: str, scope_entity: str | None = None
 ) -> SecurityVerdict:
-    normalized = text_normalize(raw_question)
-    _, positions = compact_view(normalized)
-    hits = [m for m in glossary.match(normalized) if m.external]
-    external = hits[0].code if hits else None
+    mentioned = external_mentions(raw_question, glossary)
+    external = mentioned[0] if mentioned else None
     if external is None and glossary.is_external(scope_entity):
         external = scope_entity
     if external is None:
@@ -64,16 +75,25 @@ def security_screen(
             f"不提供竞争对手或外部公司（{name}）的数据或分析。"
         )
     options: tuple[NarrowingOption, ...] = ()
-    if home_name and hits:
-        rewritten = _replace_spans(normalized, positions, [(m.start, m.end) for m in hits], home_name)
+    if home_name and mentioned:
         label = f"Ask about {home_name} instead" if language == "en" else f"改问{home_name}"
-        options = (NarrowingOption(label, rewritten, {}),)
+        options = (NarrowingOption(label, _home_rewrite(raw_question, glossary, home_name), {}),)
     return SecurityVerdict(SECURITY_REFUSE_OUT_OF_SCOPE, external, message, options)
 
 
-def _replace_spans(normalized: str, positions: list[int], spans: list[tuple[int, int]], text: str) -> str:
-    out = normalized
-    for start, end in sorted(spans, reverse=True):
-        first, last = positions[start], positions[end - 1] + 1
-        out = out[:first] + text + out[last:]
+def _external_hits(text: str, glossary: GlossarySnapshot) -> tuple[MatchView, list[Match]]:
+    view = compact_match_view(text_normalize(text))
+    return view, [m for m in glossary.matcher.find_in(view) if m.external]
+
+
+def _home_rewrite(raw_question: str, glossary: GlossarySnapshot, home_name: str) -> str:
+    """The question with every competitor it names replaced by the home company's name."""
+    view, hits = _external_hits(raw_question, glossary)
+    if not hits:
+        view, gate_hits = glossary.gate_match(raw_question)
+        hits = [m for m in gate_hits if m.external]
+    out = view.text
+    for match in sorted(hits, key=lambda m: m.start, reverse=True):
+        first, last = view.sources[match.start], view.sources[match.end - 1] + 1
+        out = out[:first] + home_name + out[last:]
     return out

@@ -30,6 +30,11 @@ def test_competitor_span_is_not_reused_for_a_home_entity(glossary: GlossarySnaps
         ("ACME Group revenue", [("entity", "ACME_GROUP"), ("metric", "REVENUE")]),
         ("香港ROE", [("entity", "ACME_HK"), ("metric", "ROE")]),
         ("presales", []),
+        ("HK2025 revenue", [("entity", "ACME_HK"), ("metric", "REVENUE")]),
+        ("FY2025HK revenue", [("entity", "ACME_HK"), ("metric", "REVENUE")]),
+        ("revenue2025", [("metric", "REVENUE")]),
+        ("HKEX2025 listing", []),
+        ("2025research", []),
     ],
 )
 def test_ascii_aliases_sit_on_word_boundaries(glossary: GlossarySnapshot, text: str, expected: list) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent.core.glossary import GlossarySnapshot
-from agent.core.security import security_screen
+from agent.core.glossary import AliasRecord, EntityInfo, GlossarySnapshot, glossary_build
+from agent.core.security import external_mentions, security_screen
 from tests.fakes import demo_glossary
 
 GLOSSARY = demo_glossary()
@@ -78,3 +78,126 @@ def test_a_scope_naming_a_competitor_is_refused(glossary: GlossarySnapshot) -> N
 def test_english_refusal_for_english_questions(glossary: GlossarySnapshot) -> None:
     verdict = security_screen(raw_question="Jingan revenue 2025", glossary=glossary, language="en")
     assert verdict.refused and verdict.message.startswith("Out of scope")
+
+
+# One test per evasion class. Each question names a competitor in a way the plain normalised
+# view does not see; the gate must still refuse it.
+def refused_entity(question: str) -> str | None:
+    verdict = security_screen(raw_question=question, glossary=GLOSSARY, language="zh")
+    return verdict.entity if verdict.refused else None
+
+
+@pytest.mark.parametrize("question", ["竞\ufe0f安的营收", "华\ufe00鼎营收", "Jin\U000e0101gan revenue"])
+def test_variation_selectors_do_not_hide_a_competitor(question: str) -> None:
+    assert refused_entity(question) in {"EXT_JINGAN", "EXT_HUADING"}, question
+
+
+@pytest.mark.parametrize("question", ["竞\u0301安的营收", "竞\u034f安的营收", "J\u0308ingan revenue", "景\u20dd程营收"])
+def test_combining_marks_do_not_hide_a_competitor(question: str) -> None:
+    assert refused_entity(question) in {"EXT_JINGAN", "EXT_JINGCHENG"}, question
+
+
+@pytest.mark.parametrize("filler", ["\u3164", "\u2800", "\u115f", "\u1160", "\uffa0"])
+def test_blank_fillers_do_not_hide_a_competitor(filler: str) -> None:
+    assert refused_entity(f"竞{filler}安的营收") == "EXT_JINGAN"
+    assert refused_entity(f"Hua{filler}ding revenue") == "EXT_HUADING"
+
+
+@pytest.mark.parametrize("separator", ["·", "・", "-", "_", "/", "'", '"', "“", "」", "🙂", "🇨🇳", "|", "…", "→"])
+def test_separators_between_the_characters_do_not_hide_a_competitor(separator: str) -> None:
+    assert refused_entity(f"竞{separator}安的营收") == "EXT_JINGAN"
+    assert refused_entity(f"北{separator}辰 revenue") == "EXT_BEICHEN"
+    assert refused_entity(f"Jing{separator}cheng revenue") == "EXT_JINGCHENG"
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["\u0408ingan revenue", "J\u0399ngan revenue", "J\u0456ngan revenue", "Jing\u0430n revenue", "Ηuading revenue"],
+)
+def test_look_alike_letters_do_not_hide_a_competitor(question: str) -> None:
+    assert refused_entity(question) in {"EXT_JINGAN", "EXT_HUADING"}, question
+
+
+@pytest.mark.parametrize("question", ["Jìngān revenue", "Jing'an revenue", "Jing’an revenue", "Jing-an revenue"])
+def test_pinyin_tone_marks_and_apostrophes_do_not_hide_a_competitor(question: str) -> None:
+    assert refused_entity(question) == "EXT_JINGAN", question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "&#31454;&#23433;的营收",
+        "&#x7ade;安的营收",
+        "J&iacute;ngan revenue",
+        "&amp;#31454;安的营收",
+        "Jing&#97;n revenue",
+    ],
+)
+def test_html_entities_do_not_hide_a_competitor(question: str) -> None:
+    assert refused_entity(question) == "EXT_JINGAN", question
+
+
+@pytest.mark.parametrize("question", ["Jingan2025 revenue", "2025Jingan revenue", "FY2025Huading revenue"])
+def test_an_alias_glued_to_digits_is_still_found(question: str) -> None:
+    assert refused_entity(question) in {"EXT_JINGAN", "EXT_HUADING"}, question
+
+
+@pytest.mark.parametrize("question", ["Revenue of Jingan", "Revenue of Jing an", "revenue (Jingan)"])
+def test_an_alias_after_a_space_or_a_separator_is_found(question: str) -> None:
+    assert refused_entity(question) == "EXT_JINGAN", question
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["xjingan revenue", "Jinganx revenue", "x\u0399ngan revenue", "HKEX 上市规则", "research on SEA revenue"],
+)
+def test_an_alias_inside_a_longer_word_is_not_found(question: str) -> None:
+    assert refused_entity(question) is None, question
+
+
+def test_the_china_collision_holds_in_the_evasion_proof_view() -> None:
+    assert refused_entity("中国·竞安的毛利率") == "EXT_JINGAN"
+    assert refused_entity("中\u0301国竞\ufe0f安的毛利率") == "EXT_JINGAN"
+    assert refused_entity("中·国·内·地的毛利率") is None
+
+
+def test_a_refusal_found_only_by_the_evasion_proof_view_offers_the_home_company() -> None:
+    verdict = security_screen(raw_question="竞·安的毛利率是多少", glossary=GLOSSARY, language="zh")
+    assert verdict.refused and verdict.narrowing_options[0].question == "ACME集团的毛利率是多少"
+
+
+def test_a_legitimate_alias_holding_a_competitors_name_is_not_refused() -> None:
+    glossary = glossary_build(
+        entities=[
+            EntityInfo("HOME", "本集团", "home"),
+            EntityInfo("PARK_STORE", "北辰科技园店", "subsidiary"),
+            EntityInfo("TEMPLE_MALL", "Jingan Temple Mall", "subsidiary"),
+            EntityInfo("EXT_BEICHEN", "北辰", "external"),
+            EntityInfo("EXT_JINGAN", "Jingan", "external"),
+        ],
+        metrics=[],
+        channels=[],
+        units=[],
+        aliases=[AliasRecord("entity", "Jìngān", "EXT_JINGAN")],
+    )
+    assert external_mentions("北辰科技园店的营收", glossary) == ()
+    assert external_mentions("北辰 科技园店的营收", glossary) == ()
+    assert external_mentions("Jingan Temple Mall revenue", glossary) == ()
+    assert external_mentions("Jіngan-Temple-Mall revenue", glossary) == ()
+    assert external_mentions("北辰科技园店和北·辰的营收", glossary) == ("EXT_BEICHEN",)
+    assert external_mentions("Jingan revenue", glossary) == ("EXT_JINGAN",)  # the alias is keyed in the view
+
+
+def test_external_mentions_names_each_competitor_once_in_reading_order() -> None:
+    assert external_mentions("华鼎和竞安，还有华鼎电子", GLOSSARY) == ("EXT_HUADING", "EXT_JINGAN")
+    assert external_mentions("香港2025年营收是多少", GLOSSARY) == ()
+    assert external_mentions("", GLOSSARY) == ()
+    assert external_mentions("Beichen, then 景·程", GLOSSARY) == ("EXT_BEICHEN", "EXT_JINGCHENG")
+
+
+def test_external_mentions_screens_a_long_passage() -> None:
+    filler = "公司在报告期内持续推进门店网络优化，线上渠道收入同比增长。The group expanded in Southeast Asia. "
+    passage = filler * 4 + "同业中，J&#236;ng-&#257;n 的毛利率更高。" + filler * 4
+    assert len(passage) > 400
+    assert external_mentions(passage, GLOSSARY) == ("EXT_JINGAN",)
+    assert external_mentions(filler * 8, GLOSSARY) == ()

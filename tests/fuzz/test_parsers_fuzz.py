@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from agent.core.intent import parse_intent
 from agent.core.matcher import AliasConflict, AliasTarget, GlossaryMatcher
-from agent.core.normalize import compact_view, is_ascii_word_char, text_normalize
+from agent.core.normalize import ascii_word_continues, compact_view, is_ascii_word_char, text_normalize
 from agent.core.periods import period_parse, periods_find
 from ingestion.values import decimal_parse, value_parse
 from tests.fakes import demo_glossary
@@ -100,10 +100,10 @@ def check_matches(matcher: GlossaryMatcher, text: str) -> None:
         assert compact[match.start : match.end] == match.text
         target = matcher.lookup(match.text)
         assert target is not None and (target.kind, target.code) == (match.kind, match.code)
-        if is_ascii_word_char(match.text[0]) and positions[match.start] > 0:
-            assert not is_ascii_word_char(normalized[positions[match.start] - 1])  # `HK` is not in `HKEX`
+        if is_ascii_word_char(match.text[0]) and positions[match.start] > 0:  # `HK` is not in `HKEX`
+            assert not ascii_word_continues(normalized[positions[match.start] - 1], match.text[0])
         if is_ascii_word_char(match.text[-1]) and positions[match.end - 1] + 1 < len(normalized):
-            assert not is_ascii_word_char(normalized[positions[match.end - 1] + 1])
+            assert not ascii_word_continues(match.text[-1], normalized[positions[match.end - 1] + 1])
         previous_end = match.end
 
 
