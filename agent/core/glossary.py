@@ -70,6 +70,9 @@ class GlossarySnapshot:
     _in_scope: tuple[EntityInfo, ...] = field(init=False, default=())
     _pairs: tuple[tuple[str, AliasTarget], ...] = field(init=False, default=(), repr=False, compare=False)
     _gate_matcher: GlossaryMatcher | None = field(init=False, default=None, repr=False, compare=False)
+    # text → the external codes it names; the gate and the passage screening ask it of the same
+    # questions, passages and sentences over and over while this snapshot is current.
+    mentions_memo: dict[str, tuple[str, ...]] = field(init=False, default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         pairs: list[tuple[str, AliasTarget]] = []

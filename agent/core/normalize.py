@@ -54,6 +54,9 @@ def _pass(text: str) -> str:
     return " ".join(_strip_invisible(text).translate(_ASCII_FOLD).split())
 
 
+# Pure, and asked again and again for the same text: every query variant, every retrieved
+# passage and each of its sentences passes through it on every screened request.
+@lru_cache(maxsize=8192)
 def text_normalize(text: str) -> str:
     """Return the canonical form of `text` (idempotent)."""
     result = _pass(text)

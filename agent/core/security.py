@@ -40,12 +40,27 @@ class SecurityVerdict:
         return self.verdict == SECURITY_REFUSE_OUT_OF_SCOPE
 
 
+_MEMO_LIMIT = 10_000
+
+
 def external_mentions(text: str, glossary: GlossarySnapshot) -> tuple[str, ...]:
     """The codes of the external entities `text` names, each once, in reading order.
 
     Those the normalised view finds come first, then any only the evasion-proof view finds.
-    Empty when `text` names none.
+    Empty when `text` names none. Remembered per glossary snapshot (a new glossary version is a
+    new snapshot, so an added alias is never hidden by a stale answer).
     """
+    memo = glossary.mentions_memo
+    found = memo.get(text)
+    if found is None:
+        found = _mentions_find(text, glossary)
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        memo[text] = found
+    return found
+
+
+def _mentions_find(text: str, glossary: GlossarySnapshot) -> tuple[str, ...]:
     codes = [m.code for m in _external_hits(text, glossary)[1]]
     _, gate_hits = glossary.gate_match(text)
     codes.extend(m.code for m in gate_hits if m.external)
