@@ -3,7 +3,8 @@
 Takes any text; returns a `MatchView` from which whatever a writer can change without changing
 what a reader sees is gone:
 
-- HTML entities are decoded, a bounded number of rounds (`&amp;#31454;` is `竞`);
+- HTML entities are decoded, a bounded number of rounds (`&amp;#31454;` is `竞`), and markup
+  tags and comments become blanks (`竞<b>安</b>` is `竞安`; `收入<100亿` is no tag);
 - each character is mapped to its prototype in Unicode's confusables table (TR39, as shipped
   by `confusable_homoglyphs`), else to its NFKC form (the table comes first: `ϲ` looks like
   `c`, its NFKC form `ς` does not), made Simplified Chinese, casefolded and stripped of its
@@ -30,6 +31,7 @@ space. Each character is folded once per process, then read from a cache.
 from __future__ import annotations
 
 import html
+import re
 import string
 import unicodedata
 from collections import defaultdict
@@ -43,6 +45,9 @@ import regex
 from .matcher import MatchView
 from .normalize import chinese_simplify
 
+# A markup tag or comment between an alias's characters hides nothing: `竞<b>安</b>` is `竞安`. A tag
+# starts with a letter, `/` or `!`, so a comparison (`收入<100亿 且 >50亿`) is not one.
+_MARKUP = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]{0,80}>", re.DOTALL)
 _ENTITY_ROUNDS = 4  # `&amp;amp;#31454;` takes three; a bound keeps a crafted input cheap
 _FOLD_ROUNDS = 4  # a prototype may itself casefold or decompose; real characters settle in two
 _CACHE_LIMIT = 1 << 16  # distinct characters remembered; past that they are folded each time
@@ -215,9 +220,16 @@ def _folds(text: str) -> list[str]:
     return list(map(_KEPT, map(_FOLDED.__getitem__, text)))
 
 
+def markup_blank(text: str) -> str:
+    """`text` with each markup tag or comment turned into as many spaces (indices stay put)."""
+    if "<" not in text:
+        return text
+    return _MARKUP.sub(lambda tag: " " * len(tag.group(0)), text)
+
+
 def gate_view(text: str) -> MatchView:
     """The evasion-proof view of `text`; `sources` index the entity-decoded text, `view.text`."""
-    decoded = entities_decode(text)
+    decoded = markup_blank(entities_decode(text))
     folds = _folds(decoded)
     chars = "".join(folds)
     sources = tuple(compress(range(len(folds)), folds))
@@ -228,4 +240,4 @@ def gate_view(text: str) -> MatchView:
 
 def gate_key(text: str) -> str:
     """The form an alias takes in the gate's view: every kept character, nothing between."""
-    return "".join(_folds(entities_decode(text)))
+    return "".join(_folds(markup_blank(entities_decode(text))))

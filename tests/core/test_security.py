@@ -137,6 +137,19 @@ def test_html_entities_do_not_hide_a_competitor(question: str) -> None:
     assert refused_entity(question) == "EXT_JINGAN", question
 
 
+@pytest.mark.parametrize(
+    "question",
+    ["竞<b>安</b>的营收", "竞<span style='x'>安的营收", "Jin<i>gan</i> revenue", "竞&lt;b&gt;安的营收", "竞<!-- -->安的营收"],
+)
+def test_markup_between_the_characters_does_not_hide_a_competitor(question: str) -> None:
+    assert refused_entity(question) == "EXT_JINGAN", question
+
+
+@pytest.mark.parametrize("question", ["收入<100亿 且 >50亿的地区", "a<b and c>d"])
+def test_comparisons_are_not_markup(question: str) -> None:
+    assert refused_entity(question) is None, question
+
+
 @pytest.mark.parametrize("question", ["Jingan2025 revenue", "2025Jingan revenue", "FY2025Huading revenue"])
 def test_an_alias_glued_to_digits_is_still_found(question: str) -> None:
     assert refused_entity(question) in {"EXT_JINGAN", "EXT_HUADING"}, question
