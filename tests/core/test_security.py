@@ -139,7 +139,13 @@ def test_html_entities_do_not_hide_a_competitor(question: str) -> None:
 
 @pytest.mark.parametrize(
     "question",
-    ["竞<b>安</b>的营收", "竞<span style='x'>安的营收", "Jin<i>gan</i> revenue", "竞&lt;b&gt;安的营收", "竞<!-- -->安的营收"],
+    [
+        "竞<b>安</b>的营收",
+        "竞<span style='x'>安的营收",
+        "Jin<i>gan</i> revenue",
+        "竞&lt;b&gt;安的营收",
+        "竞<!-- -->安的营收",
+    ],
 )
 def test_markup_between_the_characters_does_not_hide_a_competitor(question: str) -> None:
     assert refused_entity(question) == "EXT_JINGAN", question
