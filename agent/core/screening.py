@@ -70,22 +70,47 @@ def addresses_a_model(text: str) -> bool:
     return _INSTRUCTION.search(normalized) is not None or _INSTRUCTION.search(compact_view(normalized)[0]) is not None
 
 
+# How far a mention may reach back over earlier sentences: an alias or an order is short, so a
+# window wider than this past its last sentence adds nothing but cost.
+_REACH = 80
+
+
 def text_screen(
     text: str, glossary: GlossarySnapshot, *, drop: Callable[[str], bool] | None = None
 ) -> tuple[str, list[str]]:
     """`text` without the sentences that mention an external entity (or that `drop` picks),
-    and those sentences."""
+    and those sentences.
 
-    def unwanted(piece: str) -> bool:
-        return bool(external_mentions(piece, glossary)) if drop is None else drop(piece)
+    A mention may straddle a sentence or line break (`竞\n安`, an order split over two lines):
+    every run of sentences whose joined text holds a mention that none of its shorter runs holds
+    is dropped whole.
+    """
 
-    if not unwanted(text):
+    def found(piece: str) -> frozenset[object]:
+        if drop is None:
+            return frozenset(external_mentions(piece, glossary))
+        return frozenset((True,)) if drop(piece) else frozenset()
+
+    if not found(text):
         return text, []
+    sentences = sentences_split(text)
+    flagged = [bool(found(sentence)) for sentence in sentences]
+    for last in range(1, len(sentences)):
+        window = sentences[last]
+        for first in range(last - 1, -1, -1):
+            shorter = window
+            window = sentences[first] + window
+            if len(window) - len(sentences[last]) > _REACH + len(sentences[first]):
+                break
+            # Only what needs both ends of the run: not in the run without its first or last sentence.
+            if found(window) - found(shorter) - found("".join(sentences[first:last])):
+                flagged[first : last + 1] = [True] * (last + 1 - first)
+                break
     kept: list[str] = []
     dropped: list[str] = []
     line_emptied = False  # the current line lost every sentence it had
-    for sentence in sentences_split(text):
-        if unwanted(sentence):
+    for sentence, unwanted in zip(sentences, flagged, strict=True):
+        if unwanted:
             dropped.append(sentence)
             line_emptied = not kept or kept[-1].endswith("\n")
             if sentence.endswith("\n") and not line_emptied:
@@ -111,7 +136,7 @@ class ScreenedRetriever:
     def retrieve(self, query: str, *, cleared: bool, k: int = 8) -> list[RetrievedChunk]:
         kept: list[RetrievedChunk] = []
         for chunk in self._inner.retrieve(query, cleared=cleared, k=k):
-            text = self._screen(chunk.doc, chunk.text)
+            text = self._screen(chunk.doc, chunk.text, chunk.locator)
             if text:
                 kept.append(replace(chunk, text=text))
         return kept
@@ -119,7 +144,7 @@ class ScreenedRetriever:
     def documents_find(self, query: str, *, cleared: bool, k: int = 10) -> list[Source]:
         kept: list[Source] = []
         for source in self._inner.documents_find(query, cleared=cleared, k=k):
-            snippet = self._screen(source.doc, source.snippet)
+            snippet = self._screen(source.doc, source.snippet, source.locator)
             if snippet:
                 kept.append(replace(source, snippet=snippet))
         return kept
@@ -142,9 +167,15 @@ class ScreenedRetriever:
             lines.append(INSTRUCTION_NOTICE[language].format(n=self.instructions))
         return "\n".join(lines)
 
-    def _screen(self, doc: str, text: str) -> str:
-        if external_mentions(doc, self._glossary):
-            self._dropped.add((doc, ""))
+    def _screen(self, doc: str, text: str, locator: str = "") -> str:
+        # The name and the locator (a section heading is part of it) are shown with every
+        # citation: naming a competitor or giving orders there drops the passage whole.
+        label = f"{doc}\n{locator}"
+        if external_mentions(label, self._glossary):
+            self._dropped.add((label, ""))
+            return ""
+        if addresses_a_model(label):
+            self._instructions.add((label, ""))
             return ""
         kept, dropped = text_screen(text, self._glossary)
         self._dropped |= {(doc, sentence.strip()) for sentence in dropped}
