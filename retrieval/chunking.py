@@ -72,17 +72,22 @@ def _locator(base: str, first: int | None, last: int | None) -> str:
     return f"{base},{para}" if base else para
 
 
-def _pieces(text: str, target: int) -> list[str]:
-    """Split one long paragraph at sentence ends into pieces of at most ~target characters."""
+def _pieces(text: str, target: int, overlap: int = OVERLAP) -> list[str]:
+    """Split one long paragraph at sentence ends into pieces of at most ~target characters.
+
+    A run-on sentence is cut hard, each cut overlapping the last `overlap` characters, so a
+    name or a figure that straddles a cut stands whole in one piece (and is screened there).
+    """
     pieces: list[str] = []
     current = ""
+    step = max(target - overlap, target // 2)
     for sentence in sentences(text) or [text]:
         while len(sentence) > target:  # a single run-on sentence: cut it hard
             if current:
                 pieces.append(current)
                 current = ""
             pieces.append(sentence[:target])
-            sentence = sentence[target:]
+            sentence = sentence[step:]
         if current and len(current) + len(sentence) > target:
             pieces.append(current)
             current = ""
