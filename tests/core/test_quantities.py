@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agent.core.normalize import text_normalize
-from agent.core.quantities import chinese_integer, claims_find, fact_quantity
+from agent.core.quantities import chinese_integer, claims_find, fact_quantity, prose_normalize
 from agent.core.types import FactRecord, Period
 
 
@@ -168,3 +168,12 @@ def test_fact_units_map_to_unit_classes(value: str, unit: str, expected: tuple[D
 def test_reading_is_total_and_idempotent_over_normalisation(text: str) -> None:
     once = claims_find(text_normalize(text))
     assert claims_find(text_normalize(text_normalize(text))) == once
+
+
+def test_prose_normalisation_keeps_the_capitals_a_currency_code_is_written_in() -> None:
+    assert prose_normalize("东南亚营收ＭＹＲ 1.2bn，門店Ⅻ家") == "东南亚营收MYR 1.2bn,门店XII家"
+
+
+@given(st.text(alphabet="ＡＢａｂABCxyzMYR 0123456789，。%亿門店Ⅻ\u200b", max_size=30))
+def test_prose_normalisation_is_text_normalisation_with_the_case_kept(text: str) -> None:
+    assert prose_normalize(text).lower() == text_normalize(text)

@@ -29,6 +29,7 @@ source's, so both sides go through this one parser and a verbatim quote always m
 from __future__ import annotations
 
 from .chinese import chinese_integer
+from .prose import prose_normalize
 from .reading import Claims, claims_find
 from .units import AMOUNT, COUNT, MONEY, NUMBER, PERCENT, POINTS, Quantity, fact_quantity
 
@@ -44,4 +45,5 @@ __all__ = [
     "chinese_integer",
     "claims_find",
     "fact_quantity",
+    "prose_normalize",
 ]
