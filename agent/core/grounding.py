@@ -4,7 +4,8 @@ Takes prose, the snippets it may quote, the found facts and the question; return
 without each sentence that states a figure no source supports, and how many such figures there
 were (`guard.numbers_unsupported`). Invariant 1, extended to narrative prose: a figure reaches
 the analyst only if a snippet or a found fact states it with the same value, scale, unit class
-and sign (see `quantities` for how prose is read).
+and sign (see `quantities` for how prose is read, and how it fails closed: a number it
+cannot classify is still a claim).
 
 - **Only the system's own references are skipped.** A synthesis is checked as the model wrote
   it, *before* the system turns its `[n]` markers into citations and appends its source list,
@@ -36,7 +37,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from .normalize import text_normalize
-from .quantities import AMOUNT, COUNT, MONEY, Quantity, claims_find, fact_quantity
+from .quantities import AMOUNT, COUNT, MONEY, Quantity, claims_find, fact_quantity, prose_normalize
 from .types import FactRecord
 
 SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
@@ -70,13 +71,13 @@ def support_collect(snippets: Sequence[str], facts: Sequence[FactRecord] = (), q
     quantities: set[tuple[Decimal, str]] = set()
     years: set[int] = set()
     for snippet in snippets:
-        claims = claims_find(text_normalize(snippet))
+        claims = claims_find(prose_normalize(snippet))
         quantities |= {q.key for q in claims.quantities}
         years |= set(claims.years)
     for fact in facts:
         quantities.add(fact_quantity(fact).key)
         years.add(fact.period.year)
-    years |= set(claims_find(text_normalize(question)).years)
+    years |= set(claims_find(prose_normalize(question)).years)
     return Support(frozenset(quantities), frozenset(years))
 
 
@@ -84,12 +85,12 @@ def _blanker(references: Sequence[str]) -> re.Pattern[str] | None:
     written = sorted({text_normalize(r) for r in references if r.strip()}, key=len, reverse=True)
     if not written:
         return None
-    return re.compile("|".join(re.escape(r) + r"(?![0-9])" for r in written))
+    return re.compile("|".join(re.escape(r) + r"(?![0-9])" for r in written), re.IGNORECASE)
 
 
 def unsupported_count(sentence: str, support: Support, blanker: re.Pattern[str] | None = None) -> int:
     """How many figures in one sentence no source supports (markers and references skipped)."""
-    probe = text_normalize(MARKER.sub(" ", sentence))
+    probe = prose_normalize(MARKER.sub(" ", sentence))
     if blanker is not None:
         probe = blanker.sub(" ", probe)
     probe = _LIST_MARKER.sub(" ", probe)
