@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 DIGITS = {
     **dict(zip("〇零一二两三四五六七八九", (0, 0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9), strict=True)),
@@ -55,3 +56,30 @@ def chinese_year(run: str, after: str) -> int | None:
         year = int("".join(str(DIGITS[ch]) for ch in run))
         return year if 1990 <= year <= 2100 else None
     return None
+
+
+PLACES = "十百千万亿拾佰仟"
+FRACTION_RUN = re.compile(f"[{''.join(DIGITS)}]+")
+
+
+def numeral_value(written: str) -> Decimal | None:
+    """An Arabic (`12.5`) or Chinese (`三十`, `三点五`) numeral's value; None if it is no number."""
+    if re.fullmatch(r"\d+(?:\.\d+)?", written):
+        return Decimal(written)
+    whole, _, frac = written.partition("点")
+    integer = chinese_integer(whole) if whole else None
+    if integer is None or (frac and not FRACTION_RUN.fullmatch(frac)):
+        return None
+    return Decimal(integer) + (Decimal("0." + "".join(str(DIGITS[ch]) for ch in frac)) if frac else 0)
+
+
+_ROMAN = re.compile(r"m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})")
+_ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+
+
+def roman_integer(written: str) -> int | None:
+    """`xii` → 12 for a well-formed Roman numeral (NFKC turns `Ⅻ` into `XII`); None otherwise."""
+    if not written or not _ROMAN.fullmatch(written):
+        return None
+    values = [_ROMAN_VALUES[ch] for ch in written]
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))

@@ -3,47 +3,62 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
 from ..periods import periods_find
-from .chinese import BIG, DIGITS, RUN, SMALL, chinese_integer, chinese_year
+from .chinese import BIG, DIGITS, PLACES, RUN, chinese_integer, chinese_year, roman_integer
+from .direction import MINUS, PLUS, Figure, quantities_sign
+from .forms import forms_find
 from .units import (
     AFTER,
     AMOUNT,
     ARGUMENT_PARTS,
     COUNT,
+    COUNTERS,
     CURRENCIES,
+    GLUED,
     MONEY,
     NUMBER,
-    PERCENT,
     PREFIX_CURRENCIES,
     SCALES,
     UNIT_OF,
+    WRITTEN,
     Quantity,
 )
 
-_ARABIC = re.compile(r"(?<!\d)(?<!\d\.)(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?!\d)")
+_FOLD = str.maketrans({chr(c): chr(c + 32) for c in range(ord("A"), ord("Z") + 1)})
+_ARABIC = re.compile(
+    r"(?<!\d)(?<!\d\.)(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:e(?P<exp>[+-]?\d{1,3}))?(?!\d)"
+)
 _CURRENCY_BEFORE = re.compile(
-    r"(?P<cur>" + "|".join(re.escape(c) for c in sorted(PREFIX_CURRENCIES, key=len, reverse=True)) + r")\s?$"
+    r"(?P<cur>"
+    + "|".join(
+        ("(?<![a-z])" if c[0].isascii() and c[0].isalpha() else "") + re.escape(c)
+        for c in sorted(PREFIX_CURRENCIES, key=len, reverse=True)
+    )
+    + r")\s?$"
 )
-_MINUS_BEFORE = re.compile(r"[-−]\s?$")
+# Any three letters glued to an amount (myr1.2bn), or written in capitals beside it (MYR 1.2bn,
+# 1.2bn THB), are a currency code: a class rule, not a list of currencies.
+_CODE_GLUED = re.compile(r"(?<![a-z])(?P<cur>[a-z]{3})$")
+_CODE_SPACED = re.compile(r"(?<![a-z])(?P<cur>[a-z]{3}) $")
+_CODE_AFTER = re.compile(r"\s?(?P<cur>[a-z]{3})(?![a-z])")
+_SIGN_BEFORE = re.compile(r"(?P<sign>[-−+])\s?$")
 _RANGE_BEFORE = re.compile(r"[0-9a-z%‰.)\]]$")  # 1-4, 8%-10%: a dash after these joins a range
-# A loss or a fall stated right before the figure. A fall *to* a level (至/到/为) is a level.
-_NEGATING_BEFORE = re.compile(
-    r"(?:负增长(?:了|为|达|约)?|负|(?:净?亏损|(?<![扭减盈])亏|降幅|跌幅|减幅)(?:了|为|达|约|近|逾|超过|高达)?"
-    r"|(?:下降|下滑|下跌|减少|降低|回落|萎缩|缩减|下调|跌|降|减)(?:了|约|近|逾|超过|达)?"
-    r"|(?<![a-z])(?:down|fell|dropped|declined|decreased|shrank|lost|loss of|decline of|decrease of)(?: by)?"
-    r")\s?(?:约|近)?\s?$"
-)
-_ORDINAL_BEFORE = re.compile(r"第\s?$")
-_APPROXIMATE_BEFORE = re.compile(r"[几数]$")
-_PERCENT_BEFORE = re.compile(r"百分之$")
-_IDENTIFIER_BEFORE = re.compile(r"[a-z_]$")
-_FIGURE_UNITS = {"%", "成", "个百分点", "百分点", "pp", *CURRENCIES}  # an ordinal never takes these
+_PREFIX = re.compile(r"(?<![a-z])(?P<letters>[a-z]+)-?$")
+_SUFFIX = re.compile(r"[a-z]+")
+_ROMAN_TOKEN = re.compile(r"(?<![a-z0-9.])[ivxlcdm]+(?![a-z0-9])")
+_COUNTED_NOUN = re.compile(f"(?:总|[{COUNTERS}])数$")  # 人数, 户数, 总数: 数 ends a noun
+_ADVERB_AFTER = re.compile(r"不|别|要|记|注|勿|小心")  # 千万不要: 千万 as "by all means"
+_NEIGHBOURS = re.compile(f"[{''.join(DIGITS)}]{{2}}")  # 三四成, 七八十家: a range of two numerals
+_LOOKBACK = 32  # how far before a number its sign, currency or glued letters are looked for
 _ANY_DAY = date(2000, 1, 1)  # relative periods name no digits; only written years are kept
 _WRITTEN_YEAR = re.compile(r"\d{2,4}")
+
+Spans = list[tuple[int, int]]
 
 
 @dataclass(frozen=True)
@@ -52,151 +67,206 @@ class Claims:
     years: tuple[int, ...]
 
 
-def _left(before: str) -> tuple[str, bool, str | None]:
-    """Strip an explicit minus and a currency written before a number: (rest, negative, currency)."""
-    negative = False
+def _taken(spans: Spans, start: int, end: int) -> bool:
+    return any(start < e and s < end for s, e in spans)
+
+
+def _currency_before(text: str, cased: str, end: int) -> tuple[str, int] | None:
+    """A currency written right before `text[end]`: (code, where it starts)."""
+    start = max(0, end - _LOOKBACK)
+    written = _CURRENCY_BEFORE.search(text, start, end)
+    if written:
+        return CURRENCIES[written.group("cur")], written.start()
+    glued = _CODE_GLUED.search(text, start, end)
+    if glued:
+        return glued.group("cur").upper(), glued.start()
+    spaced = _CODE_SPACED.search(text, start, end)
+    if spaced and cased[spaced.start() : spaced.start() + 3].isupper():
+        return spaced.group("cur").upper(), spaced.start()
+    return None
+
+
+def _left(text: str, cased: str, end: int) -> tuple[int, str, str | None]:
+    """A written sign and currency before `text[end]`: (where they start, sign, currency)."""
+    sign = ""
     currency = None
     for _ in range(2):  # -rmb5 and rmb-5 alike
-        minus = _MINUS_BEFORE.search(before)
-        if minus and not negative:
-            head = before[: minus.start()]
-            if _CURRENCY_BEFORE.search(head) or not _RANGE_BEFORE.search(head):
-                negative, before = True, head
+        written = _SIGN_BEFORE.search(text, max(0, end - _LOOKBACK), end)
+        if written and not sign:
+            head = written.start()
+            if _currency_before(text, cased, head) or not _RANGE_BEFORE.search(text, max(0, head - 1), head):
+                sign, end = (PLUS if written.group("sign") == "+" else MINUS), head
                 continue
-        written = _CURRENCY_BEFORE.search(before)
-        if written and currency is None:
-            currency, before = CURRENCIES[written.group("cur")], before[: written.start()]
+        code = _currency_before(text, cased, end) if currency is None else None
+        if code:
+            currency, end = code
             continue
         break
-    return before, negative, currency
+    return end, sign, currency
 
 
-def _quantity(
-    value: Decimal,
-    *,
-    after: re.Match[str],
-    negative: bool,
-    currency: str | None,
-    percent: bool,
-    scaled: bool,
-    text: str,
-) -> Quantity:
-    scale = after.group("scale")
-    unit = after.group("unit")
+def _unit_class(value: Decimal, after: re.Match[str] | None, currency: str | None, glued: str) -> tuple[Decimal, str]:
+    scale = after.group("scale") if after else None
+    unit = after.group("unit") if after else None
     if scale:
         value *= SCALES[scale]
-        scaled = True
-    if percent:
-        unit_class = PERCENT
-    elif unit:
+    if unit:
         unit_class, multiplier = UNIT_OF[unit]
-        value *= multiplier
         if currency and unit in ("元", "块"):
             unit_class = MONEY + currency  # 港币5亿元: the written currency, not 元's default
-    elif currency:
-        unit_class = MONEY + currency
-    else:
-        unit_class = AMOUNT if scaled else NUMBER
-    return Quantity(-value if negative else value, unit_class, text.strip())
+        return value * multiplier, unit_class
+    if currency:
+        return value, MONEY + currency
+    if scale:
+        return value, AMOUNT
+    return value, (GLUED + glued) if glued else NUMBER
 
 
-def _states_a_cjk_unit(after: re.Match[str]) -> bool:
-    written = (after.group("scale") or "") + (after.group("unit") or "")
-    return bool(written) and (not written.isascii() or written == "%")
+def _stated_end(after: re.Match[str]) -> int:
+    return after.end("unit") if after.group("unit") else after.end("scale")
 
 
-def _arabic(text: str) -> list[Quantity]:
+def _arabic(text: str, cased: str, spans: Spans) -> list[Figure]:
     found = []
     for m in _ARABIC.finditer(text):
+        if _taken(spans, m.start(), m.end()) or ARGUMENT_PARTS.match(text, m.end()):
+            continue  # read as a form already; 3个方面 is the answer's own structure
+        head, sign, currency = _left(text, cased, m.start())
         after = AFTER.match(text, m.end())
         assert after is not None  # every part of it is optional
-        before, negative, currency = _left(text[: m.start()])
-        if currency is None and _IDENTIFIER_BEFORE.search(before) and not _states_a_cjk_unit(after):
-            continue  # q4, iphone15, b2b: part of a name, not a figure
-        if not after.group("scale") and not after.group("unit") and re.match(r"[a-z]", text[m.end() : m.end() + 1]):
-            continue  # 5g, 3d, 1st
-        if _ORDINAL_BEFORE.search(before) and not (after.group("scale") or after.group("unit") in _FIGURE_UNITS):
-            continue  # 第3名: numbers the text, states no figure
-        if ARGUMENT_PARTS.match(text, m.end()):
-            continue  # 3个方面: the answer's own structure
-        found.append(
-            _quantity(
-                Decimal(m.group("num").replace(",", "")),
-                after=after,
-                negative=negative or bool(_NEGATING_BEFORE.search(before)),
-                currency=currency,
-                percent=bool(_PERCENT_BEFORE.search(before)),
-                scaled=False,
-                text=text[m.start() : after.end()],
-            )
-        )
+        stated = after.group("scale") or after.group("unit")
+        end = _stated_end(after) if stated else m.end()
+        if not after.group("unit") and currency is None:
+            code = _CODE_AFTER.match(text, end)
+            if code and cased[code.start("cur") : code.end("cur")].isupper():
+                currency, end = code.group("cur").upper(), code.end()
+        prefix = _PREFIX.search(text, max(0, head - _LOOKBACK), head) if currency is None else None
+        suffix = _SUFFIX.match(text, end) if not stated else None
+        if suffix:
+            end = suffix.end()
+        elif prefix and stated and stated.isascii() and stated.isalpha():
+            stated, suffix = None, _SUFFIX.match(text, m.end())  # b2b, v2m: a name, not 2 billion
+            end = suffix.end() if suffix else m.end()
+        glued = f"{prefix.group('letters') if prefix else ''}#{suffix.group() if suffix else ''}"
+        value = Decimal(m.group("num").replace(",", ""))
+        if m.group("exp"):
+            value = value.scaleb(int(m.group("exp")))
+        value, unit = _unit_class(value, after if stated else None, currency, glued if prefix or suffix else "")
+        spans.append((m.start(), end))
+        found.append(Figure(head, end, value, unit, text[m.start() : end], sign))
     return found
 
 
-def _chinese(text: str) -> tuple[list[Quantity], list[int]]:
-    found: list[Quantity] = []
+def _roman(text: str, cased: str, spans: Spans) -> list[Figure]:
+    """`Ⅻ家` (NFKC: `xii家`), or a capitalised `XII` standing alone, is the number twelve."""
+    found = []
+    for m in _ROMAN_TOKEN.finditer(text):
+        integer = roman_integer(m.group())
+        if integer is None or _taken(spans, m.start(), m.end()):
+            continue
+        after = AFTER.match(text, m.end())
+        assert after is not None
+        unit = after.group("unit") or ""
+        beside_a_unit = unit == "%" or (bool(unit) and not unit.isascii())
+        in_capitals = len(m.group()) >= 2 and cased[m.start() : m.end()].isupper()
+        if not (beside_a_unit or in_capitals):
+            continue  # mix, I, cd: English words, not numerals
+        stated = after.group("scale") or after.group("unit")
+        end = _stated_end(after) if stated else m.end()
+        _, sign, currency = _left(text, cased, m.start())
+        value, unit_class = _unit_class(Decimal(integer), after if stated else None, currency, "")
+        spans.append((m.start(), end))
+        found.append(Figure(m.start(), end, value, unit_class, text[m.start() : end], sign))
+    return found
+
+
+def _approximate(text: str, before: str, m: re.Match[str]) -> bool:
+    """几十亿, 十几亿, 数百家: 几 or 数 as a quantity prefix; the 数 of 人数六千万 is a noun's."""
+    if before.endswith("几") or text.startswith("几", m.end()):
+        return True
+    return before.endswith("数") and m.group("run")[0] in PLACES and not _COUNTED_NOUN.search(before)
+
+
+def _chinese(text: str, cased: str, spans: Spans) -> tuple[list[Figure], list[int]]:
+    found: list[Figure] = []
     years: list[int] = []
     for m in RUN.finditer(text):
+        if _taken(spans, m.start(), m.end()):
+            continue
         run, frac, fscale = m.group("run"), m.group("frac"), m.group("fscale")
-        before, negative, currency = _left(text[: m.start()])
+        head, sign, currency = _left(text, cased, m.start())
         year = chinese_year(run, text[m.end() :])
         if year is not None:
             years.append(year)
             continue
-        if run[0] not in DIGITS and SMALL.get(run[0]) != 10:
-            continue  # 千万不要, 万一, 百货: no leading digit
-        if _ORDINAL_BEFORE.search(before) or _APPROXIMATE_BEFORE.search(before) or text.startswith("几", m.end()):
-            continue  # 第一, 几十亿, 数十亿, 十几亿
-        if ARGUMENT_PARTS.match(text, m.end()):
-            continue  # 两个原因, 三项措施: the answer's own structure
-        integer = chinese_integer(run)
+        if _approximate(text, text[max(0, head - _LOOKBACK) : head], m) or ARGUMENT_PARTS.match(text, m.end()):
+            continue  # 几十亿 states no figure; 两个原因 is the answer's own structure
+        after = AFTER.match(text, m.end())
+        assert after is not None
+        unit = after.group("unit")
+        scaled = any(ch in BIG for ch in run) or bool(fscale) or bool(after.group("scale"))
+        leading = run[0] not in DIGITS and run[0] not in "十拾"  # 百亿, 千元: an unwritten 一
+        if leading:  # 百亿, 千元, 千万 with an unwritten 一; not 万一, 百货 or 千万不要
+            scale_alone = len(run) >= 2 and scaled and not _ADVERB_AFTER.match(text, m.end())
+            if any(ch in DIGITS for ch in run) or not (unit or scale_alone):
+                continue
+        integer = chinese_integer(("一" + run) if leading else run)
         if integer is None:
+            if _NEIGHBOURS.search(run) and (unit or scaled):
+                end = _stated_end(after) if after.group("unit") or after.group("scale") else m.end()
+                # 三四成, 五六家: a claim read as written, not as a value
+                spans.append((m.start(), end))
+                found.append(Figure(m.start(), end, Decimal(0), WRITTEN + text[m.start() : end], text[m.start() : end]))
             continue
+        if not (scaled or unit) and len(run) < 2 and not frac:
+            continue  # 十分, 一些, 统一: one numeral character alone is part of a word
+        if unit and not scaled and run == "一" and not frac and UNIT_OF[unit][0] in {COUNT, "time", "date"}:
+            continue  # 一家门店, 一年: an article, not a figure
         value = Decimal(integer)
         if frac:
             value += Decimal("0." + "".join(str(DIGITS[ch]) for ch in frac))
             value *= BIG.get(fscale or "", 1)
-        after = AFTER.match(text, m.end())
-        assert after is not None
-        unit = after.group("unit")
-        percent = bool(_PERCENT_BEFORE.search(before))
-        scaled = any(ch in "万亿" for ch in run) or bool(fscale) or bool(after.group("scale"))
-        if not (percent or scaled or unit):
-            continue  # 十分, 一二线: no unit and no scale, so no figure
-        if (
-            unit
-            and not (percent or scaled)
-            and run == "一"
-            and not frac
-            and UNIT_OF[unit][0] in {COUNT, "time", "date"}
-        ):
-            continue  # 一家门店, 一年: an article, not a figure
-        found.append(
-            _quantity(
-                value,
-                after=after,
-                negative=negative or bool(_NEGATING_BEFORE.search(before)),
-                currency=currency,
-                percent=percent,
-                scaled=scaled,
-                text=text[m.start() : after.end()],
-            )
-        )
+        stated = bool(after.group("scale") or unit)
+        end = _stated_end(after) if stated else m.end()
+        value, unit_class = _unit_class(value, after if stated else None, currency, "")
+        if unit_class == NUMBER and scaled:
+            unit_class = AMOUNT  # 二十亿: a scale written inside the numeral
+        spans.append((m.start(), end))
+        found.append(Figure(m.start(), end, value, unit_class, text[m.start() : end], sign))
     return found, years
 
 
+def _ascii_digits(text: str) -> str:
+    """Other scripts' digits (`٢٥`) as ASCII ones, so that every digit is read alike."""
+    return "".join(
+        str(unicodedata.decimal(ch)) if not ch.isascii() and unicodedata.decimal(ch, None) is not None else ch
+        for ch in text
+    )
+
+
 def claims_find(normalized: str) -> Claims:
-    """Every figure and every written year in normalised `normalized`, in no particular order."""
+    """Every figure and every written year in `normalized`, in reading order.
+
+    `normalized` is `text_normalize`d, or `prose_normalize`d so that capitals still show
+    (a currency code written `MYR 1.2bn`); both read alike otherwise.
+    """
+    cased = _ascii_digits(normalized)
+    folded = cased.translate(_FOLD)
     years: list[int] = []
     parts: list[str] = []
+    cased_parts: list[str] = []
     cursor = 0
-    for start, end, period in periods_find(normalized, _ANY_DAY):
-        if _WRITTEN_YEAR.search(normalized[start:end]):
+    for start, end, period in periods_find(folded, _ANY_DAY):
+        if _WRITTEN_YEAR.search(folded[start:end]):
             years.append(period.year)
-        parts.append(normalized[cursor:start])
-        parts.append(" ")
+        parts += [folded[cursor:start], " "]
+        cased_parts += [cased[cursor:start], " "]
         cursor = end
-    parts.append(normalized[cursor:])
-    rest = "".join(parts)
-    chinese, chinese_years = _chinese(rest)
-    return Claims(tuple(_arabic(rest) + chinese), tuple(years + chinese_years))
+    parts.append(folded[cursor:])
+    cased_parts.append(cased[cursor:])
+    rest, rest_cased = "".join(parts), "".join(cased_parts)
+    figures, spans = forms_find(rest)
+    figures += _arabic(rest, rest_cased, spans)
+    figures += _roman(rest, rest_cased, spans)
+    chinese, chinese_years = _chinese(rest, rest_cased, spans)
+    return Claims(tuple(quantities_sign(rest, figures + chinese)), tuple(years + chinese_years))

@@ -10,10 +10,19 @@ from ..types import FactRecord
 
 PERCENT = "percent"
 POINTS = "points"
+PERMILLE = "permille"
+RATIO = "ratio"
+TIMES = "times"
 COUNT = "count"
 AMOUNT = "amount"
 NUMBER = "number"
 MONEY = "money:"
+RANK = "rank"  # an exact position: 第2, No.2, 2nd, 排名第二
+TOP = "rank:top"  # within the first N: top3, 前三名
+GLUED = "glued:"  # digits glued to letters the reader does not know: glued:iphone#, glued:#g
+WRITTEN = "written:"  # a form read as a claim but not as a value (三四成): only itself supports it
+# Classes a rise or fall word says nothing about: a position or a calendar date has no sign.
+UNSIGNED = frozenset({RANK, TOP, "date"})
 
 SCALES = {
     "万亿": 10**12,
@@ -27,6 +36,7 @@ SCALES = {
     "万": 10**4,
     "千": 10**3,
     "trillion": 10**12,
+    "tn": 10**12,
     "billion": 10**9,
     "bn": 10**9,
     "b": 10**9,
@@ -62,6 +72,7 @@ CURRENCIES = {
     "日元": "JPY",
     "jpy": "JPY",
 }
+COUNTERS = "家人名位间店座所台辆户个款件项次笔单张套部条只份批处场"
 PREFIX_CURRENCIES = ("人民币", "rmb", "cny", "¥", "港币", "hkd", "hk$", "usd", "us$", "$", "eur", "€", "gbp")
 # (written unit, unit class, multiplier); longest first where one is a prefix of another.
 UNITS: list[tuple[str, str, Decimal]] = [
@@ -69,15 +80,26 @@ UNITS: list[tuple[str, str, Decimal]] = [
     ("百分点", POINTS, Decimal(1)),
     ("个基点", POINTS, Decimal("0.01")),
     ("基点", POINTS, Decimal("0.01")),
+    ("percentage points", POINTS, Decimal(1)),
+    ("percentage point", POINTS, Decimal(1)),
+    ("basis points", POINTS, Decimal("0.01")),
+    ("basis point", POINTS, Decimal("0.01")),
+    ("points", POINTS, Decimal(1)),
+    ("ppts", POINTS, Decimal(1)),
+    ("pts", POINTS, Decimal(1)),
+    ("ppt", POINTS, Decimal(1)),
     ("pp", POINTS, Decimal(1)),
+    # `pct` is percent in English and percentage points in Chinese broker prose: its own class.
+    ("pct", "pct", Decimal(1)),
     ("bps", POINTS, Decimal("0.01")),
     ("bp", POINTS, Decimal("0.01")),
     ("%", PERCENT, Decimal(1)),
     ("percent", PERCENT, Decimal(1)),
     ("成", PERCENT, Decimal(10)),
-    ("‰", "permille", Decimal(1)),
-    ("倍", "times", Decimal(1)),
-    ("times", "times", Decimal(1)),
+    ("‰", PERMILLE, Decimal(1)),
+    ("倍", TIMES, Decimal(1)),
+    ("times", TIMES, Decimal(1)),
+    ("x", TIMES, Decimal(1)),
     ("个月", "time", Decimal(1)),
     ("个季度", "time", Decimal(1)),
     ("季度", "time", Decimal(1)),
@@ -90,7 +112,7 @@ UNITS: list[tuple[str, str, Decimal]] = [
     ("日", "date", Decimal(1)),
     ("号", "date", Decimal(1)),
     *((word, MONEY + code, Decimal(1)) for word, code in CURRENCIES.items()),
-    *((word, COUNT, Decimal(1)) for word in "家人名位间店座所台辆户个款件项次笔单张套部条只份批处场"),
+    *((word, COUNT, Decimal(1)) for word in COUNTERS),
     *((word, COUNT, Decimal(1)) for word in ("stores", "shops", "people", "persons", "members", "employees")),
 ]
 _ASCII_WORD = re.compile(r"[a-z$]")
@@ -99,7 +121,8 @@ AFTER = re.compile(
     + "|".join(re.escape(s) + ("(?![a-z])" if s.isascii() else "") for s in sorted(SCALES, key=len, reverse=True))
     + r")?\s?(?P<approx>余|多)?\s?(?P<unit>"
     + "|".join(
-        re.escape(u)
+        ("(?<!\\s)" if u == "x" else "")  # 3x is three times; in 3 x 4 the x is an operator
+        + re.escape(u)
         + ("(?![a-z])" if _ASCII_WORD.match(u[-1]) else "")
         + ("(?!本|为|交|功|长|员|果|熟|立|效|绩|都|型|品|就|全|份|分|人)" if u == "成" else "")
         for u in sorted({u for u, _, _ in UNITS}, key=len, reverse=True)
@@ -116,17 +139,24 @@ ARGUMENT_PARTS = re.compile(
 
 @dataclass(frozen=True)
 class Quantity:
-    """A stated figure: `value` is signed and scaled to the base unit of `unit` (a unit class)."""
+    """A stated figure: `value` is signed and scaled to the base unit of `unit` (a unit class).
+
+    `signed_by` says what states its sign: "" (nothing: a level), "minus"/"plus" (a written
+    sign), "loss"/"profit" (a word that makes the value itself negative or positive), "fall"/
+    "rise" (a change's direction) or "fact" (a fact row's signed value).
+    """
 
     value: Decimal
     unit: str
     text: str = ""
+    signed_by: str = ""
 
     @property
     def key(self) -> tuple[Decimal, str]:
         return (self.value.normalize(), self.unit)
 
 
+FACT = "fact"
 _FACT_SCALES = {"K": 10**3, "M": 10**6, "B": 10**9, "BN": 10**9, "HUNDRED_MILLION": 10**8}
 
 
@@ -138,15 +168,15 @@ def fact_quantity(fact: FactRecord) -> Quantity:
     """
     code = fact.unit.upper()
     if code == "PCT":
-        return Quantity(fact.value, PERCENT, fact.unit)
+        return Quantity(fact.value, PERCENT, fact.unit, FACT)
     if code in ("PP", "PPT"):
-        return Quantity(fact.value, POINTS, fact.unit)
+        return Quantity(fact.value, POINTS, fact.unit, FACT)
     if code == "COUNT":
-        return Quantity(fact.value, COUNT, fact.unit)
+        return Quantity(fact.value, COUNT, fact.unit, FACT)
     if code.startswith("TEN_THOUSAND_"):
-        return Quantity(fact.value * 10**4, COUNT, fact.unit)
+        return Quantity(fact.value * 10**4, COUNT, fact.unit, FACT)
     currency, _, scale = code.partition("_")
     currency = "CNY" if currency == "RMB" else currency
     if currency in set(CURRENCIES.values()) and (not scale or scale in _FACT_SCALES):
-        return Quantity(fact.value * _FACT_SCALES.get(scale, 1), MONEY + currency, fact.unit)
-    return Quantity(fact.value, NUMBER, fact.unit)
+        return Quantity(fact.value * _FACT_SCALES.get(scale, 1), MONEY + currency, fact.unit, FACT)
+    return Quantity(fact.value, NUMBER, fact.unit, FACT)
