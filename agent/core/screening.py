@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from functools import lru_cache
 
 from .glossary import GlossarySnapshot
 from .normalize import compact_view, text_normalize
@@ -64,6 +65,7 @@ def sentences_split(text: str) -> list[str]:
     return pieces
 
 
+@lru_cache(maxsize=8192)
 def addresses_a_model(text: str) -> bool:
     """Whether `text` gives orders to a model (a prompt injection) rather than informs a reader."""
     normalized = text_normalize(text)
@@ -132,6 +134,7 @@ class ScreenedRetriever:
         self._glossary = glossary
         self._dropped: set[tuple[str, str]] = set()
         self._instructions: set[tuple[str, str]] = set()
+        self._screened: dict[tuple[str, str, str], str] = {}
 
     def retrieve(self, query: str, *, cleared: bool, k: int = 8) -> list[RetrievedChunk]:
         kept: list[RetrievedChunk] = []
@@ -168,6 +171,12 @@ class ScreenedRetriever:
         return "\n".join(lines)
 
     def _screen(self, doc: str, text: str, locator: str = "") -> str:
+        key = (doc, locator, text)
+        if key not in self._screened:
+            self._screened[key] = self._screen_once(doc, text, locator)
+        return self._screened[key]
+
+    def _screen_once(self, doc: str, text: str, locator: str) -> str:
         # The name and the locator (a section heading is part of it) are shown with every
         # citation: naming a competitor or giving orders there drops the passage whole.
         label = f"{doc}\n{locator}"

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 from ..normalize import text_normalize
 
 
+@lru_cache(maxsize=4096)
 def prose_normalize(text: str) -> str:
     """`text_normalize(text)` with each ASCII letter in the case it was written (after NFKC).
 

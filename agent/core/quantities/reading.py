@@ -7,6 +7,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from functools import lru_cache
 
 from ..periods import periods_find
 from .chinese import BIG, DIGITS, PLACES, RUN, chinese_integer, chinese_year, roman_integer
@@ -244,6 +245,8 @@ def _ascii_digits(text: str) -> str:
     )
 
 
+# Pure, and asked again for the same snippets on every narrative answer that cites them.
+@lru_cache(maxsize=4096)
 def claims_find(normalized: str) -> Claims:
     """Every figure and every written year in `normalized`, in reading order.
 
