@@ -9,6 +9,11 @@ what a reader sees is gone:
   by `confusable_homoglyphs`), else to its NFKC form (the table comes first: `ϲ` looks like
   `c`, its NFKC form `ς` does not), made Simplified Chinese, casefolded and stripped of its
   marks (NFD, then no M* code point), until nothing changes: Cyrillic `Ј` is `j`, `Ｊ` is `j`;
+- a letter whose Unicode name says it is a Latin letter in some styling is that ASCII letter:
+  small capitals (`ᴊ`), negative squared or circled letters (`🅹`, `🅙`), regional indicators
+  (`🇯`), parenthesized, squared and mathematical letters, and letters "WITH" a hook or stroke
+  (`ʝ`); words that change the shape (`TURNED`, `REVERSED`, `OPEN`) keep it out (`ǝ` is not `e`).
+  Where the table already reads it as an ASCII letter, the table wins (`ʋ` looks like `u`);
 - a capital letter is read as the ASCII capital it looks like and only then casefolded, so
   Greek `Ι` is `i` (the table folds `I` into `l`) and Greek `Η` is `h` (casefolding first would
   give `η`, which looks like `n`); other capitals are casefolded first;
@@ -52,7 +57,21 @@ _ENTITY_ROUNDS = 4  # `&amp;amp;#31454;` takes three; a bound keeps a crafted in
 _FOLD_ROUNDS = 4  # a prototype may itself casefold or decompose; real characters settle in two
 _CACHE_LIMIT = 1 << 16  # distinct characters remembered; past that they are folded each time
 _DEFAULT_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+_SYMBOL = regex.compile(r"\p{S}")
 _DISPLAY_MARKS = "\u200e\u200f"  # the package wraps right-to-left glyphs in these for display
+# A letter in some styling, as its Unicode name says: `LATIN LETTER SMALL CAPITAL J`, `NEGATIVE
+# SQUARED LATIN CAPITAL LETTER J`, `REGIONAL INDICATOR SYMBOL LETTER J`, `MATHEMATICAL BOLD SMALL J`,
+# `LATIN SMALL LETTER J WITH CROSSED-TAIL`. Any wrapper may come first (`CIRCLED`, `PARENTHESIZED`);
+# between the script and the letter only words that keep its shape may stand, so `TURNED`,
+# `REVERSED`, `OPEN` or `INSULAR` letters (`ǝ`, `ᴎ`, `ɛ`) are left to the confusables table.
+_STYLE_WORD = (
+    "CAPITAL|SMALL|LETTER|SYMBOL|SUBSCRIPT|SUPERSCRIPT|DOTLESS|SCRIPT|BLACKLETTER|BOLD|ITALIC|FRAKTUR"
+    "|DOUBLE-STRUCK|SANS-SERIF|MONOSPACE"
+)
+_NAMED_LETTER = re.compile(
+    rf"(?:[A-Z-]+ )*?(?:LATIN|MATHEMATICAL|REGIONAL INDICATOR|MODIFIER) (?:(?:{_STYLE_WORD}) )*"
+    r"([A-Z])(?: WITH (?!.*\bLETTER\b).+)?"
+)
 
 # What one character becomes: the characters it adds to the view, and whether it breaks a word.
 _Folded = tuple[str, bool]
@@ -108,6 +127,12 @@ def _confusables() -> _Confusables:
     return _Confusables(prototypes, capitals, digits)
 
 
+def _named_letter(ch: str) -> str | None:
+    """The ASCII letter `ch` is a styled form of by its Unicode name (`🅹` is `j`), else None."""
+    named = _NAMED_LETTER.fullmatch(unicodedata.name(ch, ""))
+    return named.group(1).lower() if named else None
+
+
 def _fold_piece(ch: str, table: _Confusables) -> str:
     """One step of folding one (decomposed) character; `_fold_compute` repeats it to a fixed point."""
     if ch.isascii():
@@ -116,6 +141,12 @@ def _fold_piece(ch: str, table: _Confusables) -> str:
     if category[0] == "M" or _DEFAULT_IGNORABLE.match(ch):
         return ""
     prototype = table.prototypes.get(ch)
+    # A letter named as a styled Latin letter is that letter, unless the table already reads it
+    # as one (`ʋ`, V WITH HOOK, looks like `u`): `ᴋ` is `k` (the table's prototype is `ĸ`), `𝐦`
+    # is `m` (not `rn`), and the table's `ʙ` for Cyrillic `в` is read on as `b`.
+    named = _named_letter(ch)
+    if named is not None and not (prototype and len(prototype) == 1 and prototype.isascii() and prototype.isalpha()):
+        return named
     if category == "Nd":
         # A digit is read as the ASCII digit it looks like or stands for (`١` is `1`, although
         # the table's prototype is `l`), unless it looks like a letter (Warang Citi nine is `C`).
@@ -143,6 +174,13 @@ def _fold_piece(ch: str, table: _Confusables) -> str:
     return ch if category[0] in "LN" else ""
 
 
+def _reads_as_letters(ch: str) -> bool:
+    """Whether `ch` is a letter or digit, or a symbol whose compatibility form holds one (`ⓙ`)."""
+    if unicodedata.category(ch)[0] in "LN":
+        return True
+    return any(unicodedata.category(c)[0] in "LN" for c in unicodedata.normalize("NFKC", ch))
+
+
 def _fold_compute(ch: str) -> _Folded:
     if ch.isascii():
         return (ch.lower(), False) if ch.isalnum() else _BREAK
@@ -151,9 +189,8 @@ def _fold_compute(ch: str) -> _Folded:
         return _VANISH
     # Classify by what the character is before any look-alike mapping: `∣` (a symbol that
     # looks like `l`) separates, whereas `ⓙ` (a symbol whose compatibility form is `j`) is a letter.
-    if category[0] not in "LN" and not any(
-        unicodedata.category(c)[0] in "LN" for c in unicodedata.normalize("NFKC", ch)
-    ):
+    # A symbol named as a letter (`🅹`, `🇯`) is that letter; `gate_views` also reads it as a symbol.
+    if not _reads_as_letters(ch) and _named_letter(ch) is None:
         return _BREAK
     table = _confusables()
     folded = ch
@@ -229,13 +266,42 @@ def markup_blank(text: str) -> str:
 
 def gate_view(text: str) -> MatchView:
     """The evasion-proof view of `text`; `sources` index the entity-decoded text, `view.text`."""
+    return _fold_view(markup_blank(entities_decode(text)))
+
+
+def gate_views(text: str) -> tuple[MatchView, ...]:
+    """Every view of `text` the gate matches `gate_key` aliases in, `gate_view(text)` first.
+
+    A reader may see some characters two ways; each other way is one more view, built only when
+    the text holds such a character: a symbol named as a letter is also read as a symbol
+    (`北🇨🇳辰` is 北, a flag, 辰).
+    """
     decoded = markup_blank(entities_decode(text))
+    texts = [decoded]
+    texts.extend(other for other in map(_symbols_as_symbols, texts) if other is not None)
+    return tuple(_fold_view(each) for each in dict.fromkeys(texts))
+
+
+def _fold_view(decoded: str) -> MatchView:
     folds = _folds(decoded)
     chars = "".join(folds)
     sources = tuple(compress(range(len(folds)), folds))
     if len(sources) != len(chars):  # a character folded into several (`ß` is `ss`)
         sources = tuple(index for index, piece in enumerate(folds) for _ in piece)
     return MatchView(decoded, chars, sources, _breaking)
+
+
+@lru_cache(maxsize=4096)
+def _symbol_letter(ch: str) -> bool:
+    """Whether `ch` is a symbol the view reads as a letter only by its name (`🅹`, `🇯`)."""
+    return _named_letter(ch) is not None and not _reads_as_letters(ch)
+
+
+def _symbols_as_symbols(text: str) -> str | None:
+    """`text` with each symbol named as a letter blanked, or None when it holds none."""
+    if not any(map(_symbol_letter, _SYMBOL.findall(text))):
+        return None
+    return _SYMBOL.sub(lambda found: " " if _symbol_letter(found.group(0)) else found.group(0), text)
 
 
 def gate_key(text: str) -> str:

@@ -17,8 +17,10 @@ not). `external_mentions` is public so other text (a retrieved passage) can be s
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .gate_view import gate_views
 from .glossary import GlossarySnapshot
 from .matcher import MatchView, compact_match_view
 from .normalize import text_normalize
@@ -62,8 +64,8 @@ def external_mentions(text: str, glossary: GlossarySnapshot) -> tuple[str, ...]:
 
 def _mentions_find(text: str, glossary: GlossarySnapshot) -> tuple[str, ...]:
     codes = [m.code for m in _external_hits(text, glossary)[1]]
-    _, gate_hits = glossary.gate_match(text)
-    codes.extend(m.code for m in gate_hits if m.external)
+    for _, hits in _gate_hits(text, glossary):
+        codes.extend(m.code for m in hits)
     return tuple(dict.fromkeys(codes))
 
 
@@ -101,12 +103,17 @@ def _external_hits(text: str, glossary: GlossarySnapshot) -> tuple[MatchView, li
     return view, [m for m in glossary.matcher.find_in(view) if m.external]
 
 
+def _gate_hits(text: str, glossary: GlossarySnapshot) -> Iterator[tuple[MatchView, list[Match]]]:
+    """Each of the gate's views of `text`, with the external aliases matched in it."""
+    for view in gate_views(text):
+        yield view, [m for m in glossary.gate_matcher.find_in(view) if m.external]
+
+
 def _home_rewrite(raw_question: str, glossary: GlossarySnapshot, home_name: str) -> str:
     """The question with every competitor it names replaced by the home company's name."""
     view, hits = _external_hits(raw_question, glossary)
     if not hits:
-        view, gate_hits = glossary.gate_match(raw_question)
-        hits = [m for m in gate_hits if m.external]
+        view, hits = next(((v, h) for v, h in _gate_hits(raw_question, glossary) if h), (view, hits))
     out = view.text
     for match in sorted(hits, key=lambda m: m.start, reverse=True):
         first, last = view.sources[match.start], view.sources[match.end - 1] + 1

@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 import pytest
 from confusable_homoglyphs.confusables import confusables_data
 
-from agent.core.gate_view import entities_decode, gate_key, gate_view
+from agent.core.gate_view import entities_decode, gate_key, gate_view, gate_views
 
 TABLE_GLYPHS = sorted({g.strip("\u200e\u200f") for g in confusables_data} - {""})
+# The styled-letter classes the red team used, told apart by name alone (not the gate's own rule).
+STYLED_CLASSES = re.compile(
+    r"(?:LATIN LETTER SMALL CAPITAL|(?:NEGATIVE |CROSSED NEGATIVE )?(?:SQUARED|CIRCLED) LATIN CAPITAL LETTER"
+    r"|REGIONAL INDICATOR SYMBOL LETTER|PARENTHESIZED LATIN (?:SMALL|CAPITAL) LETTER"
+    r"|MATHEMATICAL [A-Z -]+ (?:SMALL|CAPITAL)) ([A-Z])"
+)
+STYLED = sorted(
+    (chr(c), match.group(1).lower())
+    for c in range(0x80, 0x110000)
+    if (match := STYLED_CLASSES.fullmatch(unicodedata.name(chr(c), "")))
+)
 
 
 def test_ascii_is_only_casefolded() -> None:
@@ -33,6 +47,43 @@ def test_ascii_is_only_casefolded() -> None:
 )
 def test_look_alikes_meet_their_prototype(written: str, expected: str) -> None:
     assert gate_key(written) == expected
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("ᴊɪɴɢᴀɴ", "jingan"),  # LATIN LETTER SMALL CAPITAL …
+        ("🅹🅸🅽🅶🅰🅽", "jingan"),  # NEGATIVE SQUARED LATIN CAPITAL LETTER …
+        ("🅙🅘🅝🅖🅐🅝", "jingan"),  # NEGATIVE CIRCLED LATIN CAPITAL LETTER …
+        ("🇯🇮🇳🇬🇦🇳", "jingan"),  # REGIONAL INDICATOR SYMBOL LETTER …
+        ("ᴋ", "k"),  # the table's prototype is `ĸ`; the name says K
+        ("𝐦⒨", "mm"),  # the table's prototype is `rn`; the name says M
+        ("ⓛ", "l"),  # the table's prototype is `i`
+        ("ʝ", "j"),  # LATIN SMALL LETTER J WITH CROSSED-TAIL
+        ("\u0432", "b"),  # Cyrillic `в`: the table gives small capital `ʙ`, which is read on as `b`
+    ],
+)
+def test_a_letter_named_as_a_styled_latin_letter_is_that_letter(written: str, expected: str) -> None:
+    assert gate_key(written) == expected
+
+
+@pytest.mark.parametrize("written", ["ǝ", "ᴎ", "ɐ", "ʁ", "ɛ", "ꝺ"])
+def test_a_letter_whose_name_changes_its_shape_is_not_read_by_name(written: str) -> None:
+    name = unicodedata.name(written)
+    assert not (len(gate_key(written)) == 1 and gate_key(written) == name[-1].lower()), name
+
+
+def test_every_styled_letter_is_its_letter_and_stays_so() -> None:
+    assert len(STYLED) > 600
+    for glyph, letter in STYLED:
+        assert gate_key(glyph) == letter, (glyph, unicodedata.name(glyph))
+        assert gate_view(f"x{glyph}").chars == f"x{letter}" and not gate_view(f"x{glyph}").broken_before(1)
+
+
+def test_a_symbol_named_as_a_letter_is_also_read_as_a_symbol() -> None:
+    # `🇨🇳` is a flag to a reader, `🇯🇮🇳` three letters: the gate matches both readings.
+    assert [view.chars for view in gate_views("北🇨🇳辰 🅿")] == ["北cn辰p", "北辰"]
+    assert gate_views("北辰 Ⓙ") == (gate_view("北辰 Ⓙ"),)  # a circled letter is a letter only
 
 
 def test_invisibles_and_marks_vanish_and_separators_break() -> None:

@@ -220,3 +220,21 @@ def test_external_mentions_screens_a_long_passage() -> None:
     assert len(passage) > 400
     assert external_mentions(passage, GLOSSARY) == ("EXT_JINGAN",)
     assert external_mentions(filler * 8, GLOSSARY) == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "entity"),
+    [
+        ("ᴊɪɴɢᴀɴ revenue", "EXT_JINGAN"),  # LATIN LETTER SMALL CAPITAL …
+        ("ʜᴜᴀᴅɪɴɢ revenue", "EXT_HUADING"),
+        ("ʙᴇɪᴄʜᴇɴ revenue", "EXT_BEICHEN"),
+        ("🅹🅸🅽🅶🅰🅽 revenue", "EXT_JINGAN"),  # NEGATIVE SQUARED LATIN CAPITAL LETTER …
+        ("🅙🅘🅝🅖🅐🅝 revenue", "EXT_JINGAN"),  # NEGATIVE CIRCLED LATIN CAPITAL LETTER …
+        ("🇯🇮🇳🇬🇦🇳 revenue", "EXT_JINGAN"),  # REGIONAL INDICATOR SYMBOL LETTER …
+        ("🄹🄸🄽🄶🄰🄽 revenue", "EXT_JINGAN"),  # SQUARED LATIN CAPITAL LETTER …
+        ("Jiɴɢ\U0001f130ɴ revenue", "EXT_JINGAN"),  # styles mixed within one word
+        ("ʝingan revenue", "EXT_JINGAN"),  # LATIN SMALL LETTER J WITH CROSSED-TAIL
+    ],
+)
+def test_letters_named_as_styled_latin_letters_do_not_hide_a_competitor(question: str, entity: str) -> None:
+    assert refused_entity(question) == entity, question
