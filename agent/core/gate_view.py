@@ -3,8 +3,11 @@
 Takes any text; returns a `MatchView` from which whatever a writer can change without changing
 what a reader sees is gone:
 
-- HTML entities are decoded, a bounded number of rounds (`&amp;#31454;` is `竞`), and markup
-  tags and comments become blanks (`竞<b>安</b>` is `竞安`; `收入<100亿` is no tag);
+- what a reader or a model decodes at sight is decoded, each inside the others, a bounded number
+  of rounds: HTML entities (`&amp;#31454;` is `竞`), percent-encoded UTF-8 (`%E7%AB%9E`) and
+  `\\u7ade`, `\\U00007ade`, `\\u{7ade}`, `\\xe7\\xab\\x9e` escapes, only where they are valid
+  (base64 and the like need a tool, and are left alone); markup tags and comments become blanks
+  (`竞<b>安</b>` is `竞安`; `收入<100亿` is no tag);
 - each character is mapped to its prototype in Unicode's confusables table (TR39, as shipped
   by `confusable_homoglyphs`), else to its NFKC form (the table comes first: `ϲ` looks like
   `c`, its NFKC form `ς` does not), made Simplified Chinese, casefolded and stripped of its
@@ -54,10 +57,17 @@ from .normalize import chinese_simplify
 # starts with a letter, `/` or `!`, so a comparison (`收入<100亿 且 >50亿`) is not one.
 _MARKUP = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]{0,80}>", re.DOTALL)
 _ENTITY_ROUNDS = 4  # `&amp;amp;#31454;` takes three; a bound keeps a crafted input cheap
+_DECODE_ROUNDS = 4  # entities, percent-encoding and escapes inside one another (`%25E7`, `&#92;u7ade`)
 _FOLD_ROUNDS = 4  # a prototype may itself casefold or decompose; real characters settle in two
 _CACHE_LIMIT = 1 << 16  # distinct characters remembered; past that they are folded each time
 _DEFAULT_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
 _SYMBOL = regex.compile(r"\p{S}")
+_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_BYTE_RUN = re.compile(r"(?:\\x[0-9A-Fa-f]{2})+")
+_CODE_POINT = re.compile(
+    r"\\u([dD][89abAB][0-9A-Fa-f]{2})\\u([dD][c-fC-F][0-9A-Fa-f]{2})"  # a UTF-16 surrogate pair
+    r"|\\u\{([0-9A-Fa-f]{1,6})\}|\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})"
+)
 _DISPLAY_MARKS = "\u200e\u200f"  # the package wraps right-to-left glyphs in these for display
 # A letter in some styling, as its Unicode name says: `LATIN LETTER SMALL CAPITAL J`, `NEGATIVE
 # SQUARED LATIN CAPITAL LETTER J`, `REGIONAL INDICATOR SYMBOL LETTER J`, `MATHEMATICAL BOLD SMALL J`,
@@ -229,6 +239,61 @@ def entities_decode(text: str) -> str:
     return text
 
 
+def escapes_decode(text: str) -> str:
+    """`text` with one level of percent-encoding and backslash escapes decoded.
+
+    Percent-encoded UTF-8 (`%E7%AB%9E` is `竞`) and `\\uXXXX`, `\\u{X…}` and `\\UXXXXXXXX` code
+    points decode; a run of `\\xXX` is read as UTF-8 bytes where they make characters and as
+    code points otherwise (`J\\xedngan`). Anything that is no valid sequence stays as written:
+    a truncated or invalid UTF-8 sequence, a lone surrogate, a code point past U+10FFFF.
+    """
+    if "%" in text:
+        text = _PERCENT_RUN.sub(lambda run: _utf8_decode(run.group(0), 3, keep_invalid=True), text)
+    if "\\" in text:
+        text = _BYTE_RUN.sub(lambda run: _utf8_decode(run.group(0), 4, keep_invalid=False), text)
+        text = _CODE_POINT.sub(_code_point, text)
+    return text
+
+
+def _utf8_decode(run: str, width: int, *, keep_invalid: bool) -> str:
+    """A run of `width`-character byte escapes (`%E7`, `\\xe7`), read as UTF-8 where it is valid."""
+    data = bytes.fromhex("".join(run[index + width - 2 : index + width] for index in range(0, len(run), width)))
+    out: list[str] = []
+    at = 0
+    for ch in data.decode("utf-8", "surrogateescape"):
+        if "\udc80" <= ch <= "\udcff":  # a byte that starts or continues no valid sequence
+            out.append(run[at : at + width] if keep_invalid else chr(ord(ch) - 0xDC00))
+            at += width
+        else:
+            out.append(ch)
+            at += width * len(ch.encode("utf-8"))
+    return "".join(out)
+
+
+def _code_point(escape: re.Match[str]) -> str:
+    high, low, braced, short, long = escape.groups()
+    if high is not None:
+        return chr(0x10000 + ((int(high, 16) - 0xD800) << 10) + int(low, 16) - 0xDC00)
+    value = int(braced or short or long, 16)
+    if value > 0x10FFFF or 0xD800 <= value <= 0xDFFF:
+        return escape.group(0)
+    return chr(value)
+
+
+def reader_decode(text: str) -> str:
+    """`text` as a reader or a model decodes it at sight: entities, percent-encoding, escapes.
+
+    Each is decoded inside the others, a bounded number of rounds (`%25E7%25AB%259E` is `竞`
+    after two). Base64 and other encodings that need a tool are left alone.
+    """
+    for _ in range(_DECODE_ROUNDS):
+        decoded = escapes_decode(entities_decode(text))
+        if decoded == text:
+            break
+        text = decoded
+    return text
+
+
 @lru_cache(maxsize=1)
 def _ampersands() -> tuple[str, ...]:
     """`&` and every character whose compatibility form holds one (`＆`)."""
@@ -265,8 +330,8 @@ def markup_blank(text: str) -> str:
 
 
 def gate_view(text: str) -> MatchView:
-    """The evasion-proof view of `text`; `sources` index the entity-decoded text, `view.text`."""
-    return _fold_view(markup_blank(entities_decode(text)))
+    """The evasion-proof view of `text`; `sources` index the decoded text, `view.text`."""
+    return _fold_view(markup_blank(reader_decode(text)))
 
 
 def gate_views(text: str) -> tuple[MatchView, ...]:
@@ -276,7 +341,7 @@ def gate_views(text: str) -> tuple[MatchView, ...]:
     the text holds such a character: a symbol named as a letter is also read as a symbol
     (`北🇨🇳辰` is 北, a flag, 辰).
     """
-    decoded = markup_blank(entities_decode(text))
+    decoded = markup_blank(reader_decode(text))
     texts = [decoded]
     texts.extend(other for other in map(_symbols_as_symbols, texts) if other is not None)
     return tuple(_fold_view(each) for each in dict.fromkeys(texts))
@@ -306,4 +371,4 @@ def _symbols_as_symbols(text: str) -> str | None:
 
 def gate_key(text: str) -> str:
     """The form an alias takes in the gate's view: every kept character, nothing between."""
-    return "".join(_folds(markup_blank(entities_decode(text))))
+    return "".join(_folds(markup_blank(reader_decode(text))))

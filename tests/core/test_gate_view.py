@@ -8,7 +8,7 @@ import unicodedata
 import pytest
 from confusable_homoglyphs.confusables import confusables_data
 
-from agent.core.gate_view import entities_decode, gate_key, gate_view, gate_views
+from agent.core.gate_view import entities_decode, escapes_decode, gate_key, gate_view, gate_views, reader_decode
 
 TABLE_GLYPHS = sorted({g.strip("\u200e\u200f") for g in confusables_data} - {""})
 # The styled-letter classes the red team used, told apart by name alone (not the gate's own rule).
@@ -105,6 +105,20 @@ def test_entities_are_decoded_a_bounded_number_of_times() -> None:
     assert entities_decode("＆＃３１４５４；") == "竞"
     assert entities_decode("&" + "amp;" * 3 + "#31454;") == "竞"
     assert entities_decode("&" + "amp;" * 9 + "#31454;") == "&" + "amp;" * 5 + "#31454;"  # a crafted input stays cheap
+
+
+def test_percent_encoding_and_escapes_are_decoded_where_valid() -> None:
+    assert escapes_decode("%E7%AB%9E%e5%ae%89 %4A%69ng%20an") == "竞安 Jing an"
+    assert escapes_decode("%E7%AB 与 %E7%AB%9E%E5") == "%E7%AB 与 竞%E5"  # truncated sequences stay
+    assert escapes_decode("100%EE %zz 5% %C0%AF") == "100%EE %zz 5% %C0%AF"  # so do invalid ones
+    assert escapes_decode("\\u7ade\\U00005b89\\u{534e}\\ud83d\\ude00") == "竞安华😀"
+    assert escapes_decode("\\ud800 \\U00110000 \\u7ad C:\\users") == "\\ud800 \\U00110000 \\u7ad C:\\users"
+    assert escapes_decode("\\xe7\\xab\\x9e J\\xedngan") == "竞 Jíngan"  # UTF-8 bytes, else code points
+
+
+def test_decoding_goes_a_bounded_number_of_rounds() -> None:
+    assert reader_decode("%25E7%25AB%259E &#92;u5b89 \\u0026#21326;") == "竞 安 华"
+    assert reader_decode("%" + "25" * 6 + "41") == "%" + "25" * 2 + "41"  # a crafted input stays cheap
 
 
 def test_the_view_of_a_view_is_itself_for_every_glyph_in_the_table() -> None:

@@ -238,3 +238,31 @@ def test_external_mentions_screens_a_long_passage() -> None:
 )
 def test_letters_named_as_styled_latin_letters_do_not_hide_a_competitor(question: str, entity: str) -> None:
     assert refused_entity(question) == entity, question
+
+
+@pytest.mark.parametrize(
+    ("question", "entity"),
+    [
+        ("%E7%AB%9E%E5%AE%89的营业收入是多少", "EXT_JINGAN"),
+        ("%e7%ab%9e%e5%ae%89 revenue", "EXT_JINGAN"),
+        ("%25E7%25AB%259E%25E5%25AE%2589的营收", "EXT_JINGAN"),  # percent-encoded twice
+        ("Jing%20an revenue", "EXT_JINGAN"),
+        ("%4A%69%6E%67%61%6E revenue", "EXT_JINGAN"),
+        ("\\u7ade\\u5b89的营收", "EXT_JINGAN"),
+        ("\\U00007ade\\U00005b89的营收", "EXT_JINGAN"),
+        ("\\u{534e}\\u{9f0e} revenue", "EXT_HUADING"),
+        ("\\xe5\\x8c\\x97\\xe8\\xbe\\xb0 revenue", "EXT_BEICHEN"),  # UTF-8 bytes
+        ("J\\xedngan revenue", "EXT_JINGAN"),  # `\xed` is `í`
+        ("&#92;u7ade安的营收", "EXT_JINGAN"),  # an entity that makes an escape
+    ],
+)
+def test_escapes_a_reader_decodes_do_not_hide_a_competitor(question: str, entity: str) -> None:
+    assert refused_entity(question) == entity, question
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["毛利率增长20%以上", "增长5%CA地区", "%E7%AB 不完整", "C:\\users\\report", "\\ud800 落单的代理项", "100%EE"],
+)
+def test_text_that_only_looks_escaped_passes(question: str) -> None:
+    assert refused_entity(question) is None, question
