@@ -28,6 +28,15 @@ what a reader sees is gone:
   alias still has to sit on a word boundary of the text as written (`Revenue of Jingan`, not
   `xjingan`).
 
+Some text reads two ways, and `gate_views` adds a view for each other way, built only when the
+text holds what makes it (aliases are refused if they hit in any view):
+
+- the display order, by the Unicode bidirectional algorithm (UAX #9, `python-bidi`) in a
+  left-to-right and in a right-to-left paragraph, when bidi controls or right-to-left letters
+  can reorder the text: `\\u202e安竞\\u202c` shows `竞安`, as do an isolate or an embedding split
+  by an invisible right-to-left mark;
+- symbols named as letters read as symbols: `北🇨🇳辰` is 北, a flag, 辰.
+
 ASCII characters are only casefolded: the table's prototype of `0` is `O` and of `I` is `l`,
 which would glue digits to letters and turn `Jingan` into `jlngan`.
 
@@ -62,6 +71,15 @@ _FOLD_ROUNDS = 4  # a prototype may itself casefold or decompose; real character
 _CACHE_LIMIT = 1 << 16  # distinct characters remembered; past that they are folded each time
 _DEFAULT_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
 _SYMBOL = regex.compile(r"\p{S}")
+# What can make the display order differ from the logical one: right-to-left letters and the
+# explicit embeddings, overrides and isolates (UAX #9). A paragraph ends at a paragraph separator.
+_REORDERING = regex.compile(
+    r"[\p{Bidi_Class=R}\p{Bidi_Class=AL}\p{Bidi_Class=RLE}\p{Bidi_Class=RLO}"
+    r"\p{Bidi_Class=RLI}\p{Bidi_Class=LRE}\p{Bidi_Class=LRO}\p{Bidi_Class=LRI}\p{Bidi_Class=FSI}"
+    r"\p{Bidi_Class=PDF}\p{Bidi_Class=PDI}]"
+)
+_BIDI_CONTROL = regex.compile(r"\p{Bidi_Control}")
+_PARAGRAPHS = regex.compile(r"(\p{Bidi_Class=B})")
 _PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _BYTE_RUN = re.compile(r"(?:\\x[0-9A-Fa-f]{2})+")
 _CODE_POINT = re.compile(
@@ -337,14 +355,37 @@ def gate_view(text: str) -> MatchView:
 def gate_views(text: str) -> tuple[MatchView, ...]:
     """Every view of `text` the gate matches `gate_key` aliases in, `gate_view(text)` first.
 
-    A reader may see some characters two ways; each other way is one more view, built only when
-    the text holds such a character: a symbol named as a letter is also read as a symbol
-    (`北🇨🇳辰` is 北, a flag, 辰).
+    A reader may see some text two ways; each other way is one more view, built only when the
+    text holds what makes it: the text in display order when bidi controls or right-to-left
+    letters may reorder it (`\u202e安竞\u202c` shows `竞安`), and, in each order, with the
+    symbols named as letters read as symbols (`北🇨🇳辰` is 北, a flag, 辰).
     """
     decoded = markup_blank(reader_decode(text))
-    texts = [decoded]
+    texts = [decoded, *display_orders(decoded)]
     texts.extend(other for other in map(_symbols_as_symbols, texts) if other is not None)
     return tuple(_fold_view(each) for each in dict.fromkeys(texts))
+
+
+def display_orders(text: str) -> list[str]:
+    """`text` as a reader sees it, left to right, in a left-to-right and in a right-to-left
+    paragraph (the Unicode bidirectional algorithm, UAX #9), each that differs from `text`.
+
+    Empty unless `text` holds an explicit embedding, override or isolate, or a right-to-left
+    letter. The bidi controls are dropped from the result: they have done their work.
+    """
+    if not _REORDERING.search(text):
+        return []
+    from bidi import get_display  # the algorithm, in the Rust `unicode-bidi` crate
+
+    paragraphs = _PARAGRAPHS.split(text)
+    orders = []
+    for direction in ("L", "R"):
+        shown = "".join(
+            get_display(paragraph, base_dir=direction) if _REORDERING.search(paragraph) else paragraph
+            for paragraph in paragraphs
+        )
+        orders.append(_BIDI_CONTROL.sub("", shown))
+    return [order for order in dict.fromkeys(orders) if order != text]
 
 
 def _fold_view(decoded: str) -> MatchView:

@@ -7,9 +7,10 @@ the text:
 
 - the normalised one the parser uses, where spacing, zero-width characters, full-width forms,
   Traditional characters and case cannot hide a competitor;
-- the evasion-proof `gate_view`, where HTML entities, look-alike letters from Unicode's
-  confusables table, marks, variation selectors, blank fillers and any separator, punctuation,
-  symbol or emoji between an alias's characters cannot either.
+- the evasion-proof `gate_views`, where HTML entities, percent-encoding and escapes, look-alike
+  letters from Unicode's confusables table, letters styled by name (`ᴊɪɴɢᴀɴ`, `🅹🅸🅽🅶🅰🅽`), marks,
+  variation selectors, blank fillers, any separator, punctuation, symbol or emoji between an
+  alias's characters, and bidi controls that reverse the display order cannot either.
 
 An ASCII alias must sit on a word boundary in both (`Jingan2025` names Jingan, `xjingan` does
 not). `external_mentions` is public so other text (a retrieved passage) can be screened the same way.

@@ -8,7 +8,15 @@ import unicodedata
 import pytest
 from confusable_homoglyphs.confusables import confusables_data
 
-from agent.core.gate_view import entities_decode, escapes_decode, gate_key, gate_view, gate_views, reader_decode
+from agent.core.gate_view import (
+    display_orders,
+    entities_decode,
+    escapes_decode,
+    gate_key,
+    gate_view,
+    gate_views,
+    reader_decode,
+)
 
 TABLE_GLYPHS = sorted({g.strip("\u200e\u200f") for g in confusables_data} - {""})
 # The styled-letter classes the red team used, told apart by name alone (not the gate's own rule).
@@ -84,6 +92,14 @@ def test_a_symbol_named_as_a_letter_is_also_read_as_a_symbol() -> None:
     # `🇨🇳` is a flag to a reader, `🇯🇮🇳` three letters: the gate matches both readings.
     assert [view.chars for view in gate_views("北🇨🇳辰 🅿")] == ["北cn辰p", "北辰"]
     assert gate_views("北辰 Ⓙ") == (gate_view("北辰 Ⓙ"),)  # a circled letter is a letter only
+
+
+def test_the_display_order_is_a_view_of_its_own() -> None:
+    assert display_orders("竞安的营收 Jingan") == []  # nothing can reorder it: no extra view
+    assert display_orders("\u202e安竞\u202c的营收") == ["竞安的营收"]  # RLO … PDF, controls dropped
+    assert display_orders("\u202e安竞\n竞安") == ["竞安\n竞安"]  # an override ends with its paragraph
+    assert "竞־安" in display_orders("安\u05be竞")  # in a right-to-left paragraph, around a Hebrew maqaf
+    assert [view.chars for view in gate_views("\u202e安竞\u202c")] == ["安竞", "竞安"]
 
 
 def test_invisibles_and_marks_vanish_and_separators_break() -> None:

@@ -266,3 +266,25 @@ def test_escapes_a_reader_decodes_do_not_hide_a_competitor(question: str, entity
 )
 def test_text_that_only_looks_escaped_passes(question: str) -> None:
     assert refused_entity(question) is None, question
+
+
+@pytest.mark.parametrize(
+    ("question", "entity"),
+    [
+        ("\u202e安竞\u202c的营收", "EXT_JINGAN"),  # RLO … PDF: displays as 竞安
+        ("revenue of \u202enagniJ\u202c", "EXT_JINGAN"),
+        ("营收：\u202e鼎华", "EXT_HUADING"),  # the override runs to the end of the line
+        ("\u202e辰北\n的营收", "EXT_BEICHEN"),
+        ("&#x202e;安竞&#x202c;的营收", "EXT_JINGAN"),  # the override written as an entity
+        ("\u2067安\u200f竞\u2069的营收", "EXT_JINGAN"),  # a right-to-left isolate, split by an RLM
+        ("\u202b安\u200f竞\u202c的营收", "EXT_JINGAN"),  # a right-to-left embedding, split by an RLM
+        ("\u202e售零\u202d景程\u202c\u202c", "EXT_JINGCHENG"),  # nested overrides: shows 景程零售
+    ],
+)
+def test_a_bidi_override_does_not_hide_a_competitor(question: str, entity: str) -> None:
+    assert refused_entity(question) == entity, question
+
+
+@pytest.mark.parametrize("question", ["\u202e收营\u202c是多少", "ACME הכנסות 2025", "香港\u2067营收\u2069是多少"])
+def test_bidi_text_naming_no_competitor_passes(question: str) -> None:
+    assert refused_entity(question) is None, question
