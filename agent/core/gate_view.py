@@ -35,7 +35,11 @@ text holds what makes it (aliases are refused if they hit in any view):
   left-to-right and in a right-to-left paragraph, when bidi controls or right-to-left letters
   can reorder the text: `\\u202e安竞\\u202c` shows `竞安`, as do an isolate or an embedding split
   by an invisible right-to-left mark;
-- symbols named as letters read as symbols: `北🇨🇳辰` is 北, a flag, 辰.
+- symbols named as letters read as symbols: `北🇨🇳辰` is 北, a flag, 辰;
+- pinyin tone numbers dropped, each leaving a break (`Jing4an1` is `Jing an`): a digit 1–5 right
+  after ASCII letters that spell whole pinyin syllables (per `pypinyin`'s dictionary), followed
+  by the end of the run or by more whole syllables; `Q4`, `HK1`, `H1N1`, `A1B`, `FY2025` keep
+  theirs. Only this view drops them, so an alias holding a digit is still found in the others.
 
 ASCII characters are only casefolded: the table's prototype of `0` is `O` and of `I` is `l`,
 which would glue digits to letters and turn `Jingan` into `jlngan`.
@@ -80,6 +84,8 @@ _REORDERING = regex.compile(
 )
 _BIDI_CONTROL = regex.compile(r"\p{Bidi_Control}")
 _PARAGRAPHS = regex.compile(r"(\p{Bidi_Class=B})")
+_TONE_HINT = re.compile(r"[a-z][1-5]")
+_LONGEST_SYLLABLE = 6  # `zhuang`
 _PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _BYTE_RUN = re.compile(r"(?:\\x[0-9A-Fa-f]{2})+")
 _CODE_POINT = re.compile(
@@ -358,12 +364,15 @@ def gate_views(text: str) -> tuple[MatchView, ...]:
     A reader may see some text two ways; each other way is one more view, built only when the
     text holds what makes it: the text in display order when bidi controls or right-to-left
     letters may reorder it (`\u202e安竞\u202c` shows `竞安`), and, in each order, with the
-    symbols named as letters read as symbols (`北🇨🇳辰` is 北, a flag, 辰).
+    symbols named as letters read as symbols (`北🇨🇳辰` is 北, a flag, 辰); and each of those with
+    pinyin tone numbers dropped (`Jing4an1` is `Jing an`).
     """
     decoded = markup_blank(reader_decode(text))
     texts = [decoded, *display_orders(decoded)]
     texts.extend(other for other in map(_symbols_as_symbols, texts) if other is not None)
-    return tuple(_fold_view(each) for each in dict.fromkeys(texts))
+    views = [_fold_view(each) for each in dict.fromkeys(texts)]
+    views.extend(toneless for toneless in map(_toneless, views) if toneless is not None)
+    return tuple(views)
 
 
 def display_orders(text: str) -> list[str]:
@@ -386,6 +395,73 @@ def display_orders(text: str) -> list[str]:
         )
         orders.append(_BIDI_CONTROL.sub("", shown))
     return [order for order in dict.fromkeys(orders) if order != text]
+
+
+def tone_marks(view: MatchView) -> list[int]:
+    """The indices in `view.chars` of the digits that are pinyin tone numbers (`Jing4an1`).
+
+    A digit 1–5 is one when it directly follows a run of ASCII letters that spells whole pinyin
+    syllables, and is followed by the end of the run (a break, a non-letter) or by more letters
+    that spell whole syllables too. So `Q4`, `HK1`, `H1N1`, `A1B` and `FY2025` hold none.
+    """
+    chars = view.chars
+    found = []
+    for hint in _TONE_HINT.finditer(chars):
+        digit = hint.end() - 1
+        after = digit + 1
+        glued = after < len(chars) and not view.broken_before(after)
+        if view.broken_before(digit) or (glued and chars[after] in string.digits):
+            continue
+        start = digit - 1
+        while start > 0 and chars[start - 1] in string.ascii_lowercase and not view.broken_before(start):
+            start -= 1
+        end = after
+        while glued and end < len(chars) and chars[end] in string.ascii_lowercase:
+            end += 1
+            glued = not view.broken_before(end)
+        if _pinyin_spelled(chars[start:digit]) and (end == after or _pinyin_spelled(chars[after:end])):
+            found.append(digit)
+    return found
+
+
+def _toneless(view: MatchView) -> MatchView | None:
+    """`view` with its pinyin tone numbers dropped, each leaving a break; None when it has none."""
+    marks = set(tone_marks(view))
+    if not marks:
+        return None
+    kept = [index for index in range(len(view.chars)) if index not in marks]
+    chars = "".join(view.chars[index] for index in kept)
+    return MatchView(view.text, chars, tuple(view.sources[index] for index in kept), _breaking_or_digit)
+
+
+def _breaking_or_digit(ch: str) -> bool:
+    """A dropped tone number breaks the word: `Jingan2Beichen` still holds two names."""
+    folded, breaking = _fold(ch)
+    return breaking or folded.isdigit()
+
+
+@lru_cache(maxsize=1)
+def _syllables() -> frozenset[str]:
+    """Every toneless pinyin syllable with a vowel in `pypinyin`'s dictionary (ü as `v` and as `u`)."""
+    from pypinyin.constants import PINYIN_DICT
+    from pypinyin.contrib.tone_convert import to_normal
+
+    plain = {to_normal(reading) for readings in PINYIN_DICT.values() for reading in readings.split(",")}
+    plain |= {syllable.replace("v", "u") for syllable in plain}
+    return frozenset(s for s in plain if s.isascii() and s.isalpha() and any(v in s for v in "aeiouv"))
+
+
+@lru_cache(maxsize=4096)
+def _pinyin_spelled(letters: str) -> bool:
+    """Whether `letters` is one or more whole pinyin syllables (`jingan`, not `hk`)."""
+    syllables = _syllables()
+    ends = {0}
+    for end in range(1, len(letters) + 1):
+        if any(
+            letters[start:end] in syllables for start in range(max(0, end - _LONGEST_SYLLABLE), end) if start in ends
+        ):
+            ends.add(end)
+    return len(letters) in ends
 
 
 def _fold_view(decoded: str) -> MatchView:

@@ -16,6 +16,7 @@ from agent.core.gate_view import (
     gate_view,
     gate_views,
     reader_decode,
+    tone_marks,
 )
 
 TABLE_GLYPHS = sorted({g.strip("\u200e\u200f") for g in confusables_data} - {""})
@@ -100,6 +101,31 @@ def test_the_display_order_is_a_view_of_its_own() -> None:
     assert display_orders("\u202e安竞\n竞安") == ["竞安\n竞安"]  # an override ends with its paragraph
     assert "竞־安" in display_orders("安\u05be竞")  # in a right-to-left paragraph, around a Hebrew maqaf
     assert [view.chars for view in gate_views("\u202e安竞\u202c")] == ["安竞", "竞安"]
+
+
+@pytest.mark.parametrize(
+    ("text", "marks"),
+    [
+        ("Jing4an1", "41"),
+        ("Jing4 An1", "41"),
+        ("Hua2ding3 2025", "23"),
+        ("jing4安", "4"),
+        ("Ｊｉｎｇ４ａｎ１", "41"),
+        ("Q4 HK1 FY2025 H1N1 A1B Win10 B2B 5G", ""),  # no syllables before, or none after, or more digits
+        ("Jing 4an Jing42 Jingx4an", ""),  # a digit after a break, before a digit, after a non-syllable
+    ],
+)
+def test_tone_numbers_follow_whole_pinyin_syllables(text: str, marks: str) -> None:
+    view = gate_view(text)
+    assert "".join(view.chars[index] for index in tone_marks(view)) == marks
+
+
+def test_a_dropped_tone_number_leaves_a_break() -> None:
+    plain, toneless = gate_views("Jingan2Beichen")
+    assert plain.chars == "jingan2beichen" and toneless.chars == "jinganbeichen"
+    assert toneless.broken_before(6) and not toneless.broken_before(5)
+    assert toneless.text[toneless.sources[6]] == "B"
+    assert len(gate_views("Q4 HK1 FY2025")) == 1  # no tone number: no extra view
 
 
 def test_invisibles_and_marks_vanish_and_separators_break() -> None:

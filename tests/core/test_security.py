@@ -288,3 +288,38 @@ def test_a_bidi_override_does_not_hide_a_competitor(question: str, entity: str) 
 @pytest.mark.parametrize("question", ["\u202e收营\u202c是多少", "ACME הכנסות 2025", "香港\u2067营收\u2069是多少"])
 def test_bidi_text_naming_no_competitor_passes(question: str) -> None:
     assert refused_entity(question) is None, question
+
+
+@pytest.mark.parametrize(
+    ("question", "entity"),
+    [
+        ("Jing4an1 revenue 2025", "EXT_JINGAN"),
+        ("Jing4 An1 revenue", "EXT_JINGAN"),
+        ("jing1an1的营收", "EXT_JINGAN"),
+        ("Hua2ding3 revenue", "EXT_HUADING"),
+        ("Bei3chen2 revenue", "EXT_BEICHEN"),
+        ("Jing3cheng2 revenue", "EXT_JINGCHENG"),
+        ("Ｊｉｎｇ４ａｎ１ revenue", "EXT_JINGAN"),
+        ("FY2025 Jing4an1", "EXT_JINGAN"),
+    ],
+)
+def test_pinyin_tone_numbers_do_not_hide_a_competitor(question: str, entity: str) -> None:
+    assert refused_entity(question) == entity, question
+
+
+EDGE_ALIASES = ["QA", "HKB", "FYA", "HN", "AB", "WinPro", "Jingan"]
+
+
+def test_tone_numbers_join_only_pinyin_syllables() -> None:
+    # Externals a careless digit rule would find: `Q4A` is no `QA`, `H1N1` no `HN`, `A1B` no `AB`
+    # (`a` is a syllable, `b` is not), `Win10Pro` no `WinPro`.
+    glossary = glossary_build(
+        entities=[EntityInfo("HOME", "本集团", "home"), *(EntityInfo(f"X_{a}", a, "external") for a in EDGE_ALIASES)],
+        metrics=[],
+        channels=[],
+        units=[],
+        aliases=[],
+    )
+    for question in ["Q4A report", "HK1B sales", "FY2025A plan", "H1N1 cases", "A1B grade", "Win10Pro", "5G B2B"]:
+        assert external_mentions(question, glossary) == (), question
+    assert external_mentions("Jing4an1 Q4 revenue", glossary) == ("X_Jingan",)
