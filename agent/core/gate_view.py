@@ -175,6 +175,9 @@ def _fold_piece(ch: str, table: _Confusables) -> str:
     if category[0] == "M" or _DEFAULT_IGNORABLE.match(ch):
         return ""
     prototype = table.prototypes.get(ch)
+    if prototype is not None and category[0] in "LN" and _symbol_only(prototype):
+        # A letter is never a symbol: the table's prototype of `长` is the radical `⻓`, of `门` `⻔`.
+        prototype = None
     # A letter named as a styled Latin letter is that letter, unless the table already reads it
     # as one (`ʋ`, V WITH HOOK, looks like `u`): `ᴋ` is `k` (the table's prototype is `ĸ`), `𝐦`
     # is `m` (not `rn`), and the table's `ʙ` for Cyrillic `в` is read on as `b`.
@@ -185,7 +188,7 @@ def _fold_piece(ch: str, table: _Confusables) -> str:
         # A digit is read as the ASCII digit it looks like or stands for (`١` is `1`, although
         # the table's prototype is `l`), unless it looks like a letter (Warang Citi nine is `C`).
         look = table.digits.get(prototype.casefold()) if prototype else None
-        if look is None and prototype is not None and prototype.isascii():
+        if look is None and prototype is not None and prototype.isascii() and prototype.isalnum():
             look = prototype.lower()
         return look or str(unicodedata.decimal(ch))
     lower = ch.casefold()
@@ -206,6 +209,12 @@ def _fold_piece(ch: str, table: _Confusables) -> str:
     if lower != ch:
         return lower
     return ch if category[0] in "LN" else ""
+
+
+def _symbol_only(text: str) -> bool:
+    """Whether `text` holds a symbol and no letter or digit (`⻓`, `∂̵`)."""
+    categories = [unicodedata.category(ch)[0] for ch in text]
+    return "S" in categories and "L" not in categories and "N" not in categories
 
 
 def _reads_as_letters(ch: str) -> bool:

@@ -128,6 +128,13 @@ def test_a_dropped_tone_number_leaves_a_break() -> None:
     assert len(gate_views("Q4 HK1 FY2025")) == 1  # no tone number: no extra view
 
 
+def test_a_letter_or_digit_never_vanishes_into_a_symbol() -> None:
+    # The table's prototype of `长` is the radical `⻓`, of `门` `⻔`, of `西` `⻄`; of `٠` it is `.`.
+    assert gate_key("长西民门马龙鱼門馬⾨") == "长西民门马龙鱼门马门"
+    assert gate_key("٠۰⓪ ðÐ") == "000ðð"
+    assert gate_view("竞长安").chars == "竞长安"
+
+
 def test_invisibles_and_marks_vanish_and_separators_break() -> None:
     view = gate_view("x\u200bJ\u0301\ufe0fing·an\u3164 HK2025")
     assert view.chars == "xjinganhk2025"
