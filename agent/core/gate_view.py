@@ -41,6 +41,13 @@ text holds what makes it (aliases are refused if they hit in any view):
   by the end of the run or by more whole syllables; `Q4`, `HK1`, `H1N1`, `A1B`, `FY2025` keep
   theirs. Only this view drops them, so an alias holding a digit is still found in the others.
 
+A name may also be written half in pinyin (`Jing安`, `竞an`, `Hua鼎`). `spelled_view` reads a view
+with each Chinese character spelled by its most common toneless pinyin reading (`pypinyin`),
+each as a word of its own, and `spelled_keys` spells an alias in every reading of its
+polyphones (`景程` is `jingcheng` and `yingcheng`). A hit there counts only when its span mixes
+spelled characters and ASCII letters as written: `静安` (a homophone of 竞安) or `京城` in
+characters alone is another name, and letters alone are for the other views.
+
 ASCII characters are only casefolded: the table's prototype of `0` is `O` and of `I` is `l`,
 which would glue digits to letters and turn `Jingan` into `jlngan`.
 
@@ -56,9 +63,11 @@ import re
 import string
 import unicodedata
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import compress
+from itertools import compress, product
+from math import prod
 from operator import itemgetter
 
 import regex
@@ -85,7 +94,9 @@ _REORDERING = regex.compile(
 _BIDI_CONTROL = regex.compile(r"\p{Bidi_Control}")
 _PARAGRAPHS = regex.compile(r"(\p{Bidi_Class=B})")
 _TONE_HINT = re.compile(r"[a-z][1-5]")
+_ASCII_LETTER = re.compile(r"[a-z]")
 _LONGEST_SYLLABLE = 6  # `zhuang`
+_SPELLINGS_LIMIT = 64  # readings of an alias's polyphones, all combined up to this many
 _PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _BYTE_RUN = re.compile(r"(?:\\x[0-9A-Fa-f]{2})+")
 _CODE_POINT = re.compile(
@@ -372,15 +383,15 @@ def gate_views(text: str) -> tuple[MatchView, ...]:
 
     A reader may see some text two ways; each other way is one more view, built only when the
     text holds what makes it: the text in display order when bidi controls or right-to-left
-    letters may reorder it (`\u202e安竞\u202c` shows `竞安`), and, in each order, with the
+    letters may reorder it (`\\u202e安竞\\u202c` shows `竞安`), and, in each order, with the
     symbols named as letters read as symbols (`北🇨🇳辰` is 北, a flag, 辰); and each of those with
     pinyin tone numbers dropped (`Jing4an1` is `Jing an`).
     """
     decoded = markup_blank(reader_decode(text))
     texts = [decoded, *display_orders(decoded)]
-    texts.extend(other for other in map(_symbols_as_symbols, texts) if other is not None)
+    texts += [other for other in map(_symbols_as_symbols, texts) if other is not None]
     views = [_fold_view(each) for each in dict.fromkeys(texts)]
-    views.extend(toneless for toneless in map(_toneless, views) if toneless is not None)
+    views += [toneless for toneless in map(_toneless, views) if toneless is not None]
     return tuple(views)
 
 
@@ -391,7 +402,7 @@ def display_orders(text: str) -> list[str]:
     Empty unless `text` holds an explicit embedding, override or isolate, or a right-to-left
     letter. The bidi controls are dropped from the result: they have done their work.
     """
-    if not _REORDERING.search(text):
+    if text.isascii() or not _REORDERING.search(text):
         return []
     from bidi import get_display  # the algorithm, in the Rust `unicode-bidi` crate
 
@@ -419,7 +430,7 @@ def tone_marks(view: MatchView) -> list[int]:
         digit = hint.end() - 1
         after = digit + 1
         glued = after < len(chars) and not view.broken_before(after)
-        if view.broken_before(digit) or (glued and chars[after] in string.digits):
+        if (glued and chars[after] in string.digits) or view.broken_before(digit):
             continue
         start = digit - 1
         while start > 0 and chars[start - 1] in string.ascii_lowercase and not view.broken_before(start):
@@ -455,7 +466,8 @@ def _syllables() -> frozenset[str]:
     from pypinyin.constants import PINYIN_DICT
     from pypinyin.contrib.tone_convert import to_normal
 
-    plain = {to_normal(reading) for readings in PINYIN_DICT.values() for reading in readings.split(",")}
+    toned = {reading for readings in PINYIN_DICT.values() for reading in readings.split(",")}
+    plain = set(map(to_normal, toned))
     plain |= {syllable.replace("v", "u") for syllable in plain}
     return frozenset(s for s in plain if s.isascii() and s.isalpha() and any(v in s for v in "aeiouv"))
 
@@ -471,6 +483,118 @@ def _pinyin_spelled(letters: str) -> bool:
         ):
             ends.add(end)
     return len(letters) in ends
+
+
+@dataclass(frozen=True)
+class SpelledView(MatchView):
+    """A view with each Chinese character spelled in toneless pinyin, as a word of its own.
+
+    `origins[i]` is the index in `base.chars` that `chars[i]` spells or is; `spelled` holds the
+    indices in `base.chars` of the characters spelled.
+    """
+
+    base: MatchView | None = None
+    origins: tuple[int, ...] = ()
+    spelled: frozenset[int] = frozenset()
+
+    def broken_before(self, index: int) -> bool:
+        if index <= 0 or index >= len(self.chars):
+            return True
+        left, right = self.origins[index - 1], self.origins[index]
+        if left == right:
+            return False
+        if left in self.spelled or right in self.spelled or self.base is None:
+            return True
+        return self.base.broken_before(right)
+
+    def mixes(self, start: int, end: int) -> bool:
+        """Whether `chars[start:end]` holds both a spelled character and an ASCII letter as written."""
+        spans = range(start, end)
+        if not any(self.origins[index] in self.spelled for index in spans):
+            return False
+        return any(
+            self.origins[index] not in self.spelled and self.chars[index] in string.ascii_lowercase for index in spans
+        )
+
+
+def spelled_view(view: MatchView, *, wanted: Callable[[str], bool] | None = None) -> SpelledView | None:
+    """`view` with each Chinese character spelled by its most common toneless pinyin reading.
+
+    None unless `view` holds both an ASCII letter and a Chinese character: only a span that
+    mixes the two counts in this view (`Jing安`, `竞an`); the others see the rest. None too when
+    `wanted` turns the spelled characters down (no alias could match them: skip the rest).
+    """
+    chars = view.chars
+    if chars.isascii() or not _ASCII_LETTER.search(chars):
+        return None
+    if not _SPELLINGS_SEEN.issuperset(chars):
+        for ch in set(chars).difference(_SPELLINGS_SEEN):
+            if len(_SPELLINGS_SEEN) < _CACHE_LIMIT:
+                _SPELLINGS_SEEN.add(ch)
+                reading = _reading(ch)
+                if reading:
+                    _SPELLINGS[ord(ch)] = reading
+        if not _SPELLINGS_SEEN.issuperset(chars):  # the cache is full: spell this text on its own
+            return _spelled(view, [_reading(ch) or ch for ch in chars], wanted)
+    spelled_chars = chars.translate(_SPELLINGS)
+    if spelled_chars == chars or (wanted is not None and not wanted(spelled_chars)):
+        return None
+    return _spelled(view, [_SPELLINGS.get(ord(ch), ch) for ch in chars], None)
+
+
+def _spelled(view: MatchView, pieces: list[str], wanted: Callable[[str], bool] | None) -> SpelledView | None:
+    chars = view.chars
+    spelled_chars = "".join(pieces)
+    if spelled_chars == chars or (wanted is not None and not wanted(spelled_chars)):
+        return None
+    spelled = frozenset(index for index, (ch, piece) in enumerate(zip(chars, pieces, strict=True)) if piece != ch)
+    origins = tuple(index for index, piece in enumerate(pieces) for _ in piece)
+    sources = tuple(map(view.sources.__getitem__, origins))
+    return SpelledView(view.text, spelled_chars, sources, view.breaking, view, origins, spelled)
+
+
+def spelled_keys(alias: str) -> tuple[str, ...]:
+    """Every way `alias` reads with its Chinese characters spelled in toneless pinyin.
+
+    Each reading of a polyphone counts (`景程` is `jingcheng` and `yingcheng`); past
+    `_SPELLINGS_LIMIT` combinations, the most common reading of each character with each other
+    reading of one character at a time. An alias with no Chinese character has its `gate_key`.
+    """
+    options = [(_readings(ch) if not ch.isascii() else ()) or (ch,) for ch in gate_key(alias)]
+    if prod(map(len, options)) <= _SPELLINGS_LIMIT:
+        combined = ["".join(choice) for choice in product(*options)]
+    else:
+        common = [option[0] for option in options]
+        combined = ["".join(common)] + [
+            "".join(common[:index]) + other + "".join(common[index + 1 :])
+            for index, option in enumerate(options)
+            for other in option[1:]
+        ]
+    return tuple(dict.fromkeys(combined))
+
+
+# Each Chinese character seen (by code point) → its most common toneless pinyin reading, for
+# `str.translate`; and every character looked up so far.
+_SPELLINGS: dict[int, str] = {}
+_SPELLINGS_SEEN: set[str] = set()
+
+
+def _reading(ch: str) -> str:
+    """The most common toneless pinyin reading of a Chinese character, else ""."""
+    readings = _readings(ch) if not ch.isascii() else ()
+    return readings[0] if readings else ""
+
+
+@lru_cache(maxsize=_CACHE_LIMIT)
+def _readings(ch: str) -> tuple[str, ...]:
+    """The toneless pinyin readings of a Chinese character, most common first (`行` is `xing`,
+    `hang`, `heng`; `绿` is `lv`, `lu`, and `lu` again for `ü`); none for any other character."""
+    from pypinyin import Style, pinyin
+
+    found = pinyin(ch, style=Style.NORMAL, heteronym=True, errors="ignore")
+    readings = ["".join(_folds(reading)) for reading in (found[0] if found else [])]
+    readings += [reading.replace("v", "u") for reading in readings if "v" in reading]
+    return tuple(dict.fromkeys(reading for reading in readings if reading.isascii() and reading.isalpha()))
 
 
 def _fold_view(decoded: str) -> MatchView:
@@ -490,7 +614,7 @@ def _symbol_letter(ch: str) -> bool:
 
 def _symbols_as_symbols(text: str) -> str | None:
     """`text` with each symbol named as a letter blanked, or None when it holds none."""
-    if not any(map(_symbol_letter, _SYMBOL.findall(text))):
+    if text.isascii() or not any(map(_symbol_letter, _SYMBOL.findall(text))):
         return None
     return _SYMBOL.sub(lambda found: " " if _symbol_letter(found.group(0)) else found.group(0), text)
 

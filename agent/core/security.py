@@ -10,7 +10,8 @@ the text:
 - the evasion-proof `gate_views`, where HTML entities, percent-encoding and escapes, look-alike
   letters from Unicode's confusables table, letters styled by name (`ᴊɪɴɢᴀɴ`, `🅹🅸🅽🅶🅰🅽`), marks,
   variation selectors, blank fillers, any separator, punctuation, symbol or emoji between an
-  alias's characters, and bidi controls that reverse the display order cannot either.
+  alias's characters, bidi controls that reverse the display order, pinyin tone numbers
+  (`Jing4an1`) and names written half in pinyin (`Jing安`) cannot either.
 
 An ASCII alias must sit on a word boundary in both (`Jingan2025` names Jingan, `xjingan` does
 not). `external_mentions` is public so other text (a retrieved passage) can be screened the same way.
@@ -18,12 +19,15 @@ not). `external_mentions` is public so other text (a retrieved passage) can be s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import weakref
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from .gate_view import gate_views
+import ahocorasick
+
+from .gate_view import gate_views, spelled_keys, spelled_view
 from .glossary import GlossarySnapshot
-from .matcher import MatchView, compact_match_view
+from .matcher import AliasTarget, GlossaryMatcher, MatchView, compact_match_view
 from .normalize import text_normalize
 from .types import CLARIFY_OUT_OF_SCOPE_ENTITY, Match, NarrowingOption
 
@@ -105,9 +109,61 @@ def _external_hits(text: str, glossary: GlossarySnapshot) -> tuple[MatchView, li
 
 
 def _gate_hits(text: str, glossary: GlossarySnapshot) -> Iterator[tuple[MatchView, list[Match]]]:
-    """Each of the gate's views of `text`, with the external aliases matched in it."""
-    for view in gate_views(text):
+    """Each of the gate's views of `text`, with the external aliases matched in it.
+
+    In a view with the Chinese characters spelled in pinyin, only a hit that mixes spelled
+    characters and ASCII letters as written counts (`Jing安`): `静安` is a homophone of 竞安, not
+    a way of writing it, and a hit in characters or letters alone is the other views' to find.
+    """
+    views = gate_views(text)
+    for view in views:
         yield view, [m for m in glossary.gate_matcher.find_in(view) if m.external]
+    matcher, holds_key = _spelled_matcher(glossary)
+    for view in views:
+        spelled = spelled_view(view, wanted=holds_key)
+        if spelled is not None:
+            yield spelled, [m for m in matcher.find_in(spelled) if m.external and spelled.mixes(m.start, m.end)]
+
+
+# glossary snapshot id → (the snapshot, its external aliases keyed in pinyin, whether a text
+# holds one of those keys); built on first use, forgotten with the snapshot. It belongs beside
+# `GlossarySnapshot.gate_matcher`.
+_SPELLED: dict[int, tuple[weakref.ref[GlossarySnapshot], GlossaryMatcher, Callable[[str], bool]]] = {}
+
+
+def _spelled_matcher(glossary: GlossarySnapshot) -> tuple[GlossaryMatcher, Callable[[str], bool]]:
+    """The external aliases of `glossary` keyed by each of their pinyin spellings (`spelled_keys`),
+    and whether a text holds any of those keys at all, boundaries aside (if not, there is nothing
+    to match). Only external aliases: a home alias written half in pinyin that holds a
+    competitor's name is refused, erring towards refusing, and spelling every alias of a large
+    glossary would cost seconds.
+    """
+    known = _SPELLED.get(id(glossary))
+    if known is not None and known[0]() is glossary:
+        return known[1], known[2]
+    pairs = [(key, target) for text, target in _external_aliases(glossary) for key in spelled_keys(text)]
+    matcher = GlossaryMatcher(pairs, key=str, prefer_external=True)
+    keys = ahocorasick.Automaton()
+    for key, _ in pairs:
+        keys.add_word(key, key)
+    if pairs:
+        keys.make_automaton()
+
+    def holds_key(text: str) -> bool:
+        return bool(pairs) and next(keys.iter(text), None) is not None
+
+    key = id(glossary)
+    _SPELLED[key] = (weakref.ref(glossary, lambda _: _SPELLED.pop(key, None)), matcher, holds_key)
+    return matcher, holds_key
+
+
+def _external_aliases(glossary: GlossarySnapshot) -> Iterator[tuple[str, AliasTarget]]:
+    """The code, name and aliases of every external entity of `glossary`, with its target."""
+    for code in glossary.entities:
+        if glossary.is_external(code):
+            target = AliasTarget("entity", code, external=True)
+            for text in (code, *glossary.aliases_of("entity", code)):
+                yield text, target
 
 
 def _home_rewrite(raw_question: str, glossary: GlossarySnapshot, home_name: str) -> str:

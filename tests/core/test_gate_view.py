@@ -16,6 +16,8 @@ from agent.core.gate_view import (
     gate_view,
     gate_views,
     reader_decode,
+    spelled_keys,
+    spelled_view,
     tone_marks,
 )
 
@@ -133,6 +135,26 @@ def test_a_letter_or_digit_never_vanishes_into_a_symbol() -> None:
     assert gate_key("长西民门马龙鱼門馬⾨") == "长西民门马龙鱼门马门"
     assert gate_key("٠۰⓪ ðÐ") == "000ðð"
     assert gate_view("竞长安").chars == "竞长安"
+
+
+def test_a_spelled_view_reads_each_chinese_character_as_a_pinyin_word() -> None:
+    view = spelled_view(gate_view("Jing安的营收 静安"))
+    assert view is not None and view.chars == "jingandeyingshoujingan"
+    assert [index for index in range(len(view.chars) + 1) if view.broken_before(index)] == [0, 4, 6, 8, 12, 16, 20, 22]
+    assert view.text[view.sources[4]] == "安" and view.text[view.sources[5]] == "安"
+    assert view.mixes(0, 6)  # `Jing安`
+    assert not view.mixes(16, 22) and not view.mixes(0, 4)  # `静安` alone, `Jing` alone
+    assert spelled_view(gate_view("竞安的营收")) is None  # no ASCII letter
+    assert spelled_view(gate_view("Jingan revenue 2025")) is None  # no Chinese character
+
+
+def test_an_alias_is_spelled_in_every_reading_of_its_polyphones() -> None:
+    assert spelled_keys("景程") == ("jingcheng", "yingcheng")
+    assert spelled_keys("華鼎") == ("huading", "huazhen")  # Traditional folds first
+    assert spelled_keys("Jingan") == ("jingan",)
+    assert {"lv", "lu"} <= set(spelled_keys("绿"))  # `ü` written `v` or `u`
+    many = spelled_keys("长行重乐长行重乐")  # 18 × 18 combinations: capped
+    assert many[0] == "zhangxingzhongle" * 2 and len(many) < 20
 
 
 def test_invisibles_and_marks_vanish_and_separators_break() -> None:

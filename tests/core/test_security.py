@@ -323,3 +323,57 @@ def test_tone_numbers_join_only_pinyin_syllables() -> None:
     for question in ["Q4A report", "HK1B sales", "FY2025A plan", "H1N1 cases", "A1B grade", "Win10Pro", "5G B2B"]:
         assert external_mentions(question, glossary) == (), question
     assert external_mentions("Jing4an1 Q4 revenue", glossary) == ("X_Jingan",)
+
+
+@pytest.mark.parametrize(
+    ("question", "entity"),
+    [
+        ("Jing安的营收", "EXT_JINGAN"),
+        ("竞an的营收", "EXT_JINGAN"),
+        ("Hua鼎的营收", "EXT_HUADING"),
+        ("竞Ān营收", "EXT_JINGAN"),
+        ("Bei辰 revenue", "EXT_BEICHEN"),
+        ("景cheng零售", "EXT_JINGCHENG"),
+        ("華ding revenue", "EXT_HUADING"),
+        ("北chen科技", "EXT_BEICHEN"),
+        ("Jing4安的营收", "EXT_JINGAN"),
+        ("jing·安的营收", "EXT_JINGAN"),
+    ],
+)
+def test_half_pinyin_half_hanzi_does_not_hide_a_competitor(question: str, entity: str) -> None:
+    assert refused_entity(question) == entity, question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "静安区门店的营收",  # Jing'an district: a homophone of 竞安, all in characters
+        "京城门店的营收",  # 京城 sounds like 景程
+        "北京城区门店",
+        "华定 revenue",
+        "revenue of 静安 stores",
+        "2025年Q4静安店的毛利率",
+        "Beijing安全生产",
+        "ACME香港 H1 revenue",
+    ],
+)
+def test_a_homophone_in_characters_alone_is_not_a_competitor(question: str) -> None:
+    assert refused_entity(question) is None, question
+
+
+def test_a_polyphone_is_read_every_way_in_a_mixed_span() -> None:
+    glossary = glossary_build(
+        entities=[EntityInfo("HOME", "本集团", "home"), EntityInfo("EXT_WALL", "长城", "external")],
+        metrics=[],
+        channels=[],
+        units=[],
+        aliases=[],
+    )
+    assert external_mentions("Chang城 revenue", glossary) == ("EXT_WALL",)
+    assert external_mentions("长cheng revenue", glossary) == ("EXT_WALL",)  # 长 is zhang first
+    assert external_mentions("长成 revenue", glossary) == ()  # a homophone in characters alone
+
+
+def test_a_refusal_found_only_in_a_mixed_span_offers_the_home_company() -> None:
+    verdict = security_screen(raw_question="Jing安的毛利率是多少", glossary=GLOSSARY, language="zh")
+    assert verdict.refused and verdict.narrowing_options[0].question == "ACME集团的毛利率是多少"
