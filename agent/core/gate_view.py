@@ -619,6 +619,19 @@ def _symbols_as_symbols(text: str) -> str | None:
     return _SYMBOL.sub(lambda found: " " if _symbol_letter(found.group(0)) else found.group(0), text)
 
 
+def confusables_fold(text: str) -> str:
+    """`text` with each character folded as the gate folds it, keeping where words break.
+
+    Look-alikes become their prototype, letters styled by name their ASCII letter, marks and
+    invisible characters vanish, and the rest is casefolded, as in `gate_view`; but spaces,
+    punctuation, symbols and line breaks stay as written, one for one, so other screens (a
+    model being given orders) can read words: `Ｉɢɴᴏʀᴇ pr\u0435vious` is `ignore previous`.
+    Nothing is decoded, so each character gives at most a few (`ß` gives `ss`).
+    """
+    folded = map(_fold, text)
+    return "".join(kept if kept or not breaking else ch for ch, (kept, breaking) in zip(text, folded, strict=True))
+
+
 def gate_key(text: str) -> str:
     """The form an alias takes in the gate's view: every kept character, nothing between."""
     return "".join(_folds(markup_blank(reader_decode(text))))
