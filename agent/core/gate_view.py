@@ -96,6 +96,7 @@ _PARAGRAPHS = regex.compile(r"(\p{Bidi_Class=B})")
 _TONE_HINT = re.compile(r"[a-z][1-5]")
 _ASCII_LETTER = re.compile(r"[a-z]")
 _LONGEST_SYLLABLE = 6  # `zhuang`
+_LONGEST_RUN = 4 * _LONGEST_SYLLABLE  # letters read around a tone number, at most
 _SPELLINGS_LIMIT = 64  # readings of an alias's polyphones, all combined up to this many
 _PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _BYTE_RUN = re.compile(r"(?:\\x[0-9A-Fa-f]{2})+")
@@ -420,9 +421,10 @@ def display_orders(text: str) -> list[str]:
 def tone_marks(view: MatchView) -> list[int]:
     """The indices in `view.chars` of the digits that are pinyin tone numbers (`Jing4an1`).
 
-    A digit 1–5 is one when it directly follows a run of ASCII letters that spells whole pinyin
-    syllables, and is followed by the end of the run (a break, a non-letter) or by more letters
-    that spell whole syllables too. So `Q4`, `HK1`, `H1N1`, `A1B` and `FY2025` hold none.
+    A digit 1–5 is one when it directly follows ASCII letters that end in whole pinyin
+    syllables, from a word break on (`Jing4`, `Ji·ng4`), and is followed by a break, a
+    non-letter, or more letters that start with whole syllables up to a word break (`4an`). So
+    `Q4`, `HK1`, `H1N1`, `A1B` and `FY2025` hold none.
     """
     chars = view.chars
     found = []
@@ -432,16 +434,36 @@ def tone_marks(view: MatchView) -> list[int]:
         glued = after < len(chars) and not view.broken_before(after)
         if (glued and chars[after] in string.digits) or view.broken_before(digit):
             continue
-        start = digit - 1
-        while start > 0 and chars[start - 1] in string.ascii_lowercase and not view.broken_before(start):
-            start -= 1
-        end = after
-        while glued and end < len(chars) and chars[end] in string.ascii_lowercase:
-            end += 1
-            glued = not view.broken_before(end)
-        if _pinyin_spelled(chars[start:digit]) and (end == after or _pinyin_spelled(chars[after:end])):
-            found.append(digit)
+        if not _syllables_end(view, digit):
+            continue
+        if glued and chars[after] in string.ascii_lowercase and not _syllables_start(view, after):
+            continue
+        found.append(digit)
     return found
+
+
+def _syllables_end(view: MatchView, end: int) -> bool:
+    """Whether the ASCII letters before `end` spell whole syllables from some word start on."""
+    chars = view.chars
+    start = end
+    while start > max(0, end - _LONGEST_RUN) and chars[start - 1] in string.ascii_lowercase:
+        start -= 1
+        word_start = start == 0 or chars[start - 1] not in string.ascii_lowercase or view.broken_before(start)
+        if word_start and _pinyin_spelled(chars[start:end]):
+            return True
+    return False
+
+
+def _syllables_start(view: MatchView, start: int) -> bool:
+    """Whether the ASCII letters from `start` spell whole syllables up to some word end."""
+    chars = view.chars
+    end = start
+    while end < min(len(chars), start + _LONGEST_RUN) and chars[end] in string.ascii_lowercase:
+        end += 1
+        word_end = end == len(chars) or chars[end] not in string.ascii_lowercase or view.broken_before(end)
+        if word_end and _pinyin_spelled(chars[start:end]):
+            return True
+    return False
 
 
 def _toneless(view: MatchView) -> MatchView | None:

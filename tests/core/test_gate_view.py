@@ -114,6 +114,7 @@ def test_the_display_order_is_a_view_of_its_own() -> None:
         ("Hua2ding3 2025", "23"),
         ("jing4安", "4"),
         ("Ｊｉｎｇ４ａｎ１", "41"),
+        ("Ji·ng4 a-n1 revenue", "41"),  # syllables split by separators still end where the digit is
         ("Q4 HK1 FY2025 H1N1 A1B Win10 B2B 5G", ""),  # no syllables before, or none after, or more digits
         ("Jing 4an Jing42 Jingx4an", ""),  # a digit after a break, before a digit, after a non-syllable
     ],
