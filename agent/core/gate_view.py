@@ -11,7 +11,9 @@ what a reader sees is gone:
 - each character is mapped to its prototype in Unicode's confusables table (TR39, as shipped
   by `confusable_homoglyphs`), else to its NFKC form (the table comes first: `ϲ` looks like
   `c`, its NFKC form `ς` does not), made Simplified Chinese, casefolded and stripped of its
-  marks (NFD, then no M* code point), until nothing changes: Cyrillic `Ј` is `j`, `Ｊ` is `j`;
+  marks (NFD, then no M* code point), until nothing changes: Cyrillic `Ј` is `j`, `Ｊ` is `j`.
+  A letter or digit never becomes a mere symbol: the table's prototype of `长` is the radical
+  `⻓`, and is ignored;
 - a letter whose Unicode name says it is a Latin letter in some styling is that ASCII letter:
   small capitals (`ᴊ`), negative squared or circled letters (`🅹`, `🅙`), regional indicators
   (`🇯`), parenthesized, squared and mathematical letters, and letters "WITH" a hook or stroke
@@ -54,6 +56,9 @@ which would glue digits to letters and turn `Jingan` into `jlngan`.
 Invariants: a character's view never depends on its neighbours, and viewing a view changes
 nothing, so an alias keyed through `gate_key` and a text seen through `gate_view` meet in one
 space. Each character is folded once per process, then read from a cache.
+
+`confusables_fold` folds text character by character the same way but keeps spaces,
+punctuation and line breaks as written, for screens that read words (instructions to a model).
 """
 
 from __future__ import annotations
