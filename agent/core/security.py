@@ -7,9 +7,11 @@ the text:
 
 - the normalised one the parser uses, where spacing, zero-width characters, full-width forms,
   Traditional characters and case cannot hide a competitor;
-- the evasion-proof `gate_view`, where HTML entities, look-alike letters from Unicode's
-  confusables table, marks, variation selectors, blank fillers and any separator, punctuation,
-  symbol or emoji between an alias's characters cannot either.
+- the evasion-proof `gate_views`, where HTML entities, percent-encoding and escapes, look-alike
+  letters from Unicode's confusables table, letters styled by name (`ᴊɪɴɢᴀɴ`, `🅹🅸🅽🅶🅰🅽`), marks,
+  variation selectors, blank fillers, any separator, punctuation, symbol or emoji between an
+  alias's characters, bidi controls that reverse the display order, pinyin tone numbers
+  (`Jing4an1`) and names written half in pinyin (`Jing安`) cannot either.
 
 An ASCII alias must sit on a word boundary in both (`Jingan2025` names Jingan, `xjingan` does
 not). `external_mentions` is public so other text (a retrieved passage) can be screened the same way.
@@ -17,10 +19,15 @@ not). `external_mentions` is public so other text (a retrieved passage) can be s
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+import ahocorasick
+
+from .gate_view import gate_views, spelled_keys, spelled_view
 from .glossary import GlossarySnapshot
-from .matcher import MatchView, compact_match_view
+from .matcher import AliasTarget, GlossaryMatcher, MatchView, compact_match_view
 from .normalize import text_normalize
 from .types import CLARIFY_OUT_OF_SCOPE_ENTITY, Match, NarrowingOption
 
@@ -62,8 +69,8 @@ def external_mentions(text: str, glossary: GlossarySnapshot) -> tuple[str, ...]:
 
 def _mentions_find(text: str, glossary: GlossarySnapshot) -> tuple[str, ...]:
     codes = [m.code for m in _external_hits(text, glossary)[1]]
-    _, gate_hits = glossary.gate_match(text)
-    codes.extend(m.code for m in gate_hits if m.external)
+    for _, hits in _gate_hits(text, glossary):
+        codes.extend(m.code for m in hits)
     return tuple(dict.fromkeys(codes))
 
 
@@ -101,12 +108,69 @@ def _external_hits(text: str, glossary: GlossarySnapshot) -> tuple[MatchView, li
     return view, [m for m in glossary.matcher.find_in(view) if m.external]
 
 
+def _gate_hits(text: str, glossary: GlossarySnapshot) -> Iterator[tuple[MatchView, list[Match]]]:
+    """Each of the gate's views of `text`, with the external aliases matched in it.
+
+    In a view with the Chinese characters spelled in pinyin, only a hit that mixes spelled
+    characters and ASCII letters as written counts (`Jing安`): `静安` is a homophone of 竞安, not
+    a way of writing it, and a hit in characters or letters alone is the other views' to find.
+    """
+    views = gate_views(text)
+    for view in views:
+        yield view, [m for m in glossary.gate_matcher.find_in(view) if m.external]
+    matcher, holds_key = _spelled_matcher(glossary)
+    for view in views:
+        spelled = spelled_view(view, wanted=holds_key)
+        if spelled is not None:
+            yield spelled, [m for m in matcher.find_in(spelled) if m.external and spelled.mixes(m.start, m.end)]
+
+
+# glossary snapshot id → (the snapshot, its external aliases keyed in pinyin, whether a text
+# holds one of those keys); built on first use, forgotten with the snapshot. It belongs beside
+# `GlossarySnapshot.gate_matcher`.
+_SPELLED: dict[int, tuple[weakref.ref[GlossarySnapshot], GlossaryMatcher, Callable[[str], bool]]] = {}
+
+
+def _spelled_matcher(glossary: GlossarySnapshot) -> tuple[GlossaryMatcher, Callable[[str], bool]]:
+    """The external aliases of `glossary` keyed by each of their pinyin spellings (`spelled_keys`),
+    and whether a text holds any of those keys at all, boundaries aside (if not, there is nothing
+    to match). Only external aliases: a home alias written half in pinyin that holds a
+    competitor's name is refused, erring towards refusing, and spelling every alias of a large
+    glossary would cost seconds.
+    """
+    known = _SPELLED.get(id(glossary))
+    if known is not None and known[0]() is glossary:
+        return known[1], known[2]
+    pairs = [(key, target) for text, target in _external_aliases(glossary) for key in spelled_keys(text)]
+    matcher = GlossaryMatcher(pairs, key=str, prefer_external=True)
+    keys = ahocorasick.Automaton()
+    for key, _ in pairs:
+        keys.add_word(key, key)
+    if pairs:
+        keys.make_automaton()
+
+    def holds_key(text: str) -> bool:
+        return bool(pairs) and next(keys.iter(text), None) is not None
+
+    key = id(glossary)
+    _SPELLED[key] = (weakref.ref(glossary, lambda _: _SPELLED.pop(key, None)), matcher, holds_key)
+    return matcher, holds_key
+
+
+def _external_aliases(glossary: GlossarySnapshot) -> Iterator[tuple[str, AliasTarget]]:
+    """The code, name and aliases of every external entity of `glossary`, with its target."""
+    for code in glossary.entities:
+        if glossary.is_external(code):
+            target = AliasTarget("entity", code, external=True)
+            for text in (code, *glossary.aliases_of("entity", code)):
+                yield text, target
+
+
 def _home_rewrite(raw_question: str, glossary: GlossarySnapshot, home_name: str) -> str:
     """The question with every competitor it names replaced by the home company's name."""
     view, hits = _external_hits(raw_question, glossary)
     if not hits:
-        view, gate_hits = glossary.gate_match(raw_question)
-        hits = [m for m in gate_hits if m.external]
+        view, hits = next(((v, h) for v, h in _gate_hits(raw_question, glossary) if h), (view, hits))
     out = view.text
     for match in sorted(hits, key=lambda m: m.start, reverse=True):
         first, last = view.sources[match.start], view.sources[match.end - 1] + 1
