@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
+from .gate_view import confusables_fold
 from .glossary import GlossarySnapshot
 from .normalize import compact_view, text_normalize
 from .ports import NarrativeRetriever, RetrievedChunk
@@ -67,10 +68,18 @@ def sentences_split(text: str) -> list[str]:
 
 @lru_cache(maxsize=8192)
 def addresses_a_model(text: str) -> bool:
-    """Whether `text` gives orders to a model (a prompt injection) rather than informs a reader."""
-    normalized = text_normalize(text)
-    return _INSTRUCTION.search(normalized) is not None or _INSTRUCTION.search(compact_view(normalized)[0]) is not None
+    """Whether `text` gives orders to a model (a prompt injection) rather than informs a reader.
 
+    Read as the gate reads a name: look-alike letters folded (`Ignоre` with a Cyrillic `о`), and
+    for Chinese also with spacing and punctuation between characters gone (`忽·略之前的指令`).
+    """
+    folded = confusables_fold(text_normalize(text))
+    joined = _BETWEEN_CJK.sub("", compact_view(folded)[0])
+    return _INSTRUCTION.search(folded) is not None or _INSTRUCTION.search(joined) is not None
+
+
+# Punctuation and symbols between two Chinese characters, which a reader skips over.
+_BETWEEN_CJK = re.compile(r"(?<=[\u3400-\u9fff])[^\w\u3400-\u9fff]+(?=[\u3400-\u9fff])")
 
 # How far a mention may reach back over earlier sentences: an alias or an order is short, so a
 # window wider than this past its last sentence adds nothing but cost.
