@@ -2,7 +2,7 @@
 
 `extract` turns the bytes of a .pptx / .xlsx / .pdf / .docx / .md / .txt file into one
 intermediate representation (`ExtractedDocument`: tables as grids with cell locators, text as
-`retrieval.chunking.Block`s with structural locators). `facts_from_table` turns a table into
+`Block`s with structural locators). `facts_from_table` turns a table into
 fact candidates through the glossary. `demo_files_write` builds the demo office files.
 """
 

@@ -13,9 +13,8 @@ import io
 import zipfile
 from pathlib import PurePath
 
-from retrieval.chunking import blocks_from_text
-
 from .ir import MEDIA_TYPES, ExtractedDocument, ExtractionError
+from .text import blocks_from_text
 
 MAX_BYTES = 50 * 1024 * 1024
 MAX_PAGES = 500

@@ -14,9 +14,7 @@ import io
 from pathlib import PurePath
 from typing import Any
 
-from retrieval.chunking import Block
-
-from .ir import MEDIA_TYPES, ExtractedDocument, ExtractionError, Table
+from .ir import MEDIA_TYPES, Block, ExtractedDocument, ExtractionError, Table
 from .values import spreads_over_merge
 
 _CAPTION_LIMIT = 80

@@ -17,9 +17,7 @@ from collections import Counter
 from pathlib import PurePath
 from typing import Any
 
-from retrieval.chunking import Block
-
-from .ir import MEDIA_TYPES, ExtractedDocument, ExtractionError, Table
+from .ir import MEDIA_TYPES, Block, ExtractedDocument, ExtractionError, Table
 
 _CID = re.compile(r"\(cid:[0-9]+\)")
 _TITLE_GAP = 36.0  # points: how far above a table its title line may sit

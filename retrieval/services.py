@@ -14,8 +14,10 @@ from django.db.models import F
 
 from agent.core.types import SENSITIVITIES
 from documents.models import Document
+from ingestion.ir import Block
+from ingestion.text import blocks_from_text
 
-from .chunking import Block, ChunkDraft, blocks_from_text, chunks_build
+from .chunking import ChunkDraft, chunks_build
 from .embedders import Embedder, EmbedderError, embedder_build
 from .models import Chunk, RetrievalState
 from .text import tokens, user_words_load
