@@ -14,9 +14,10 @@ from django.urls import path
 
 from agent.clearance import ClearanceFilteredAdmin
 from agent.core.types import SENSITIVITIES
+from ingestion.formats import EXTENSIONS, format_of
 
 from .models import Document, IngestJob
-from .services import SUPPORTED, document_delete, ingest_job_create
+from .services import document_delete, ingest_job_create
 
 
 class UploadForm(forms.Form):
@@ -82,8 +83,8 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
         if request.method == "POST" and form.is_valid():
             queued = 0
             for upload in request.FILES.getlist("files"):
-                if not upload.name.lower().endswith(SUPPORTED):
-                    messages.error(request, f"{upload.name}：不支持的格式（{', '.join(SUPPORTED)}）")
+                if format_of(upload.name) is None:
+                    messages.error(request, f"{upload.name}：不支持的格式（{', '.join(EXTENSIONS)}）")
                     continue
                 ingest_job_create(
                     name=upload.name,

@@ -28,7 +28,6 @@ from retrieval.services import IngestError, blocks_ingest, retrieval_changed, se
 
 from .models import Document, IngestJob
 
-SUPPORTED = (".pptx", ".xlsx", ".pdf", ".docx", ".md", ".markdown", ".txt")
 Progress = Callable[[int], None]
 
 

@@ -18,14 +18,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-MEDIA_TYPES = {
-    ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-    ".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-    ".pdf": "application/pdf",
-    ".md": "text/markdown",
-    ".txt": "text/plain",
-}
 LABEL_LIMIT = 40
 
 

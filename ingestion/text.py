@@ -8,8 +8,9 @@ blocks' `section=…` locators.
 from __future__ import annotations
 
 import re
+from pathlib import PurePath
 
-from .ir import Block
+from .ir import Block, ExtractedDocument, ExtractionError
 
 
 def blocks_from_text(text: str, *, markdown: bool) -> tuple[str, list[Block]]:
@@ -34,3 +35,20 @@ def blocks_from_text(text: str, *, markdown: bool) -> tuple[str, list[Block]]:
         locator = f"section={section}" if section else ""
         blocks.append(Block(line, locator, para, section))
     return title, blocks
+
+
+def read_markdown(name: str, data: bytes, *, media_type: str, max_pages: int) -> ExtractedDocument:
+    return _read_text(name, data, media_type=media_type, markdown=True)
+
+
+def read_plain_text(name: str, data: bytes, *, media_type: str, max_pages: int) -> ExtractedDocument:
+    return _read_text(name, data, media_type=media_type, markdown=False)
+
+
+def _read_text(name: str, data: bytes, *, media_type: str, markdown: bool) -> ExtractedDocument:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ExtractionError(f"{name}: the text is not UTF-8; save it as UTF-8 and upload again.", "corrupt") from None
+    title, blocks = blocks_from_text(text, markdown=markdown)
+    return ExtractedDocument(name, media_type, title or PurePath(name).stem, [], blocks, 0)

@@ -155,6 +155,17 @@ def test_upload_api_queues_a_job_and_reports_it(demo) -> None:
     assert unsupported.status_code == 400
 
 
+def test_every_format_the_upload_api_accepts_is_ingested(demo) -> None:
+    """The upload check and the job read one format registry: `.markdown` was accepted, then failed."""
+    curator = client_for(demo["users"]["curator"])
+    text = "# 周报\n## 物流\n华南智能仓投产。\n".encode()
+    response = curator.post("/v1/documents", {"file": SimpleUploadedFile("weekly.markdown", text)}, format="multipart")
+    assert response.status_code == 202
+    job = curator.get(response.json()["status_url"]).json()
+    assert job["status"] == "done", job["message"]
+    assert Document.objects.get(name="weekly.markdown").media_type == "text/markdown"
+
+
 def test_admin_upload_queues_jobs_and_shows_failures(demo) -> None:
     client = Client()
     client.force_login(demo["users"]["curator"])
