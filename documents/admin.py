@@ -60,11 +60,11 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
     @admin.action(description="删除所选文档（连同其事实与分块）", permissions=["delete"])
     def delete_with_facts(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
         for document in queryset:
-            document_delete(document)
+            document_delete(document=document)
         self.message_user(request, "已删除。")
 
     def delete_model(self, request: HttpRequest, obj: Document) -> None:
-        document_delete(obj)
+        document_delete(document=obj)
 
     def get_urls(self) -> list[Any]:
         return [

@@ -1,10 +1,10 @@
-"""Writes to the glossary. Fact imports live in `facts.importing`."""
+"""Writes to the glossary and to the fact table. Fact imports (CSV, XLSX) live in `facts.importing`."""
 
 from __future__ import annotations
 
 import csv
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,8 +14,9 @@ from django.db.models import F
 
 from agent.core.glossary import alias_key
 from agent.core.types import CODE_RE, ENTITY_HOME, ENTITY_KINDS
+from ingestion.tables import FactCandidate
 
-from .models import Alias, Channel, CompanyProfile, Entity, GlossaryState, Metric, Unit
+from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, GlossaryState, Metric, Unit
 
 KNOWN_UNITS = {
     "CNY_M": ("百万元", "CNY m"),
@@ -247,3 +248,55 @@ def facts_review(*, facts: Any, status: str) -> int:
     if status == "approved":
         facts = facts.filter(metric__isnull=False, entity__isnull=False, unit__isnull=False)
     return int(facts.update(review_status=status))
+
+
+@transaction.atomic
+def facts_replace(*, document_id: int, source_doc: str, candidates: Sequence[FactCandidate]) -> dict[str, int]:
+    """Replace the facts a document produced. Approved cells upsert on the natural key (and
+    take over the lineage); pending cells wait in the review queue unless a row already holds
+    their key."""
+    FactMetric.objects.filter(document_id=document_id).delete()
+    counts = {"approved": 0, "pending": 0, "conflicts": 0}
+    for candidate in candidates:
+        if candidate.unit:
+            unit_ensure(candidate.unit)
+        key = {
+            "metric_id": candidate.metric or None,
+            "entity_id": candidate.entity or None,
+            "period_type": candidate.period_type,
+            "period": candidate.period,
+            "channel_id": candidate.channel or "TOTAL",
+        }
+        values = {
+            "value": candidate.value,
+            "unit_id": candidate.unit or None,
+            "source_doc": source_doc,
+            "locator": candidate.locator[:255],
+            "document_id": document_id,
+            "sensitivity": candidate.sensitivity,
+            "suggested_alias": candidate.suggested_alias[:255],
+            "review_note": candidate.reason[:255],
+        }
+        approved = candidate.status == "approved" and key["metric_id"] and key["entity_id"]
+        holder = FactMetric.objects.filter(**key).first() if key["metric_id"] and key["entity_id"] else None
+        if approved:
+            if holder is None:
+                FactMetric.objects.create(**key, **values, review_status="approved")
+            else:
+                for attribute, value in {**values, "review_status": "approved"}.items():
+                    setattr(holder, attribute, value)
+                holder.save()
+            counts["approved"] += 1
+        elif holder is not None:
+            counts["conflicts"] += 1
+        else:
+            FactMetric.objects.create(**key, **values, review_status="pending")
+            counts["pending"] += 1
+    return counts
+
+
+@transaction.atomic
+def facts_delete(*, document_id: int) -> int:
+    """Delete the facts a document produced, with the document (whose deletion alone would keep them)."""
+    deleted, _ = FactMetric.objects.filter(document_id=document_id).delete()
+    return deleted

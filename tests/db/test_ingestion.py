@@ -15,11 +15,10 @@ from openpyxl import Workbook
 from rest_framework.test import APIClient
 
 from documents.models import Document, IngestJob
-from documents.services import document_ingest
+from documents.services import IngestError, document_delete, document_ingest
 from facts.models import FactMetric
 from ingestion.ir import is_cell_locator
 from retrieval.models import Chunk
-from retrieval.services import IngestError
 from tests.db.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -180,8 +179,6 @@ def test_admin_upload_queues_jobs_and_shows_failures(demo) -> None:
 
 
 def test_deleting_a_document_removes_its_facts_and_chunks(demo) -> None:
-    from documents.services import document_delete
-
     document = Document.objects.get(name="ACME_Quarterly_KPI.xlsx")
-    document_delete(document)
+    document_delete(document=document)
     assert not FactMetric.objects.filter(source_doc="ACME_Quarterly_KPI.xlsx").exists()

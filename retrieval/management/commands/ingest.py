@@ -7,9 +7,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from documents.services import document_ingest
+from documents.services import IngestError, document_ingest
 from ingestion.formats import EXTENSIONS, format_of
-from retrieval.services import IngestError
 
 
 class Command(BaseCommand):
