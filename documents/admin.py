@@ -16,8 +16,9 @@ from agent.clearance import ClearanceFilteredAdmin
 from agent.core.types import SENSITIVITIES
 from ingestion.formats import EXTENSIONS, format_of
 
+from .jobs import ingest_job_create
 from .models import Document, IngestJob
-from .services import document_delete, ingest_job_create
+from .services import document_delete
 
 
 class UploadForm(forms.Form):

@@ -17,8 +17,8 @@ from agent.clearance import restricted_hidden
 from agent.core.types import SENSITIVITIES
 from ingestion.formats import EXTENSIONS, format_of
 
+from .jobs import ingest_job_create, ingest_jobs_recover
 from .models import IngestJob
-from .services import ingest_job_create, ingest_jobs_recover
 
 MAX_UPLOAD = 50 * 1024 * 1024
 
