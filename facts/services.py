@@ -9,14 +9,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 
-from agent.core.glossary import alias_key
+from agent.core.glossary import GlossarySnapshot, alias_key
 from agent.core.types import CODE_RE, ENTITY_HOME, ENTITY_KINDS
 from ingestion.tables import FactCandidate
 
 from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, GlossaryState, Metric, Unit
+from .selectors import glossary_load, glossary_snapshot
 
 KNOWN_UNITS = {
     "CNY_M": ("百万元", "CNY m"),
@@ -47,21 +49,94 @@ def glossary_changed() -> None:
         GlossaryState.objects.create(pk=1, version=1, token=token)
 
 
-def alias_conflict(*, text: str, kind: str, code: str, exclude_pk: int | None = None) -> str | None:
-    """Why this alias cannot point at `kind code`, or None. An alias may point at one code only."""
-    from .selectors import glossary_snapshot
+ALIAS_TARGETS: dict[str, type[Entity] | type[Metric] | type[Channel]] = {
+    "entity": Entity,
+    "metric": Metric,
+    "channel": Channel,
+}
 
+
+def alias_conflict(*, text: str, kind: str, code: str, exclude_pk: int | None = None) -> str | None:
+    """Why this alias cannot point at `kind code`, or None (for an alias being edited, `exclude_pk`)."""
     key = alias_key(text)
-    if not key:
-        return "An alias cannot be empty."
     editing_same_key = exclude_pk is not None and Alias.objects.filter(pk=exclude_pk, key=key).exists()
     clash = Alias.objects.filter(key=key).exclude(pk=exclude_pk).first()
+    return _alias_problem(
+        text=text, key=key, kind=kind, code=code, clash=clash, glossary=glossary_snapshot(), editing=editing_same_key
+    )
+
+
+def _alias_problem(
+    *, text: str, key: str, kind: str, code: str, clash: Alias | None, glossary: GlossarySnapshot, editing: bool
+) -> str | None:
+    """An alias may point at one code only: no other alias (`clash`), code or name may say the same."""
+    if not key:
+        return "An alias cannot be empty."
     if clash is not None and (clash.kind, clash.target_code) != (kind, code):
         return f"'{text}' already names {clash.kind} {clash.target_code}."
-    target = glossary_snapshot().matcher.lookup(text)
-    if target is not None and (target.kind, target.code) != (kind, code) and not editing_same_key:
+    target = glossary.matcher.lookup(text)
+    if target is not None and (target.kind, target.code) != (kind, code) and not editing:
         return f"'{text}' already names {target.kind} {target.code}."
     return None
+
+
+@dataclass(frozen=True)
+class AliasDraft:
+    kind: str  # entity | metric | channel
+    text: str
+    code: str
+
+
+def alias_create(*, kind: str, text: str, code: str) -> Alias:
+    """Add one alias (admin, `/v1/glossary/aliases`, the glossary-gap report); see `aliases_create`."""
+    (alias,) = aliases_create(drafts=[AliasDraft(kind, text, code)])
+    return alias
+
+
+@transaction.atomic
+def aliases_create(*, drafts: Sequence[AliasDraft], glossary: GlossarySnapshot | None = None) -> list[Alias]:
+    """Add aliases, all or none: the one way aliases are made (`import_glossary` adds many at once).
+
+    Each target must exist and each text may name nothing else, in the glossary (`glossary`, by
+    default the current one) or earlier in `drafts`. `ValidationError` says what is wrong.
+    """
+    glossary = glossary or glossary_snapshot()
+    targets = {
+        (kind, target.code): target
+        for kind, model in ALIAS_TARGETS.items()
+        for target in model.objects.filter(code__in={d.code for d in drafts if d.kind == kind})
+    }
+    keys = {alias_key(d.text) for d in drafts}
+    clashes = {a.key: a for a in Alias.objects.filter(key__in=keys).select_related("entity", "metric", "channel")}
+    aliases: list[Alias] = []
+    for draft in drafts:
+        target = targets.get((draft.kind, draft.code))
+        if target is None:
+            raise ValidationError({"code": f"no {draft.kind} with code '{draft.code}'"})
+        key = alias_key(draft.text)
+        problem = _alias_problem(
+            text=draft.text,
+            key=key,
+            kind=draft.kind,
+            code=draft.code,
+            clash=clashes.get(key),
+            glossary=glossary,
+            editing=False,
+        )
+        if problem:
+            raise ValidationError({"text": problem})
+        alias = Alias(kind=draft.kind, text=draft.text, key=key, **{draft.kind: target})
+        # The targets, the unique key and the one-target constraint were checked above from rows
+        # already read; `full_clean` would read them again, row by row (an import adds thousands).
+        try:
+            alias.full_clean(exclude=list(ALIAS_TARGETS), validate_unique=False, validate_constraints=False)
+        except ValidationError as error:
+            raise ValidationError({"text": [f"'{draft.text[:40]}': {m}" for m in error.messages]}) from None
+        clashes[key] = alias
+        aliases.append(alias)
+    created = Alias.objects.bulk_create(aliases, batch_size=1000)
+    glossary_changed()  # `bulk_create` sends no `post_save`
+    return created
 
 
 def unit_ensure(code: str) -> Unit:
@@ -144,13 +219,9 @@ def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryRe
                 obj.save()
                 report.updated[kind] += 1
 
-    ids = {
-        "entity": dict(Entity.objects.filter(code__in=[t.code for t in entities]).values_list("code", "pk")),
-        "metric": dict(Metric.objects.values_list("code", "pk")),
-        "channel": dict(Channel.objects.values_list("code", "pk")),
-    }
+    # The file was checked against itself and the database above; an alias already there is kept.
     known_keys = set(Alias.objects.values_list("key", flat=True))
-    new_aliases = []
+    drafts = []
     for t in targets.values():
         for text in t.aliases:
             key = alias_key(text)
@@ -158,9 +229,11 @@ def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryRe
                 report.aliases_unchanged += 1
                 continue
             known_keys.add(key)
-            new_aliases.append(Alias(kind=t.kind, text=text, key=key, **{f"{t.kind}_id": ids[t.kind][t.code]}))
-    Alias.objects.bulk_create(new_aliases, batch_size=1000)
-    report.created["alias"] = len(new_aliases)
+            drafts.append(AliasDraft(t.kind, text, t.code))
+    try:
+        report.created["alias"] = len(aliases_create(drafts=drafts, glossary=glossary_load()))
+    except ValidationError as error:
+        raise ImportAborted(error.messages) from None
 
     home = next((t for t in entities if t.entity_kind == ENTITY_HOME), None)
     if home is not None and not CompanyProfile.objects.filter(pk=1).exists():
@@ -216,8 +289,6 @@ def _glossary_targets(rows: Iterable[tuple[int, dict[str, str]]]) -> tuple[dict[
 
 def _glossary_conflicts(targets: dict[tuple[str, str], _Target]) -> list[str]:
     """Every alias, code and name may point at one code only, across the file and the database."""
-    from .selectors import glossary_load
-
     current = glossary_load().matcher
     seen: dict[str, tuple[str, str, str]] = {}
     errors = []
