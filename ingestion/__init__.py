@@ -4,7 +4,6 @@
 .pptx / .xlsx / .pdf / .docx / .md / .markdown / .txt) into one intermediate representation
 (`ExtractedDocument`: tables as grids with cell locators, text as `Block`s with structural
 locators). `facts_from_table` turns a table into fact candidates through the glossary.
-`demo_files_write` builds the demo office files.
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from demo.files import demo_files_build, demo_files_write, demo_manifest, demo_sensitivity
 from ingestion import extract, facts_from_document
-from ingestion.demo_files import demo_files_build, demo_files_write, demo_manifest, demo_sensitivity
 from ingestion.ir import is_cell_locator
 from ingestion.text import blocks_from_text
 from retrieval.chunking import chunks_build
