@@ -1,34 +1,22 @@
-"""Writes to the glossary and to the fact table. Fact imports (CSV, XLSX) live in `facts.importing`."""
+"""Glossary imports (`manage.py import_glossary`, `load_demo`): CSV rows merged into the glossary,
+all or nothing. `ImportAborted` is how every import (glossary, facts, FAQ) reports bad rows."""
 
 from __future__ import annotations
 
 import csv
-import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
 
-from agent.core.glossary import GlossarySnapshot, alias_key
+from agent.core.glossary import alias_key
 from agent.core.types import CODE_RE, ENTITY_HOME, ENTITY_KINDS
-from ingestion.tables import FactCandidate
 
-from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, GlossaryState, Metric, Unit
-from .selectors import glossary_load, glossary_snapshot
-
-KNOWN_UNITS = {
-    "CNY_M": ("百万元", "CNY m"),
-    "CNY": ("元", "CNY"),
-    "USD_M": ("百万美元", "USD m"),
-    "HKD_M": ("百万港元", "HKD m"),
-    "PCT": ("%", "%"),
-    "COUNT": ("", ""),
-    "TEN_THOUSAND_PERSONS": ("万人", "10k persons"),
-}
+from ..models import Alias, Channel, CompanyProfile, Entity, Metric
+from ..selectors import glossary_load
+from .glossary import AliasDraft, aliases_create, glossary_changed, unit_ensure
 
 
 class ImportAborted(Exception):
@@ -39,110 +27,6 @@ class ImportAborted(Exception):
         self.total_errors = total_errors if total_errors is not None else len(errors)
         more = f" (and {self.total_errors - len(errors)} more)" if self.total_errors > len(errors) else ""
         super().__init__("; ".join(errors[:5]) + more)
-
-
-def glossary_changed() -> None:
-    """Bump the glossary version stamp; every process reloads its automaton on its next question."""
-    token = uuid.uuid4().hex
-    updated = GlossaryState.objects.filter(pk=1).update(version=F("version") + 1, token=token)
-    if not updated:
-        GlossaryState.objects.create(pk=1, version=1, token=token)
-
-
-ALIAS_TARGETS: dict[str, type[Entity] | type[Metric] | type[Channel]] = {
-    "entity": Entity,
-    "metric": Metric,
-    "channel": Channel,
-}
-
-
-def alias_conflict(*, text: str, kind: str, code: str, exclude_pk: int | None = None) -> str | None:
-    """Why this alias cannot point at `kind code`, or None (for an alias being edited, `exclude_pk`)."""
-    key = alias_key(text)
-    editing_same_key = exclude_pk is not None and Alias.objects.filter(pk=exclude_pk, key=key).exists()
-    clash = Alias.objects.filter(key=key).exclude(pk=exclude_pk).first()
-    return _alias_problem(
-        text=text, key=key, kind=kind, code=code, clash=clash, glossary=glossary_snapshot(), editing=editing_same_key
-    )
-
-
-def _alias_problem(
-    *, text: str, key: str, kind: str, code: str, clash: Alias | None, glossary: GlossarySnapshot, editing: bool
-) -> str | None:
-    """An alias may point at one code only: no other alias (`clash`), code or name may say the same."""
-    if not key:
-        return "An alias cannot be empty."
-    if clash is not None and (clash.kind, clash.target_code) != (kind, code):
-        return f"'{text}' already names {clash.kind} {clash.target_code}."
-    target = glossary.matcher.lookup(text)
-    if target is not None and (target.kind, target.code) != (kind, code) and not editing:
-        return f"'{text}' already names {target.kind} {target.code}."
-    return None
-
-
-@dataclass(frozen=True)
-class AliasDraft:
-    kind: str  # entity | metric | channel
-    text: str
-    code: str
-
-
-def alias_create(*, kind: str, text: str, code: str) -> Alias:
-    """Add one alias (admin, `/v1/glossary/aliases`, the glossary-gap report); see `aliases_create`."""
-    (alias,) = aliases_create(drafts=[AliasDraft(kind, text, code)])
-    return alias
-
-
-@transaction.atomic
-def aliases_create(*, drafts: Sequence[AliasDraft], glossary: GlossarySnapshot | None = None) -> list[Alias]:
-    """Add aliases, all or none: the one way aliases are made (`import_glossary` adds many at once).
-
-    Each target must exist and each text may name nothing else, in the glossary (`glossary`, by
-    default the current one) or earlier in `drafts`. `ValidationError` says what is wrong.
-    """
-    glossary = glossary or glossary_snapshot()
-    targets = {
-        (kind, target.code): target
-        for kind, model in ALIAS_TARGETS.items()
-        for target in model.objects.filter(code__in={d.code for d in drafts if d.kind == kind})
-    }
-    keys = {alias_key(d.text) for d in drafts}
-    clashes = {a.key: a for a in Alias.objects.filter(key__in=keys).select_related("entity", "metric", "channel")}
-    aliases: list[Alias] = []
-    for draft in drafts:
-        target = targets.get((draft.kind, draft.code))
-        if target is None:
-            raise ValidationError({"code": f"no {draft.kind} with code '{draft.code}'"})
-        key = alias_key(draft.text)
-        problem = _alias_problem(
-            text=draft.text,
-            key=key,
-            kind=draft.kind,
-            code=draft.code,
-            clash=clashes.get(key),
-            glossary=glossary,
-            editing=False,
-        )
-        if problem:
-            raise ValidationError({"text": problem})
-        alias = Alias(kind=draft.kind, text=draft.text, key=key, **{draft.kind: target})
-        # The targets, the unique key and the one-target constraint were checked above from rows
-        # already read; `full_clean` would read them again, row by row (an import adds thousands).
-        try:
-            alias.full_clean(exclude=list(ALIAS_TARGETS), validate_unique=False, validate_constraints=False)
-        except ValidationError as error:
-            raise ValidationError({"text": [f"'{draft.text[:40]}': {m}" for m in error.messages]}) from None
-        clashes[key] = alias
-        aliases.append(alias)
-    created = Alias.objects.bulk_create(aliases, batch_size=1000)
-    glossary_changed()  # `bulk_create` sends no `post_save`
-    return created
-
-
-def unit_ensure(code: str) -> Unit:
-    zh, en = KNOWN_UNITS.get(code, (code, code))
-    unit, _ = Unit.objects.get_or_create(code=code, defaults={"name_zh": zh, "name_en": en})
-    return unit
 
 
 @dataclass
@@ -306,68 +190,3 @@ def _glossary_conflicts(targets: dict[tuple[str, str], _Target]) -> list[str]:
             if known is not None and (known.kind, known.code) != (t.kind, t.code):
                 errors.append(f"alias '{text}' already points at {known.kind} {known.code}")
     return errors
-
-
-@transaction.atomic
-def facts_review(*, facts: Any, status: str) -> int:
-    """Approve or reject facts (the review queue); only approved facts answer questions.
-
-    A row still missing its metric or entity cannot be approved: add the alias it suggests
-    (glossary-gap report) and re-ingest the document, or reject it.
-    """
-    facts = facts.exclude(review_status=status)
-    if status == "approved":
-        facts = facts.filter(metric__isnull=False, entity__isnull=False, unit__isnull=False)
-    return int(facts.update(review_status=status))
-
-
-@transaction.atomic
-def facts_replace(*, document_id: int, source_doc: str, candidates: Sequence[FactCandidate]) -> dict[str, int]:
-    """Replace the facts a document produced. Approved cells upsert on the natural key (and
-    take over the lineage); pending cells wait in the review queue unless a row already holds
-    their key."""
-    FactMetric.objects.filter(document_id=document_id).delete()
-    counts = {"approved": 0, "pending": 0, "conflicts": 0}
-    for candidate in candidates:
-        if candidate.unit:
-            unit_ensure(candidate.unit)
-        key = {
-            "metric_id": candidate.metric or None,
-            "entity_id": candidate.entity or None,
-            "period_type": candidate.period_type,
-            "period": candidate.period,
-            "channel_id": candidate.channel or "TOTAL",
-        }
-        values = {
-            "value": candidate.value,
-            "unit_id": candidate.unit or None,
-            "source_doc": source_doc,
-            "locator": candidate.locator[:255],
-            "document_id": document_id,
-            "sensitivity": candidate.sensitivity,
-            "suggested_alias": candidate.suggested_alias[:255],
-            "review_note": candidate.reason[:255],
-        }
-        approved = candidate.status == "approved" and key["metric_id"] and key["entity_id"]
-        holder = FactMetric.objects.filter(**key).first() if key["metric_id"] and key["entity_id"] else None
-        if approved:
-            if holder is None:
-                FactMetric.objects.create(**key, **values, review_status="approved")
-            else:
-                for attribute, value in {**values, "review_status": "approved"}.items():
-                    setattr(holder, attribute, value)
-                holder.save()
-            counts["approved"] += 1
-        elif holder is not None:
-            counts["conflicts"] += 1
-        else:
-            FactMetric.objects.create(**key, **values, review_status="pending")
-            counts["pending"] += 1
-    return counts
-
-
-@transaction.atomic
-def facts_delete(*, document_id: int) -> int:
-    """Delete the facts a document produced, with the document (whose deletion alone would keep them)."""
-    deleted, _ = FactMetric.objects.filter(document_id=document_id).delete()
-    return deleted
