@@ -15,8 +15,9 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils import timezone
 
-from facts.models import Alias, Channel, Entity, Metric
+from facts.models import Channel, Entity, Metric
 from facts.selectors import glossary_snapshot
+from facts.services import alias_create
 
 from .bootstrap import user_cleared
 from .clearance import ClearanceFilteredAdmin, restricted_hidden
@@ -90,13 +91,11 @@ class QueryLogAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
         if not term or target is None:
             messages.error(request, "请选择要关联的指标、实体或渠道。")
             return redirect("admin:agent_querylog_gaps")
-        alias = Alias(text=term, kind=kind, **{kind: target})
         try:
-            alias.full_clean()
+            alias_create(kind=kind, text=term, code=code)
         except ValidationError as error:
             messages.error(request, "；".join(error.messages))
             return redirect("admin:agent_querylog_gaps")
-        alias.save()
         messages.success(request, f"已添加别名「{term}」→ {target}，下一个问题即生效。")
         return redirect("admin:agent_querylog_gaps")
 

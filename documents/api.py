@@ -15,9 +15,10 @@ from rest_framework.views import APIView
 from agent.bootstrap import user_cleared
 from agent.clearance import restricted_hidden
 from agent.core.types import SENSITIVITIES
+from ingestion.formats import EXTENSIONS, format_of
 
+from .jobs import ingest_job_create, ingest_jobs_recover
 from .models import IngestJob
-from .services import SUPPORTED, ingest_job_create, ingest_jobs_recover
 
 MAX_UPLOAD = 50 * 1024 * 1024
 
@@ -53,8 +54,8 @@ class DocumentUploadApi(APIView):
         def validate_file(self, upload: Any) -> Any:
             if upload.size > MAX_UPLOAD:
                 raise serializers.ValidationError("larger than 50 MB")
-            if not upload.name.lower().endswith(SUPPORTED):
-                raise serializers.ValidationError(f"supported formats: {', '.join(SUPPORTED)}")
+            if format_of(upload.name) is None:
+                raise serializers.ValidationError(f"supported formats: {', '.join(EXTENSIONS)}")
             return upload
 
     @extend_schema(request={"multipart/form-data": InputSerializer}, responses={202: dict}, summary="Upload a document")

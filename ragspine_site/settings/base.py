@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "agent",
     "faq",
     "retrieval",
+    "demo",
 ]
 
 MIDDLEWARE = [

@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 from rank_bm25 import BM25Okapi
 
-from retrieval.chunking import Block, blocks_from_text, chunks_build
+from ingestion.ir import Block
+from ingestion.text import blocks_from_text
+from retrieval.chunking import chunks_build
 from retrieval.engine import BM25Index
 from retrieval.text import tokens
 

@@ -7,6 +7,7 @@ from django.test import Client
 
 from agent.models import QueryLog
 from documents.models import Document
+from documents.services import document_ingest
 
 pytestmark = pytest.mark.django_db
 
@@ -54,9 +55,7 @@ def test_follow_ups_inherit_the_missing_slots(web: Client) -> None:
 
 
 def test_hostile_question_and_document_text_are_escaped(web: Client) -> None:
-    from retrieval.services import text_document_ingest
-
-    text_document_ingest(name="evil.md", data="# x\n## y\n<script>alert(1)</script>恶意脚本测试。\n".encode())
+    document_ingest(name="evil.md", data="# x\n## y\n<script>alert(1)</script>恶意脚本测试。\n".encode())
     body = web.post(
         "/ask", {"question": "<script>alert('x')</script>恶意脚本测试"}, HTTP_HX_REQUEST="true"
     ).content.decode()

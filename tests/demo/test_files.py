@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from demo.files import demo_files_build, demo_files_write, demo_manifest, demo_sensitivity
 from ingestion import extract, facts_from_document
-from ingestion.demo_files import demo_files_build, demo_files_write, demo_manifest, demo_sensitivity
 from ingestion.ir import is_cell_locator
-from retrieval.chunking import blocks_from_text, chunks_build
+from ingestion.text import blocks_from_text
+from retrieval.chunking import chunks_build
 from tests.fakes import DEMO, demo_glossary
 
 FIELDS = ("entity", "metric", "period", "channel", "value", "unit", "source_doc", "sensitivity")

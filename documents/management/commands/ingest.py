@@ -7,8 +7,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from documents.services import SUPPORTED, document_ingest
-from retrieval.services import IngestError
+from documents.services import IngestError, document_ingest
+from ingestion.formats import EXTENSIONS, format_of
 
 
 class Command(BaseCommand):
@@ -37,8 +37,8 @@ class Command(BaseCommand):
         disable = options["no_progress"] or not sys.stderr.isatty()
         for path in tqdm(files, unit="file", disable=disable, file=sys.stderr):
             name = options["name"] or path.name
-            if path.suffix.lower() not in SUPPORTED:
-                self.stderr.write(f"{path}: {path.suffix or 'this'} files are not supported ({', '.join(SUPPORTED)})")
+            if format_of(path.name) is None:
+                self.stderr.write(f"{path}: {path.suffix or 'this'} files are not supported ({', '.join(EXTENSIONS)})")
                 failed += 1
                 continue
             try:

@@ -12,12 +12,12 @@ from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
+from demo.files import demo_files_build
 from documents.services import document_ingest
 from facts.models import CompanyProfile
 from facts.roles import CURATOR, roles_ensure
 from facts.services import glossary_import, glossary_rows_read
 from faq.services import faq_import, faq_rows_read
-from ingestion.demo_files import demo_files_build
 
 
 @lru_cache(maxsize=2)

@@ -1,31 +1,22 @@
-"""Writes to the glossary. Fact imports live in `facts.importing`."""
+"""Glossary imports (`manage.py import_glossary`, `load_demo`): CSV rows merged into the glossary,
+all or nothing. `ImportAborted` is how every import (glossary, facts, FAQ) reports bad rows."""
 
 from __future__ import annotations
 
 import csv
-import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
 
 from agent.core.glossary import alias_key
 from agent.core.types import CODE_RE, ENTITY_HOME, ENTITY_KINDS
 
-from .models import Alias, Channel, CompanyProfile, Entity, GlossaryState, Metric, Unit
-
-KNOWN_UNITS = {
-    "CNY_M": ("百万元", "CNY m"),
-    "CNY": ("元", "CNY"),
-    "USD_M": ("百万美元", "USD m"),
-    "HKD_M": ("百万港元", "HKD m"),
-    "PCT": ("%", "%"),
-    "COUNT": ("", ""),
-    "TEN_THOUSAND_PERSONS": ("万人", "10k persons"),
-}
+from ..models import Alias, Channel, CompanyProfile, Entity, Metric
+from ..selectors import glossary_load
+from .glossary import AliasDraft, aliases_create, glossary_changed, unit_ensure
 
 
 class ImportAborted(Exception):
@@ -36,37 +27,6 @@ class ImportAborted(Exception):
         self.total_errors = total_errors if total_errors is not None else len(errors)
         more = f" (and {self.total_errors - len(errors)} more)" if self.total_errors > len(errors) else ""
         super().__init__("; ".join(errors[:5]) + more)
-
-
-def glossary_changed() -> None:
-    """Bump the glossary version stamp; every process reloads its automaton on its next question."""
-    token = uuid.uuid4().hex
-    updated = GlossaryState.objects.filter(pk=1).update(version=F("version") + 1, token=token)
-    if not updated:
-        GlossaryState.objects.create(pk=1, version=1, token=token)
-
-
-def alias_conflict(*, text: str, kind: str, code: str, exclude_pk: int | None = None) -> str | None:
-    """Why this alias cannot point at `kind code`, or None. An alias may point at one code only."""
-    from .selectors import glossary_snapshot
-
-    key = alias_key(text)
-    if not key:
-        return "An alias cannot be empty."
-    editing_same_key = exclude_pk is not None and Alias.objects.filter(pk=exclude_pk, key=key).exists()
-    clash = Alias.objects.filter(key=key).exclude(pk=exclude_pk).first()
-    if clash is not None and (clash.kind, clash.target_code) != (kind, code):
-        return f"'{text}' already names {clash.kind} {clash.target_code}."
-    target = glossary_snapshot().matcher.lookup(text)
-    if target is not None and (target.kind, target.code) != (kind, code) and not editing_same_key:
-        return f"'{text}' already names {target.kind} {target.code}."
-    return None
-
-
-def unit_ensure(code: str) -> Unit:
-    zh, en = KNOWN_UNITS.get(code, (code, code))
-    unit, _ = Unit.objects.get_or_create(code=code, defaults={"name_zh": zh, "name_en": en})
-    return unit
 
 
 @dataclass
@@ -143,13 +103,9 @@ def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryRe
                 obj.save()
                 report.updated[kind] += 1
 
-    ids = {
-        "entity": dict(Entity.objects.filter(code__in=[t.code for t in entities]).values_list("code", "pk")),
-        "metric": dict(Metric.objects.values_list("code", "pk")),
-        "channel": dict(Channel.objects.values_list("code", "pk")),
-    }
+    # The file was checked against itself and the database above; an alias already there is kept.
     known_keys = set(Alias.objects.values_list("key", flat=True))
-    new_aliases = []
+    drafts = []
     for t in targets.values():
         for text in t.aliases:
             key = alias_key(text)
@@ -157,9 +113,11 @@ def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryRe
                 report.aliases_unchanged += 1
                 continue
             known_keys.add(key)
-            new_aliases.append(Alias(kind=t.kind, text=text, key=key, **{f"{t.kind}_id": ids[t.kind][t.code]}))
-    Alias.objects.bulk_create(new_aliases, batch_size=1000)
-    report.created["alias"] = len(new_aliases)
+            drafts.append(AliasDraft(t.kind, text, t.code))
+    try:
+        report.created["alias"] = len(aliases_create(drafts=drafts, glossary=glossary_load()))
+    except ValidationError as error:
+        raise ImportAborted(error.messages) from None
 
     home = next((t for t in entities if t.entity_kind == ENTITY_HOME), None)
     if home is not None and not CompanyProfile.objects.filter(pk=1).exists():
@@ -215,8 +173,6 @@ def _glossary_targets(rows: Iterable[tuple[int, dict[str, str]]]) -> tuple[dict[
 
 def _glossary_conflicts(targets: dict[tuple[str, str], _Target]) -> list[str]:
     """Every alias, code and name may point at one code only, across the file and the database."""
-    from .selectors import glossary_load
-
     current = glossary_load().matcher
     seen: dict[str, tuple[str, str, str]] = {}
     errors = []
@@ -234,16 +190,3 @@ def _glossary_conflicts(targets: dict[tuple[str, str], _Target]) -> list[str]:
             if known is not None and (known.kind, known.code) != (t.kind, t.code):
                 errors.append(f"alias '{text}' already points at {known.kind} {known.code}")
     return errors
-
-
-@transaction.atomic
-def facts_review(*, facts: Any, status: str) -> int:
-    """Approve or reject facts (the review queue); only approved facts answer questions.
-
-    A row still missing its metric or entity cannot be approved: add the alias it suggests
-    (glossary-gap report) and re-ingest the document, or reject it.
-    """
-    facts = facts.exclude(review_status=status)
-    if status == "approved":
-        facts = facts.filter(metric__isnull=False, entity__isnull=False, unit__isnull=False)
-    return int(facts.update(review_status=status))
