@@ -16,50 +16,13 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from agent.core.normalize import question_language, text_normalize
+from agent.core.normalize import question_language
 from agent.core.render import ATTRIBUTION_HEADING
+from common.api.fields import FactSourceSerializer, QuestionTextField, StrictCharField
 from facts.selectors import glossary_snapshot, glossary_token
 
 from .bootstrap import ask
 from .serialize import result_as_dict
-
-
-class StrictCharField(serializers.CharField):
-    """A CharField that refuses numbers, lists and objects instead of turning them into text."""
-
-    default_error_messages = {"not_text": "must be text."}
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("not_text")
-        if "\x00" in data:
-            raise serializers.ValidationError("must not contain NUL characters.")
-        return str(super().to_internal_value(data))
-
-
-class QuestionTextField(StrictCharField):
-    """Text that must say something: blank after normalisation (zero-width characters only, say) is refused."""
-
-    def to_internal_value(self, data: Any) -> str:
-        value = super().to_internal_value(data)
-        if not text_normalize(value):
-            raise serializers.ValidationError("must not be empty.")
-        return value
-
-
-class QuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
-    """Query parameters, where DRF would read `mode=` (blank) as "not given": here it is an error
-    for every parameter that is not free text, as the OpenAPI schema says."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        blank = [
-            name
-            for name, field in self.fields.items()
-            if not isinstance(field, serializers.CharField) and hasattr(data, "get") and data.get(name) == ""
-        ]
-        if blank:
-            raise serializers.ValidationError({name: ["must not be blank."] for name in blank})
-        return super().to_internal_value(data)
 
 
 @extend_schema_serializer(component_name="AskStreamEvent")
@@ -82,12 +45,6 @@ class ScopeSerializer(serializers.Serializer):  # type: ignore[type-arg]
             if unknown:
                 raise serializers.ValidationError(f"unknown scope key(s): {', '.join(sorted(map(str, unknown)))}")
         return dict(super().to_internal_value(data))
-
-
-class FactSourceSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    doc = serializers.CharField()
-    locator = serializers.CharField()
-    document_id = serializers.IntegerField(allow_null=True)
 
 
 class AskApi(APIView):

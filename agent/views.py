@@ -20,11 +20,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from agent.core.normalize import text_normalize
 from agent.core.orchestrator import ScopeError
-from documents.models import Document
+from common.access import user_cleared
+from documents.selectors import document_list
 from facts.selectors import glossary_snapshot
+from retrieval.selectors import chunk_list
 
 from .api import answer_events
-from .bootstrap import ask, user_cleared
+from .bootstrap import ask
 from .charts import chart_bars
 from .conversation import conversation_clear, follow_up_scope, turn_add, turns_get
 from .models import QueryLog
@@ -218,13 +220,9 @@ def facts_csv(request: HttpRequest, index: int) -> HttpResponse:
 @login_required
 def document_view(request: HttpRequest, document_id: int) -> HttpResponse:
     """A document's text, chunk by chunk with locators. RESTRICTED documents 404 for the uncleared."""
-    documents = Document.objects.all()
-    if not user_cleared(request.user):
-        documents = documents.exclude(sensitivity="RESTRICTED")
-    document = get_object_or_404(documents, pk=document_id)
-    chunks = document.chunks.filter(active=True).order_by("seq")
-    if not user_cleared(request.user):
-        chunks = chunks.exclude(sensitivity="RESTRICTED")
+    cleared = user_cleared(request.user)
+    document = get_object_or_404(document_list(cleared=cleared), pk=document_id)
+    chunks = chunk_list(document=document, cleared=cleared)
     return render(
         request, "agent/document.html", {"document": document, "chunks": chunks, "focus": request.GET.get("at", "")}
     )

@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from agent.clearance import ClearanceFilteredAdmin
+from common.access import ClearanceFilteredAdmin
 
 from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, Metric, Unit
 from .services import facts_review

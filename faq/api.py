@@ -4,35 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from agent.bootstrap import user_cleared
-from agent.core.types import RESTRICTED
+from common.access import user_cleared
+from common.api.permissions import CuratorWrites
 from facts.models import Alias, Channel, Entity, Metric
 from facts.services import alias_conflict
 
 from .models import FAQItem
-
-
-class CuratorWrites(permissions.BasePermission):
-    """Reads for every authenticated user; writes for staff curators with the model permission."""
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        if not request.user or not request.user.is_authenticated:
-            return False
-        if request.method in permissions.SAFE_METHODS:
-            return True
-        codename = {"POST": "add", "PATCH": "change", "PUT": "change", "DELETE": "delete"}.get(request.method, "change")
-        model = view.model
-        return bool(
-            request.user.is_staff
-            and request.user.has_perm(f"{model._meta.app_label}.{codename}_{model._meta.model_name}")
-        )
+from .selectors import faq_item_list
 
 
 class FAQItemSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
@@ -68,9 +54,8 @@ class FAQItemSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         return attrs
 
 
-def _faq_items(request: Request) -> Any:
-    items = FAQItem.objects.all()
-    return items if user_cleared(request.user) else items.exclude(sensitivity=RESTRICTED)
+def _faq_items(request: Request) -> QuerySet[FAQItem]:
+    return faq_item_list(cleared=user_cleared(request.user))
 
 
 class FaqListApi(APIView):

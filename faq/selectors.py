@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.conf import settings
-from django.db.models import Count, F, Max
+from django.db.models import Count, F, Max, QuerySet
 from django.utils import timezone
 
 from agent.core.faq import faq_exclusion, faq_key, jaccard
 from agent.core.orchestrator import FaqHit
 from agent.core.types import RESTRICTED, ParsedIntent
+from common.access import visible_to
 
 from .models import FAQItem
 
@@ -20,6 +21,11 @@ NO_MATCH = "no FAQ item matches this wording"
 DISABLED = "the matching item is disabled"
 OUTSIDE_WINDOW = "the matching item is outside its validity window"
 RESTRICTED_ITEM = "the matching item is RESTRICTED (never served as a cached answer)"
+
+
+def faq_item_list(*, cleared: bool) -> QuerySet[FAQItem]:
+    """FAQ items the caller may see (the API lists and edits these)."""
+    return visible_to(FAQItem.objects.all(), cleared=cleared)
 
 
 @dataclass(frozen=True)

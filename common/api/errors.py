@@ -10,8 +10,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 
 from agent.core.orchestrator import ScopeError
-
-from .middleware import request_id_of
+from common.middleware import request_id_of
 
 _TYPES = {
     exceptions.ValidationError: "bad_request",
