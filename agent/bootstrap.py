@@ -10,7 +10,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from agent.core.orchestrator import answer_question
-from agent.core.ports import LLMProvider
+from agent.core.ports import LLMProvider, TraceSink
 from agent.core.provider import MockProvider
 from agent.core.routing import LlmAssistedParser
 from agent.core.trace import TraceRecord, trace_from_result
@@ -82,5 +82,6 @@ def ask(
     )
     user_id = user.pk if user is not None and user.is_authenticated else None
     trace = trace_from_result(result, user_id=user_id, store_question=settings.RAGSPINE["LOG_QUESTIONS"])
-    QueryLogSink(asker_cleared=user_cleared(user)).record(trace)
+    sink: TraceSink = QueryLogSink(asker_cleared=user_cleared(user))
+    sink.record(trace)
     return result

@@ -11,7 +11,7 @@ from django.db.models import Count, F, Max, QuerySet
 from django.utils import timezone
 
 from agent.core.faq import faq_exclusion, faq_key, jaccard
-from agent.core.orchestrator import FaqHit
+from agent.core.ports import FaqHit
 from agent.core.types import RESTRICTED, ParsedIntent
 from common.access import visible_to
 

@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Any, Protocol
+from typing import Any
 
 from . import render
 from .clarify import clarify_scope
@@ -25,7 +25,7 @@ from .glossary import GlossarySnapshot
 from .intent import DOCUMENT_CUES, parse_intent
 from .narrative import narrative_answer
 from .periods import period_parse
-from .ports import FactStore, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
+from .ports import FactStore, FaqHit, FaqLookup, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
 from .provider import slots_message
 from .screening import ScreenedRetriever
 from .security import security_screen
@@ -70,18 +70,6 @@ SYSTEM_PROMPT = (
 
 class ScopeError(ValueError):
     """A `scope` value the glossary does not know."""
-
-
-class FaqLookup(Protocol):
-    def lookup(self, intent: ParsedIntent, *, cleared: bool, reference_date: date) -> FaqHit | None: ...
-
-
-@dataclass(frozen=True)
-class FaqHit:
-    id: int
-    version: int
-    answer: str
-    source: str
 
 
 @dataclass
@@ -450,4 +438,4 @@ def _run_find_documents(intent: ParsedIntent, retriever: NarrativeRetriever | No
     return _Part("\n".join(lines), KIND_ANSWER, sources=tuple(documents))
 
 
-__all__ = ["ClarificationResult", "FaqHit", "ScopeError", "answer_question"]
+__all__ = ["ClarificationResult", "ScopeError", "answer_question"]

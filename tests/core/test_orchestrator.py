@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from agent.core.glossary import GlossarySnapshot
-from agent.core.orchestrator import MAX_TOOL_ITERATIONS, FaqHit, ScopeError, answer_question
+from agent.core.orchestrator import MAX_TOOL_ITERATIONS, ScopeError, answer_question
+from agent.core.ports import FaqHit
 from agent.core.provider import MockProvider
 from agent.core.types import ParsedIntent
 from tests.fakes import InMemoryFactStore
