@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 
 from agent.core.normalize import question_language
 from agent.core.render import ATTRIBUTION_HEADING
+from agent.core.types import ANSWER_KINDS, ANSWER_ROUTES, CLARIFY_MODES, ROUTING_MODES, SOURCE_KINDS
 from common.api.fields import FactSourceSerializer, QuestionTextField, StrictCharField
 from facts.selectors import glossary_snapshot, glossary_token
 
@@ -62,7 +63,7 @@ class AskApi(APIView):
     @extend_schema_serializer(component_name="AskResponse")
     class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         class Routing(serializers.Serializer):  # type: ignore[type-arg]
-            mode = serializers.ChoiceField(["deterministic", "llm_assisted", "llm_fallback"])
+            mode = serializers.ChoiceField(ROUTING_MODES)
             confidence = serializers.FloatField()
             reason = serializers.CharField()
 
@@ -85,7 +86,7 @@ class AskApi(APIView):
             period = serializers.CharField(allow_null=True)
 
         class Clarification(serializers.Serializer):  # type: ignore[type-arg]
-            mode = serializers.ChoiceField(["none", "ask_first", "answer_with_assumptions", "out_of_scope_entity"])
+            mode = serializers.ChoiceField(CLARIFY_MODES)
             question = serializers.CharField(allow_null=True)
             assumption_note = serializers.CharField(allow_null=True)
             assumed = serializers.DictField()
@@ -104,7 +105,7 @@ class AskApi(APIView):
 
         @extend_schema_serializer(component_name="AskSource")
         class Source(serializers.Serializer):  # type: ignore[type-arg]
-            kind = serializers.ChoiceField(["fact", "chunk", "faq", "document"])
+            kind = serializers.ChoiceField(SOURCE_KINDS)
             doc = serializers.CharField()
             locator = serializers.CharField()
             document_id = serializers.IntegerField(allow_null=True)
@@ -117,8 +118,8 @@ class AskApi(APIView):
         request_id = serializers.CharField()
         question = serializers.CharField()
         answer = serializers.CharField()
-        answer_kind = serializers.ChoiceField(["answer", "clarification", "refusal", "degraded"])
-        route = serializers.ChoiceField(["structured", "narrative", "composite", "find_documents", "faq"])
+        answer_kind = serializers.ChoiceField(ANSWER_KINDS)
+        route = serializers.ChoiceField(ANSWER_ROUTES)
         routing = Routing()
         intent = Intent()
         clarification = Clarification()

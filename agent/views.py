@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from agent.core.normalize import text_normalize
 from agent.core.orchestrator import ScopeError
+from agent.core.types import KIND_BADGES, ROUTE_BADGES, Badge
 from common.access import user_cleared
 from documents.selectors import document_list
 from facts.selectors import glossary_snapshot
@@ -33,13 +34,6 @@ from .models import QueryLog
 from .serialize import result_as_dict
 
 SCOPE_FIELDS = ("entity", "metric", "period", "channel")
-ROUTE_NAMES = {
-    "structured": "数据",
-    "narrative": "文档",
-    "composite": "数据 + 归因",
-    "find_documents": "找文件",
-    "faq": "FAQ",
-}
 EXAMPLES = [
     "中国内地FY2025的营收是多少",
     "营收是多少",
@@ -79,7 +73,8 @@ def _turn_view(turn: dict[str, Any], index: int) -> dict[str, Any]:
         "facts": facts,
         "sources": sources,
         "chart": chart_bars(result["facts"], glossary),
-        "route_name": ROUTE_NAMES.get(result["route"], result["route"]),
+        "route_badge": ROUTE_BADGES.get(result["route"]) or Badge(result["route"], "data"),
+        "kind_badge": KIND_BADGES.get(result["answer_kind"]),
         "feedback": turn.get("feedback"),
     }
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from django.test import Client
 
+from agent.core.types import KIND_BADGES, ROUTE_BADGES
 from agent.models import QueryLog
 from documents.models import Document
 
@@ -16,6 +19,19 @@ def web(demo) -> Client:
     client = Client()
     client.force_login(demo["users"]["analyst"])
     return client
+
+
+def test_every_badge_in_the_registry_has_its_tone_in_the_stylesheet() -> None:
+    css = (Path(__file__).resolve().parents[2] / "static" / "css" / "app.css").read_text(encoding="utf-8")
+    badges = [*ROUTE_BADGES.values(), *(b for b in KIND_BADGES.values() if b is not None)]
+    assert all(f".{badge.css_class} " in css for badge in badges)
+
+
+def test_route_and_kind_badges_come_from_the_registry(web: Client) -> None:
+    body = web.post("/ask", {"question": "哪些文件提到了存储芯片"}, HTTP_HX_REQUEST="true").content.decode()
+    assert '<span class="badge tone-documents"' in body and ">找文件</span>" in body
+    body = web.post("/ask", {"question": "中国内地2025年ROE是多少"}, HTTP_HX_REQUEST="true").content.decode()
+    assert '<span class="badge tone-refused">未作答</span>' in body
 
 
 def test_the_ask_page_needs_login(demo) -> None:
