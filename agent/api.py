@@ -16,9 +16,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from agent.core.normalize import question_language
-from agent.core.render import ATTRIBUTION_HEADING
-from agent.core.types import ANSWER_KINDS, ANSWER_ROUTES, CLARIFY_MODES, ROUTING_MODES, SOURCE_KINDS
+from agent.core.types import ANSWER_KINDS, ANSWER_ROUTES, CLARIFY_MODES, ROUTING_MODES, SOURCE_KINDS, AnswerSections
 from common.api.fields import FactSourceSerializer, QuestionTextField, StrictCharField
 from facts.selectors import glossary_snapshot, glossary_token
 
@@ -192,16 +190,15 @@ class AskStreamApi(AskApi):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        result = result_as_dict(
-            ask(
-                data["question"],
-                user=request.user,
-                reference_date=data.get("reference_date"),
-                scope={k: v for k, v in data.get("scope", {}).items() if v},
-                request_id=request._request.request_id,
-            )
+        result = ask(
+            data["question"],
+            user=request.user,
+            reference_date=data.get("reference_date"),
+            scope={k: v for k, v in data.get("scope", {}).items() if v},
+            request_id=request._request.request_id,
         )
-        response = StreamingHttpResponse(answer_events(result), content_type="text/event-stream; charset=utf-8")
+        events = answer_events(result_as_dict(result), result.sections)
+        response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"
         return response
@@ -211,20 +208,17 @@ def _event(name: str, payload: object) -> str:
     return f"event: {name}\ndata: {json.dumps(payload, ensure_ascii=False)}\n\n"
 
 
-def answer_events(result: dict[str, Any], piece: int = 48) -> Iterator[str]:
-    # The answer's language follows the question (SPEC §6), and so does the composite heading.
-    heading = ATTRIBUTION_HEADING[question_language(result["question"])]
-    structured, _, narrative = result["answer"].partition(f"\n\n{heading}\n")
-    if result["route"] in ("narrative", "find_documents", "faq"):
-        structured, narrative = "", result["answer"]
+def answer_events(result: dict[str, Any], sections: AnswerSections, piece: int = 48) -> Iterator[str]:
+    """The SPEC §10 `result` as events: the structured section whole, the narrative in pieces."""
     yield _event(
         "meta", {k: result[k] for k in ("request_id", "route", "routing", "intent", "clarification", "answer_kind")}
     )
-    if structured:
-        yield _event("structured", {"text": structured, "facts": result["facts"]})
+    if sections.structured_text:
+        yield _event("structured", {"text": sections.structured_text, "facts": result["facts"]})
+    narrative = sections.narrative
     if narrative:
-        if result["route"] == "composite":
-            yield _event("delta", {"text": f"{heading}\n"})
+        if sections.narrative_heading:
+            yield _event("delta", {"text": f"{sections.narrative_heading}\n"})
         for start in range(0, len(narrative), piece):
             yield _event("delta", {"text": narrative[start : start + piece]})
     yield _event("sources", {"sources": result["sources"]})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from agent.core.tools import fact_as_dict
@@ -24,3 +25,8 @@ def result_as_dict(result: AgentResult) -> dict[str, Any]:
         "faq": result.faq,
         "guard": result.guard.as_dict(),
     }
+
+
+def sections_as_dict(result: AgentResult) -> dict[str, str]:
+    """The answer's sections, which the UI and the stream show apart (the API joins them in `answer`)."""
+    return asdict(result.sections)

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from agent.core.normalize import text_normalize
 from agent.core.orchestrator import ScopeError
-from agent.core.types import KIND_BADGES, ROUTE_BADGES, Badge
+from agent.core.types import KIND_BADGES, ROUTE_BADGES, AnswerSections, Badge
 from common.access import user_cleared
 from documents.selectors import document_list
 from facts.selectors import glossary_snapshot
@@ -31,7 +31,7 @@ from .bootstrap import ask
 from .charts import chart_bars
 from .conversation import conversation_clear, follow_up_scope, turn_add, turns_get
 from .models import QueryLog
-from .serialize import result_as_dict
+from .serialize import result_as_dict, sections_as_dict
 
 SCOPE_FIELDS = ("entity", "metric", "period", "channel")
 EXAMPLES = [
@@ -70,6 +70,7 @@ def _turn_view(turn: dict[str, Any], index: int) -> dict[str, Any]:
         "question": turn["question"],
         "note": turn.get("note"),
         "result": result,
+        "sections": _sections_of(turn),
         "facts": facts,
         "sources": sources,
         "chart": chart_bars(result["facts"], glossary),
@@ -77,6 +78,12 @@ def _turn_view(turn: dict[str, Any], index: int) -> dict[str, Any]:
         "kind_badge": KIND_BADGES.get(result["answer_kind"]),
         "feedback": turn.get("feedback"),
     }
+
+
+def _sections_of(turn: dict[str, Any]) -> AnswerSections:
+    if "sections" not in turn:  # kept in the session before answers had sections: shown whole
+        return AnswerSections(narrative=turn["result"]["answer"])
+    return AnswerSections(**turn["sections"])
 
 
 def _slots_of(result: dict[str, Any]) -> dict[str, Any]:
@@ -123,7 +130,12 @@ def ask_view(request: HttpRequest) -> HttpResponse:
         except ScopeError:
             error = "这个收窄选项已失效，请重新提问。"
         else:
-            turn = {"question": question, "note": note, "result": result_as_dict(result)}
+            turn = {
+                "question": question,
+                "note": note,
+                "result": result_as_dict(result),
+                "sections": sections_as_dict(result),
+            }
             index = turn_add(request.session, turn)
             if "text/event-stream" in request.headers.get("Accept", ""):
                 return _turn_stream(request, turn, index)
@@ -151,7 +163,7 @@ def _turn_stream(request: HttpRequest, turn: dict[str, Any], index: int) -> Stre
     context = {"turn": _turn_view(turn, index), "recent": request.session.get("ragspine_recent", []), "oob": False}
     html = render_to_string("agent/ask.html#new-turn", context, request=request)
     request.session.save()
-    events = [event for event in answer_events(turn["result"]) if not event.startswith("event: done")]
+    events = [e for e in answer_events(turn["result"], _sections_of(turn)) if not e.startswith("event: done")]
     events.append(f"event: turn\ndata: {json.dumps({'html': html}, ensure_ascii=False)}\n\n")
     response = StreamingHttpResponse(iter(events), content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache"

@@ -253,10 +253,34 @@ class SubTask:
 
 
 @dataclass(frozen=True)
+class AnswerSections:
+    """The answer as the channels wrote it: the assumption note, the structured lines, and the
+    narrative (under `narrative_heading` when it follows a structured part, as in a composite).
+    A refusal or an ask-first question is the section of the channel the question was routed to.
+    `text` joins them into the one answer the API returns."""
+
+    assumption_note: str = ""
+    structured: str = ""
+    narrative_heading: str = ""
+    narrative: str = ""
+
+    @property
+    def structured_text(self) -> str:
+        """The structured section with its assumption note, as it leads the answer."""
+        return f"{self.assumption_note}\n{self.structured}" if self.assumption_note else self.structured
+
+    @property
+    def text(self) -> str:
+        if self.narrative_heading:
+            return f"{self.structured_text}\n\n{self.narrative_heading}\n{self.narrative}"
+        return "\n\n".join(part for part in (self.structured_text, self.narrative) if part)
+
+
+@dataclass(frozen=True)
 class AgentResult:
     request_id: str
     question: str
-    answer: str
+    sections: AnswerSections
     answer_kind: str
     route: str
     routing: Routing
@@ -272,3 +296,7 @@ class AgentResult:
     usage: dict[str, int] = field(default_factory=dict)
     chunk_scores: tuple[tuple[int, float], ...] = ()
     provider_seconds: float = 0.0
+
+    @property
+    def answer(self) -> str:
+        return self.sections.text

@@ -48,7 +48,7 @@ class QuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class FactSourceSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    """A fact's lineage: the document it came from, where in it, and the document's id when stored."""
+    # A fact's lineage; it reads `FactRecord` and `FactMetric` alike.
 
     doc = serializers.CharField(source="source_doc")
     locator = serializers.CharField()

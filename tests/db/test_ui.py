@@ -57,6 +57,7 @@ def test_htmx_gets_only_the_new_turn(web: Client) -> None:
 def test_assumptions_show_a_banner_with_narrowing_buttons_that_carry_the_scope(web: Client) -> None:
     body = web.post("/ask", {"question": "营收是多少"}, HTTP_HX_REQUEST="true").content.decode()
     assert "【假设】" in body and 'name="scope_entity" value="ACME_HK"' in body
+    assert body.count("【假设】") == 1 and '<div class="text">ACME集团 FY2025 营业收入' in body
     narrowed = web.post("/ask", {"question": "营收是多少", "scope_entity": "ACME_HK"}, HTTP_HX_REQUEST="true")
     assert "24,015.8" in narrowed.content.decode()
 
