@@ -16,12 +16,12 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from agent.core.types import ANSWER_KINDS, ANSWER_ROUTES, CLARIFY_MODES, ROUTING_MODES, SOURCE_KINDS, AnswerSections
-from common.api.fields import FactSourceSerializer, QuestionTextField, StrictCharField
+from agent.core.types import AnswerSections
+from common.api.fields import QuestionTextField, StrictCharField
 from facts.selectors import glossary_snapshot, glossary_token
 
 from .bootstrap import ask
-from .serialize import result_as_dict
+from .serialize import AskResultSerializer, result_as_dict
 
 
 @extend_schema_serializer(component_name="AskStreamEvent")
@@ -58,74 +58,7 @@ class AskApi(APIView):
         scope = ScopeSerializer(required=False)
         conversation_id = StrictCharField(max_length=64, required=False, allow_blank=True)
 
-    @extend_schema_serializer(component_name="AskResponse")
-    class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
-        class Routing(serializers.Serializer):  # type: ignore[type-arg]
-            mode = serializers.ChoiceField(ROUTING_MODES)
-            confidence = serializers.FloatField()
-            reason = serializers.CharField()
-
-        class Intent(serializers.Serializer):  # type: ignore[type-arg]
-            metric = serializers.CharField(allow_null=True)
-            metrics = serializers.ListField(child=serializers.CharField())
-            entity = serializers.CharField(allow_null=True)
-            entities = serializers.ListField(child=serializers.CharField())
-            period = serializers.CharField(allow_null=True)
-            periods = serializers.ListField(child=serializers.CharField())
-            channel = serializers.CharField()
-
-        class Option(serializers.Serializer):  # type: ignore[type-arg]
-            label = serializers.CharField()
-            question = serializers.CharField()
-            scope = serializers.DictField(child=serializers.CharField())
-
-        class Assumed(serializers.Serializer):  # type: ignore[type-arg]
-            entity = serializers.CharField(allow_null=True)
-            period = serializers.CharField(allow_null=True)
-
-        class Clarification(serializers.Serializer):  # type: ignore[type-arg]
-            mode = serializers.ChoiceField(CLARIFY_MODES)
-            question = serializers.CharField(allow_null=True)
-            assumption_note = serializers.CharField(allow_null=True)
-            assumed = serializers.DictField()
-            narrowing_options = serializers.ListField(child=serializers.DictField())
-
-        @extend_schema_serializer(component_name="AskFact")
-        class Fact(serializers.Serializer):  # type: ignore[type-arg]
-            metric = serializers.CharField()
-            entity = serializers.CharField()
-            period = serializers.CharField()
-            channel = serializers.CharField()
-            value = serializers.CharField(help_text="Exact decimal as a string.")
-            unit = serializers.CharField()
-            source = FactSourceSerializer()
-            valid_as_of = serializers.DateField(allow_null=True)
-
-        @extend_schema_serializer(component_name="AskSource")
-        class Source(serializers.Serializer):  # type: ignore[type-arg]
-            kind = serializers.ChoiceField(SOURCE_KINDS)
-            doc = serializers.CharField()
-            locator = serializers.CharField()
-            document_id = serializers.IntegerField(allow_null=True)
-            snippet = serializers.CharField()
-
-        class Guard(serializers.Serializer):  # type: ignore[type-arg]
-            fabrication_guard_triggered = serializers.BooleanField()
-            numbers_unsupported = serializers.IntegerField()
-
-        request_id = serializers.CharField()
-        question = serializers.CharField()
-        answer = serializers.CharField()
-        answer_kind = serializers.ChoiceField(ANSWER_KINDS)
-        route = serializers.ChoiceField(ANSWER_ROUTES)
-        routing = Routing()
-        intent = Intent()
-        clarification = Clarification()
-        facts = Fact(many=True)
-        tool_results = serializers.ListField(child=serializers.DictField())
-        sources = Source(many=True)
-        faq = serializers.DictField(allow_null=True)
-        guard = Guard()
+    OutputSerializer = AskResultSerializer
 
     @extend_schema(request=InputSerializer, responses={200: OutputSerializer}, summary="Ask a question")
     def post(self, request: Request) -> Response:

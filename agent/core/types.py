@@ -123,9 +123,6 @@ class Routing:
     confidence: float = 1.0
     reason: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"mode": self.mode, "confidence": self.confidence, "reason": self.reason}
-
 
 @dataclass(frozen=True)
 class ParsedIntent:
@@ -149,26 +146,12 @@ class ParsedIntent:
     def has_slot(self) -> bool:
         return bool(self.metric or self.entity or self.period or self.channel_given)
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "metric": self.metric,
-            "metrics": list(self.metrics) if len(self.metrics) > 1 else [],
-            "entity": self.entity,
-            "entities": list(self.entities) if len(self.entities) > 1 else [],
-            "period": self.period.label if self.period else None,
-            "periods": [p.label for p in self.periods] if len(self.periods) > 1 else [],
-            "channel": self.channel,
-        }
-
 
 @dataclass(frozen=True)
 class NarrowingOption:
     label: str
     question: str
     scope: dict[str, str]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"label": self.label, "question": self.question, "scope": dict(self.scope)}
 
 
 @dataclass(frozen=True)
@@ -179,18 +162,6 @@ class ClarificationResult:
     assumed_entity: str | None = None
     assumed_period: Period | None = None
     narrowing_options: tuple[NarrowingOption, ...] = ()
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "mode": self.mode,
-            "question": self.question,
-            "assumption_note": self.assumption_note,
-            "assumed": {
-                "entity": self.assumed_entity,
-                "period": self.assumed_period.label if self.assumed_period else None,
-            },
-            "narrowing_options": [o.as_dict() for o in self.narrowing_options],
-        }
 
 
 @dataclass(frozen=True)
@@ -218,26 +189,11 @@ class Source:
     document_id: int | None = None
     snippet: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "doc": self.doc,
-            "locator": self.locator,
-            "document_id": self.document_id,
-            "snippet": self.snippet,
-        }
-
 
 @dataclass(frozen=True)
 class Guard:
     fabrication_guard_triggered: bool = False
     numbers_unsupported: int = 0
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "fabrication_guard_triggered": self.fabrication_guard_triggered,
-            "numbers_unsupported": self.numbers_unsupported,
-        }
 
 
 @dataclass(frozen=True)
