@@ -16,9 +16,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.middleware import HtmxDetails
 
-from agent.core.normalize import text_normalize
 from agent.core.orchestrator import ScopeError
 from agent.core.types import KIND_BADGES, ROUTE_BADGES, AnswerSections, Badge
 from common.access import user_cleared
@@ -30,10 +31,18 @@ from .api import answer_events
 from .bootstrap import ask
 from .charts import chart_bars
 from .conversation import conversation_clear, follow_up_scope, turn_add, turns_get
+from .forms import AskForm
 from .models import QueryLog
 from .serialize import result_as_dict, sections_as_dict
 
-SCOPE_FIELDS = ("entity", "metric", "period", "channel")
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as the views see it: the middleware has added `htmx` and `request_id`."""
+
+    htmx: HtmxDetails
+    request_id: str
+
+
 EXAMPLES = [
     "中国内地FY2025的营收是多少",
     "营收是多少",
@@ -111,51 +120,44 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
-def ask_view(request: HttpRequest) -> HttpResponse:
-    question = request.POST.get("question", "").strip()
-    error = None
-    if not text_normalize(question):
-        error = "请输入问题。"
-    elif len(question) > 2000:
-        error = "问题太长了（最多 2,000 字）。"
-    scope = {f: request.POST.get(f"scope_{f}", "").strip() for f in SCOPE_FIELDS}
-    scope = {k: v for k, v in scope.items() if v}
-    if error is None:
-        reference = date.today()
-        turns = turns_get(request.session)
-        previous = next((_slots_of(t["result"]) for t in reversed(turns) if t["result"]["intent"].get("metric")), None)
-        inherited, note = ({}, None) if scope else follow_up_scope(question, previous, glossary_snapshot(), reference)
-        try:
-            result = ask(question, user=request.user, scope=scope or inherited, request_id=request.request_id)  # type: ignore[attr-defined]
-        except ScopeError:
-            error = "这个收窄选项已失效，请重新提问。"
-        else:
-            turn = {
-                "question": question,
-                "note": note,
-                "result": result_as_dict(result),
-                "sections": sections_as_dict(result),
-            }
-            index = turn_add(request.session, turn)
-            if "text/event-stream" in request.headers.get("Accept", ""):
-                return _turn_stream(request, turn, index)
-            if request.htmx:  # type: ignore[attr-defined]
-                context = {
-                    "turn": _turn_view(turn, index),
-                    "recent": request.session.get("ragspine_recent", []),
-                    "oob": True,
-                }
-                return render(request, "agent/ask.html#new-turn", context)
-            return redirect(f"/#turn-{index}")
-    if request.htmx:  # type: ignore[attr-defined]
+def ask_view(request: HtmxHttpRequest) -> HttpResponse:
+    form = AskForm(request.POST)
+    if not form.is_valid():
+        return _ask_refused(request, form, form.errors["question"][0])
+    question, scope = form.cleaned_data["question"], form.scope
+    turns = turns_get(request.session)
+    previous = next((_slots_of(t["result"]) for t in reversed(turns) if t["result"]["intent"].get("metric")), None)
+    inherited, note = ({}, None) if scope else follow_up_scope(question, previous, glossary_snapshot(), date.today())
+    try:
+        result = ask(question, user=request.user, scope=scope or inherited, request_id=request.request_id)
+    except ScopeError:
+        return _ask_refused(request, form, "这个收窄选项已失效，请重新提问。")
+    turn = {"question": question, "note": note, "result": result_as_dict(result), "sections": sections_as_dict(result)}
+    index = turn_add(request.session, turn)
+    if "text/event-stream" in request.headers.get("Accept", ""):
+        return _turn_stream(request, turn, index)
+    if request.htmx:
+        context = {"turn": _turn_view(turn, index), "recent": request.session.get("ragspine_recent", []), "oob": True}
+        return render(request, "agent/ask.html#new-turn", context)
+    return redirect(_turn_url(index))
+
+
+def _ask_refused(request: HtmxHttpRequest, form: AskForm, error: str) -> HttpResponse:
+    """The error next to the form (htmx), or the page again with the question kept in the box."""
+    if request.htmx:
         return render(request, "agent/ask.html#form-error", {"error": error}, status=422)
     turns = [_turn_view(t, i) for i, t in enumerate(turns_get(request.session))]
-    return render(
-        request,
-        "agent/ask.html",
-        {"turns": turns, "error": error, "question": question, "recent": request.session.get("ragspine_recent", [])},
-        status=400,
-    )
+    context = {
+        "turns": turns,
+        "error": error,
+        "question": form.question_as_typed,
+        "recent": request.session.get("ragspine_recent", []),
+    }
+    return render(request, "agent/ask.html", context, status=400)
+
+
+def _turn_url(index: int) -> str:
+    return f"{reverse('home')}#turn-{index}"
 
 
 def _turn_stream(request: HttpRequest, turn: dict[str, Any], index: int) -> StreamingHttpResponse:
@@ -174,12 +176,12 @@ def _turn_stream(request: HttpRequest, turn: dict[str, Any], index: int) -> Stre
 @login_required
 def conversation_new(request: HttpRequest) -> HttpResponse:
     conversation_clear(request.session)
-    return redirect("/")
+    return redirect("home")
 
 
 @require_POST
 @login_required
-def feedback(request: HttpRequest, index: int) -> HttpResponse:
+def feedback(request: HtmxHttpRequest, index: int) -> HttpResponse:
     turns = turns_get(request.session)
     if not 0 <= index < len(turns):
         raise Http404("no such answer")
@@ -190,9 +192,9 @@ def feedback(request: HttpRequest, index: int) -> HttpResponse:
     )
     turns[index]["feedback"] = vote
     request.session["ragspine_turns"] = turns
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         return render(request, "agent/ask.html#feedback", {"turn": _turn_view(turns[index], index)})
-    return redirect(f"/#turn-{index}")
+    return redirect(_turn_url(index))
 
 
 @require_GET

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from agent.core.types import KIND_BADGES, ROUTE_BADGES
+from agent.forms import AskForm
 from agent.models import QueryLog
 from documents.models import Document
 
@@ -85,6 +86,26 @@ def test_empty_and_overlong_questions_get_a_clear_error(web: Client) -> None:
     assert response.status_code == 422 and "请输入问题" in response.content.decode()
     response = web.post("/ask", {"question": "字" * 2001})
     assert response.status_code == 400 and "问题太长了" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("question", "error"),
+    [
+        ("", "请输入问题。"),
+        ("  ", "请输入问题。"),
+        ("\u200b\u200d", "请输入问题。"),
+        ("字" * 2001, "问题太长了（最多 2,000 字）。"),
+    ],
+)
+def test_the_ask_form_refuses_what_is_no_question(question: str, error: str) -> None:
+    form = AskForm({"question": question})
+    assert not form.is_valid() and form.errors["question"] == [error]
+
+
+def test_the_ask_form_keeps_only_the_scope_slots_given() -> None:
+    form = AskForm({"question": " 营收是多少 ", "scope_entity": " ACME_HK ", "scope_period": ""})
+    assert form.is_valid() and form.cleaned_data["question"] == "营收是多少"
+    assert form.scope == {"entity": "ACME_HK"}
 
 
 def test_facts_export_as_csv(web: Client) -> None:
