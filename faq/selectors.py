@@ -14,6 +14,7 @@ from agent.core.faq import faq_exclusion, faq_key, jaccard
 from agent.core.ports import FaqHit
 from agent.core.types import RESTRICTED, ParsedIntent
 from common.access import visible_to
+from retrieval.text import tokens
 
 from .models import FAQItem
 
@@ -51,21 +52,15 @@ class _KeyIndex:
                 for pk, text, aliases in FAQItem.objects.values_list("pk", "question", "aliases"):
                     for wording in [text, *(aliases or [])]:
                         keys.setdefault(faq_key(wording), []).append(pk)
-                        token_sets.append((frozenset(_words(wording)), pk))
+                        token_sets.append((frozenset(tokens(wording)), pk))
                 cls._keys, cls._tokens, cls._stamp = keys, token_sets, current
         found = list(cls._keys.get(faq_key(question), []))
         threshold = float(settings.RAGSPINE.get("FAQ_SIMILARITY", 0) or 0)
         if not found and threshold > 0:
-            words = frozenset(_words(question))
+            words = frozenset(tokens(question))
             scored = sorted(((jaccard(words, ws), pk) for ws, pk in cls._tokens), reverse=True)
             found = [pk for score, pk in scored if score >= threshold][:3]
         return found
-
-
-def _words(text: str) -> list[str]:
-    from retrieval.text import tokens
-
-    return tokens(text)
 
 
 def faq_decide(intent: ParsedIntent, *, reference_date: date) -> FaqVerdict:
