@@ -231,7 +231,7 @@ def document_view(request: HttpRequest, document_id: int) -> HttpResponse:
     """A document's text, chunk by chunk with locators. RESTRICTED documents 404 for the uncleared."""
     cleared = user_cleared(request.user)
     document = get_object_or_404(document_list(cleared=cleared), pk=document_id)
-    chunks = chunk_list(document=document, cleared=cleared)
+    chunks = chunk_list(document_id=document.pk, cleared=cleared)
     return render(
         request, "agent/document.html", {"document": document, "chunks": chunks, "focus": request.GET.get("at", "")}
     )

@@ -16,7 +16,6 @@ from agent.core.narrative import rrf_fuse
 from agent.core.ports import RetrievedChunk
 from agent.core.types import Source
 from common.access import visible_to, visible_to_sql
-from documents.models import Document
 
 from .embedders import EmbedderError, embedder_build
 from .index import VectorIndex, lexical_index
@@ -82,7 +81,8 @@ def _chunk_rows(ids: list[int], *, cleared: bool) -> list[tuple[int, str, str, s
     Plain SQL: this runs on every search, and the ORM's query compilation cost more than the query.
     """
     hidden, hidden_params = visible_to_sql("c.sensitivity", "d.sensitivity", cleared=cleared)
-    chunk_table, document_table = Chunk._meta.db_table, Document._meta.db_table
+    # The documents table through the chunk's foreign key: retrieval sits below the documents app.
+    chunk_table, document_table = Chunk._meta.db_table, Chunk.document.field.related_model._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT c.id, d.name, c.locator, c.text, c.document_id FROM {chunk_table} c "
@@ -93,9 +93,9 @@ def _chunk_rows(ids: list[int], *, cleared: bool) -> list[tuple[int, str, str, s
         return [tuple(row) for row in cursor.fetchall()]
 
 
-def chunk_list(*, document: Document, cleared: bool) -> QuerySet[Chunk]:
+def chunk_list(*, document_id: int, cleared: bool) -> QuerySet[Chunk]:
     """A document's active chunks in reading order, as far as the caller may see them."""
-    return visible_to(document.chunks.filter(active=True).order_by("seq"), cleared=cleared)
+    return visible_to(Chunk.objects.filter(document_id=document_id, active=True).order_by("seq"), cleared=cleared)
 
 
 class OrmNarrativeRetriever:
