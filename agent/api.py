@@ -16,8 +16,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from agent.core.types import AnswerSections
 from common.api.fields import QuestionTextField, StrictCharField
+from core.types import AnswerSections
 from facts.selectors import glossary_snapshot, glossary_token
 
 from .bootstrap import ask

@@ -9,14 +9,14 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from agent.core.orchestrator import answer_question
-from agent.core.ports import LLMProvider, TraceSink
-from agent.core.provider import MockProvider
-from agent.core.routing import LlmAssistedParser
-from agent.core.trace import TraceRecord, trace_from_result
-from agent.core.types import AgentResult
 from agent.providers import provider_from_settings
 from common.access import user_cleared
+from core.orchestrator import answer_question
+from core.ports import LLMProvider, TraceSink
+from core.provider import MockProvider
+from core.routing import LlmAssistedParser
+from core.trace import TraceRecord, trace_from_result
+from core.types import AgentResult
 from facts.selectors import OrmFactStore, glossary_snapshot
 from faq.selectors import OrmFaqLookup
 from retrieval.selectors import OrmNarrativeRetriever

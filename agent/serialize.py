@@ -10,7 +10,8 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
-from agent.core.types import (
+from common.api.fields import FactSourceSerializer
+from core.types import (
     ANSWER_KINDS,
     ANSWER_ROUTES,
     CLARIFY_MODES,
@@ -19,7 +20,6 @@ from agent.core.types import (
     AgentResult,
     Period,
 )
-from common.api.fields import FactSourceSerializer
 
 
 class PeriodField(serializers.CharField):

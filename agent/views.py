@@ -20,9 +20,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from agent.core.orchestrator import ScopeError
-from agent.core.types import KIND_BADGES, ROUTE_BADGES, AnswerSections, Badge
 from common.access import user_cleared
+from core.orchestrator import ScopeError
+from core.types import KIND_BADGES, ROUTE_BADGES, AnswerSections, Badge
 from documents.selectors import document_list
 from facts.selectors import glossary_snapshot
 from retrieval.selectors import chunk_list

@@ -15,7 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Permissi
 from django.db.models import Model, Q, QuerySet
 from django.http import HttpRequest
 
-from agent.core.types import RESTRICTED
+from core.types import RESTRICTED
 
 SENSITIVITY = ("sensitivity",)
 

@@ -12,8 +12,8 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 
-from agent.core.types import SENSITIVITIES
 from common.access import ClearanceFilteredAdmin
+from core.types import SENSITIVITIES
 
 from .models import Document, IngestJob
 from .services import SUPPORTED, document_delete, ingest_job_create

@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from agent.core.types import SENSITIVITIES
+from core.types import SENSITIVITIES
 
 from .models import IngestJob
 from .selectors import ingest_job_list

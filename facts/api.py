@@ -11,10 +11,10 @@ from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from agent.core.periods import period_parse
 from common.access import user_cleared
 from common.api.fields import FactSourceSerializer
 from common.api.pagination import StrictLimitOffsetPagination
+from core.periods import period_parse
 
 from .models import FactMetric
 from .selectors import fact_list, glossary_snapshot

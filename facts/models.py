@@ -10,7 +10,7 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
 
-from agent.core.types import ENTITY_KINDS, SENSITIVITIES
+from core.types import ENTITY_KINDS, SENSITIVITIES
 
 code_validator = RegexValidator(r"^[A-Z0-9][A-Z0-9_]*$", "A code is upper-case letters, digits and _.")
 
@@ -143,7 +143,7 @@ class Alias(models.Model):
         return target.code if target else ""
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        from agent.core.glossary import alias_key
+        from core.glossary import alias_key
 
         self.key = alias_key(self.text)
         if self.entity_id:

@@ -7,7 +7,8 @@ import threading
 from django.db import connection
 from django.db.models import QuerySet
 
-from agent.core.glossary import (
+from common.access import visible_to
+from core.glossary import (
     AliasRecord,
     ChannelInfo,
     EntityInfo,
@@ -16,8 +17,7 @@ from agent.core.glossary import (
     UnitInfo,
     glossary_build,
 )
-from agent.core.types import FactRecord, Period, SubTask
-from common.access import visible_to
+from core.types import FactRecord, Period, SubTask
 
 from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, GlossaryState, Metric, Unit
 

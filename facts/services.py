@@ -12,8 +12,8 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
-from agent.core.glossary import alias_key
-from agent.core.types import CODE_RE, ENTITY_HOME, ENTITY_KINDS
+from core.glossary import alias_key
+from core.types import CODE_RE, ENTITY_HOME, ENTITY_KINDS
 
 from .models import Alias, Channel, CompanyProfile, Entity, GlossaryState, Metric, Unit
 

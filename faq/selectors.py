@@ -10,10 +10,10 @@ from django.conf import settings
 from django.db.models import Count, F, Max, QuerySet
 from django.utils import timezone
 
-from agent.core.faq import faq_exclusion, faq_key, jaccard
-from agent.core.ports import FaqHit
-from agent.core.types import RESTRICTED, ParsedIntent
 from common.access import visible_to
+from core.faq import faq_exclusion, faq_key, jaccard
+from core.ports import FaqHit
+from core.types import RESTRICTED, ParsedIntent
 from retrieval.text import tokens
 
 from .models import FAQItem

@@ -13,8 +13,8 @@ import numpy as np
 from django.conf import settings
 from django.db import connection
 
-from agent.core.types import RESTRICTED
 from common.access import visible_to_sql
+from core.types import RESTRICTED
 
 from .engine import BM25Index
 from .models import Chunk, RetrievalState

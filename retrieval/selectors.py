@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from django.db import connection
 from django.db.models import QuerySet
 
-from agent.core.narrative import rrf_fuse
-from agent.core.ports import RetrievedChunk
-from agent.core.types import Source
 from common.access import visible_to, visible_to_sql
+from core.narrative import rrf_fuse
+from core.ports import RetrievedChunk
+from core.types import Source
 
 from .embedders import EmbedderError, embedder_build
 from .index import VectorIndex, lexical_index

@@ -12,7 +12,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import F
 
-from agent.core.types import SENSITIVITIES
+from core.types import SENSITIVITIES
 from documents.models import Document
 
 from .chunking import Block, ChunkDraft, blocks_from_text, chunks_build

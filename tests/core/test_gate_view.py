@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from confusable_homoglyphs.confusables import confusables_data
 
-from agent.core.gate_view import entities_decode, gate_key, gate_view
+from core.gate_view import entities_decode, gate_key, gate_view
 
 TABLE_GLYPHS = sorted({g.strip("\u200e\u200f") for g in confusables_data} - {""})
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.core.glossary import GlossarySnapshot
-from agent.core.intent import is_inconclusive, parse_intent
-from agent.core.types import Period
+from core.glossary import GlossarySnapshot
+from core.intent import is_inconclusive, parse_intent
+from core.types import Period
 
 REF = date(2026, 3, 15)
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import AnonymousUser, Permission
 
-from agent.core.types import RESTRICTED
 from agent.models import QueryLog
 from agent.selectors import query_log_list
 from common.access import user_cleared, visible_to, visible_to_sql
+from core.types import RESTRICTED
 from documents.models import Document, IngestJob
 from documents.selectors import document_list, ingest_job_list
 from facts.models import FactMetric

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from agent.core.types import KIND_BADGES, ROUTE_BADGES
 from agent.forms import AskForm
 from agent.models import QueryLog
+from core.types import KIND_BADGES, ROUTE_BADGES
 from documents.models import Document
 
 pytestmark = pytest.mark.django_db
