@@ -17,7 +17,7 @@ from rest_framework.throttling import ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
 from common.api.fields import QuestionTextField, StrictCharField
-from core.types import AnswerSections
+from core.types import AgentResult, AnswerSections
 from facts.selectors import glossary_snapshot, glossary_token
 
 from .bootstrap import ask
@@ -62,17 +62,20 @@ class AskApi(APIView):
 
     @extend_schema(request=InputSerializer, responses={200: OutputSerializer}, summary="Ask a question")
     def post(self, request: Request) -> Response:
+        return Response(result_as_dict(self.answer(request)))
+
+    def answer(self, request: Request) -> AgentResult:
+        """Validate the request and answer it."""
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        result = ask(
+        return ask(
             data["question"],
             user=request.user,
             reference_date=data.get("reference_date"),
             scope={k: v for k, v in data.get("scope", {}).items() if v},
             request_id=request._request.request_id,
         )
-        return Response(result_as_dict(result))
 
 
 class HealthApi(APIView):
@@ -120,16 +123,7 @@ class AskStreamApi(AskApi):
         summary="Ask, streamed as server-sent events",
     )
     def post(self, request: Request) -> StreamingHttpResponse:  # type: ignore[override]
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        result = ask(
-            data["question"],
-            user=request.user,
-            reference_date=data.get("reference_date"),
-            scope={k: v for k, v in data.get("scope", {}).items() if v},
-            request_id=request._request.request_id,
-        )
+        result = self.answer(request)
         events = answer_events(result_as_dict(result), result.sections)
         response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
         response["Cache-Control"] = "no-cache"
