@@ -11,7 +11,7 @@ from typing import Protocol
 
 import numpy as np
 from django.conf import settings
-from django.db import connection
+from django.db import close_old_connections, connection
 
 from common.access import visible_to_sql
 from core.types import RESTRICTED
@@ -74,8 +74,6 @@ class InProcessLexicalIndex:
                 return
 
             def rebuild() -> None:
-                from django.db import close_old_connections
-
                 try:
                     fresh = cls._build(token)
                     with cls._lock:
