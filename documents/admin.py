@@ -12,8 +12,8 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 
-from agent.clearance import ClearanceFilteredAdmin
-from agent.core.types import SENSITIVITIES
+from common.access import ClearanceFilteredAdmin
+from core.types import SENSITIVITIES
 from ingestion.formats import EXTENSIONS, format_of
 
 from .jobs import ingest_job_create

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db import transaction
 
-from agent.core.types import SENSITIVITIES
+from core.types import SENSITIVITIES
 from facts.selectors import glossary_snapshot
 from facts.services import facts_delete, facts_replace
 from ingestion.extract import extract

@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 
-from agent.clearance import ClearanceFilteredAdmin
+from common.access import ClearanceFilteredAdmin
 
 from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, Metric, Unit
 from .services import ALIAS_TARGETS, alias_conflict, alias_create, facts_review

@@ -15,10 +15,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from agent.api import FactSourceSerializer
-from agent.bootstrap import user_cleared
-from agent.core.periods import period_parse
-from agent.pagination import StrictLimitOffsetPagination
+from common.access import user_cleared
+from common.api.fields import FactSourceSerializer
+from common.api.pagination import StrictLimitOffsetPagination
+from core.periods import period_parse
 
 from .models import Alias, FactMetric
 from .selectors import fact_list, glossary_snapshot

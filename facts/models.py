@@ -10,8 +10,8 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
 
-from agent.core.glossary import alias_key
-from agent.core.types import ENTITY_KINDS, SENSITIVITIES
+from core.glossary import alias_key
+from core.types import ENTITY_KINDS, SENSITIVITIES
 
 code_validator = RegexValidator(r"^[A-Z0-9][A-Z0-9_]*$", "A code is upper-case letters, digits and _.")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -11,11 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from agent.bootstrap import user_cleared
-from agent.core.types import RESTRICTED
-from facts.api import CuratorWrites
+from common.access import user_cleared
+from common.api.permissions import CuratorWrites
 
 from .models import FAQItem
+from .selectors import faq_item_list
 
 
 class FAQItemSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
@@ -51,9 +52,8 @@ class FAQItemSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         return attrs
 
 
-def _faq_items(request: Request) -> Any:
-    items = FAQItem.objects.all()
-    return items if user_cleared(request.user) else items.exclude(sensitivity=RESTRICTED)
+def _faq_items(request: Request) -> QuerySet[FAQItem]:
+    return faq_item_list(cleared=user_cleared(request.user))
 
 
 class FaqListApi(APIView):

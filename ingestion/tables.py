@@ -30,10 +30,10 @@ from datetime import date
 from decimal import Decimal
 from typing import Literal
 
-from agent.core.glossary import GlossarySnapshot
-from agent.core.normalize import compact_view, text_normalize
-from agent.core.periods import periods_find
-from agent.core.types import Period
+from core.glossary import GlossarySnapshot
+from core.normalize import compact_view, text_normalize
+from core.periods import periods_find
+from core.types import Period
 
 from .ir import ExtractedDocument, Table
 from .values import _BRACKETS, UnitHint, UnitMarkers, is_numeric, value_parse

@@ -37,4 +37,4 @@ urlpatterns = [
     path("v1/", include(api)),
 ]
 
-handler500 = "agent.middleware.server_error"
+handler500 = "common.middleware.server_error"

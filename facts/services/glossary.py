@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 
-from agent.core.glossary import GlossarySnapshot, alias_key
+from core.glossary import GlossarySnapshot, alias_key
 
 from ..models import Alias, Channel, Entity, GlossaryState, Metric, Unit
 from ..selectors import glossary_snapshot

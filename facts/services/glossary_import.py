@@ -11,8 +11,8 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from agent.core.glossary import alias_key
-from agent.core.types import CODE_RE, ENTITY_HOME, ENTITY_KINDS
+from core.glossary import alias_key
+from core.types import CODE_RE, ENTITY_HOME, ENTITY_KINDS
 
 from ..models import Alias, Channel, CompanyProfile, Entity, Metric
 from ..selectors import glossary_load

@@ -8,7 +8,7 @@ import unicodedata
 import pytest
 from confusable_homoglyphs.confusables import confusables_data
 
-from agent.core.gate_view import (
+from core.gate_view import (
     confusables_fold,
     display_orders,
     entities_decode,

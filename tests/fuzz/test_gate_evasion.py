@@ -28,8 +28,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pypinyin import Style, lazy_pinyin, pinyin
 
-from agent.core.normalize import text_normalize
-from agent.core.security import external_mentions, security_screen
+from core.normalize import text_normalize
+from core.security import external_mentions, security_screen
 from tests.fakes import demo_glossary
 
 CORPUS = Path(__file__).parent / "corpus"

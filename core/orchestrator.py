@@ -14,10 +14,10 @@ import itertools
 import json
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Any, Protocol
+from typing import Any
 
 from . import render
 from .clarify import clarify_scope
@@ -25,7 +25,7 @@ from .glossary import GlossarySnapshot
 from .intent import DOCUMENT_CUES, parse_intent
 from .narrative import narrative_answer
 from .periods import period_parse
-from .ports import FactStore, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
+from .ports import FactStore, FaqHit, FaqLookup, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
 from .provider import slots_message
 from .screening import ScreenedRetriever
 from .security import security_screen
@@ -47,10 +47,12 @@ from .types import (
     KIND_DEGRADED,
     KIND_REFUSAL,
     ROUTE_COMPOSITE,
+    ROUTE_FAQ,
     ROUTE_FIND_DOCUMENTS,
     ROUTE_NARRATIVE,
     ROUTE_STRUCTURED,
     AgentResult,
+    AnswerSections,
     ClarificationResult,
     FactRecord,
     Guard,
@@ -72,31 +74,36 @@ class ScopeError(ValueError):
     """A `scope` value the glossary does not know."""
 
 
-class FaqLookup(Protocol):
-    def lookup(self, intent: ParsedIntent, *, cleared: bool, reference_date: date) -> FaqHit | None: ...
-
-
-@dataclass(frozen=True)
-class FaqHit:
-    id: int
-    version: int
-    answer: str
-    source: str
-
-
 @dataclass
-class _Run:
-    """What one request accumulates on its way through the stages."""
+class _Request:
+    """One question on its way through the stages: what it was asked with, the ports it may use,
+    and what it accumulates (stage timings, token usage, provider time)."""
 
+    question: str
+    glossary: GlossarySnapshot
+    store: FactStore
+    provider: LLMProvider
+    cleared: bool
+    reference: date
+    request_id: str
+    # Every passage is screened for competitors before reranking, synthesis or display.
+    retriever: ScreenedRetriever | None = None
+    synthesizer: LLMProvider | None = None
+    rerank: bool = False
     started: float = field(default_factory=time.perf_counter)
     timings: dict[str, float] = field(default_factory=dict)
     usage: dict[str, int] = field(default_factory=dict)
     provider_seconds: float = 0.0
+    _mark: float = field(init=False, repr=False)
 
-    def lap(self, stage: str, since: float) -> float:
+    def __post_init__(self) -> None:
+        self._mark = self.started
+
+    def lap(self, stage: str) -> None:
+        """Time the stage that just ended (from the end of the previous one)."""
         now = time.perf_counter()
-        self.timings[stage] = round((now - since) * 1000, 3)
-        return now
+        self.timings[stage] = round((now - self._mark) * 1000, 3)
+        self._mark = now
 
     def add_usage(self, usage: Mapping[str, int]) -> None:
         for key, value in usage.items():
@@ -105,9 +112,9 @@ class _Run:
 
 @dataclass(frozen=True)
 class _Part:
-    """The outcome of one channel: text, facts, results and sources."""
+    """The outcome of one channel: its text (as answer sections), kind, facts, results and sources."""
 
-    text: str
+    sections: AnswerSections
     kind: str
     facts: tuple[FactRecord, ...] = ()
     tool_results: tuple[dict[str, Any], ...] = ()
@@ -132,129 +139,178 @@ def answer_question(
     synthesizer: LLMProvider | None = None,
     rerank: bool = False,
 ) -> AgentResult:
-    run = _Run()
-    request_id = request_id or uuid.uuid4().hex
-    reference = reference_date or date.today()
-
-    mark = run.started
-    if intent_parser is not None:
-        intent = intent_parser.parse(question, glossary=glossary, reference_date=reference)
-        intent = replace(intent, raw_question=question)
-    else:
-        intent = parse_intent(question, glossary, reference)
-    intent = _scope_apply(intent, scope or {}, glossary, reference)
-    mark = run.lap("parse", mark)
-
+    request = _Request(
+        question=question,
+        glossary=glossary,
+        store=store,
+        provider=provider,
+        cleared=cleared,
+        reference=reference_date or date.today(),
+        request_id=request_id or uuid.uuid4().hex,
+        retriever=ScreenedRetriever(narrative_retriever, glossary) if narrative_retriever is not None else None,
+        synthesizer=synthesizer,
+        rerank=rerank,
+    )
+    intent = _intent_parse(request, intent_parser, scope or {})
+    request.lap("parse")
     verdict = security_screen(
         raw_question=question, glossary=glossary, language=intent.language, scope_entity=intent.entity
     )
-    clarification = clarify_scope(intent, glossary=glossary, reference_date=reference, verdict=verdict)
-    mark = run.lap("clarify", mark)
+    clarification = clarify_scope(intent, glossary=glossary, reference_date=request.reference, verdict=verdict)
+    request.lap("clarify")
 
-    def result(part: _Part, route: str, *, faq_hit: FaqHit | None = None) -> AgentResult:
-        run.timings["total"] = round((time.perf_counter() - run.started) * 1000, 3)
-        found_any = any(r.get("status") == FOUND for r in part.tool_results)
-        return AgentResult(
-            request_id=request_id,
-            question=question,
-            answer=part.text,
-            answer_kind=part.kind,
-            route=route,
-            routing=intent.routing,
-            intent=intent,
-            clarification=clarification,
-            facts=part.facts,
-            tool_results=part.tool_results,
-            sources=part.sources,
-            guard=Guard(
-                fabrication_guard_triggered=bool(part.tool_results) and not found_any,
-                numbers_unsupported=part.numbers_unsupported,
-            ),
-            faq={"id": faq_hit.id, "version": faq_hit.version} if faq_hit else None,
-            language=intent.language,
-            timings=dict(run.timings),
-            usage=dict(run.usage),
-            chunk_scores=part.chunk_scores,
-            provider_seconds=round(run.provider_seconds, 6),
-        )
-
-    if clarification.mode == CLARIFY_OUT_OF_SCOPE_ENTITY:
-        return result(_Part(clarification.question or "", KIND_REFUSAL), intent.route)
-    if clarification.mode == CLARIFY_ASK_FIRST:
-        return result(_Part(clarification.question or "", KIND_CLARIFICATION), intent.route)
-
+    # The fixed order of early returns (invariant 3): refusal, then ask-first, then assumptions,
+    # and only then the FAQ, the fact store, retrieval or any LLM.
+    if clarification.mode in (CLARIFY_OUT_OF_SCOPE_ENTITY, CLARIFY_ASK_FIRST):
+        return _result(request, intent, clarification, _clarification_part(intent, clarification), intent.route)
     effective = replace(
         intent,
         entity=intent.entity or clarification.assumed_entity,
         period=intent.period or clarification.assumed_period,
     )
-
     if faq is not None:
-        hit = faq.lookup(effective, cleared=cleared, reference_date=reference)
-        mark = run.lap("faq", mark)
+        hit = faq.lookup(effective, cleared=cleared, reference_date=request.reference)
+        request.lap("faq")
         if hit is not None:
-            source = Source("faq", hit.source, f"faq={hit.id},version={hit.version}", None, "")
-            return result(_Part(hit.answer, KIND_ANSWER, sources=(source,)), "faq", faq_hit=hit)
+            return _result(request, intent, clarification, _faq_part(hit), ROUTE_FAQ, faq_hit=hit)
+    part = ROUTE_HANDLERS[effective.route](request, effective, clarification)
+    return _result(request, intent, clarification, part, effective.route)
 
-    # Every passage is screened for competitors before reranking, synthesis or display.
-    screened = ScreenedRetriever(narrative_retriever, glossary) if narrative_retriever is not None else None
 
-    def narrative(facts: tuple[FactRecord, ...] = ()) -> _Part:
-        outcome = narrative_answer(
-            question,
-            retriever=screened,
-            glossary=glossary,
-            cleared=cleared,
-            language=effective.language,
-            llm=synthesizer,
-            rerank=rerank,
-            facts=facts,
-        )
-        run.add_usage(outcome.usage)
-        return _Part(
-            _with_notice(outcome.text, screened, effective.language),
-            outcome.kind,
-            sources=outcome.sources,
-            numbers_unsupported=outcome.numbers_unsupported,
-            chunk_scores=outcome.chunk_scores,
-        )
+def _intent_parse(request: _Request, parser: IntentParser | None, scope: Mapping[str, str]) -> ParsedIntent:
+    if parser is not None:
+        intent = parser.parse(request.question, glossary=request.glossary, reference_date=request.reference)
+        intent = replace(intent, raw_question=request.question)
+    else:
+        intent = parse_intent(request.question, request.glossary, request.reference)
+    return _scope_apply(intent, scope, request.glossary, request.reference)
 
-    route = effective.route
-    if route == ROUTE_FIND_DOCUMENTS:
-        part = _run_find_documents(effective, screened, cleared)
-        part = replace(part, text=_with_notice(part.text, screened, effective.language))
-        run.lap("retrieval", mark)
-        return result(part, route)
-    if route == ROUTE_NARRATIVE:
-        part = narrative()
-        run.lap("narrative", mark)
-        return result(part, route)
 
-    structured = _run_structured(effective, glossary, store, provider, cleared, reference, run)
-    mark = run.lap("structured", mark)
-    if clarification.assumption_note and structured.kind != KIND_DEGRADED:
-        structured = replace(structured, text=f"{clarification.assumption_note}\n{structured.text}")
-    if route == ROUTE_STRUCTURED:
-        return result(structured, route)
+def _result(
+    request: _Request,
+    intent: ParsedIntent,
+    clarification: ClarificationResult,
+    part: _Part,
+    route: str,
+    *,
+    faq_hit: FaqHit | None = None,
+) -> AgentResult:
+    request.timings["total"] = round((time.perf_counter() - request.started) * 1000, 3)
+    found_any = any(r.get("status") == FOUND for r in part.tool_results)
+    return AgentResult(
+        request_id=request.request_id,
+        question=request.question,
+        sections=part.sections,
+        answer_kind=part.kind,
+        route=route,
+        routing=intent.routing,
+        intent=intent,
+        clarification=clarification,
+        facts=part.facts,
+        tool_results=part.tool_results,
+        sources=part.sources,
+        guard=Guard(
+            fabrication_guard_triggered=bool(part.tool_results) and not found_any,
+            numbers_unsupported=part.numbers_unsupported,
+        ),
+        faq={"id": faq_hit.id, "version": faq_hit.version} if faq_hit else None,
+        language=intent.language,
+        timings=dict(request.timings),
+        usage=dict(request.usage),
+        chunk_scores=part.chunk_scores,
+        provider_seconds=round(request.provider_seconds, 6),
+    )
 
-    explanation = narrative(structured.facts)
-    run.lap("narrative", mark)
-    heading = render.ATTRIBUTION_HEADING[effective.language]
-    kind = KIND_ANSWER if KIND_ANSWER in (structured.kind, explanation.kind) else structured.kind
-    merged = _Part(
-        text=f"{structured.text}\n\n{heading}\n{explanation.text}",
-        kind=kind,
+
+def _clarification_part(intent: ParsedIntent, clarification: ClarificationResult) -> _Part:
+    """A refusal or an ask-first question, in the channel the question was routed to."""
+    text = clarification.question or ""
+    kind = KIND_REFUSAL if clarification.mode == CLARIFY_OUT_OF_SCOPE_ENTITY else KIND_CLARIFICATION
+    if intent.route in (ROUTE_NARRATIVE, ROUTE_FIND_DOCUMENTS):
+        return _Part(AnswerSections(narrative=text), kind)
+    return _Part(AnswerSections(structured=text), kind)
+
+
+def _faq_part(hit: FaqHit) -> _Part:
+    source = Source("faq", hit.source, f"faq={hit.id},version={hit.version}", None, "")
+    return _Part(AnswerSections(narrative=hit.answer), KIND_ANSWER, sources=(source,))
+
+
+# -- routes --------------------------------------------------------------------------------
+def _structured_route(request: _Request, intent: ParsedIntent, clarification: ClarificationResult) -> _Part:
+    part = _run_structured(request, intent)
+    request.lap("structured")
+    if clarification.assumption_note and part.kind != KIND_DEGRADED:
+        part = replace(part, sections=replace(part.sections, assumption_note=clarification.assumption_note))
+    return part
+
+
+def _narrative_route(request: _Request, intent: ParsedIntent, clarification: ClarificationResult) -> _Part:
+    part = _run_narrative(request, intent)
+    request.lap("narrative")
+    return part
+
+
+def _find_documents_route(request: _Request, intent: ParsedIntent, clarification: ClarificationResult) -> _Part:
+    part = _run_find_documents(intent, request.retriever, request.cleared)
+    part = replace(part, sections=AnswerSections(narrative=_with_notice(part.sections.narrative, request, intent)))
+    request.lap("retrieval")
+    return part
+
+
+def _composite_route(request: _Request, intent: ParsedIntent, clarification: ClarificationResult) -> _Part:
+    """Structured, then the narrative under the attribution heading."""
+    structured = _structured_route(request, intent, clarification)
+    explanation = _run_narrative(request, intent, facts=structured.facts)
+    request.lap("narrative")
+    sections = replace(
+        structured.sections,
+        narrative_heading=render.ATTRIBUTION_HEADING[intent.language],
+        narrative=explanation.sections.narrative,
+    )
+    return _Part(
+        sections=sections,
+        kind=KIND_ANSWER if KIND_ANSWER in (structured.kind, explanation.kind) else structured.kind,
         facts=structured.facts,
         tool_results=structured.tool_results,
         sources=structured.sources + explanation.sources,
         numbers_unsupported=explanation.numbers_unsupported,
         chunk_scores=explanation.chunk_scores,
     )
-    return result(merged, ROUTE_COMPOSITE)
 
 
-def _with_notice(text: str, screened: ScreenedRetriever | None, language: str) -> str:
-    notice = screened.notice(language) if screened is not None else ""
+RouteHandler = Callable[[_Request, ParsedIntent, ClarificationResult], _Part]
+ROUTE_HANDLERS: dict[str, RouteHandler] = {
+    ROUTE_STRUCTURED: _structured_route,
+    ROUTE_NARRATIVE: _narrative_route,
+    ROUTE_COMPOSITE: _composite_route,
+    ROUTE_FIND_DOCUMENTS: _find_documents_route,
+}
+
+
+def _run_narrative(request: _Request, intent: ParsedIntent, facts: tuple[FactRecord, ...] = ()) -> _Part:
+    outcome = narrative_answer(
+        request.question,
+        retriever=request.retriever,
+        glossary=request.glossary,
+        cleared=request.cleared,
+        language=intent.language,
+        llm=request.synthesizer,
+        rerank=request.rerank,
+        facts=facts,
+    )
+    request.add_usage(outcome.usage)
+    return _Part(
+        AnswerSections(narrative=_with_notice(outcome.text, request, intent)),
+        outcome.kind,
+        sources=outcome.sources,
+        numbers_unsupported=outcome.numbers_unsupported,
+        chunk_scores=outcome.chunk_scores,
+    )
+
+
+def _with_notice(text: str, request: _Request, intent: ParsedIntent) -> str:
+    notice = request.retriever.notice(intent.language) if request.retriever is not None else ""
     return f"{text}\n{notice}" if notice else text
 
 
@@ -299,23 +355,16 @@ def _subtasks(intent: ParsedIntent) -> list[SubTask]:
     return [SubTask(m, e, p, intent.channel) for m, e, p in itertools.product(metrics, entities, periods)]
 
 
-def _run_structured(
-    intent: ParsedIntent,
-    glossary: GlossarySnapshot,
-    store: FactStore,
-    provider: LLMProvider,
-    cleared: bool,
-    reference: date,
-    run: _Run,
-) -> _Part:
+def _run_structured(request: _Request, intent: ParsedIntent) -> _Part:
+    glossary, store, cleared = request.glossary, request.store, request.cleared
     tasks = _subtasks(intent)
     if len(tasks) > 1:
         return _multi_subtask_answer(tasks, glossary, store, cleared, intent.language)
     task = tasks[0]
     try:
-        tool_results = _run_tool_loop(task, intent, glossary, store, provider, cleared, reference, run)
+        tool_results = _run_tool_loop(request, task, intent)
     except ProviderError:
-        return _Part(render.DEGRADED_STRUCTURED[intent.language], KIND_DEGRADED)
+        return _Part(AnswerSections(structured=render.DEGRADED_STRUCTURED[intent.language]), KIND_DEGRADED)
     # A call for another fact is not this task's result: its `found` would hide from the guard
     # that the task's own figure is missing. Unrecognised calls name no fact and stay.
     tool_results = [(t, r, f) for t, r, f in tool_results if t is None or t == task]
@@ -336,15 +385,9 @@ def _run_structured(
 
 
 def _run_tool_loop(
-    task: SubTask,
-    intent: ParsedIntent,
-    glossary: GlossarySnapshot,
-    store: FactStore,
-    provider: LLMProvider,
-    cleared: bool,
-    reference: date,
-    run: _Run,
+    request: _Request, task: SubTask, intent: ParsedIntent
 ) -> list[tuple[SubTask | None, dict[str, Any], FactRecord | None]]:
+    glossary, store, provider = request.glossary, request.store, request.provider
     shape = getattr(provider, "tool_format", "anthropic")
     tools = [tool_schema_openai(glossary) if shape == "openai" else tool_schema_anthropic(glossary)]
     slots = {"metric": task.metric, "entity": task.entity, "period": task.period.label, "channel": task.channel}
@@ -355,8 +398,8 @@ def _run_tool_loop(
         try:
             response = provider.create_message(system=SYSTEM_PROMPT, messages=messages, tools=tools)
         finally:
-            run.provider_seconds += time.perf_counter() - began
-        run.add_usage(response.usage)
+            request.provider_seconds += time.perf_counter() - began
+        request.add_usage(response.usage)
         if not response.tool_calls:
             break
         messages.append(
@@ -373,9 +416,9 @@ def _run_tool_loop(
             elif not isinstance(call.arguments, dict):
                 normalized = {"status": UNRECOGNIZED, "param": "arguments", "raw": str(call.arguments)[:64]}
             else:
-                normalized = arguments_normalize(call.arguments, glossary, reference)
+                normalized = arguments_normalize(call.arguments, glossary, request.reference)
             if isinstance(normalized, SubTask):
-                outcome, fact = task_run(store, normalized, cleared=cleared)
+                outcome, fact = task_run(store, normalized, cleared=request.cleared)
                 executed.append((normalized, outcome, fact))
             else:
                 outcome = normalized
@@ -394,17 +437,18 @@ def _structured_answer(
 ) -> _Part:
     """The anti-fabrication guard: the answer is rebuilt from tool results, never model prose."""
     if facts:
-        lines = [render.fact_line(f, glossary, language) for f in facts[:1]]
-        return _Part("\n".join(lines), KIND_ANSWER, (facts[0],), tuple(all_results), (_fact_source(facts[0]),))
+        sections = AnswerSections(structured=render.fact_line(facts[0], glossary, language))
+        return _Part(sections, KIND_ANSWER, (facts[0],), tuple(all_results), (_fact_source(facts[0]),))
     if any(r.get("status") == NOT_FOUND for r in relevant):
-        return _Part(render.not_found_line(task, glossary, language), KIND_REFUSAL, (), tuple(all_results))
+        text = render.not_found_line(task, glossary, language)
+        return _Part(AnswerSections(structured=text), KIND_REFUSAL, (), tuple(all_results))
     unrecognized = [r for r in relevant if r.get("status") == UNRECOGNIZED]
     text = (
         render.unrecognized_line(unrecognized[0], language)
         if unrecognized
         else render.not_found_line(task, glossary, language)
     )
-    return _Part(text, KIND_REFUSAL, (), tuple(all_results))
+    return _Part(AnswerSections(structured=text), KIND_REFUSAL, (), tuple(all_results))
 
 
 def _multi_subtask_answer(
@@ -426,7 +470,8 @@ def _multi_subtask_answer(
     if pair is not None:
         lines.append(render.difference_line(*pair, glossary, language))
     kind = KIND_ANSWER if facts else KIND_REFUSAL
-    return _Part("\n".join(lines), kind, tuple(facts), tuple(results), tuple(_fact_source(f) for f in facts))
+    sections = AnswerSections(structured="\n".join(lines))
+    return _Part(sections, kind, tuple(facts), tuple(results), tuple(_fact_source(f) for f in facts))
 
 
 def _fact_source(fact: FactRecord) -> Source:
@@ -438,16 +483,16 @@ def _fact_source(fact: FactRecord) -> Source:
 def _run_find_documents(intent: ParsedIntent, retriever: NarrativeRetriever | None, cleared: bool) -> _Part:
     """Ranked documents with their best locators and a snippet; no LLM."""
     if retriever is None:
-        return _Part(render.NARRATIVE_NOT_WIRED[intent.language], KIND_DEGRADED)
+        return _Part(AnswerSections(narrative=render.NARRATIVE_NOT_WIRED[intent.language]), KIND_DEGRADED)
     topic = DOCUMENT_CUES.sub(" ", intent.normalized).strip() or intent.raw_question
     documents = retriever.documents_find(topic, cleared=cleared)
     if not documents:
-        return _Part(render.NARRATIVE_NO_HITS[intent.language], KIND_REFUSAL)
+        return _Part(AnswerSections(narrative=render.NARRATIVE_NO_HITS[intent.language]), KIND_REFUSAL)
     header = (
         f"找到 {len(documents)} 份相关文件：" if intent.language == "zh" else f"{len(documents)} matching document(s):"
     )
     lines = [header] + [f"{i}. {d.doc}（{d.locator}）：{d.snippet}" for i, d in enumerate(documents, 1)]
-    return _Part("\n".join(lines), KIND_ANSWER, sources=tuple(documents))
+    return _Part(AnswerSections(narrative="\n".join(lines)), KIND_ANSWER, sources=tuple(documents))
 
 
-__all__ = ["ClarificationResult", "FaqHit", "ScopeError", "answer_question"]
+__all__ = ["ClarificationResult", "ScopeError", "answer_question"]

@@ -9,9 +9,8 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from agent.core.orchestrator import ScopeError
-
-from .middleware import request_id_of
+from common.middleware import request_id_of
+from core.orchestrator import ScopeError
 
 _TYPES = {
     exceptions.ValidationError: "bad_request",

@@ -10,16 +10,14 @@ report.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from .types import CODE_RE, ROUTE_FAQ, ROUTES, AgentResult
+from .types import ANSWER_KINDS, ANSWER_ROUTES, CLARIFY_MODES, CODE_RE, ROUTING_MODES, AgentResult
 
 PERIOD_LABEL_RE = re.compile(r"^(FY[0-9]{4}|[0-9]{4}H[12]|[0-9]{4}Q[1-4])$")
 STAGES = frozenset({"parse", "clarify", "faq", "structured", "narrative", "retrieval", "synthesis", "total"})
 USAGE_KEYS = frozenset({"input_tokens", "output_tokens"})
-ROUTING_MODES = frozenset({"deterministic", "llm_assisted", "llm_fallback"})
-CLARIFY_MODES = frozenset({"none", "ask_first", "answer_with_assumptions", "out_of_scope_entity"})
-ANSWER_KINDS = frozenset({"answer", "clarification", "refusal", "degraded"})
 TOOL_STATUSES = frozenset({"found", "not_found", "unrecognized_param"})
 MAX_TERM = 32
 
@@ -52,7 +50,7 @@ class TraceRecord:
     def __post_init__(self) -> None:
         if not re.fullmatch(r"[0-9a-f]{8,64}", self.request_id):
             raise TraceRejected("request_id must be a hex id")
-        _member(self.route, set(ROUTES) | {ROUTE_FAQ}, "route")
+        _member(self.route, ANSWER_ROUTES, "route")
         _member(self.routing_mode, ROUTING_MODES, "routing_mode")
         _member(self.clarification_mode, CLARIFY_MODES, "clarification_mode")
         _member(self.answer_kind, ANSWER_KINDS, "answer_kind")
@@ -87,7 +85,7 @@ class TraceRecord:
             raise TraceRejected("question must be text")
 
 
-def _member(value: object, allowed: set[str] | frozenset[str], what: str) -> None:
+def _member(value: object, allowed: Collection[str], what: str) -> None:
     if not isinstance(value, str) or value not in allowed:
         raise TraceRejected(f"{what} is not one of the known codes")
 

@@ -2,20 +2,19 @@
 
 Django apps provide ORM-backed adapters (wired in `agent/bootstrap.py`); tests pass fakes.
 Every read port takes the caller's clearance so that RESTRICTED rows are filtered where they
-are loaded, never afterwards (SPEC §9).
+are loaded, never afterwards (SPEC §9). The glossary is not a port but a value: the caller
+passes the current `GlossarySnapshot`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any, Protocol
 
 from .glossary import GlossarySnapshot
+from .trace import TraceRecord
 from .types import FactRecord, ParsedIntent, Source, SubTask
-
-
-class Glossary(Protocol):
-    def snapshot(self) -> GlossarySnapshot: ...
 
 
 class FactStore(Protocol):
@@ -73,5 +72,21 @@ class IntentParser(Protocol):
     def parse(self, question: str, *, glossary: GlossarySnapshot, reference_date: Any) -> ParsedIntent: ...
 
 
+@dataclass(frozen=True)
+class FaqHit:
+    """A vetted FAQ answer, and the item and version it came from."""
+
+    id: int
+    version: int
+    answer: str
+    source: str
+
+
+class FaqLookup(Protocol):
+    def lookup(self, intent: ParsedIntent, *, cleared: bool, reference_date: date) -> FaqHit | None: ...
+
+
 class TraceSink(Protocol):
-    def record(self, trace: Any) -> None: ...
+    """Where the bootstrap writes each question's trace; it accepts only a validated `TraceRecord`."""
+
+    def record(self, trace: TraceRecord) -> None: ...

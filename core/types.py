@@ -12,22 +12,57 @@ from datetime import date
 from decimal import Decimal
 from typing import Any, Literal
 
+
+@dataclass(frozen=True)
+class Badge:
+    """How the analyst UI shows a route or an answer kind: a label, and a tone the CSS colours."""
+
+    label: str
+    tone: str
+
+    @property
+    def css_class(self) -> str:
+        return f"tone-{self.tone}"
+
+
+# The registry of routes and answer kinds: the API's choices, the trace's checks, the UI's badges
+# and their CSS classes all read it, so a route is added here (and given a handler in the
+# orchestrator) and nowhere else.
 ROUTE_STRUCTURED = "structured"
 ROUTE_NARRATIVE = "narrative"
 ROUTE_COMPOSITE = "composite"
 ROUTE_FIND_DOCUMENTS = "find_documents"
 ROUTE_FAQ = "faq"
-ROUTES = (ROUTE_STRUCTURED, ROUTE_NARRATIVE, ROUTE_COMPOSITE, ROUTE_FIND_DOCUMENTS)
-
-CLARIFY_NONE = "none"
-CLARIFY_ASK_FIRST = "ask_first"
-CLARIFY_ANSWER_WITH_ASSUMPTIONS = "answer_with_assumptions"
-CLARIFY_OUT_OF_SCOPE_ENTITY = "out_of_scope_entity"
+ROUTE_BADGES = {
+    ROUTE_STRUCTURED: Badge("数据", "data"),
+    ROUTE_NARRATIVE: Badge("文档", "documents"),
+    ROUTE_COMPOSITE: Badge("数据 + 归因", "mixed"),
+    ROUTE_FIND_DOCUMENTS: Badge("找文件", "documents"),
+    ROUTE_FAQ: Badge("FAQ", "cached"),
+}
+ANSWER_ROUTES = tuple(ROUTE_BADGES)  # every route an answer can report
+ROUTES = tuple(r for r in ANSWER_ROUTES if r != ROUTE_FAQ)  # what the parser can choose: FAQ is a short-circuit
 
 KIND_ANSWER = "answer"
 KIND_CLARIFICATION = "clarification"
 KIND_REFUSAL = "refusal"
 KIND_DEGRADED = "degraded"
+KIND_BADGES: dict[str, Badge | None] = {
+    KIND_ANSWER: None,
+    KIND_CLARIFICATION: None,
+    KIND_REFUSAL: Badge("未作答", "refused"),
+    KIND_DEGRADED: Badge("服务降级", "degraded"),
+}
+ANSWER_KINDS = tuple(KIND_BADGES)
+
+CLARIFY_NONE = "none"
+CLARIFY_ASK_FIRST = "ask_first"
+CLARIFY_ANSWER_WITH_ASSUMPTIONS = "answer_with_assumptions"
+CLARIFY_OUT_OF_SCOPE_ENTITY = "out_of_scope_entity"
+CLARIFY_MODES = (CLARIFY_NONE, CLARIFY_ASK_FIRST, CLARIFY_ANSWER_WITH_ASSUMPTIONS, CLARIFY_OUT_OF_SCOPE_ENTITY)
+
+ROUTING_MODES = ("deterministic", "llm_assisted", "llm_fallback")
+SOURCE_KINDS = ("fact", "chunk", "faq", "document")
 
 ENTITY_HOME = "home"
 ENTITY_SUBSIDIARY = "subsidiary"
@@ -88,9 +123,6 @@ class Routing:
     confidence: float = 1.0
     reason: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"mode": self.mode, "confidence": self.confidence, "reason": self.reason}
-
 
 @dataclass(frozen=True)
 class ParsedIntent:
@@ -114,26 +146,12 @@ class ParsedIntent:
     def has_slot(self) -> bool:
         return bool(self.metric or self.entity or self.period or self.channel_given)
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "metric": self.metric,
-            "metrics": list(self.metrics) if len(self.metrics) > 1 else [],
-            "entity": self.entity,
-            "entities": list(self.entities) if len(self.entities) > 1 else [],
-            "period": self.period.label if self.period else None,
-            "periods": [p.label for p in self.periods] if len(self.periods) > 1 else [],
-            "channel": self.channel,
-        }
-
 
 @dataclass(frozen=True)
 class NarrowingOption:
     label: str
     question: str
     scope: dict[str, str]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"label": self.label, "question": self.question, "scope": dict(self.scope)}
 
 
 @dataclass(frozen=True)
@@ -144,18 +162,6 @@ class ClarificationResult:
     assumed_entity: str | None = None
     assumed_period: Period | None = None
     narrowing_options: tuple[NarrowingOption, ...] = ()
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "mode": self.mode,
-            "question": self.question,
-            "assumption_note": self.assumption_note,
-            "assumed": {
-                "entity": self.assumed_entity,
-                "period": self.assumed_period.label if self.assumed_period else None,
-            },
-            "narrowing_options": [o.as_dict() for o in self.narrowing_options],
-        }
 
 
 @dataclass(frozen=True)
@@ -183,26 +189,11 @@ class Source:
     document_id: int | None = None
     snippet: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "doc": self.doc,
-            "locator": self.locator,
-            "document_id": self.document_id,
-            "snippet": self.snippet,
-        }
-
 
 @dataclass(frozen=True)
 class Guard:
     fabrication_guard_triggered: bool = False
     numbers_unsupported: int = 0
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "fabrication_guard_triggered": self.fabrication_guard_triggered,
-            "numbers_unsupported": self.numbers_unsupported,
-        }
 
 
 @dataclass(frozen=True)
@@ -218,10 +209,34 @@ class SubTask:
 
 
 @dataclass(frozen=True)
+class AnswerSections:
+    """The answer as the channels wrote it: the assumption note, the structured lines, and the
+    narrative (under `narrative_heading` when it follows a structured part, as in a composite).
+    A refusal or an ask-first question is the section of the channel the question was routed to.
+    `text` joins them into the one answer the API returns."""
+
+    assumption_note: str = ""
+    structured: str = ""
+    narrative_heading: str = ""
+    narrative: str = ""
+
+    @property
+    def structured_text(self) -> str:
+        """The structured section with its assumption note, as it leads the answer."""
+        return f"{self.assumption_note}\n{self.structured}" if self.assumption_note else self.structured
+
+    @property
+    def text(self) -> str:
+        if self.narrative_heading:
+            return f"{self.structured_text}\n\n{self.narrative_heading}\n{self.narrative}"
+        return "\n\n".join(part for part in (self.structured_text, self.narrative) if part)
+
+
+@dataclass(frozen=True)
 class AgentResult:
     request_id: str
     question: str
-    answer: str
+    sections: AnswerSections
     answer_kind: str
     route: str
     routing: Routing
@@ -237,3 +252,7 @@ class AgentResult:
     usage: dict[str, int] = field(default_factory=dict)
     chunk_scores: tuple[tuple[int, float], ...] = ()
     provider_seconds: float = 0.0
+
+    @property
+    def answer(self) -> str:
+        return self.sections.text
