@@ -16,11 +16,12 @@ from common.access import visible_to, visible_to_sql
 from core.narrative import rrf_fuse
 from core.ports import RetrievedChunk
 from core.types import Source
+from facts.selectors import glossary_snapshot
 
 from .embedders import EmbedderError, embedder_build
 from .index import VectorIndex, lexical_index
 from .models import Chunk
-from .text import tokens
+from .text import glossary_words_ensure, tokens
 
 logger = logging.getLogger("ragspine.retrieval")
 MODES = ("bm25", "vector", "hybrid")
@@ -44,6 +45,7 @@ class SearchHit:
 def _ranked(query: str, *, cleared: bool, mode: str, k: int) -> list[tuple[int, float]]:
     rankings: list[list[tuple[int, float]]] = []
     if mode in ("bm25", "hybrid"):
+        glossary_words_ensure(glossary_snapshot())
         rankings.append(lexical_index().search(tokens(query), cleared=cleared, k=max(k, CANDIDATES)))
     if mode in ("vector", "hybrid"):
         embedder = embedder_build()

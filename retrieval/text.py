@@ -10,6 +10,7 @@ import re
 import threading
 from collections.abc import Iterable
 
+from core.glossary import GlossarySnapshot
 from core.normalize import text_normalize
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
@@ -44,6 +45,22 @@ def user_words_load(words: Iterable[str]) -> None:
             if normalized and normalized not in _loaded_words and _CJK.search(normalized):
                 tokenizer.add_word(normalized, freq=200_000)
                 _loaded_words.add(normalized)
+
+
+_taught: tuple[int, int] | None = None  # the glossary snapshot whose aliases the segmenter knows
+
+
+def glossary_words_ensure(glossary: GlossarySnapshot) -> None:
+    """Teach the segmenter the current glossary's aliases, once per glossary version.
+
+    Ingestion teaches them before it stores a chunk's tokens; a query must be cut the same way
+    in every process, including one that has never ingested anything (a fresh web worker).
+    """
+    global _taught
+    key = (glossary.version, id(glossary))
+    if _taught != key:
+        user_words_load(glossary.alias_texts())
+        _taught = key
 
 
 def tokens(text: str) -> list[str]:

@@ -290,3 +290,16 @@ def test_the_index_rebuilds_in_the_background_and_a_stale_index_leaks_nothing(de
             break
         time.sleep(0.05)
     assert chunk_search("火星仓库", cleared=False, mode="bm25")[0].doc == "mars.md"
+
+
+def test_a_fresh_process_cuts_queries_as_ingestion_cut_the_chunks(demo, monkeypatch) -> None:
+    """A web worker that never ingested must still know the glossary's words when it searches."""
+    from retrieval import text
+    from retrieval.selectors import OrmNarrativeRetriever
+
+    monkeypatch.setattr(text, "_jieba", None)
+    monkeypatch.setattr(text, "_loaded_words", set())
+    monkeypatch.setattr(text, "_taught", None, raising=False)
+    assert "营业收入" not in text.tokens("营业收入为什么下降")  # what an untaught segmenter does
+    OrmNarrativeRetriever().retrieve("营业收入为什么下降", cleared=False)
+    assert "营业收入" in text.tokens("营业收入为什么下降")
