@@ -1,10 +1,16 @@
 from __future__ import annotations
 
 from datetime import date
+from io import StringIO
+from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from rest_framework.test import APIClient
 
 from core.glossary import GlossarySnapshot
+from tests.clients import client_for
 from tests.fakes import InMemoryFactStore, demo_facts, demo_glossary
 
 REFERENCE = date(2026, 3, 15)
@@ -18,3 +24,22 @@ def glossary() -> GlossarySnapshot:
 @pytest.fixture
 def store() -> InMemoryFactStore:
     return InMemoryFactStore(demo_facts())
+
+
+# -- with a database: the demo data and API clients -------------------------------------------
+@pytest.fixture
+def demo(db: Any) -> dict[str, Any]:
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    users = {u.username: u for u in get_user_model().objects.all()}
+    return {"out": out.getvalue(), "users": users}
+
+
+@pytest.fixture
+def analyst(demo: dict[str, Any]) -> APIClient:
+    return client_for(demo["users"]["analyst"])
+
+
+@pytest.fixture
+def cleared(demo: dict[str, Any]) -> APIClient:
+    return client_for(demo["users"]["analyst_cleared"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import DatabaseError
+from django.db import DatabaseError, IntegrityError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -44,6 +44,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     headers: dict[str, str] = {}
     if isinstance(exc, ScopeError):
         code, error_type, message = status.HTTP_400_BAD_REQUEST, "bad_request", str(exc)
+    elif isinstance(exc, IntegrityError):  # the write clashes with a row that exists: not an outage
+        code, error_type = status.HTTP_409_CONFLICT, "conflict"
+        message = "This would duplicate a record that already exists."
     elif isinstance(exc, DatabaseError):
         code, error_type = status.HTTP_503_SERVICE_UNAVAILABLE, "database_unavailable"
         message = "The database is unavailable; try again shortly."

@@ -26,6 +26,7 @@ ERRORS = {
     "404": "Not found (or not visible with this user's clearance).",
     "405": "Method not allowed.",
     "406": "Not acceptable.",
+    "409": "Conflict: the write would duplicate a record that already exists.",
     "413": "Request body too large.",
     "415": "Unsupported media type.",
     "429": "Throttled: see Retry-After.",

@@ -9,7 +9,6 @@ import pytest
 
 from agent.providers.anthropic_provider import AnthropicProvider
 from agent.providers.openai_provider import OpenAICompatibleProvider
-from tests.db.conftest import demo  # noqa: F401  (the demo data, for the whole-app tests)
 from tests.providers import stub_servers as stubs
 
 API_KEY = "sk-test-5f0c2e9a-not-a-real-key"

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.db.conftest import client_for
+from tests.clients import client_for
 from tests.providers import stub_servers as stubs
 from tests.providers.conftest import API_KEY
 from tests.providers.hostile import HOSTILE_QUESTIONS, HOSTILE_REPLY, invented_in, streamed_text

@@ -12,7 +12,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.api_operations import api_operations
-from tests.db.conftest import client_for
+from tests.clients import client_for
 
 pytestmark = pytest.mark.django_db
 OPEN = {("GET", "/v1/health")}

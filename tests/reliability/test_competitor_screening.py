@@ -21,7 +21,7 @@ from django.test import Client
 from agent.bootstrap import ask, glossary_snapshot
 from core.security import external_mentions
 from retrieval.selectors import OrmNarrativeRetriever
-from tests.db.conftest import client_for
+from tests.clients import client_for
 from tests.scripted import ScriptedProvider, prose
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import OperationalError
 from django.test import Client
 
-from tests.db.conftest import client_for
+from tests.clients import client_for
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from documents.jobs import ingest_jobs_recover
 from documents.models import Document, IngestJob
 from documents.services import document_ingest
 from retrieval.models import Chunk
-from tests.db.conftest import client_for
+from tests.clients import client_for
 
 pytestmark = pytest.mark.django_db
 TEXT = "# 供应商说明\n\n## 成本\n存储芯片价格在第四季度上涨。\n".encode()

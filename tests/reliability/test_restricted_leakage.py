@@ -27,7 +27,7 @@ from facts.models import FactMetric
 from facts.roles import roles_ensure
 from faq.models import FAQItem
 from retrieval.models import Chunk
-from tests.db.conftest import client_for
+from tests.clients import client_for
 from tests.scripted import ScriptedProvider, prose
 
 pytestmark = pytest.mark.django_db

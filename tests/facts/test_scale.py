@@ -12,7 +12,7 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from benchmarks import synthetic
-from tests.db.conftest import client_for
+from tests.clients import client_for
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 

@@ -19,7 +19,7 @@ from documents.services import IngestError, document_delete, document_ingest
 from facts.models import FactMetric
 from ingestion.ir import is_cell_locator
 from retrieval.models import Chunk
-from tests.db.conftest import client_for
+from tests.clients import client_for
 
 pytestmark = pytest.mark.django_db
 DEMO = Path(__file__).resolve().parents[2] / "demo"

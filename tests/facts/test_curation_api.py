@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from tests.db.conftest import client_for
+from tests.clients import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -66,3 +66,11 @@ def test_curators_add_and_remove_aliases(curator: APIClient, analyst: APIClient)
     )
     assert curator.delete(f"/v1/glossary/aliases/{created.json()['id']}").status_code == 204
     assert analyst.post("/v1/ask", {"question": "2025年营业额是多少"}, format="json").json()["facts"] == []
+
+
+def test_an_alias_that_already_exists_is_a_conflict_not_an_outage(curator: APIClient) -> None:
+    body = {"kind": "metric", "text": "营业额", "code": "REVENUE"}
+    assert curator.post("/v1/glossary/aliases", body, format="json").status_code == 201
+    again = curator.post("/v1/glossary/aliases", body, format="json")
+    assert again.status_code == 409, again.json()
+    assert again.json()["error"]["type"] == "conflict"

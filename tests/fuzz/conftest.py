@@ -1,1 +1,0 @@
-from tests.db.conftest import demo  # noqa: F401

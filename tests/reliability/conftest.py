@@ -1,1 +1,0 @@
-from tests.db.conftest import analyst, cleared, demo  # noqa: F401
