@@ -112,9 +112,12 @@ class Formula:
 
 
 def _level(node: Node) -> int:
+    """Binding strength: `+ -` chain 1, `* /` chain 2, unary minus 3, power 4, atoms 5."""
     if isinstance(node, Chain):
         return 1 if node.rest[0][0] in "+-" else 2
-    return {Negate: 3, Power: 4}.get(type(node), 5)
+    if isinstance(node, Negate):
+        return 3
+    return 4 if isinstance(node, Power) else 5
 
 
 def node_refs(node: Node) -> list[Ref]:
@@ -468,8 +471,10 @@ def formula_render(node: Formula | Node, label: Mapping[str, str] | Callable[[Re
     them, so the text parses back to an equal value.
     """
     root = node.root if isinstance(node, Formula) else node
-    if label is None or callable(label):
-        return _render(root, label or _code_label)
+    if label is None:
+        return _render(root, _code_label)
+    if callable(label):
+        return _render(root, label)
     names = label
 
     def word(ref: Ref) -> str:
