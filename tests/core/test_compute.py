@@ -1,0 +1,392 @@
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal, localcontext
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent.core.compute import (
+    QOQ,
+    YOY,
+    CannotCompute,
+    Change,
+    Computed,
+    Reason,
+    cagr_compute,
+    comparison_period,
+    computed_as_dicts,
+    decimal_round,
+    difference_compute,
+    facts_lookup,
+    formula_metrics_build,
+    growth_compute,
+    number_display,
+    value_display,
+)
+from agent.core.formula import FormulaError, decimal_context
+from agent.core.glossary import GlossarySnapshot
+from agent.core.render import value_format
+from agent.core.types import INTERNAL, FactRecord, Period, SubTask
+from tests.fakes import InMemoryFactStore, demo_facts
+
+D = Decimal
+
+
+def period(label: str) -> Period:
+    if label.startswith("FY"):
+        return Period("FY", label[2:])
+    return Period("HY" if "H" in label else "QUARTER", label)
+
+
+def task(metric: str, entity: str, label: str, channel: str = "TOTAL") -> SubTask:
+    return SubTask(metric, entity, period(label), channel)
+
+
+def fact(
+    metric: str,
+    entity: str,
+    label: str,
+    value: str | Decimal,
+    *,
+    unit: str = "CNY_M",
+    channel: str = "TOTAL",
+    sensitivity: str = INTERNAL,
+) -> FactRecord:
+    return FactRecord(
+        metric, entity, period(label), channel, D(value), unit, "test.xlsx", "sheet=t!A1", sensitivity=sensitivity
+    )
+
+
+def exact(compute: Callable[[], Decimal]) -> Decimal:
+    """A reference value computed at the engine's precision (34 digits)."""
+    with localcontext(decimal_context()):
+        return compute()
+
+
+UNITS = {
+    "REVENUE": "CNY_M",
+    "OPERATING_PROFIT": "CNY_M",
+    "NET_PROFIT": "CNY_M",
+    "GROSS_PROFIT": "CNY_M",
+    "GROSS_MARGIN": "PCT",
+    "NEW_STORES": "COUNT",
+    "OPERATING_MARGIN": "PCT",
+    "NET_MARGIN": "PCT",
+}
+FORMULAS = formula_metrics_build(
+    {"OPERATING_MARGIN": "OPERATING_PROFIT / REVENUE", "NET_MARGIN": "NET_PROFIT / REVENUE"}, UNITS
+)
+NAMES = {"OPERATING_MARGIN": ("营业利润率", "operating margin"), "NET_MARGIN": ("净利率", "net margin")}
+PARENTS = {"ACME_GROUP": None, "ACME_CN": "ACME_GROUP", "ACME_HK": "ACME_GROUP", "ACME_SEA": "ACME_GROUP"}
+
+
+@pytest.fixture
+def demo() -> InMemoryFactStore:
+    return InMemoryFactStore(demo_facts())
+
+
+@pytest.fixture
+def label(glossary: GlossarySnapshot):
+    def display(kind: str, code: str, language: str) -> str:
+        if code in NAMES:
+            return NAMES[code][language == "en"]
+        return glossary.display(kind, code, language)
+
+    return display
+
+
+def cleared(store: InMemoryFactStore):
+    return lambda t: store.fact_get(t, cleared=True)
+
+
+def uncleared(store: InMemoryFactStore):
+    return lambda t: store.fact_get(t, cleared=False)
+
+
+def within(display: str, expected: str) -> bool:
+    return abs(D(display.rstrip("%").replace(",", "")) - D(expected)) <= D("0.01")
+
+
+# -- the golden figures (golden/computed.jsonl) --------------------------------------------
+
+
+def test_group_revenue_growth_fy2025(demo: InMemoryFactStore, label) -> None:
+    outcome = growth_compute(cleared(demo), task("REVENUE", "ACME_GROUP", "FY2025"), label=label)
+    assert isinstance(outcome, Change) and outcome.rate is not None
+    rate = outcome.rate
+    assert rate.value == exact(lambda: (D("128450.6") - D("118340.2")) / D("118340.2"))
+    assert rate.display == "8.54%" and rate.unit == "PCT" and rate.kind == "growth"
+    assert (rate.name_zh, rate.name_en) == ("营业收入同比增长率", "revenue YoY growth")
+    assert rate.formula == "(REVENUE[FY2025] - REVENUE[FY2024]) / REVENUE[FY2024]"
+    assert rate.formula_zh == "(营业收入[FY2025] - 营业收入[FY2024]) / 营业收入[FY2024]"
+    assert [(f.period.label, f.value) for f in rate.inputs] == [("FY2025", D("128450.6")), ("FY2024", D("118340.2"))]
+    assert outcome.change.value == D("10110.4") and outcome.change.display == "10,110.4"
+    assert outcome.change.unit == "CNY_M"
+    assert outcome.computed == (rate, outcome.change)
+
+
+def test_group_gross_margin_change_in_percentage_points(demo: InMemoryFactStore, label) -> None:
+    outcome = growth_compute(cleared(demo), task("GROSS_MARGIN", "ACME_GROUP", "FY2025"), label=label)
+    assert isinstance(outcome, Change)
+    assert outcome.rate is None and outcome.no_rate is not None and outcome.no_rate.code == "percentage_points"
+    change = outcome.change
+    assert change.value == D("-2.2") and change.unit == "PP"
+    assert change.display == "-2.2 pp"
+    assert change.display_text("zh") == "-2.2 个百分点" and change.display_text("en") == "-2.2 pp"
+    assert change.formula == "GROSS_MARGIN[FY2025] - GROSS_MARGIN[FY2024]"
+    assert change.name_zh == "毛利率同比变动"
+
+
+# -- comparison periods --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("label", "operator", "expected"),
+    [
+        ("FY2025", YOY, "FY2024"),
+        ("2025H1", YOY, "2024H1"),
+        ("2025H2", YOY, "2024H2"),
+        ("2025Q3", YOY, "2024Q3"),
+        ("2025Q1", YOY, "2024Q1"),
+        ("FY2025", QOQ, "FY2024"),
+        ("2025Q1", QOQ, "2024Q4"),
+        ("2025Q2", QOQ, "2025Q1"),
+        ("2025Q4", QOQ, "2025Q3"),
+        ("2025H1", QOQ, "2024H2"),
+        ("2025H2", QOQ, "2025H1"),
+        ("2000Q1", QOQ, "1999Q4"),
+    ],
+)
+def test_comparison_period(label: str, operator: str, expected: str) -> None:
+    assert comparison_period(period(label), operator) == period(expected)
+
+
+def test_unknown_growth_operator_is_a_programming_error() -> None:
+    with pytest.raises(ValueError, match="unknown growth operator"):
+        comparison_period(period("FY2025"), "mom")
+
+
+def test_quarter_on_quarter_growth_crosses_the_year() -> None:
+    lookup = facts_lookup([fact("REVENUE", "A", "2025Q1", "110"), fact("REVENUE", "A", "2024Q4", "100")])
+    outcome = growth_compute(lookup, task("REVENUE", "A", "2025Q1"), QOQ)
+    assert isinstance(outcome, Change) and outcome.rate is not None
+    assert outcome.rate.value == D("0.1") and outcome.rate.display == "10.00%"
+    assert outcome.rate.formula == "(REVENUE[2025Q1] - REVENUE[2024Q4]) / REVENUE[2024Q4]"
+    assert outcome.rate.name_en == "REVENUE QoQ growth" and outcome.rate.name_zh == "REVENUE环比增长率"
+    halves = facts_lookup([fact("REVENUE", "A", "2025H1", "90"), fact("REVENUE", "A", "2024H2", "120")])
+    half = growth_compute(halves, task("REVENUE", "A", "2025H1"), QOQ)
+    assert isinstance(half, Change) and half.rate is not None
+    assert half.rate.display == "-25.00%" and half.change.value == D("-30")
+
+
+# -- growth and difference -----------------------------------------------------------------
+
+
+def test_growth_on_a_zero_base_gives_the_change_and_no_rate() -> None:
+    lookup = facts_lookup(
+        [fact("NEW_STORES", "A", "FY2025", "12", unit="COUNT"), fact("NEW_STORES", "A", "FY2024", "0", unit="COUNT")]
+    )
+    outcome = growth_compute(lookup, task("NEW_STORES", "A", "FY2025"))
+    assert isinstance(outcome, Change)
+    assert outcome.rate is None and outcome.no_rate is not None and outcome.no_rate.code == "base_zero"
+    assert outcome.change.value == D("12") and outcome.change.display == "12" and outcome.change.unit == "COUNT"
+    assert outcome.computed == (outcome.change,)
+
+
+def test_growth_on_a_negative_base_gives_the_change_and_no_rate(demo: InMemoryFactStore) -> None:
+    outcome = growth_compute(cleared(demo), task("OPERATING_PROFIT", "ACME_SEA", "FY2025"))
+    assert isinstance(outcome, Change)
+    assert outcome.rate is None and outcome.no_rate is not None and outcome.no_rate.code == "base_negative"
+    assert outcome.change.value == D("-775.0") and outcome.change.display == "-775.0"
+    assert "增长率无意义" in outcome.no_rate.zh and "not meaningful" in outcome.no_rate.en
+
+
+def test_growth_from_a_negative_to_a_positive_value_has_no_rate() -> None:
+    lookup = facts_lookup([fact("NET_PROFIT", "A", "FY2025", "50"), fact("NET_PROFIT", "A", "FY2024", "-20")])
+    outcome = growth_compute(lookup, task("NET_PROFIT", "A", "FY2025"))
+    assert isinstance(outcome, Change) and outcome.rate is None and outcome.change.value == D("70")
+
+
+def test_growth_of_a_decline() -> None:
+    lookup = facts_lookup([fact("REVENUE", "A", "FY2025", "75"), fact("REVENUE", "A", "FY2024", "100")])
+    outcome = growth_compute(lookup, task("REVENUE", "A", "FY2025"))
+    assert isinstance(outcome, Change) and outcome.rate is not None
+    assert outcome.rate.value == D("-0.25") and outcome.rate.display == "-25.00%"
+
+
+def test_growth_with_a_missing_base_names_it() -> None:
+    lookup = facts_lookup([fact("REVENUE", "A", "FY2025", "75")])
+    outcome = growth_compute(lookup, task("REVENUE", "A", "FY2025"))
+    assert isinstance(outcome, CannotCompute)
+    assert outcome.reason.code == "missing_inputs" and outcome.missing == (task("REVENUE", "A", "FY2024"),)
+    assert outcome.computed == () and "FY2024" in outcome.reason.zh
+
+
+def test_growth_with_mixed_units_is_refused() -> None:
+    lookup = facts_lookup([fact("REVENUE", "A", "FY2025", "75"), fact("REVENUE", "A", "FY2024", "10", unit="HKD_M")])
+    outcome = growth_compute(lookup, task("REVENUE", "A", "FY2025"))
+    assert isinstance(outcome, CannotCompute) and outcome.reason.code == "mixed_units"
+    assert "CNY_M" in outcome.reason.en and "HKD_M" in outcome.reason.en
+
+
+def test_difference_between_two_entities_reuses_growth_arithmetic(demo: InMemoryFactStore, label) -> None:
+    outcome = difference_compute(
+        cleared(demo), task("REVENUE", "ACME_HK", "FY2025"), task("REVENUE", "ACME_SEA", "FY2025"), label=label
+    )
+    assert isinstance(outcome, Change) and outcome.rate is not None and outcome.kind == "difference"
+    assert outcome.change.value == D("15701.3") and outcome.change.name_zh == "营业收入差额"
+    assert outcome.rate.value == exact(lambda: (D("24015.8") - D("8314.5")) / D("8314.5"))
+    assert outcome.rate.display == "188.84%" and outcome.rate.name_en == "revenue relative difference"
+
+
+def test_difference_of_percentages_is_in_points() -> None:
+    lookup = facts_lookup(
+        [
+            fact("GROSS_MARGIN", "A", "FY2025", "18.2", unit="PCT"),
+            fact("GROSS_MARGIN", "B", "FY2025", "33.1", unit="PCT"),
+        ]
+    )
+    outcome = difference_compute(lookup, task("GROSS_MARGIN", "A", "FY2025"), task("GROSS_MARGIN", "B", "FY2025"))
+    assert isinstance(outcome, Change) and outcome.rate is None
+    assert outcome.change.value == D("-14.9") and outcome.change.display == "-14.9 pp"
+
+
+def test_difference_across_metrics_or_period_types_is_refused() -> None:
+    lookup = facts_lookup([])
+    for a, b in (
+        (task("REVENUE", "A", "FY2025"), task("NET_PROFIT", "A", "FY2025")),
+        (task("REVENUE", "A", "FY2025"), task("REVENUE", "A", "2025H1")),
+    ):
+        outcome = difference_compute(lookup, a, b)
+        assert isinstance(outcome, CannotCompute) and outcome.reason.code == "mismatch"
+
+
+# -- CAGR ------------------------------------------------------------------------------------
+
+
+def test_cagr_over_three_years(demo: InMemoryFactStore, label) -> None:
+    outcome = cagr_compute(cleared(demo), task("REVENUE", "ACME_GROUP", "FY2025"), period("FY2022"), label=label)
+    assert isinstance(outcome, Computed) and outcome.kind == "cagr"
+    assert outcome.formula == "(REVENUE[FY2025] / REVENUE[FY2022]) ^ (1 / 3) - 1"
+    assert outcome.display == "9.36%"
+    with localcontext(decimal_context()):
+        assert abs((1 + outcome.value) ** 3 - D("128450.6") / D("98215.4")) < D("1e-30")
+    assert outcome.name_zh == "营业收入复合年增长率（FY2022–FY2025）"
+    assert outcome.name_en == "revenue CAGR FY2022–FY2025"
+
+
+def test_cagr_of_an_exact_square() -> None:
+    lookup = facts_lookup([fact("REVENUE", "A", "FY2023", "100"), fact("REVENUE", "A", "FY2025", "121")])
+    outcome = cagr_compute(lookup, task("REVENUE", "A", "FY2025"), period("FY2023"))
+    assert isinstance(outcome, Computed)
+    assert abs(outcome.value - D("0.1")) < D("1e-32") and outcome.display == "10.00%"
+
+
+def test_cagr_over_one_year_equals_growth() -> None:
+    lookup = facts_lookup([fact("REVENUE", "A", "2024H1", "80"), fact("REVENUE", "A", "2025H1", "100")])
+    cagr = cagr_compute(lookup, task("REVENUE", "A", "2025H1"), period("2024H1"))
+    growth = growth_compute(lookup, task("REVENUE", "A", "2025H1"))
+    assert isinstance(cagr, Computed) and isinstance(growth, Change) and growth.rate is not None
+    assert cagr.value == growth.rate.value == D("0.25")
+
+
+@pytest.mark.parametrize(("start", "end"), [("0", "10"), ("-5", "10"), ("10", "0"), ("10", "-1")])
+def test_cagr_with_a_zero_or_negative_endpoint_is_not_meaningful(start: str, end: str) -> None:
+    lookup = facts_lookup([fact("NET_PROFIT", "A", "FY2022", start), fact("NET_PROFIT", "A", "FY2025", end)])
+    outcome = cagr_compute(lookup, task("NET_PROFIT", "A", "FY2025"), period("FY2022"))
+    assert isinstance(outcome, CannotCompute) and outcome.reason.code == "not_meaningful"
+    assert len(outcome.inputs) == 2
+
+
+@pytest.mark.parametrize("start", ["FY2025", "FY2026", "2022H1", "2022Q1"])
+def test_cagr_needs_an_earlier_start_of_the_same_kind(start: str) -> None:
+    outcome = cagr_compute(facts_lookup([]), task("REVENUE", "A", "FY2025"), period(start))
+    assert isinstance(outcome, CannotCompute) and outcome.reason.code == "bad_periods"
+    quarters = cagr_compute(facts_lookup([]), task("REVENUE", "A", "2025Q3"), period("2022Q2"))
+    assert isinstance(quarters, CannotCompute) and quarters.reason.code == "bad_periods"
+
+
+def test_cagr_of_a_percentage_is_refused(demo: InMemoryFactStore) -> None:
+    outcome = cagr_compute(cleared(demo), task("GROSS_MARGIN", "ACME_GROUP", "FY2025"), period("FY2022"))
+    assert isinstance(outcome, CannotCompute) and outcome.reason.code == "percent_metric"
+
+
+def test_formula_metrics_build_refuses_bad_definitions() -> None:
+    with pytest.raises(FormulaError, match="A: cycle A → A; B: unknown metric code NOPE"):
+        formula_metrics_build({"A": "A + REVENUE", "B": "NOPE * 2"}, UNITS)
+
+
+# -- display, decimals and sensitivity -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "decimals", "text"),
+    [
+        ("0.125", 2, "0.13"),
+        ("0.135", 2, "0.14"),
+        ("-0.125", 2, "-0.13"),
+        ("2.5", 0, "3"),
+        ("-0.004", 2, "0.00"),
+        ("1234567.891", 2, "1,234,567.89"),
+        ("1E+3", None, "1,000"),
+        ("0.00012", None, "0.00012"),
+        ("-0", None, "0"),
+        ("12345678901234567890.5", 0, "12,345,678,901,234,567,891"),
+    ],
+)
+def test_number_display_rounds_half_up_with_separators(value: str, decimals: int | None, text: str) -> None:
+    assert number_display(D(value), decimals) == text
+
+
+def test_exact_display_agrees_with_render() -> None:
+    for value in ("96120.3", "-1085.2", "412", "1E+3", "0.00012", "29.70"):
+        assert number_display(D(value)) == value_format(D(value))
+
+
+def test_value_display_per_unit() -> None:
+    assert value_display(D("0.00125"), "PCT") == "0.13%"
+    assert value_display(D("0.0854350423"), "PCT", 1) == "8.5%"
+    assert value_display(D("-2.2"), "PP") == "-2.2 pp"
+    assert value_display(D("32330.3"), "CNY_M", 2) == "32,330.30"
+    with pytest.raises(ValueError):
+        value_display(D(1), "PCT", -1)
+
+
+def test_api_shape(demo: InMemoryFactStore, label) -> None:
+    outcome = growth_compute(cleared(demo), task("GROSS_MARGIN", "ACME_GROUP", "FY2025"), label=label)
+    assert computed_as_dicts(outcome, "zh") == [
+        {
+            "kind": "growth",
+            "name": "毛利率同比变动",
+            "formula": "GROSS_MARGIN[FY2025] - GROSS_MARGIN[FY2024]",
+            "value": "-2.2",
+            "display": "-2.2 个百分点",
+            "unit": "PP",
+            "inputs": [
+                {"metric": "GROSS_MARGIN", "entity": "ACME_GROUP", "period": "FY2025", "channel": "TOTAL"},
+                {"metric": "GROSS_MARGIN", "entity": "ACME_GROUP", "period": "FY2024", "channel": "TOTAL"},
+            ],
+        }
+    ]
+    rate = growth_compute(cleared(demo), task("REVENUE", "ACME_GROUP", "FY2025"), label=label)
+    item = computed_as_dicts(rate, "en")[0]
+    assert item["value"].startswith("0.0854350423609221549397415248") and "E" not in item["value"]
+    assert item["display"] == "8.54%" and item["name"] == "revenue YoY growth"
+    assert computed_as_dicts(CannotCompute("sum", Reason("no_inputs", "无", "none"))) == []
+
+
+@settings(derandomize=True, database=None, max_examples=500, deadline=None)
+@given(
+    st.decimals(allow_nan=False, allow_infinity=False, places=6, min_value=D("-1e12"), max_value=D("1e12")),
+    st.integers(0, 5),
+)
+def test_half_up_rounding_against_integer_arithmetic(value: Decimal, decimals: int) -> None:
+    scaled = value.scaleb(decimals)
+    whole, fraction = divmod(abs(scaled), 1)
+    rounded = int(whole) + (1 if fraction >= D("0.5") else 0)
+    expected = D(rounded if value >= 0 else -rounded).scaleb(-decimals)
+    assert decimal_round(value, decimals) == expected
+    assert D(number_display(value, decimals).replace(",", "")) == expected
+    assert decimal_round(value, decimals).as_tuple().exponent == -decimals
