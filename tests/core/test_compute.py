@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from decimal import Decimal, localcontext
 
@@ -13,22 +14,29 @@ from agent.core.compute import (
     CannotCompute,
     Change,
     Computed,
+    Ranking,
     Reason,
     cagr_compute,
     comparison_period,
     computed_as_dicts,
+    computed_reevaluate,
     decimal_round,
     difference_compute,
     facts_lookup,
     formula_metrics_build,
     growth_compute,
     number_display,
+    rank_compute,
+    ratio_compute,
+    sensitivity_max,
+    share_compute,
+    sum_compute,
     value_display,
 )
 from agent.core.formula import FormulaError, decimal_context
 from agent.core.glossary import GlossarySnapshot
 from agent.core.render import value_format
-from agent.core.types import INTERNAL, FactRecord, Period, SubTask
+from agent.core.types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, Period, SubTask
 from tests.fakes import InMemoryFactStore, demo_facts
 
 D = Decimal
@@ -127,6 +135,16 @@ def test_group_revenue_growth_fy2025(demo: InMemoryFactStore, label) -> None:
     assert outcome.computed == (rate, outcome.change)
 
 
+def test_hk_and_sea_revenue_sum_fy2025(demo: InMemoryFactStore, label) -> None:
+    keys = [task("REVENUE", "ACME_HK", "FY2025"), task("REVENUE", "ACME_SEA", "FY2025")]
+    outcome = sum_compute(cleared(demo), keys, label=label)
+    assert isinstance(outcome, Computed)
+    assert outcome.value == D("32330.3") and outcome.display == "32,330.3" and within(outcome.display, "32330.30")
+    assert outcome.formula == "REVENUE[ACME_HK,FY2025] + REVENUE[ACME_SEA,FY2025]"
+    assert outcome.name_zh == "ACME香港、ACME东南亚营业收入合计"
+    assert outcome.unit == "CNY_M" and outcome.subject is None
+
+
 def test_group_gross_margin_change_in_percentage_points(demo: InMemoryFactStore, label) -> None:
     outcome = growth_compute(cleared(demo), task("GROSS_MARGIN", "ACME_GROUP", "FY2025"), label=label)
     assert isinstance(outcome, Change)
@@ -137,6 +155,20 @@ def test_group_gross_margin_change_in_percentage_points(demo: InMemoryFactStore,
     assert change.display_text("zh") == "-2.2 个百分点" and change.display_text("en") == "-2.2 pp"
     assert change.formula == "GROSS_MARGIN[FY2025] - GROSS_MARGIN[FY2024]"
     assert change.name_zh == "毛利率同比变动"
+
+
+def test_mainland_china_ranks_first_on_revenue_fy2025(demo: InMemoryFactStore, label) -> None:
+    keys = [task("REVENUE", e, "FY2025") for e in ("ACME_HK", "ACME_SEA", "ACME_CN")]
+    outcome = rank_compute(cleared(demo), keys, label=label)
+    assert isinstance(outcome, Ranking)
+    assert [(r.rank, r.subject.entity, r.display) for r in outcome.rows] == [
+        (1, "ACME_CN", "96,120.3"),
+        (2, "ACME_HK", "24,015.8"),
+        (3, "ACME_SEA", "8,314.5"),
+    ]
+    assert outcome.computed[0].name_zh == "ACME中国内地营业收入排名第1"
+    assert "中国内地" in outcome.computed[0].name_zh
+    assert outcome.missing == () and outcome.unit == "CNY_M"
 
 
 # -- comparison periods --------------------------------------------------------------------
@@ -313,6 +345,225 @@ def test_cagr_of_a_percentage_is_refused(demo: InMemoryFactStore) -> None:
     assert isinstance(outcome, CannotCompute) and outcome.reason.code == "percent_metric"
 
 
+# -- ratio and share -----------------------------------------------------------------------
+
+
+def test_ratio_of_two_metrics(demo: InMemoryFactStore, label) -> None:
+    outcome = ratio_compute(
+        cleared(demo),
+        task("OPERATING_PROFIT", "ACME_GROUP", "FY2025"),
+        task("REVENUE", "ACME_GROUP", "FY2025"),
+        label=label,
+    )
+    assert isinstance(outcome, Computed) and outcome.unit == "PCT" and outcome.display == "7.39%"
+    assert outcome.name_zh == "营业利润与营业收入之比" and outcome.name_en == "operating profit to revenue ratio"
+
+
+def test_ratio_with_a_zero_divisor_is_not_meaningful() -> None:
+    lookup = facts_lookup([fact("NET_PROFIT", "A", "FY2025", "5"), fact("REVENUE", "A", "FY2025", "0.0")])
+    outcome = ratio_compute(lookup, task("NET_PROFIT", "A", "FY2025"), task("REVENUE", "A", "FY2025"))
+    assert isinstance(outcome, CannotCompute) and outcome.reason.code == "not_meaningful"
+    assert "REVENUE[FY2025]" in outcome.reason.en and len(outcome.inputs) == 2
+
+
+def test_ratio_refuses_mixed_units_and_periods() -> None:
+    lookup = facts_lookup([fact("REVENUE", "A", "FY2025", "5"), fact("NEW_STORES", "A", "FY2025", "3", unit="COUNT")])
+    mixed = ratio_compute(lookup, task("REVENUE", "A", "FY2025"), task("NEW_STORES", "A", "FY2025"))
+    assert isinstance(mixed, CannotCompute) and mixed.reason.code == "mixed_units"
+    periods = ratio_compute(lookup, task("REVENUE", "A", "FY2025"), task("REVENUE", "A", "FY2024"))
+    assert isinstance(periods, CannotCompute) and periods.reason.code == "mismatch"
+
+
+def test_share_of_a_channel_in_its_total(demo: InMemoryFactStore, label) -> None:
+    outcome = share_compute(
+        cleared(demo), task("REVENUE", "ACME_CN", "FY2025", "ONLINE"), task("REVENUE", "ACME_CN", "FY2025"), label=label
+    )
+    assert isinstance(outcome, Computed) and outcome.kind == "share"
+    assert outcome.value == exact(lambda: D("41230.5") / D("96120.3")) and outcome.display == "42.89%"
+    assert outcome.formula == "REVENUE[FY2025,ONLINE] / REVENUE[FY2025,TOTAL]"
+    assert outcome.name_zh == "营业收入（线上）占营业收入比重"
+
+
+def test_share_of_an_entity_in_its_parent(demo: InMemoryFactStore, label) -> None:
+    outcome = share_compute(
+        cleared(demo),
+        task("REVENUE", "ACME_HK", "FY2025"),
+        task("REVENUE", "ACME_GROUP", "FY2025"),
+        parents=PARENTS,
+        label=label,
+    )
+    assert isinstance(outcome, Computed) and outcome.display == "18.70%"
+    assert outcome.name_zh == "ACME香港营业收入占ACME集团营业收入比重"
+    sibling = share_compute(
+        cleared(demo), task("REVENUE", "ACME_HK", "FY2025"), task("REVENUE", "ACME_CN", "FY2025"), parents=PARENTS
+    )
+    assert isinstance(sibling, CannotCompute) and sibling.reason.code == "mismatch"
+
+
+def test_share_of_two_metrics(demo: InMemoryFactStore, label) -> None:
+    outcome = share_compute(
+        cleared(demo),
+        task("GROSS_PROFIT", "ACME_GROUP", "FY2025"),
+        task("REVENUE", "ACME_GROUP", "FY2025"),
+        label=label,
+    )
+    assert isinstance(outcome, Computed) and outcome.display == "29.70%"
+    assert outcome.name_en == "gross profit share of revenue"
+
+
+@pytest.mark.parametrize(
+    ("part", "whole"),
+    [
+        (task("REVENUE", "A", "FY2025", "ONLINE"), task("REVENUE", "A", "FY2025", "STORE")),
+        (task("REVENUE", "A", "FY2025"), task("REVENUE", "A", "FY2024")),
+        (task("REVENUE", "A", "FY2025", "ONLINE"), task("REVENUE", "B", "FY2025")),
+        (task("REVENUE", "A", "FY2025"), task("REVENUE", "A", "FY2025")),
+    ],
+)
+def test_share_needs_a_part_and_its_whole(part: SubTask, whole: SubTask) -> None:
+    outcome = share_compute(facts_lookup([]), part, whole)
+    assert isinstance(outcome, CannotCompute) and outcome.reason.code == "mismatch"
+
+
+@pytest.mark.parametrize("whole", ["0", "-10"])
+def test_share_of_a_non_positive_whole_is_not_meaningful(whole: str) -> None:
+    lookup = facts_lookup([fact("NET_PROFIT", "A", "FY2025", "5"), fact("NET_PROFIT", "G", "FY2025", whole)])
+    outcome = share_compute(lookup, task("NET_PROFIT", "A", "FY2025"), task("NET_PROFIT", "G", "FY2025"))
+    assert isinstance(outcome, CannotCompute) and outcome.reason.code == "not_meaningful"
+
+
+def test_share_of_a_negative_part_is_shown() -> None:
+    lookup = facts_lookup([fact("NET_PROFIT", "A", "FY2025", "-5"), fact("NET_PROFIT", "G", "FY2025", "40")])
+    outcome = share_compute(lookup, task("NET_PROFIT", "A", "FY2025"), task("NET_PROFIT", "G", "FY2025"))
+    assert isinstance(outcome, Computed) and outcome.display == "-12.50%"
+
+
+def test_share_of_a_percentage_is_refused(demo: InMemoryFactStore) -> None:
+    outcome = share_compute(
+        cleared(demo), task("GROSS_MARGIN", "ACME_HK", "FY2025"), task("GROSS_MARGIN", "ACME_GROUP", "FY2025")
+    )
+    assert isinstance(outcome, CannotCompute) and outcome.reason.code == "percent_metric"
+
+
+# -- sum -------------------------------------------------------------------------------------
+
+
+def test_sum_of_channels_equals_the_total(demo: InMemoryFactStore, label) -> None:
+    keys = [task("REVENUE", "ACME_CN", "FY2025", c) for c in ("ONLINE", "STORE", "DISTRIBUTOR")]
+    outcome = sum_compute(cleared(demo), keys, label=label)
+    assert isinstance(outcome, Computed) and outcome.value == D("96120.3")
+    assert outcome.formula == "REVENUE[FY2025,ONLINE] + REVENUE[FY2025,STORE] + REVENUE[FY2025,DISTRIBUTOR]"
+    assert outcome.name_zh == "线上、门店、经销营业收入合计"
+
+
+def test_sum_with_mixed_units_cannot_be_computed() -> None:
+    lookup = facts_lookup(
+        [fact("REVENUE", "HK", "FY2025", "100", unit="HKD_M"), fact("REVENUE", "CN", "FY2025", "200")]
+    )
+    outcome = sum_compute(lookup, [task("REVENUE", "HK", "FY2025"), task("REVENUE", "CN", "FY2025")])
+    assert isinstance(outcome, CannotCompute) and outcome.reason.code == "mixed_units"
+    assert outcome.computed == () and "HKD_M" in outcome.reason.zh
+
+
+def test_sum_of_different_metrics_is_refused() -> None:
+    lookup = facts_lookup([fact("REVENUE", "A", "FY2025", "1"), fact("GROSS_PROFIT", "A", "FY2025", "1")])
+    outcome = sum_compute(lookup, [task("REVENUE", "A", "FY2025"), task("GROSS_PROFIT", "A", "FY2025")])
+    assert isinstance(outcome, CannotCompute) and outcome.reason.code == "mixed_metrics"
+
+
+def test_sum_with_a_missing_input_gives_no_partial_total() -> None:
+    lookup = facts_lookup([fact("REVENUE", "A", "FY2025", "1")])
+    outcome = sum_compute(lookup, [task("REVENUE", "A", "FY2025"), task("REVENUE", "B", "FY2025")])
+    assert isinstance(outcome, CannotCompute) and outcome.reason.code == "missing_inputs"
+    assert outcome.missing == (task("REVENUE", "B", "FY2025"),) and outcome.computed == ()
+
+
+def test_sum_refuses_to_count_twice(demo: InMemoryFactStore, label) -> None:
+    channels = sum_compute(
+        cleared(demo),
+        [task("REVENUE", "ACME_CN", "FY2025"), task("REVENUE", "ACME_CN", "FY2025", "ONLINE")],
+        label=label,
+    )
+    assert isinstance(channels, CannotCompute) and channels.reason.code == "overlap"
+    entities = sum_compute(
+        cleared(demo),
+        [task("REVENUE", "ACME_HK", "FY2025"), task("REVENUE", "ACME_GROUP", "FY2025")],
+        parents=PARENTS,
+        label=label,
+    )
+    assert isinstance(entities, CannotCompute) and entities.reason.code == "overlap"
+    assert "ACME集团 已包含 ACME香港" in entities.reason.zh
+
+
+def test_sum_lists_each_item_once_and_refuses_percentages(demo: InMemoryFactStore) -> None:
+    key = task("REVENUE", "ACME_HK", "FY2025")
+    once = sum_compute(cleared(demo), [key, key])
+    assert isinstance(once, Computed) and once.value == D("24015.8")
+    pct = sum_compute(cleared(demo), [task("GROSS_MARGIN", e, "FY2025") for e in ("ACME_HK", "ACME_CN")])
+    assert isinstance(pct, CannotCompute) and pct.reason.code == "percent_metric"
+    empty = sum_compute(cleared(demo), [])
+    assert isinstance(empty, CannotCompute) and empty.reason.code == "no_inputs"
+
+
+def test_sum_of_quarters(demo: InMemoryFactStore) -> None:
+    outcome = sum_compute(cleared(demo), [task("REVENUE", "ACME_GROUP", f"2025Q{q}") for q in (1, 2, 3)])
+    assert isinstance(outcome, Computed) and outcome.value == D("93323.3")
+    mixed = sum_compute(
+        cleared(demo), [task("REVENUE", "ACME_GROUP", "2025Q1"), task("REVENUE", "ACME_GROUP", "2025H1")]
+    )
+    assert isinstance(mixed, CannotCompute) and mixed.reason.code == "mismatch"
+
+
+# -- rank ------------------------------------------------------------------------------------
+
+TIED = [fact("REVENUE", e, "FY2025", v) for e, v in (("A", "5"), ("B", "9"), ("C", "9.0"), ("D", "1"), ("E", "5"))]
+
+
+def test_ties_share_a_rank() -> None:
+    keys = [task("REVENUE", e, "FY2025") for e in "ABCDEF"]
+    outcome = rank_compute(facts_lookup(TIED), keys)
+    assert isinstance(outcome, Ranking)
+    assert [(r.rank, r.subject.entity, r.tied) for r in outcome.rows] == [
+        (1, "B", True),
+        (1, "C", True),
+        (3, "A", True),
+        (3, "E", True),
+        (5, "D", False),
+    ]
+    assert outcome.missing == (task("REVENUE", "F", "FY2025"),)
+    assert [c.value for c in outcome.computed] == [1, 1, 3, 3, 5]
+    assert outcome.computed[0].name_zh == "BREVENUE并列第1"
+    assert outcome.computed[4].name_en == "D REVENUE rank 5"
+
+
+def test_ascending_rank_and_top_n_keep_ties_at_the_cut() -> None:
+    keys = [task("REVENUE", e, "FY2025") for e in "ABCDE"]
+    ascending = rank_compute(facts_lookup(TIED), keys, order="asc", top=2)
+    assert isinstance(ascending, Ranking)
+    assert [(r.rank, r.subject.entity) for r in ascending.rows] == [(1, "D"), (2, "A"), (2, "E")]
+    top1 = rank_compute(facts_lookup(TIED), keys, top=1)
+    assert isinstance(top1, Ranking) and [r.subject.entity for r in top1.rows] == ["B", "C"]
+    assert len(top1.inputs) == 5  # every fact ranked is lineage, also those cut
+    with pytest.raises(ValueError):
+        rank_compute(facts_lookup(TIED), keys, top=0)
+    with pytest.raises(ValueError):
+        rank_compute(facts_lookup(TIED), keys, order="up")
+
+
+def test_rank_with_every_figure_missing_is_refused() -> None:
+    outcome = rank_compute(facts_lookup([]), [task("REVENUE", "A", "FY2025"), task("REVENUE", "B", "FY2025")])
+    assert isinstance(outcome, CannotCompute) and outcome.reason.code == "missing_inputs"
+    assert len(outcome.missing) == 2
+
+
+def test_rank_refuses_mixed_units_and_metrics() -> None:
+    lookup = facts_lookup([fact("REVENUE", "A", "FY2025", "1"), fact("REVENUE", "B", "FY2025", "2", unit="HKD_M")])
+    mixed = rank_compute(lookup, [task("REVENUE", "A", "FY2025"), task("REVENUE", "B", "FY2025")])
+    assert isinstance(mixed, CannotCompute) and mixed.reason.code == "mixed_units"
+    metrics = rank_compute(lookup, [task("REVENUE", "A", "FY2025"), task("NET_PROFIT", "B", "FY2025")])
+    assert isinstance(metrics, CannotCompute) and metrics.reason.code == "mismatch"
+
+
 def test_formula_metrics_build_refuses_bad_definitions() -> None:
     with pytest.raises(FormulaError, match="A: cycle A → A; B: unknown metric code NOPE"):
         formula_metrics_build({"A": "A + REVENUE", "B": "NOPE * 2"}, UNITS)
@@ -354,6 +605,45 @@ def test_value_display_per_unit() -> None:
         value_display(D(1), "PCT", -1)
 
 
+def test_requested_decimals_are_honoured(demo: InMemoryFactStore) -> None:
+    key = task("REVENUE", "ACME_GROUP", "FY2025")
+    for decimals, rate, change in ((0, "9%", "10,110"), (1, "8.5%", "10,110.4"), (4, "8.5435%", "10,110.4000")):
+        outcome = growth_compute(cleared(demo), key, decimals=decimals)
+        assert isinstance(outcome, Change) and outcome.rate is not None
+        assert (outcome.rate.display, outcome.change.display) == (rate, change)
+        assert outcome.rate.decimals == decimals
+    summed = sum_compute(cleared(demo), [task("REVENUE", e, "FY2025") for e in ("ACME_HK", "ACME_SEA")], decimals=2)
+    assert isinstance(summed, Computed) and summed.display == "32,330.30"
+    with pytest.raises(ValueError):
+        growth_compute(cleared(demo), key, decimals=99)
+
+
+def test_sensitivity_is_the_most_sensitive_input() -> None:
+    assert sensitivity_max([PUBLIC, INTERNAL]) == INTERNAL
+    assert sensitivity_max([PUBLIC, RESTRICTED, INTERNAL]) == RESTRICTED
+    assert sensitivity_max([PUBLIC]) == PUBLIC
+    assert sensitivity_max(["SECRET", PUBLIC]) == RESTRICTED  # unknown levels fail closed
+    facts = [
+        fact("REVENUE", "A", "FY2025", "10", sensitivity=PUBLIC),
+        fact("REVENUE", "B", "FY2025", "20", sensitivity=RESTRICTED),
+        fact("REVENUE", "A", "FY2024", "8", sensitivity=PUBLIC),
+    ]
+    lookup = facts_lookup(facts)
+    keys = [task("REVENUE", "A", "FY2025"), task("REVENUE", "B", "FY2025")]
+    for outcome in (
+        sum_compute(lookup, keys),
+        share_compute(lookup, keys[0], keys[1]),
+        ratio_compute(lookup, keys[0], keys[1]),
+        difference_compute(lookup, keys[0], keys[1]),
+    ):
+        assert all(c.sensitivity == RESTRICTED for c in outcome.computed) and outcome.computed
+    growth = growth_compute(lookup, keys[0])
+    assert isinstance(growth, Change) and growth.sensitivity == PUBLIC
+    ranking = rank_compute(lookup, keys, order="asc", top=1)
+    assert isinstance(ranking, Ranking) and [r.subject.entity for r in ranking.rows] == ["A"]
+    assert ranking.computed[0].sensitivity == RESTRICTED  # the order depends on the RESTRICTED figure
+
+
 def test_api_shape(demo: InMemoryFactStore, label) -> None:
     outcome = growth_compute(cleared(demo), task("GROSS_MARGIN", "ACME_GROUP", "FY2025"), label=label)
     assert computed_as_dicts(outcome, "zh") == [
@@ -375,6 +665,64 @@ def test_api_shape(demo: InMemoryFactStore, label) -> None:
     assert item["value"].startswith("0.0854350423609221549397415248") and "E" not in item["value"]
     assert item["display"] == "8.54%" and item["name"] == "revenue YoY growth"
     assert computed_as_dicts(CannotCompute("sum", Reason("no_inputs", "无", "none"))) == []
+
+
+# -- thousands of entities -------------------------------------------------------------------
+
+
+def _population(count: int, seed: int) -> tuple[list[FactRecord], list[SubTask]]:
+    rng = random.Random(seed)
+    facts = []
+    keys = []
+    for i in range(count):
+        entity = f"E{i:05d}"
+        keys.append(task("REVENUE", entity, "FY2025"))
+        if rng.random() < 0.03:
+            continue  # no figure for this entity
+        value = D(rng.randint(-500, 5000)) / 10  # many ties
+        facts.append(fact("REVENUE", entity, "FY2025", value, sensitivity=rng.choice([PUBLIC, INTERNAL])))
+    return facts, keys
+
+
+def _competition_ranks(values: dict[str, Decimal], *, descending: bool) -> dict[str, int]:
+    """Reference: a value's rank is one more than the number of values strictly better."""
+    first: dict[Decimal, int] = {}
+    for position, value in enumerate(sorted(values.values(), reverse=descending), start=1):
+        first.setdefault(value, position)
+    return {entity: first[value] for entity, value in values.items()}
+
+
+def test_rank_of_five_thousand_entities_matches_a_reference() -> None:
+    facts, keys = _population(5000, 7)
+    outcome = rank_compute(facts_lookup(facts), keys)
+    assert isinstance(outcome, Ranking)
+    values = {f.entity: f.value for f in facts}
+    expected_rank = _competition_ranks(values, descending=True)
+    assert {r.subject.entity: r.rank for r in outcome.rows} == expected_rank
+    assert [r.subject.entity for r in outcome.rows] == sorted(values, key=lambda e: (-values[e], int(e[1:])))
+    assert {t.entity for t in outcome.missing} == {t.entity for t in keys} - set(values)
+    counts: dict[Decimal, int] = {}
+    for v in values.values():
+        counts[v] = counts.get(v, 0) + 1
+    assert all(r.tied == (counts[r.value] > 1) for r in outcome.rows)
+    assert any(r.tied for r in outcome.rows)
+    top = rank_compute(facts_lookup(facts), keys, top=10, order="asc")
+    assert isinstance(top, Ranking)
+    ascending_rank = _competition_ranks(values, descending=False)
+    assert {r.subject.entity for r in top.rows} == {e for e, r in ascending_rank.items() if r <= 10}
+
+
+def test_sum_of_five_thousand_entities_matches_a_reference() -> None:
+    facts, _ = _population(5000, 11)
+    keys = [task("REVENUE", f.entity, "FY2025") for f in facts]
+    outcome = sum_compute(facts_lookup(facts), keys)
+    assert isinstance(outcome, Computed)
+    assert outcome.value == sum((f.value for f in facts), D(0))
+    assert len(outcome.inputs) == len(facts) and outcome.sensitivity == INTERNAL
+    assert computed_reevaluate(outcome) == outcome.value
+    assert outcome.name_en.endswith(f"and {len(facts) - 5} more")
+    missing = sum_compute(facts_lookup(facts[1:]), keys)
+    assert isinstance(missing, CannotCompute) and missing.missing == (keys[0],)
 
 
 @settings(derandomize=True, database=None, max_examples=500, deadline=None)

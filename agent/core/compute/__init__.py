@@ -14,6 +14,7 @@ Invariants:
 - a computed value is as sensitive as its most sensitive input.
 """
 
+from .aggregate import rank_compute, ratio_compute, share_compute, sum_compute
 from .build import computed_reevaluate
 from .change import cagr_compute, difference_compute, growth_compute
 from .display import UNIT_PCT, UNIT_PP, UNIT_RANK, decimal_round, number_display, value_display
@@ -85,6 +86,10 @@ __all__ = [
     "formula_metrics_build",
     "growth_compute",
     "number_display",
+    "rank_compute",
+    "ratio_compute",
     "sensitivity_max",
+    "share_compute",
+    "sum_compute",
     "value_display",
 ]
