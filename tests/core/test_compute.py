@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent.core.compute import (
+    KIND_RANK,
     QOQ,
     YOY,
     CannotCompute,
@@ -23,6 +24,7 @@ from agent.core.compute import (
     decimal_round,
     difference_compute,
     facts_lookup,
+    formula_compute,
     formula_metrics_build,
     growth_compute,
     number_display,
@@ -33,6 +35,7 @@ from agent.core.compute import (
     sum_compute,
     value_display,
 )
+from agent.core.compute.display import percent_of
 from agent.core.formula import FormulaError, decimal_context
 from agent.core.glossary import GlossarySnapshot
 from agent.core.render import value_format
@@ -133,6 +136,31 @@ def test_group_revenue_growth_fy2025(demo: InMemoryFactStore, label) -> None:
     assert outcome.change.value == D("10110.4") and outcome.change.display == "10,110.4"
     assert outcome.change.unit == "CNY_M"
     assert outcome.computed == (rate, outcome.change)
+
+
+def test_group_operating_margin_fy2025(demo: InMemoryFactStore, label) -> None:
+    outcome = formula_compute(cleared(demo), task("OPERATING_MARGIN", "ACME_GROUP", "FY2025"), FORMULAS, label=label)
+    assert isinstance(outcome, Computed)
+    assert outcome.value == exact(lambda: D("9487.3") / D("128450.6"))
+    assert outcome.display == "7.39%" and outcome.unit == "PCT" and outcome.kind == "formula"
+    assert outcome.formula == "OPERATING_PROFIT[FY2025] / REVENUE[FY2025]"
+    assert outcome.formula_zh == "营业利润[FY2025] / 营业收入[FY2025]"
+    assert (outcome.name_zh, outcome.name_en) == ("营业利润率", "operating margin")
+
+
+def test_sea_net_margin_needs_clearance(demo: InMemoryFactStore, label) -> None:
+    key = task("NET_MARGIN", "ACME_SEA", "FY2025")
+    shown = formula_compute(cleared(demo), key, FORMULAS, label=label)
+    assert isinstance(shown, Computed)
+    assert shown.display == "-16.87%" and within(shown.display, "-16.87")
+    assert shown.sensitivity == RESTRICTED
+    refused = formula_compute(uncleared(demo), key, FORMULAS, label=label)
+    assert isinstance(refused, CannotCompute)
+    assert refused.reason.code == "missing_inputs"
+    assert refused.missing == (task("NET_PROFIT", "ACME_SEA", "FY2025"),)
+    assert [f.metric for f in refused.inputs] == ["REVENUE"]
+    for text in (refused.reason.zh, refused.reason.en):
+        assert "1402.6" not in text and "1,402.6" not in text and "16.87" not in text
 
 
 def test_hk_and_sea_revenue_sum_fy2025(demo: InMemoryFactStore, label) -> None:
@@ -263,6 +291,21 @@ def test_growth_with_mixed_units_is_refused() -> None:
     assert "CNY_M" in outcome.reason.en and "HKD_M" in outcome.reason.en
 
 
+def test_growth_of_a_formula_metric_is_in_percentage_points(demo: InMemoryFactStore, label) -> None:
+    outcome = growth_compute(
+        cleared(demo), task("OPERATING_MARGIN", "ACME_GROUP", "FY2025"), formulas=FORMULAS, label=label
+    )
+    assert isinstance(outcome, Change) and outcome.rate is None
+    change = outcome.change
+    assert change.unit == "PP" and change.decimals == 2
+    assert change.value == exact(lambda: D("9487.3") / D("128450.6") * 100 - D("10215.7") / D("118340.2") * 100)
+    assert change.display == "-1.25 pp"
+    assert change.formula == (
+        "OPERATING_PROFIT[FY2025] / REVENUE[FY2025] * 100 - OPERATING_PROFIT[FY2024] / REVENUE[FY2024] * 100"
+    )
+    assert len(change.inputs) == 4 and computed_reevaluate(change) == change.value
+
+
 def test_difference_between_two_entities_reuses_growth_arithmetic(demo: InMemoryFactStore, label) -> None:
     outcome = difference_compute(
         cleared(demo), task("REVENUE", "ACME_HK", "FY2025"), task("REVENUE", "ACME_SEA", "FY2025"), label=label
@@ -372,6 +415,21 @@ def test_ratio_refuses_mixed_units_and_periods() -> None:
     assert isinstance(mixed, CannotCompute) and mixed.reason.code == "mixed_units"
     periods = ratio_compute(lookup, task("REVENUE", "A", "FY2025"), task("REVENUE", "A", "FY2024"))
     assert isinstance(periods, CannotCompute) and periods.reason.code == "mismatch"
+
+
+def test_ratio_of_a_stored_and_a_computed_percentage_uses_one_scale() -> None:
+    lookup = facts_lookup(
+        [
+            fact("GROSS_MARGIN", "A", "FY2025", "30", unit="PCT"),
+            fact("OPERATING_PROFIT", "A", "FY2025", "15"),
+            fact("REVENUE", "A", "FY2025", "100"),
+        ]
+    )
+    outcome = ratio_compute(
+        lookup, task("OPERATING_MARGIN", "A", "FY2025"), task("GROSS_MARGIN", "A", "FY2025"), formulas=FORMULAS
+    )
+    assert isinstance(outcome, Computed) and outcome.value == D("0.5") and outcome.display == "50.00%"
+    assert outcome.formula == "OPERATING_PROFIT[FY2025] / REVENUE[FY2025] / (GROSS_MARGIN[FY2025] / 100)"
 
 
 def test_share_of_a_channel_in_its_total(demo: InMemoryFactStore, label) -> None:
@@ -564,6 +622,99 @@ def test_rank_refuses_mixed_units_and_metrics() -> None:
     assert isinstance(metrics, CannotCompute) and metrics.reason.code == "mismatch"
 
 
+def test_rank_of_a_formula_metric_lists_the_undefined(demo: InMemoryFactStore, label) -> None:
+    keys = [task("NET_MARGIN", e, "FY2025") for e in ("ACME_CN", "ACME_SEA", "ACME_GROUP")]
+    outcome = rank_compute(cleared(demo), keys, formulas=FORMULAS, label=label)
+    assert isinstance(outcome, Ranking)
+    assert [(r.subject.entity, r.display) for r in outcome.rows] == [("ACME_GROUP", "5.30%"), ("ACME_SEA", "-16.87%")]
+    assert outcome.missing == (task("NET_MARGIN", "ACME_CN", "FY2025"),)
+    assert outcome.sensitivity == RESTRICTED
+    assert all(c.sensitivity == RESTRICTED for c in outcome.computed)
+    hidden = rank_compute(uncleared(demo), keys, formulas=FORMULAS, label=label)
+    assert isinstance(hidden, Ranking) and [r.subject.entity for r in hidden.rows] == ["ACME_GROUP"]
+    assert hidden.sensitivity == INTERNAL
+    zero = rank_compute(
+        facts_lookup([fact("NET_PROFIT", "A", "FY2025", "1"), fact("REVENUE", "A", "FY2025", "0")]),
+        [task("NET_MARGIN", "A", "FY2025")],
+        formulas=FORMULAS,
+    )
+    assert isinstance(zero, CannotCompute) and zero.reason.code == "not_meaningful"
+
+
+def test_rank_compares_stored_percent_with_computed_fractions() -> None:
+    lookup = facts_lookup(
+        [
+            fact("OPERATING_MARGIN", "A", "FY2025", "12.5", unit="PCT"),
+            fact("OPERATING_PROFIT", "B", "FY2025", "20"),
+            fact("REVENUE", "B", "FY2025", "100"),
+        ]
+    )
+    outcome = rank_compute(lookup, [task("OPERATING_MARGIN", e, "FY2025") for e in "AB"], formulas=FORMULAS)
+    assert isinstance(outcome, Ranking)
+    assert [(r.subject.entity, r.value, r.display) for r in outcome.rows] == [
+        ("B", D(20), "20.00%"),
+        ("A", D("12.5"), "12.5%"),
+    ]
+
+
+# -- formula metrics -----------------------------------------------------------------------
+
+
+def test_a_stored_fact_wins_in_one_line(demo: InMemoryFactStore) -> None:
+    stored = fact("OPERATING_MARGIN", "ACME_GROUP", "FY2025", "7.4", unit="PCT")
+    key = task("OPERATING_MARGIN", "ACME_GROUP", "FY2025")
+    assert formula_compute(cleared(demo), key, FORMULAS, stored=stored) is stored
+    assert computed_as_dicts(stored) == []
+
+
+def test_formula_metrics_expand_and_a_stored_inner_percent_becomes_a_fraction() -> None:
+    formulas = formula_metrics_build(
+        {"OPERATING_MARGIN": "OPERATING_PROFIT / REVENUE", "MARGIN_GAP": "OPERATING_MARGIN - NET_PROFIT / REVENUE"},
+        {**UNITS, "MARGIN_GAP": "PCT"},
+    )
+    facts = [
+        fact("OPERATING_PROFIT", "A", "FY2025", "8"),
+        fact("REVENUE", "A", "FY2025", "100"),
+        fact("NET_PROFIT", "A", "FY2025", "5"),
+    ]
+    expanded = formula_compute(facts_lookup(facts), task("MARGIN_GAP", "A", "FY2025"), formulas)
+    assert isinstance(expanded, Computed) and expanded.value == D("0.03") and expanded.display == "3.00%"
+    assert expanded.formula == "OPERATING_PROFIT[FY2025] / REVENUE[FY2025] - NET_PROFIT[FY2025] / REVENUE[FY2025]"
+    stored_inner = [*facts, fact("OPERATING_MARGIN", "A", "FY2025", "9", unit="PCT")]
+    wins = formula_compute(facts_lookup(stored_inner), task("MARGIN_GAP", "A", "FY2025"), formulas)
+    assert isinstance(wins, Computed) and wins.value == D("0.04")
+    assert wins.formula == "OPERATING_MARGIN[FY2025] / 100 - NET_PROFIT[FY2025] / REVENUE[FY2025]"
+    assert computed_reevaluate(wins) == wins.value
+
+
+def test_formula_with_a_zero_divisor_is_not_meaningful() -> None:
+    lookup = facts_lookup([fact("OPERATING_PROFIT", "A", "FY2025", "8"), fact("REVENUE", "A", "FY2025", "0")])
+    outcome = formula_compute(lookup, task("OPERATING_MARGIN", "A", "FY2025"), FORMULAS)
+    assert isinstance(outcome, CannotCompute) and outcome.reason.code == "not_meaningful"
+    assert "REVENUE" in outcome.reason.en and outcome.missing == ()
+
+
+def test_formula_compute_needs_a_formula_metric() -> None:
+    outcome = formula_compute(facts_lookup([]), task("REVENUE", "A", "FY2025"), FORMULAS)
+    assert isinstance(outcome, CannotCompute) and outcome.reason.code == "not_formula"
+
+
+def test_non_percent_formula_shows_the_raw_result() -> None:
+    formulas = formula_metrics_build(
+        {"GROSS_PROFIT": "REVENUE - OPERATING_PROFIT", "PER_STORE": "REVENUE / NEW_STORES"},
+        {**UNITS, "PER_STORE": "CNY_M"},
+    )
+    facts = [
+        fact("REVENUE", "A", "FY2025", "1000.5"),
+        fact("OPERATING_PROFIT", "A", "FY2025", "0.25"),
+        fact("NEW_STORES", "A", "FY2025", "3", unit="COUNT"),
+    ]
+    gross = formula_compute(facts_lookup(facts), task("GROSS_PROFIT", "A", "FY2025"), formulas)
+    assert isinstance(gross, Computed) and gross.display == "1,000.25" and gross.decimals is None
+    per_store = formula_compute(facts_lookup(facts), task("PER_STORE", "A", "FY2025"), formulas)
+    assert isinstance(per_store, Computed) and per_store.display == "333.50" and per_store.decimals == 2
+
+
 def test_formula_metrics_build_refuses_bad_definitions() -> None:
     with pytest.raises(FormulaError, match="A: cycle A → A; B: unknown metric code NOPE"):
         formula_metrics_build({"A": "A + REVENUE", "B": "NOPE * 2"}, UNITS)
@@ -723,6 +874,77 @@ def test_sum_of_five_thousand_entities_matches_a_reference() -> None:
     assert outcome.name_en.endswith(f"and {len(facts) - 5} more")
     missing = sum_compute(facts_lookup(facts[1:]), keys)
     assert isinstance(missing, CannotCompute) and missing.missing == (keys[0],)
+
+
+# -- properties ------------------------------------------------------------------------------
+
+_values = st.decimals(min_value=D("-1e9"), max_value=D("1e9"), places=2, allow_nan=False, allow_infinity=False)
+_positive = st.decimals(min_value=D("0.01"), max_value=D("1e9"), places=2, allow_nan=False, allow_infinity=False)
+
+
+@st.composite
+def computations(draw: st.DrawFn) -> Computed | Change | Ranking | CannotCompute:
+    pct = draw(st.booleans())
+    unit = "PCT" if pct else "CNY_M"
+    metric = "GROSS_MARGIN" if pct else "REVENUE"
+    a, b, c = draw(_values), draw(_values), draw(_positive)
+    rows = [
+        (metric, "A", "FY2025", a, unit),
+        (metric, "A", "FY2024", b, unit),
+        (metric, "B", "FY2025", c, unit),
+        (metric, "A", "FY2022", c, unit),
+        ("OPERATING_PROFIT", "A", "FY2025", a, "CNY_M"),
+        ("REVENUE", "A", "FY2025", draw(_values), "CNY_M"),
+        ("OPERATING_PROFIT", "A", "FY2024", b, "CNY_M"),
+        ("REVENUE", "A", "FY2024", c, "CNY_M"),
+    ]
+    levels = draw(st.lists(st.sampled_from([PUBLIC, INTERNAL, RESTRICTED]), min_size=len(rows), max_size=len(rows)))
+    facts = [fact(m, e, p, v, unit=u, sensitivity=level) for (m, e, p, v, u), level in zip(rows, levels, strict=True)]
+    lookup = facts_lookup(facts)
+    now, before, other = task(metric, "A", "FY2025"), task(metric, "A", "FY2024"), task(metric, "B", "FY2025")
+    decimals = draw(st.none() | st.integers(0, 6))
+    choice = draw(st.sampled_from(["growth", "difference", "ratio", "share", "sum", "cagr", "formula", "margin"]))
+    if choice == "growth":
+        return growth_compute(lookup, now, decimals=decimals)
+    if choice == "difference":
+        return difference_compute(lookup, now, other, decimals=decimals)
+    if choice == "ratio":
+        return ratio_compute(lookup, now, other, decimals=decimals)
+    if choice == "share":
+        return share_compute(lookup, task("OPERATING_PROFIT", "A", "FY2024"), task("REVENUE", "A", "FY2024"))
+    if choice == "sum":
+        return sum_compute(lookup, [now, other, before], decimals=decimals)
+    if choice == "cagr":
+        return cagr_compute(lookup, other if pct else task(metric, "A", "FY2025"), period("FY2022"), decimals=decimals)
+    if choice == "formula":
+        return formula_compute(lookup, task("OPERATING_MARGIN", "A", "FY2025"), FORMULAS, decimals=decimals)
+    return growth_compute(lookup, task("OPERATING_MARGIN", "A", "FY2025"), formulas=FORMULAS, decimals=decimals)
+
+
+@settings(derandomize=True, database=None, max_examples=400, deadline=None)
+@given(computations())
+def test_a_computed_value_is_its_formula_applied_to_its_inputs(outcome: Computed | Change | CannotCompute) -> None:
+    for item in outcome.computed:
+        assert item.kind != KIND_RANK
+        assert computed_reevaluate(item) == item.value
+        keys = {(f.metric, f.entity, f.period.label, f.channel) for f in item.inputs}
+        assert len(keys) == len(item.inputs)
+        assert item.sensitivity == sensitivity_max(f.sensitivity for f in item.inputs)
+
+
+@settings(derandomize=True, database=None, max_examples=400, deadline=None)
+@given(computations())
+def test_display_rounding_never_changes_the_exact_value(outcome: Computed | Change | CannotCompute) -> None:
+    for item in outcome.computed:
+        before = item.value
+        shown = D(item.display.removesuffix("%").removesuffix(" pp").replace(",", ""))
+        scaled = percent_of(before) if item.unit == "PCT" else before
+        if item.decimals is None:
+            assert shown == scaled
+        else:
+            assert shown == decimal_round(scaled, item.decimals)
+            assert abs(shown - scaled) <= D("0.5").scaleb(-item.decimals)
+        assert item.value == before and computed_reevaluate(item) == before
 
 
 @settings(derandomize=True, database=None, max_examples=500, deadline=None)

@@ -18,6 +18,7 @@ from .aggregate import rank_compute, ratio_compute, share_compute, sum_compute
 from .build import computed_reevaluate
 from .change import cagr_compute, difference_compute, growth_compute
 from .display import UNIT_PCT, UNIT_PP, UNIT_RANK, decimal_round, number_display, value_display
+from .metric import formula_compute
 from .operands import (
     QOQ,
     YOY,
@@ -83,6 +84,7 @@ __all__ = [
     "decimal_round",
     "difference_compute",
     "facts_lookup",
+    "formula_compute",
     "formula_metrics_build",
     "growth_compute",
     "number_display",
