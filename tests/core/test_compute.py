@@ -921,7 +921,7 @@ def computations(draw: st.DrawFn) -> Computed | Change | Ranking | CannotCompute
     return growth_compute(lookup, task("OPERATING_MARGIN", "A", "FY2025"), formulas=FORMULAS, decimals=decimals)
 
 
-@settings(derandomize=True, database=None, max_examples=400, deadline=None)
+@settings(derandomize=True, database=None, max_examples=250, deadline=None)
 @given(computations())
 def test_a_computed_value_is_its_formula_applied_to_its_inputs(outcome: Computed | Change | CannotCompute) -> None:
     for item in outcome.computed:
@@ -932,7 +932,7 @@ def test_a_computed_value_is_its_formula_applied_to_its_inputs(outcome: Computed
         assert item.sensitivity == sensitivity_max(f.sensitivity for f in item.inputs)
 
 
-@settings(derandomize=True, database=None, max_examples=400, deadline=None)
+@settings(derandomize=True, database=None, max_examples=250, deadline=None)
 @given(computations())
 def test_display_rounding_never_changes_the_exact_value(outcome: Computed | Change | CannotCompute) -> None:
     for item in outcome.computed:
@@ -947,7 +947,7 @@ def test_display_rounding_never_changes_the_exact_value(outcome: Computed | Chan
         assert item.value == before and computed_reevaluate(item) == before
 
 
-@settings(derandomize=True, database=None, max_examples=500, deadline=None)
+@settings(derandomize=True, database=None, max_examples=300, deadline=None)
 @given(
     st.decimals(allow_nan=False, allow_infinity=False, places=6, min_value=D("-1e12"), max_value=D("1e12")),
     st.integers(0, 5),

@@ -173,7 +173,7 @@ def _reach(graph: dict[str, list[str]]) -> dict[str, set[str]]:
     return reach
 
 
-@settings(derandomize=True, database=None, max_examples=300, deadline=None)
+@settings(derandomize=True, database=None, max_examples=200, deadline=None)
 @given(definition_graphs())
 def test_check_finds_every_cycle_and_accepts_every_acyclic_definition(graph: dict[str, list[str]]) -> None:
     definitions = {code: " + ".join(["REVENUE", *targets]) for code, targets in graph.items()}
@@ -316,7 +316,7 @@ _texts = st.recursive(
 )
 
 
-@settings(derandomize=True, database=None, max_examples=400, deadline=None)
+@settings(derandomize=True, database=None, max_examples=300, deadline=None)
 @given(_texts)
 def test_parse_render_parse_round_trips(text: str) -> None:
     try:
