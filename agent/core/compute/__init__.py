@@ -14,7 +14,7 @@ Invariants:
 - a computed value is as sensitive as its most sensitive input.
 """
 
-from .aggregate import rank_compute, ratio_compute, share_compute, sum_compute
+from .aggregate import ratio_compute, share_compute, sum_compute
 from .build import computed_reevaluate
 from .change import cagr_compute, difference_compute, growth_compute
 from .display import UNIT_PCT, UNIT_PP, UNIT_RANK, decimal_round, number_display, value_display
@@ -50,6 +50,7 @@ from .outcome import (
     computed_as_dicts,
     sensitivity_max,
 )
+from .rank import rank_compute
 
 __all__ = [
     "KINDS",

@@ -1,33 +1,27 @@
-"""Ratio, share, sum and rank over found or computed figures.
+"""Ratio, share and sum over found or computed figures.
 
 Takes a lookup and the keys asked about; returns a `Computed` (ratio and share as `PCT`
-fractions, sum in the inputs' unit), a `Ranking`, or `CannotCompute` with the reason. A sum
-needs every input, one metric and one unit, and refuses overlapping items (a channel with its
-total, an entity with its parent) instead of counting twice. A ranking lists the entities
-without the figure as missing and shows ties as ties (1, 1, 3).
+fractions, sum in the inputs' unit) or `CannotCompute` with the reason. A sum needs every
+input, one metric and one unit, and refuses overlapping items (a channel with its total, an
+entity with its parent) instead of counting twice.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
 
-from ..formula import Chain, Node, Ref
+from ..formula import Chain, Node
 from ..types import FactRecord, Period, SubTask
-from .build import Labels, computed_build, describe, missing_inputs, mixed_units, names, refuse
-from .display import RATE_DECIMALS, UNIT_PCT, UNIT_RANK, decimals_check
-from .operands import FactLookup, FormulaMetric, Label, Operand, Unresolved, code_label, qualifier
+from .build import computed_build, describe, missing_inputs, mixed_units, names, refuse
+from .display import RATE_DECIMALS, UNIT_PCT, decimals_check
+from .operands import FactLookup, FormulaMetric, Label, Operand, Unresolved, code_label
 from .operands import operand_resolve as resolve
 from .outcome import (
-    KIND_RANK,
     KIND_RATIO,
     KIND_SHARE,
     KIND_SUM,
     CannotCompute,
     Computed,
-    Ranking,
-    RankRow,
-    sensitivity_max,
 )
 
 Parents = Mapping[str, str | None]  # entity code → parent code
@@ -276,97 +270,4 @@ def sum_compute(
         label=label,
         decimals=decimals if decimals is not None or exact else RATE_DECIMALS,
         subject=None,
-    )
-
-
-def rank_compute(
-    lookup: FactLookup,
-    tasks: Sequence[SubTask],
-    *,
-    order: str = "desc",
-    top: int | None = None,
-    formulas: Mapping[str, FormulaMetric] | None = None,
-    decimals: int | None = None,
-    label: Label = code_label,
-) -> Ranking | CannotCompute:
-    """The listed keys of one metric ordered by their figure; ties share a rank (1, 1, 3).
-
-    A key without the figure is listed in `missing`, never dropped silently. With `top`, rows
-    ranked `top` or better are kept, so a tie at the cut keeps every tied row.
-    """
-    decimals_check(decimals)
-    if order not in ("desc", "asc"):
-        raise ValueError(f"order must be 'desc' or 'asc', not {order!r}")
-    if top is not None and top < 1:
-        raise ValueError(f"top must be at least 1, not {top}")
-    tasks = list(dict.fromkeys(tasks))
-    if not tasks:
-        return refuse(KIND_RANK, "no_inputs", "没有要排名的项目。", "There is nothing to rank.")
-    if len({t.metric for t in tasks}) > 1 or len({t.period.period_type for t in tasks}) > 1:
-        return refuse(
-            KIND_RANK,
-            "mismatch",
-            "只对同一指标、同类期间的数排名。",
-            "Only figures of one metric and one period type are ranked.",
-        )
-    results = [resolve(lookup, t, formulas) for t in tasks]
-    operands = [op for op in results if isinstance(op, Operand)]
-    found = [f for op in results for f in op.inputs]
-    if len({op.unit for op in operands}) > 1:
-        return mixed_units(KIND_RANK, (op.unit for op in operands), found)
-    unresolved = [op for op in results if isinstance(op, Unresolved)]
-    if not operands:
-        return missing_inputs(KIND_RANK, unresolved, label, found)
-    ordered = sorted(operands, key=lambda op: op.comparable, reverse=order == "desc")
-    ranks: list[int] = []
-    for i, op in enumerate(ordered):
-        ranks.append(ranks[-1] if i and op.comparable == ordered[i - 1].comparable else i + 1)
-    counts: dict[int, int] = {}
-    for r in ranks:
-        counts[r] = counts.get(r, 0) + 1
-    inputs = tuple(dict.fromkeys(f for op in ordered for f in op.inputs))
-    sensitivity = sensitivity_max(f.sensitivity for f in inputs)
-    rows = tuple(
-        RankRow(r, counts[r] > 1, op.task, op.comparable, op.display(decimals), op.unit, op.inputs)
-        for r, op in zip(ranks, ordered, strict=True)
-        if top is None or r <= top
-    )
-    labels = Labels((qualifier(t) for t in tasks), label)
-    return Ranking(
-        order=order,
-        top=top,
-        rows=rows,
-        missing=tuple(op.task for op in unresolved if op.missing),
-        not_meaningful=tuple(op.task for op in unresolved if not op.missing),
-        unit=operands[0].unit,
-        inputs=inputs,
-        sensitivity=sensitivity,
-        computed=tuple(_rank_item(row, order, len(operands), labels, label, sensitivity) for row in rows),
-    )
-
-
-def _rank_item(row: RankRow, order: str, count: int, labels: Labels, label: Label, sensitivity: str) -> Computed:
-    ref = Ref(row.subject.metric, qualifier(row.subject))
-
-    def name(language: str) -> str:
-        subject = describe(row.subject, label, language, entity=labels.entity, channel=labels.channel)
-        if language == "en":
-            return f"{subject} rank {row.rank}" + (" (tied)" if row.tied else "")
-        return f"{subject}{'并列' if row.tied else '排名'}第{row.rank}"
-
-    way = {"desc": ("降序", "descending"), "asc": ("升序", "ascending")}[order]
-    return Computed(
-        kind=KIND_RANK,
-        name_zh=name("zh"),
-        name_en=name("en"),
-        formula=f"rank {order} of {labels.reference(ref)} among {count}",
-        formula_zh=f"{labels.reference(ref, 'zh')} 在 {count} 项中{way[0]}排名",
-        formula_en=f"{way[1]} rank of {labels.reference(ref, 'en')} among {count}",
-        value=Decimal(row.rank),
-        display=str(row.rank),
-        unit=UNIT_RANK,
-        inputs=row.inputs,
-        sensitivity=sensitivity,
-        decimals=0,
-        subject=row.subject,
     )
