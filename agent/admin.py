@@ -15,31 +15,34 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils import timezone
 
-from facts.models import Alias, Channel, Entity, Metric
+from common.access import user_cleared
+from facts.models import Channel, Entity, Metric
 from facts.selectors import glossary_snapshot
+from facts.services import alias_create
 
-from .bootstrap import user_cleared
-from .clearance import ClearanceFilteredAdmin, restricted_hidden
 from .models import QueryLog
+from .selectors import query_log_list
 
 TARGETS = {"entity": Entity, "metric": Metric, "channel": Channel}
 
 
 @admin.register(QueryLog)
-class QueryLogAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
+class QueryLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """The trace, read-only: codes, counts and timings (never answers or values)."""
 
     list_display = ["created_at", "user", "route", "answer_kind", "clarification_mode", "routing_mode", "feedback"]
     list_filter = ["route", "answer_kind", "clarification_mode", "feedback"]
     change_list_template = "admin/agent/querylog/change_list.html"
     show_full_result_count = False
-    restricted_lookups = ("asker_cleared",)  # a cleared analyst's question may name RESTRICTED matters
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[QueryLog]:
+        return query_log_list(cleared=user_cleared(request.user))
 
     def get_urls(self) -> list[Any]:
         return [
@@ -48,10 +51,6 @@ class QueryLogAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
             *super().get_urls(),
         ]
 
-    def _logs(self, request: HttpRequest) -> QuerySet[QueryLog]:
-        logs = QueryLog.objects.all()
-        return logs if user_cleared(request.user) else restricted_hidden(logs, self.restricted_lookups)
-
     def gaps_view(self, request: HttpRequest) -> HttpResponse:
         """Terms analysts used that the glossary did not know, most frequent first; one click adds an alias."""
         if request.method == "POST":
@@ -59,7 +58,7 @@ class QueryLogAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
         since = timezone.now() - timedelta(days=int(request.GET.get("days", 90) or 90))
         counts: Counter[str] = Counter()
         for terms in (
-            self._logs(request)
+            self.get_queryset(request)
             .filter(created_at__gte=since)
             .exclude(unrecognized_terms=[])
             .values_list("unrecognized_terms", flat=True)
@@ -90,18 +89,16 @@ class QueryLogAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
         if not term or target is None:
             messages.error(request, "请选择要关联的指标、实体或渠道。")
             return redirect("admin:agent_querylog_gaps")
-        alias = Alias(text=term, kind=kind, **{kind: target})
         try:
-            alias.full_clean()
+            alias_create(kind=kind, text=term, code=code)
         except ValidationError as error:
             messages.error(request, "；".join(error.messages))
             return redirect("admin:agent_querylog_gaps")
-        alias.save()
         messages.success(request, f"已添加别名「{term}」→ {target}，下一个问题即生效。")
         return redirect("admin:agent_querylog_gaps")
 
     def feedback_view(self, request: HttpRequest) -> HttpResponse:
-        logs = self._logs(request).exclude(feedback=None)
+        logs = self.get_queryset(request).exclude(feedback=None)
         by_route: dict[str, dict[str, int]] = {}
         for route, vote in logs.values_list("route", "feedback"):
             entry = by_route.setdefault(route, {"up": 0, "down": 0})

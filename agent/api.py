@@ -16,50 +16,12 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from agent.core.normalize import question_language, text_normalize
-from agent.core.render import ATTRIBUTION_HEADING
+from common.api.fields import QuestionTextField, StrictCharField
+from core.types import AgentResult, AnswerSections
 from facts.selectors import glossary_snapshot, glossary_token
 
 from .bootstrap import ask
-from .serialize import result_as_dict
-
-
-class StrictCharField(serializers.CharField):
-    """A CharField that refuses numbers, lists and objects instead of turning them into text."""
-
-    default_error_messages = {"not_text": "must be text."}
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("not_text")
-        if "\x00" in data:
-            raise serializers.ValidationError("must not contain NUL characters.")
-        return str(super().to_internal_value(data))
-
-
-class QuestionTextField(StrictCharField):
-    """Text that must say something: blank after normalisation (zero-width characters only, say) is refused."""
-
-    def to_internal_value(self, data: Any) -> str:
-        value = super().to_internal_value(data)
-        if not text_normalize(value):
-            raise serializers.ValidationError("must not be empty.")
-        return value
-
-
-class QuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
-    """Query parameters, where DRF would read `mode=` (blank) as "not given": here it is an error
-    for every parameter that is not free text, as the OpenAPI schema says."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        blank = [
-            name
-            for name, field in self.fields.items()
-            if not isinstance(field, serializers.CharField) and hasattr(data, "get") and data.get(name) == ""
-        ]
-        if blank:
-            raise serializers.ValidationError({name: ["must not be blank."] for name in blank})
-        return super().to_internal_value(data)
+from .serialize import AskResultSerializer, result_as_dict
 
 
 @extend_schema_serializer(component_name="AskStreamEvent")
@@ -84,12 +46,6 @@ class ScopeSerializer(serializers.Serializer):  # type: ignore[type-arg]
         return dict(super().to_internal_value(data))
 
 
-class FactSourceSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    doc = serializers.CharField()
-    locator = serializers.CharField()
-    document_id = serializers.IntegerField(allow_null=True)
-
-
 class AskApi(APIView):
     throttle_classes = [UserRateThrottle, ScopedRateThrottle]
     throttle_scope = "ask"
@@ -102,88 +58,24 @@ class AskApi(APIView):
         scope = ScopeSerializer(required=False)
         conversation_id = StrictCharField(max_length=64, required=False, allow_blank=True)
 
-    @extend_schema_serializer(component_name="AskResponse")
-    class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
-        class Routing(serializers.Serializer):  # type: ignore[type-arg]
-            mode = serializers.ChoiceField(["deterministic", "llm_assisted", "llm_fallback"])
-            confidence = serializers.FloatField()
-            reason = serializers.CharField()
-
-        class Intent(serializers.Serializer):  # type: ignore[type-arg]
-            metric = serializers.CharField(allow_null=True)
-            metrics = serializers.ListField(child=serializers.CharField())
-            entity = serializers.CharField(allow_null=True)
-            entities = serializers.ListField(child=serializers.CharField())
-            period = serializers.CharField(allow_null=True)
-            periods = serializers.ListField(child=serializers.CharField())
-            channel = serializers.CharField()
-
-        class Option(serializers.Serializer):  # type: ignore[type-arg]
-            label = serializers.CharField()
-            question = serializers.CharField()
-            scope = serializers.DictField(child=serializers.CharField())
-
-        class Assumed(serializers.Serializer):  # type: ignore[type-arg]
-            entity = serializers.CharField(allow_null=True)
-            period = serializers.CharField(allow_null=True)
-
-        class Clarification(serializers.Serializer):  # type: ignore[type-arg]
-            mode = serializers.ChoiceField(["none", "ask_first", "answer_with_assumptions", "out_of_scope_entity"])
-            question = serializers.CharField(allow_null=True)
-            assumption_note = serializers.CharField(allow_null=True)
-            assumed = serializers.DictField()
-            narrowing_options = serializers.ListField(child=serializers.DictField())
-
-        @extend_schema_serializer(component_name="AskFact")
-        class Fact(serializers.Serializer):  # type: ignore[type-arg]
-            metric = serializers.CharField()
-            entity = serializers.CharField()
-            period = serializers.CharField()
-            channel = serializers.CharField()
-            value = serializers.CharField(help_text="Exact decimal as a string.")
-            unit = serializers.CharField()
-            source = FactSourceSerializer()
-            valid_as_of = serializers.DateField(allow_null=True)
-
-        @extend_schema_serializer(component_name="AskSource")
-        class Source(serializers.Serializer):  # type: ignore[type-arg]
-            kind = serializers.ChoiceField(["fact", "chunk", "faq", "document"])
-            doc = serializers.CharField()
-            locator = serializers.CharField()
-            document_id = serializers.IntegerField(allow_null=True)
-            snippet = serializers.CharField()
-
-        class Guard(serializers.Serializer):  # type: ignore[type-arg]
-            fabrication_guard_triggered = serializers.BooleanField()
-            numbers_unsupported = serializers.IntegerField()
-
-        request_id = serializers.CharField()
-        question = serializers.CharField()
-        answer = serializers.CharField()
-        answer_kind = serializers.ChoiceField(["answer", "clarification", "refusal", "degraded"])
-        route = serializers.ChoiceField(["structured", "narrative", "composite", "find_documents", "faq"])
-        routing = Routing()
-        intent = Intent()
-        clarification = Clarification()
-        facts = Fact(many=True)
-        tool_results = serializers.ListField(child=serializers.DictField())
-        sources = Source(many=True)
-        faq = serializers.DictField(allow_null=True)
-        guard = Guard()
+    OutputSerializer = AskResultSerializer
 
     @extend_schema(request=InputSerializer, responses={200: OutputSerializer}, summary="Ask a question")
     def post(self, request: Request) -> Response:
+        return Response(result_as_dict(self.answer(request)))
+
+    def answer(self, request: Request) -> AgentResult:
+        """Validate the request and answer it."""
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        result = ask(
+        return ask(
             data["question"],
             user=request.user,
             reference_date=data.get("reference_date"),
             scope={k: v for k, v in data.get("scope", {}).items() if v},
             request_id=request._request.request_id,
         )
-        return Response(result_as_dict(result))
 
 
 class HealthApi(APIView):
@@ -231,19 +123,9 @@ class AskStreamApi(AskApi):
         summary="Ask, streamed as server-sent events",
     )
     def post(self, request: Request) -> StreamingHttpResponse:  # type: ignore[override]
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        result = result_as_dict(
-            ask(
-                data["question"],
-                user=request.user,
-                reference_date=data.get("reference_date"),
-                scope={k: v for k, v in data.get("scope", {}).items() if v},
-                request_id=request._request.request_id,
-            )
-        )
-        response = StreamingHttpResponse(answer_events(result), content_type="text/event-stream; charset=utf-8")
+        result = self.answer(request)
+        events = answer_events(result_as_dict(result), result.sections)
+        response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"
         return response
@@ -253,20 +135,17 @@ def _event(name: str, payload: object) -> str:
     return f"event: {name}\ndata: {json.dumps(payload, ensure_ascii=False)}\n\n"
 
 
-def answer_events(result: dict[str, Any], piece: int = 48) -> Iterator[str]:
-    # The answer's language follows the question (SPEC §6), and so does the composite heading.
-    heading = ATTRIBUTION_HEADING[question_language(result["question"])]
-    structured, _, narrative = result["answer"].partition(f"\n\n{heading}\n")
-    if result["route"] in ("narrative", "find_documents", "faq"):
-        structured, narrative = "", result["answer"]
+def answer_events(result: dict[str, Any], sections: AnswerSections, piece: int = 48) -> Iterator[str]:
+    """The SPEC §10 `result` as events: the structured section whole, the narrative in pieces."""
     yield _event(
         "meta", {k: result[k] for k in ("request_id", "route", "routing", "intent", "clarification", "answer_kind")}
     )
-    if structured:
-        yield _event("structured", {"text": structured, "facts": result["facts"]})
+    if sections.structured_text:
+        yield _event("structured", {"text": sections.structured_text, "facts": result["facts"]})
+    narrative = sections.narrative
     if narrative:
-        if result["route"] == "composite":
-            yield _event("delta", {"text": f"{heading}\n"})
+        if sections.narrative_heading:
+            yield _event("delta", {"text": f"{sections.narrative_heading}\n"})
         for start in range(0, len(narrative), piece):
             yield _event("delta", {"text": narrative[start : start + piece]})
     yield _event("sources", {"sources": result["sources"]})

@@ -9,41 +9,19 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from agent.core.orchestrator import answer_question
-from agent.core.ports import LLMProvider
-from agent.core.provider import MockProvider
-from agent.core.routing import LlmAssistedParser
-from agent.core.trace import TraceRecord, trace_from_result
-from agent.core.types import AgentResult
 from agent.providers import provider_from_settings
+from common.access import user_cleared
+from core.orchestrator import answer_question
+from core.ports import LLMProvider, TraceSink
+from core.provider import MockProvider
+from core.routing import LlmAssistedParser
+from core.trace import TraceRecord, trace_from_result
+from core.types import AgentResult
 from facts.selectors import OrmFactStore, glossary_snapshot
 from faq.selectors import OrmFaqLookup
 from retrieval.selectors import OrmNarrativeRetriever
 
 from .models import QueryLog
-
-
-def user_cleared(user: AbstractBaseUser | AnonymousUser | None) -> bool:
-    """RESTRICTED clearance (`facts.can_view_restricted`, directly or through a group).
-
-    One indexed query instead of loading every permission the user has; remembered on the user
-    object for the rest of the request.
-    """
-    if user is None or not user.is_authenticated or not getattr(user, "is_active", True):
-        return False
-    known = getattr(user, "_ragspine_cleared", None)
-    if known is None:
-        if getattr(user, "is_superuser", False):
-            known = True
-        else:
-            from django.contrib.auth.models import Permission
-            from django.db.models import Q
-
-            known = Permission.objects.filter(
-                Q(user=user) | Q(group__user=user), codename="can_view_restricted", content_type__app_label="facts"
-            ).exists()
-        user._ragspine_cleared = known  # type: ignore[union-attr]
-    return bool(known)
 
 
 def provider_build() -> LLMProvider:
@@ -104,5 +82,6 @@ def ask(
     )
     user_id = user.pk if user is not None and user.is_authenticated else None
     trace = trace_from_result(result, user_id=user_id, store_question=settings.RAGSPINE["LOG_QUESTIONS"])
-    QueryLogSink(asker_cleared=user_cleared(user)).record(trace)
+    sink: TraceSink = QueryLogSink(asker_cleared=user_cleared(user))
+    sink.record(trace)
     return result

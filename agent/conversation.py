@@ -10,8 +10,8 @@ import re
 from datetime import date
 from typing import Any
 
-from agent.core.glossary import GlossarySnapshot
-from agent.core.intent import parse_intent
+from core.glossary import GlossarySnapshot
+from core.intent import parse_intent
 
 TURNS = "ragspine_turns"
 RECENT = "ragspine_recent"

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from agent.core.golden import expectations_check
+from core.golden import expectations_check
 
 from .bootstrap import ask
 from .serialize import result_as_dict

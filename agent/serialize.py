@@ -1,26 +1,129 @@
-"""The SPEC §10 JSON of an `AgentResult`: one shape for the API and `manage.py ask --json`."""
+"""The SPEC §10 `/v1/ask` object: one serializer, `AskResultSerializer`, describes it for the
+OpenAPI schema and produces it from an `AgentResult` for the API, the stream, the UI's session
+and `manage.py ask --json`."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
-from agent.core.tools import fact_as_dict
-from agent.core.types import AgentResult
+from drf_spectacular.utils import extend_schema_serializer
+from rest_framework import serializers
+
+from common.api.fields import FactSourceSerializer
+from core.types import (
+    ANSWER_KINDS,
+    ANSWER_ROUTES,
+    CLARIFY_MODES,
+    ROUTING_MODES,
+    SOURCE_KINDS,
+    AgentResult,
+    Period,
+)
+
+
+class PeriodField(serializers.CharField):
+    """A period as its label: `FY2025`, `2025H1`, `2025Q4`."""
+
+    def to_representation(self, value: Period) -> str:
+        return value.label
+
+
+class SeveralField(serializers.ListField):
+    """A slot the question may name several values of: listed only when it named more than one."""
+
+    def to_representation(self, data: Any) -> list[Any]:
+        return list(super().to_representation(data)) if len(data) > 1 else []
+
+
+class RoutingSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    mode = serializers.ChoiceField(ROUTING_MODES)
+    confidence = serializers.FloatField()
+    reason = serializers.CharField()
+
+
+class IntentSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    metric = serializers.CharField(allow_null=True)
+    metrics = SeveralField(child=serializers.CharField())
+    entity = serializers.CharField(allow_null=True)
+    entities = SeveralField(child=serializers.CharField())
+    period = PeriodField(allow_null=True)
+    periods = SeveralField(child=PeriodField())
+    channel = serializers.CharField()
+
+
+@extend_schema_serializer(component_name="NarrowingOption")
+class OptionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    label = serializers.CharField()
+    question = serializers.CharField()
+    scope = serializers.DictField(child=serializers.CharField())
+
+
+class AssumedSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    entity = serializers.CharField(source="assumed_entity", allow_null=True)
+    period = PeriodField(source="assumed_period", allow_null=True)
+
+
+class ClarificationSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    mode = serializers.ChoiceField(CLARIFY_MODES)
+    question = serializers.CharField(allow_null=True)
+    assumption_note = serializers.CharField(allow_null=True)
+    assumed = AssumedSerializer(source="*")
+    narrowing_options = OptionSerializer(many=True)
+
+
+@extend_schema_serializer(component_name="AskFact")
+class FactSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    value = serializers.CharField(help_text="Exact decimal as a string.")
+    unit = serializers.CharField()
+    metric = serializers.CharField()
+    entity = serializers.CharField()
+    period = PeriodField()
+    channel = serializers.CharField()
+    source = FactSourceSerializer(source="*")
+    valid_as_of = serializers.DateField(allow_null=True)
+
+
+@extend_schema_serializer(component_name="AskSource")
+class SourceSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    kind = serializers.ChoiceField(SOURCE_KINDS)
+    doc = serializers.CharField()
+    locator = serializers.CharField()
+    document_id = serializers.IntegerField(allow_null=True)
+    snippet = serializers.CharField()
+
+
+class GuardSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    fabrication_guard_triggered = serializers.BooleanField()
+    numbers_unsupported = serializers.IntegerField()
+
+
+@extend_schema_serializer(component_name="AskResponse")
+class AskResultSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    request_id = serializers.CharField()
+    question = serializers.CharField()
+    answer = serializers.CharField()
+    answer_kind = serializers.ChoiceField(ANSWER_KINDS)
+    route = serializers.ChoiceField(ANSWER_ROUTES)
+    routing = RoutingSerializer()
+    intent = IntentSerializer()
+    clarification = ClarificationSerializer()
+    facts = FactSerializer(many=True)
+    tool_results = serializers.ListField(child=serializers.DictField())
+    sources = SourceSerializer(many=True)
+    faq = serializers.DictField(allow_null=True)
+    guard = GuardSerializer()
+
+
+# Built once: binding a serializer's fields deep-copies them, which costs more than the whole
+# structured answer. `to_representation` keeps no state, so one instance serves every request.
+_ASK_RESULT = AskResultSerializer()
 
 
 def result_as_dict(result: AgentResult) -> dict[str, Any]:
-    return {
-        "request_id": result.request_id,
-        "question": result.question,
-        "answer": result.answer,
-        "answer_kind": result.answer_kind,
-        "route": result.route,
-        "routing": result.routing.as_dict(),
-        "intent": result.intent.as_dict(),
-        "clarification": result.clarification.as_dict(),
-        "facts": [fact_as_dict(f) for f in result.facts],
-        "tool_results": [dict(r) for r in result.tool_results],
-        "sources": [s.as_dict() for s in result.sources],
-        "faq": result.faq,
-        "guard": result.guard.as_dict(),
-    }
+    return dict(_ASK_RESULT.to_representation(result))
+
+
+def sections_as_dict(result: AgentResult) -> dict[str, str]:
+    """The answer's sections, which the UI and the stream show apart (the API joins them in `answer`)."""
+    return asdict(result.sections)

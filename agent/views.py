@@ -16,28 +16,33 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.middleware import HtmxDetails
 
-from agent.core.normalize import text_normalize
-from agent.core.orchestrator import ScopeError
-from documents.models import Document
+from common.access import user_cleared
+from core.orchestrator import ScopeError
+from core.types import KIND_BADGES, ROUTE_BADGES, AnswerSections, Badge
+from documents.selectors import document_list
 from facts.selectors import glossary_snapshot
+from retrieval.selectors import chunk_list
 
 from .api import answer_events
-from .bootstrap import ask, user_cleared
+from .bootstrap import ask
 from .charts import chart_bars
 from .conversation import conversation_clear, follow_up_scope, turn_add, turns_get
+from .forms import AskForm
 from .models import QueryLog
-from .serialize import result_as_dict
+from .serialize import result_as_dict, sections_as_dict
 
-SCOPE_FIELDS = ("entity", "metric", "period", "channel")
-ROUTE_NAMES = {
-    "structured": "数据",
-    "narrative": "文档",
-    "composite": "数据 + 归因",
-    "find_documents": "找文件",
-    "faq": "FAQ",
-}
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as the views see it: the middleware has added `htmx` and `request_id`."""
+
+    htmx: HtmxDetails
+    request_id: str
+
+
 EXAMPLES = [
     "中国内地FY2025的营收是多少",
     "营收是多少",
@@ -74,12 +79,20 @@ def _turn_view(turn: dict[str, Any], index: int) -> dict[str, Any]:
         "question": turn["question"],
         "note": turn.get("note"),
         "result": result,
+        "sections": _sections_of(turn),
         "facts": facts,
         "sources": sources,
         "chart": chart_bars(result["facts"], glossary),
-        "route_name": ROUTE_NAMES.get(result["route"], result["route"]),
+        "route_badge": ROUTE_BADGES.get(result["route"]) or Badge(result["route"], "data"),
+        "kind_badge": KIND_BADGES.get(result["answer_kind"]),
         "feedback": turn.get("feedback"),
     }
+
+
+def _sections_of(turn: dict[str, Any]) -> AnswerSections:
+    if "sections" not in turn:  # kept in the session before answers had sections: shown whole
+        return AnswerSections(narrative=turn["result"]["answer"])
+    return AnswerSections(**turn["sections"])
 
 
 def _slots_of(result: dict[str, Any]) -> dict[str, Any]:
@@ -107,46 +120,44 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
-def ask_view(request: HttpRequest) -> HttpResponse:
-    question = request.POST.get("question", "").strip()
-    error = None
-    if not text_normalize(question):
-        error = "请输入问题。"
-    elif len(question) > 2000:
-        error = "问题太长了（最多 2,000 字）。"
-    scope = {f: request.POST.get(f"scope_{f}", "").strip() for f in SCOPE_FIELDS}
-    scope = {k: v for k, v in scope.items() if v}
-    if error is None:
-        reference = date.today()
-        turns = turns_get(request.session)
-        previous = next((_slots_of(t["result"]) for t in reversed(turns) if t["result"]["intent"].get("metric")), None)
-        inherited, note = ({}, None) if scope else follow_up_scope(question, previous, glossary_snapshot(), reference)
-        try:
-            result = ask(question, user=request.user, scope=scope or inherited, request_id=request.request_id)  # type: ignore[attr-defined]
-        except ScopeError:
-            error = "这个收窄选项已失效，请重新提问。"
-        else:
-            turn = {"question": question, "note": note, "result": result_as_dict(result)}
-            index = turn_add(request.session, turn)
-            if "text/event-stream" in request.headers.get("Accept", ""):
-                return _turn_stream(request, turn, index)
-            if request.htmx:  # type: ignore[attr-defined]
-                context = {
-                    "turn": _turn_view(turn, index),
-                    "recent": request.session.get("ragspine_recent", []),
-                    "oob": True,
-                }
-                return render(request, "agent/ask.html#new-turn", context)
-            return redirect(f"/#turn-{index}")
-    if request.htmx:  # type: ignore[attr-defined]
+def ask_view(request: HtmxHttpRequest) -> HttpResponse:
+    form = AskForm(request.POST)
+    if not form.is_valid():
+        return _ask_refused(request, form, form.errors["question"][0])
+    question, scope = form.cleaned_data["question"], form.scope
+    turns = turns_get(request.session)
+    previous = next((_slots_of(t["result"]) for t in reversed(turns) if t["result"]["intent"].get("metric")), None)
+    inherited, note = ({}, None) if scope else follow_up_scope(question, previous, glossary_snapshot(), date.today())
+    try:
+        result = ask(question, user=request.user, scope=scope or inherited, request_id=request.request_id)
+    except ScopeError:
+        return _ask_refused(request, form, "这个收窄选项已失效，请重新提问。")
+    turn = {"question": question, "note": note, "result": result_as_dict(result), "sections": sections_as_dict(result)}
+    index = turn_add(request.session, turn)
+    if "text/event-stream" in request.headers.get("Accept", ""):
+        return _turn_stream(request, turn, index)
+    if request.htmx:
+        context = {"turn": _turn_view(turn, index), "recent": request.session.get("ragspine_recent", []), "oob": True}
+        return render(request, "agent/ask.html#new-turn", context)
+    return redirect(_turn_url(index))
+
+
+def _ask_refused(request: HtmxHttpRequest, form: AskForm, error: str) -> HttpResponse:
+    """The error next to the form (htmx), or the page again with the question kept in the box."""
+    if request.htmx:
         return render(request, "agent/ask.html#form-error", {"error": error}, status=422)
     turns = [_turn_view(t, i) for i, t in enumerate(turns_get(request.session))]
-    return render(
-        request,
-        "agent/ask.html",
-        {"turns": turns, "error": error, "question": question, "recent": request.session.get("ragspine_recent", [])},
-        status=400,
-    )
+    context = {
+        "turns": turns,
+        "error": error,
+        "question": form.question_as_typed,
+        "recent": request.session.get("ragspine_recent", []),
+    }
+    return render(request, "agent/ask.html", context, status=400)
+
+
+def _turn_url(index: int) -> str:
+    return f"{reverse('home')}#turn-{index}"
 
 
 def _turn_stream(request: HttpRequest, turn: dict[str, Any], index: int) -> StreamingHttpResponse:
@@ -154,7 +165,7 @@ def _turn_stream(request: HttpRequest, turn: dict[str, Any], index: int) -> Stre
     context = {"turn": _turn_view(turn, index), "recent": request.session.get("ragspine_recent", []), "oob": False}
     html = render_to_string("agent/ask.html#new-turn", context, request=request)
     request.session.save()
-    events = [event for event in answer_events(turn["result"]) if not event.startswith("event: done")]
+    events = [e for e in answer_events(turn["result"], _sections_of(turn)) if not e.startswith("event: done")]
     events.append(f"event: turn\ndata: {json.dumps({'html': html}, ensure_ascii=False)}\n\n")
     response = StreamingHttpResponse(iter(events), content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache"
@@ -165,12 +176,12 @@ def _turn_stream(request: HttpRequest, turn: dict[str, Any], index: int) -> Stre
 @login_required
 def conversation_new(request: HttpRequest) -> HttpResponse:
     conversation_clear(request.session)
-    return redirect("/")
+    return redirect("home")
 
 
 @require_POST
 @login_required
-def feedback(request: HttpRequest, index: int) -> HttpResponse:
+def feedback(request: HtmxHttpRequest, index: int) -> HttpResponse:
     turns = turns_get(request.session)
     if not 0 <= index < len(turns):
         raise Http404("no such answer")
@@ -181,9 +192,9 @@ def feedback(request: HttpRequest, index: int) -> HttpResponse:
     )
     turns[index]["feedback"] = vote
     request.session["ragspine_turns"] = turns
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         return render(request, "agent/ask.html#feedback", {"turn": _turn_view(turns[index], index)})
-    return redirect(f"/#turn-{index}")
+    return redirect(_turn_url(index))
 
 
 @require_GET
@@ -218,13 +229,9 @@ def facts_csv(request: HttpRequest, index: int) -> HttpResponse:
 @login_required
 def document_view(request: HttpRequest, document_id: int) -> HttpResponse:
     """A document's text, chunk by chunk with locators. RESTRICTED documents 404 for the uncleared."""
-    documents = Document.objects.all()
-    if not user_cleared(request.user):
-        documents = documents.exclude(sensitivity="RESTRICTED")
-    document = get_object_or_404(documents, pk=document_id)
-    chunks = document.chunks.filter(active=True).order_by("seq")
-    if not user_cleared(request.user):
-        chunks = chunks.exclude(sensitivity="RESTRICTED")
+    cleared = user_cleared(request.user)
+    document = get_object_or_404(document_list(cleared=cleared), pk=document_id)
+    chunks = chunk_list(document_id=document.pk, cleared=cleared)
     return render(
         request, "agent/document.html", {"document": document, "chunks": chunks, "focus": request.GET.get("at", "")}
     )

@@ -147,7 +147,7 @@ def lsa_ranker(corpus: Sequence[str], k: int = 10, dim: int = 256) -> Ranker:
 
 def hybrid_ranker(corpus: Sequence[str], k: int = 10) -> Ranker:
     """The product's hybrid fusion (RRF, k = 60) of BM25 and the dense ranker, each taking 50 candidates."""
-    from agent.core.narrative import rrf_fuse
+    from core.narrative import rrf_fuse
 
     lexical, dense = bm25_ranker(corpus, 50), lsa_ranker(corpus, 50)
 

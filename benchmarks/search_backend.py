@@ -2,7 +2,8 @@
 backend, in a fresh process (`python -m benchmarks.search_backend --backend sqlite|postgres`).
 
 1. Ingestion: generated markdown documents (CMRC passages as sections) through
-   `text_document_ingest` — the same service `manage.py ingest` and `load_demo` use.
+   `documents.services.document_ingest` — the service `manage.py ingest`, the upload jobs and
+   `load_demo` use.
 2. Corpus: 100,000 chunks cut from CMRC 2018 dev passages (`retrieval_bench.speed_corpus`),
    tokenised by the product tokenizer and stored as chunks of 1,000 documents.
 3. Search: gunicorn (one worker) on 127.0.0.1 serves the app; 200 CMRC questions go to
@@ -51,8 +52,9 @@ def main() -> None:
 
     from benchmarks.retrieval_bench import cmrc_corpus, speed_corpus
     from documents.models import Document
+    from documents.services import document_ingest
     from retrieval.models import Chunk
-    from retrieval.services import retrieval_changed, text_document_ingest
+    from retrieval.services import retrieval_changed
     from retrieval.text import tokens
 
     call_command("migrate", verbosity=0)
@@ -64,7 +66,7 @@ def main() -> None:
     for n in range(args.ingest_docs):
         sections = [passages[(n * 3 + i) % len(passages)] for i in range(3)]
         body = "\n".join(f"## 第{i + 1}节\n" + "\n".join(s.split("\n")) for i, s in enumerate(sections))
-        made += text_document_ingest(name=f"ingest-{n}.md", data=f"# 文档{n}\n{body}\n".encode()).chunks
+        made += document_ingest(name=f"ingest-{n}.md", data=f"# 文档{n}\n{body}\n".encode()).chunks
     seconds = time.perf_counter() - began
     chars = sum(len(passages[(n * 3 + i) % len(passages)]) for n in range(args.ingest_docs) for i in range(3))
     result["ingest"] = {

@@ -12,11 +12,13 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 
-from agent.clearance import ClearanceFilteredAdmin
-from agent.core.types import SENSITIVITIES
+from common.access import ClearanceFilteredAdmin
+from core.types import SENSITIVITIES
+from ingestion.formats import EXTENSIONS, format_of
 
+from .jobs import ingest_job_create
 from .models import Document, IngestJob
-from .services import SUPPORTED, document_delete, ingest_job_create
+from .services import document_delete
 
 
 class UploadForm(forms.Form):
@@ -59,11 +61,11 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
     @admin.action(description="删除所选文档（连同其事实与分块）", permissions=["delete"])
     def delete_with_facts(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
         for document in queryset:
-            document_delete(document)
+            document_delete(document=document)
         self.message_user(request, "已删除。")
 
     def delete_model(self, request: HttpRequest, obj: Document) -> None:
-        document_delete(obj)
+        document_delete(document=obj)
 
     def get_urls(self) -> list[Any]:
         return [
@@ -82,8 +84,8 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
         if request.method == "POST" and form.is_valid():
             queued = 0
             for upload in request.FILES.getlist("files"):
-                if not upload.name.lower().endswith(SUPPORTED):
-                    messages.error(request, f"{upload.name}：不支持的格式（{', '.join(SUPPORTED)}）")
+                if format_of(upload.name) is None:
+                    messages.error(request, f"{upload.name}：不支持的格式（{', '.join(EXTENSIONS)}）")
                     continue
                 ingest_job_create(
                     name=upload.name,

@@ -12,12 +12,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from agent.bootstrap import user_cleared
-from agent.clearance import restricted_hidden
-from agent.core.types import SENSITIVITIES
+from core.types import SENSITIVITIES
+from ingestion.formats import EXTENSIONS, format_of
 
+from .jobs import ingest_job_create, ingest_jobs_recover
 from .models import IngestJob
-from .services import SUPPORTED, ingest_job_create, ingest_jobs_recover
+from .selectors import ingest_job_list
 
 MAX_UPLOAD = 50 * 1024 * 1024
 
@@ -53,8 +53,8 @@ class DocumentUploadApi(APIView):
         def validate_file(self, upload: Any) -> Any:
             if upload.size > MAX_UPLOAD:
                 raise serializers.ValidationError("larger than 50 MB")
-            if not upload.name.lower().endswith(SUPPORTED):
-                raise serializers.ValidationError(f"supported formats: {', '.join(SUPPORTED)}")
+            if format_of(upload.name) is None:
+                raise serializers.ValidationError(f"supported formats: {', '.join(EXTENSIONS)}")
             return upload
 
     @extend_schema(request={"multipart/form-data": InputSerializer}, responses={202: dict}, summary="Upload a document")
@@ -76,10 +76,4 @@ class JobDetailApi(APIView):
     @extend_schema(responses={200: dict}, summary="An ingestion job's status")
     def get(self, request: Request, job_id: str) -> Response:
         ingest_jobs_recover(jobs=IngestJob.objects.filter(pk=job_id))  # a job whose worker died is retried
-        jobs = IngestJob.objects.all()
-        if not (request.user.is_staff and request.user.has_perm("documents.view_ingestjob")):
-            jobs = jobs.filter(created_by=request.user)
-        elif not user_cleared(request.user):  # a curator sees their own uploads, and others' unless RESTRICTED
-            mine = jobs.filter(created_by=request.user)
-            jobs = mine | restricted_hidden(jobs, IngestJob.RESTRICTED_LOOKUPS)
-        return Response(job_dict(get_object_or_404(jobs, pk=job_id)))
+        return Response(job_dict(get_object_or_404(ingest_job_list(user=request.user), pk=job_id)))

@@ -7,7 +7,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 
-from agent.core.types import SENSITIVITIES
+from core.types import SENSITIVITIES
 
 
 class Document(models.Model):

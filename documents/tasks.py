@@ -1,12 +1,61 @@
-"""Background tasks (Django's tasks framework; the worker is `manage.py ingest_worker`)."""
+"""Background tasks (Django's tasks framework; the worker is `manage.py ingest_worker`): run one
+queued ingestion job through the pipeline and record, under the worker's name, how it went."""
 
 from __future__ import annotations
 
+import os
+import socket
+
+from django.db.models import F
 from django.tasks import task
+from django.utils import timezone
+
+from .models import IngestJob
+from .services import IngestError, document_ingest
 
 
 @task()
 def ingest_job_run(job_id: str) -> str:
-    from .services import ingest_job_execute
-
     return str(ingest_job_execute(job_id).status)
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"[:255]
+
+
+def ingest_job_execute(job_id: str) -> IngestJob:
+    job = IngestJob.objects.get(pk=job_id)
+    if job.status not in (IngestJob.Status.QUEUED, IngestJob.Status.RUNNING):
+        return job  # already finished (a duplicate delivery)
+    IngestJob.objects.filter(pk=job.pk).update(
+        status=IngestJob.Status.RUNNING,
+        progress=5,
+        attempts=F("attempts") + 1,
+        worker=worker_name(),
+        started_at=timezone.now(),
+    )
+
+    def progress(percent: int) -> None:
+        IngestJob.objects.filter(pk=job.pk).update(progress=percent)
+
+    try:
+        outcome = document_ingest(
+            name=job.name,
+            data=bytes(job.data),
+            sensitivity=job.sensitivity or None,
+            uploaded_by=job.created_by,
+            progress=progress,
+        )
+    except IngestError as error:
+        job.status, job.message, job.progress = IngestJob.Status.FAILED, str(error), 100
+    else:
+        job.status, job.message, job.document, job.progress = (
+            IngestJob.Status.DONE,
+            outcome.summary(),
+            outcome.document,
+            100,
+        )
+    job.data = b""
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "message", "document", "progress", "data", "finished_at"])
+    return job

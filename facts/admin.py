@@ -2,18 +2,47 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django import forms
 from django.contrib import admin
 from django.db.models import QuerySet
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 
-from agent.clearance import ClearanceFilteredAdmin
+from common.access import ClearanceFilteredAdmin
 
 from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, Metric, Unit
-from .services import facts_review
+from .services import ALIAS_TARGETS, alias_conflict, alias_create, facts_review
+
+
+class AliasForm(forms.ModelForm):  # type: ignore[type-arg]
+    """Refuses a text that already names another entity, metric or channel."""
+
+    class Meta:
+        model = Alias
+        fields = "__all__"
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        # An inline form's target is its parent (the formset's foreign-key field), maybe unsaved.
+        kind, target = next(((k, cleaned[k]) for k in ALIAS_TARGETS if cleaned.get(k) is not None), ("", None))
+        if target is not None and cleaned.get("text"):
+            problem = alias_conflict(text=cleaned["text"], kind=kind, code=target.code, exclude_pk=self.instance.pk)
+            if problem:
+                self.add_error("text", problem)
+        return cleaned
+
+
+class AliasInlineFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
+    def save_new(self, form: forms.ModelForm, commit: bool = True) -> Alias:  # type: ignore[type-arg]
+        return alias_create(kind=self.fk.name, text=form.cleaned_data["text"], code=self.instance.code)
 
 
 class AliasInline(admin.TabularInline):  # type: ignore[type-arg]
     model = Alias
+    form = AliasForm
+    formset = AliasInlineFormSet
     fields = ["text"]
     extra = 1
 
@@ -46,9 +75,18 @@ class UnitAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 @admin.register(Alias)
 class AliasAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    form = AliasForm
     list_display = ["text", "kind", "entity", "metric", "channel"]
     list_filter = ["kind"]
     search_fields = ["text"]
+
+    def save_model(self, request: HttpRequest, obj: Alias, form: forms.ModelForm, change: bool) -> None:  # type: ignore[type-arg]
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        kind = next(k for k in ALIAS_TARGETS if form.cleaned_data.get(k) is not None)
+        obj.pk = alias_create(kind=kind, text=obj.text, code=form.cleaned_data[kind].code).pk
+        obj.refresh_from_db()  # the admin's log entry and redirect name the row `alias_create` wrote
 
 
 @admin.register(CompanyProfile)

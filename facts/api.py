@@ -1,23 +1,28 @@
-"""`GET /v1/facts`: approved facts with lineage, filtered by any alias, clearance-filtered."""
+"""`GET /v1/facts`: approved facts with lineage, filtered by any alias, clearance-filtered.
+`/v1/glossary/aliases`: curators add and remove aliases; every authenticated user reads them."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_serializer
-from rest_framework import serializers
+from rest_framework import permissions, serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
-from agent.api import FactSourceSerializer
-from agent.bootstrap import user_cleared
-from agent.core.periods import period_parse
-from agent.pagination import StrictLimitOffsetPagination
+from common.access import user_cleared
+from common.api.fields import FactSourceSerializer
+from common.api.pagination import StrictLimitOffsetPagination
+from core.periods import period_parse
 
-from .models import FactMetric
+from .models import Alias, FactMetric
 from .selectors import fact_list, glossary_snapshot
+from .services import alias_create
 
 
 class FactListApi(ListAPIView):  # type: ignore[type-arg]
@@ -90,3 +95,61 @@ def _facts_filter(facts: QuerySet[FactMetric], params: dict[str, str]) -> QueryS
             raise serializers.ValidationError({"period": f"'{params['period']}' is not a period."})
         facts = facts.filter(period_type=period.period_type, period=period.period)
     return facts
+
+
+class CuratorWrites(permissions.BasePermission):
+    """Reads for every authenticated user; writes for staff curators with the model permission."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if not request.user or not request.user.is_authenticated:
+            return False
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        codename = {"POST": "add", "PATCH": "change", "PUT": "change", "DELETE": "delete"}.get(request.method, "change")
+        model = view.model
+        return bool(
+            request.user.is_staff
+            and request.user.has_perm(f"{model._meta.app_label}.{codename}_{model._meta.model_name}")
+        )
+
+
+class AliasSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField(read_only=True)
+    kind = serializers.ChoiceField(["entity", "metric", "channel"])
+    text = serializers.CharField(max_length=255)
+    code = serializers.CharField(max_length=64)
+
+
+def _alias_dict(alias: Alias) -> dict[str, Any]:
+    return {"id": alias.pk, "kind": alias.kind, "text": alias.text, "code": alias.target_code}
+
+
+class AliasListApi(APIView):
+    permission_classes = [CuratorWrites]
+    model = Alias
+
+    @extend_schema(responses={200: AliasSerializer(many=True)}, summary="List glossary aliases")
+    def get(self, request: Request) -> Response:
+        aliases = Alias.objects.select_related("entity", "metric", "channel").order_by("kind", "text")
+        return Response([_alias_dict(a) for a in aliases])
+
+    @extend_schema(request=AliasSerializer, responses={201: AliasSerializer}, summary="Add an alias")
+    def post(self, request: Request) -> Response:
+        serializer = AliasSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            alias = alias_create(kind=data["kind"], text=data["text"], code=data["code"])
+        except ValidationError as error:
+            raise serializers.ValidationError(error.message_dict) from None
+        return Response(_alias_dict(alias), status=status.HTTP_201_CREATED)
+
+
+class AliasDetailApi(APIView):
+    permission_classes = [CuratorWrites]
+    model = Alias
+
+    @extend_schema(responses={204: None}, summary="Delete an alias")
+    def delete(self, request: Request, pk: int) -> Response:
+        get_object_or_404(Alias, pk=pk).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -21,9 +21,9 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from agent.core.glossary import GlossarySnapshot
-from agent.core.periods import period_parse
-from agent.core.types import CODE_RE, SENSITIVITIES, Period
+from core.glossary import GlossarySnapshot
+from core.periods import period_parse
+from core.types import CODE_RE, SENSITIVITIES, Period
 from ingestion.values import decimal_parse
 
 from .models import Alias, Entity, FactMetric, Metric

@@ -10,7 +10,8 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
 
-from agent.core.types import ENTITY_KINDS, SENSITIVITIES
+from core.glossary import alias_key
+from core.types import ENTITY_KINDS, SENSITIVITIES
 
 code_validator = RegexValidator(r"^[A-Z0-9][A-Z0-9_]*$", "A code is upper-case letters, digits and _.")
 
@@ -143,8 +144,6 @@ class Alias(models.Model):
         return target.code if target else ""
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        from agent.core.glossary import alias_key
-
         self.key = alias_key(self.text)
         if self.entity_id:
             self.kind = self.Kind.ENTITY
@@ -155,15 +154,10 @@ class Alias(models.Model):
         super().save(*args, **kwargs)
 
     def clean(self) -> None:
-        from .services import alias_conflict
-
-        targets = [t for t in (self.entity, self.metric, self.channel) if t is not None]
-        if len(targets) != 1:
+        # Whether the text already names something else is the glossary's question, asked by
+        # `facts.services.alias_conflict` (in `alias_create` and the admin form).
+        if len([t for t in (self.entity, self.metric, self.channel) if t is not None]) != 1:
             raise ValidationError("An alias names exactly one entity, metric or channel.")
-        kind = "entity" if self.entity else "metric" if self.metric else "channel"
-        problem = alias_conflict(text=self.text, kind=kind, code=targets[0].code, exclude_pk=self.pk)
-        if problem:
-            raise ValidationError({"text": problem})
 
     def __str__(self) -> str:
         return f"{self.text} → {self.target_code}"

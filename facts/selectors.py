@@ -7,7 +7,8 @@ import threading
 from django.db import connection
 from django.db.models import QuerySet
 
-from agent.core.glossary import (
+from common.access import visible_to
+from core.glossary import (
     AliasRecord,
     ChannelInfo,
     EntityInfo,
@@ -16,7 +17,7 @@ from agent.core.glossary import (
     UnitInfo,
     glossary_build,
 )
-from agent.core.types import RESTRICTED, FactRecord, Period, SubTask
+from core.types import FactRecord, Period, SubTask
 
 from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, GlossaryState, Metric, Unit
 
@@ -76,10 +77,7 @@ def glossary_load(*, version: int = 0) -> GlossarySnapshot:
 
 def fact_list(*, cleared: bool) -> QuerySet[FactMetric]:
     """Approved facts the caller may see."""
-    facts = FactMetric.objects.filter(review_status=FactMetric.Review.APPROVED)
-    if not cleared:
-        facts = facts.exclude(sensitivity=RESTRICTED)
-    return facts
+    return visible_to(FactMetric.objects.filter(review_status=FactMetric.Review.APPROVED), cleared=cleared)
 
 
 _FACT_COLUMNS = (

@@ -10,9 +10,9 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path
 
-from agent.clearance import ClearanceFilteredAdmin
-from agent.core.intent import parse_intent
-from agent.core.security import security_screen
+from common.access import ClearanceFilteredAdmin
+from core.intent import parse_intent
+from core.security import security_screen
 from facts.selectors import glossary_snapshot
 
 from .models import FAQItem

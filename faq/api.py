@@ -1,38 +1,22 @@
-"""`/v1/faq` and `/v1/glossary/aliases`: curators write; analysts read what their clearance allows."""
+"""`/v1/faq`: curators write; analysts read what their clearance allows."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from agent.bootstrap import user_cleared
-from agent.core.types import RESTRICTED
-from facts.models import Alias, Channel, Entity, Metric
-from facts.services import alias_conflict
+from common.access import user_cleared
+from common.api.permissions import CuratorWrites
 
 from .models import FAQItem
-
-
-class CuratorWrites(permissions.BasePermission):
-    """Reads for every authenticated user; writes for staff curators with the model permission."""
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        if not request.user or not request.user.is_authenticated:
-            return False
-        if request.method in permissions.SAFE_METHODS:
-            return True
-        codename = {"POST": "add", "PATCH": "change", "PUT": "change", "DELETE": "delete"}.get(request.method, "change")
-        model = view.model
-        return bool(
-            request.user.is_staff
-            and request.user.has_perm(f"{model._meta.app_label}.{codename}_{model._meta.model_name}")
-        )
+from .selectors import faq_item_list
 
 
 class FAQItemSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
@@ -68,9 +52,8 @@ class FAQItemSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         return attrs
 
 
-def _faq_items(request: Request) -> Any:
-    items = FAQItem.objects.all()
-    return items if user_cleared(request.user) else items.exclude(sensitivity=RESTRICTED)
+def _faq_items(request: Request) -> QuerySet[FAQItem]:
+    return faq_item_list(cleared=user_cleared(request.user))
 
 
 class FaqListApi(APIView):
@@ -107,54 +90,4 @@ class FaqDetailApi(APIView):
     @extend_schema(responses={204: None}, summary="Delete an FAQ item")
     def delete(self, request: Request, pk: int) -> Response:
         get_object_or_404(_faq_items(request), pk=pk).delete()
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-class AliasSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    id = serializers.IntegerField(read_only=True)
-    kind = serializers.ChoiceField(["entity", "metric", "channel"])
-    text = serializers.CharField(max_length=255)
-    code = serializers.CharField(max_length=64)
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        model = {"entity": Entity, "metric": Metric, "channel": Channel}[attrs["kind"]]
-        target = model.objects.filter(code=attrs["code"]).first()
-        if target is None:
-            raise serializers.ValidationError({"code": f"no {attrs['kind']} with code '{attrs['code']}'"})
-        problem = alias_conflict(text=attrs["text"], kind=attrs["kind"], code=attrs["code"])
-        if problem:
-            raise serializers.ValidationError({"text": problem})
-        attrs["target"] = target
-        return attrs
-
-
-def _alias_dict(alias: Alias) -> dict[str, Any]:
-    return {"id": alias.pk, "kind": alias.kind, "text": alias.text, "code": alias.target_code}
-
-
-class AliasListApi(APIView):
-    permission_classes = [CuratorWrites]
-    model = Alias
-
-    @extend_schema(responses={200: AliasSerializer(many=True)}, summary="List glossary aliases")
-    def get(self, request: Request) -> Response:
-        aliases = Alias.objects.select_related("entity", "metric", "channel").order_by("kind", "text")
-        return Response([_alias_dict(a) for a in aliases])
-
-    @extend_schema(request=AliasSerializer, responses={201: AliasSerializer}, summary="Add an alias")
-    def post(self, request: Request) -> Response:
-        serializer = AliasSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        alias = Alias.objects.create(kind=data["kind"], text=data["text"], **{data["kind"]: data["target"]})
-        return Response(_alias_dict(alias), status=status.HTTP_201_CREATED)
-
-
-class AliasDetailApi(APIView):
-    permission_classes = [CuratorWrites]
-    model = Alias
-
-    @extend_schema(responses={204: None}, summary="Delete an alias")
-    def delete(self, request: Request, pk: int) -> Response:
-        get_object_or_404(Alias, pk=pk).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)

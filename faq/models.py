@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db import models
 
-from agent.core.types import SENSITIVITIES
+from core.types import SENSITIVITIES
 
 
 class FAQItem(models.Model):

@@ -7,12 +7,14 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.conf import settings
-from django.db.models import Count, F, Max
+from django.db.models import Count, F, Max, QuerySet
 from django.utils import timezone
 
-from agent.core.faq import faq_exclusion, faq_key, jaccard
-from agent.core.orchestrator import FaqHit
-from agent.core.types import RESTRICTED, ParsedIntent
+from common.access import visible_to
+from core.faq import faq_exclusion, faq_key, jaccard
+from core.ports import FaqHit
+from core.types import RESTRICTED, ParsedIntent
+from retrieval.text import tokens
 
 from .models import FAQItem
 
@@ -20,6 +22,11 @@ NO_MATCH = "no FAQ item matches this wording"
 DISABLED = "the matching item is disabled"
 OUTSIDE_WINDOW = "the matching item is outside its validity window"
 RESTRICTED_ITEM = "the matching item is RESTRICTED (never served as a cached answer)"
+
+
+def faq_item_list(*, cleared: bool) -> QuerySet[FAQItem]:
+    """FAQ items the caller may see (the API lists and edits these)."""
+    return visible_to(FAQItem.objects.all(), cleared=cleared)
 
 
 @dataclass(frozen=True)
@@ -45,21 +52,15 @@ class _KeyIndex:
                 for pk, text, aliases in FAQItem.objects.values_list("pk", "question", "aliases"):
                     for wording in [text, *(aliases or [])]:
                         keys.setdefault(faq_key(wording), []).append(pk)
-                        token_sets.append((frozenset(_words(wording)), pk))
+                        token_sets.append((frozenset(tokens(wording)), pk))
                 cls._keys, cls._tokens, cls._stamp = keys, token_sets, current
         found = list(cls._keys.get(faq_key(question), []))
         threshold = float(settings.RAGSPINE.get("FAQ_SIMILARITY", 0) or 0)
         if not found and threshold > 0:
-            words = frozenset(_words(question))
+            words = frozenset(tokens(question))
             scored = sorted(((jaccard(words, ws), pk) for ws, pk in cls._tokens), reverse=True)
             found = [pk for score, pk in scored if score >= threshold][:3]
         return found
-
-
-def _words(text: str) -> list[str]:
-    from retrieval.text import tokens
-
-    return tokens(text)
 
 
 def faq_decide(intent: ParsedIntent, *, reference_date: date) -> FaqVerdict:

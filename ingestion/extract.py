@@ -1,7 +1,7 @@
 """`extract`: one file's bytes → `ExtractedDocument`, or a clear `ExtractionError`.
 
-Dispatches on the extension (.pptx .xlsx .pdf .docx .md .txt) after checking that the content
-is what the extension says: OOXML is a zip whose `[Content_Types].xml` names the right main part,
+Dispatches on the extension, through the format registry (`ingestion.formats`), after checking
+that the content is what the extension says: OOXML is a zip whose `[Content_Types].xml` names the right main part,
 a PDF starts with `%PDF-`, text is UTF-8. Encrypted files, legacy binary Office files, empty
 files, oversized files and files with too many pages are refused with a message a user can act
 on; a parser's own exception never reaches the message (only its class name does).
@@ -11,25 +11,15 @@ from __future__ import annotations
 
 import io
 import zipfile
-from pathlib import PurePath
 
-from retrieval.chunking import blocks_from_text
-
-from .ir import MEDIA_TYPES, ExtractedDocument, ExtractionError
+from .formats import EXTENSIONS, FORMATS, Format, extension_of, format_for_extension, format_of
+from .ir import ExtractedDocument, ExtractionError
 
 MAX_BYTES = 50 * 1024 * 1024
 MAX_PAGES = 500
 UNPACK_RATIO = 20  # an OOXML zip may unpack to at most this many times max_bytes
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-_OOXML_KIND = {
-    "presentationml.presentation.main+xml": ".pptx",
-    "presentation.macroenabled.main+xml": ".pptx",
-    "spreadsheetml.sheet.main+xml": ".xlsx",
-    "sheet.macroenabled.main+xml": ".xlsx",
-    "wordprocessingml.document.main+xml": ".docx",
-    "document.macroenabled.main+xml": ".docx",
-}
-_KIND_NAMES = {".pptx": "PowerPoint presentation", ".xlsx": "Excel workbook", ".docx": "Word document"}
+_OOXML_KIND = {part: f.extension for f in FORMATS for part in f.ooxml_main_parts}
 
 
 def _megabytes(size: int) -> str:
@@ -71,13 +61,17 @@ def _ooxml_kind(data: bytes, name: str, max_unpacked: int) -> tuple[str | None, 
     return kind, archive
 
 
+def _label(extension: str) -> str:
+    return format_for_extension(extension).label
+
+
 def _refuse_ole(data: bytes, name: str, ext: str) -> ExtractionError:
     if "EncryptionInfo".encode("utf-16-le") in data or "EncryptedPackage".encode("utf-16-le") in data:
         return ExtractionError(
             f"{name}: the file is password-protected (encrypted); remove the password and upload it again.",
             "encrypted",
         )
-    legacy = {".pptx": ".ppt", ".xlsx": ".xls", ".docx": ".doc"}.get(ext, ".doc/.xls/.ppt")
+    legacy = format_for_extension(ext).legacy_extension or ".doc/.xls/.ppt"
     return ExtractionError(
         f"{name}: this is a legacy binary Office file ({legacy}), not {ext}; "
         f"save it as {ext or '.docx'} and upload again.",
@@ -85,26 +79,27 @@ def _refuse_ole(data: bytes, name: str, ext: str) -> ExtractionError:
     )
 
 
-def _check_content(name: str, ext: str, data: bytes, max_bytes: int) -> None:
+def _check_content(name: str, fmt: Format, data: bytes, max_bytes: int) -> None:
     """Refuse content that does not match the extension."""
+    ext = fmt.extension
     kind = _sniff(data)
-    if ext == ".pdf":
+    if fmt.container == "pdf":
         if kind == "pdf":
             return
         if kind == "zip":
             found, _ = _ooxml_kind(data, name, max_bytes * UNPACK_RATIO)
-            what = f"a {_KIND_NAMES[found]} ({found})" if found else "a zip archive"
+            what = f"a {_label(found)} ({found})" if found else "a zip archive"
             raise ExtractionError(f"{name}: mislabelled: the content is {what}, not a PDF.", "mislabelled")
         if kind == "ole":
             raise ExtractionError(f"{name}: mislabelled: the content is an Office file, not a PDF.", "mislabelled")
         raise ExtractionError(f"{name}: not a PDF (no %PDF header); the file is damaged or mislabelled.", "corrupt")
-    if ext in _KIND_NAMES:
+    if fmt.container == "ooxml":
         if kind == "ole":
             raise _refuse_ole(data, name, ext)
         if kind == "pdf":
             raise ExtractionError(f"{name}: mislabelled: the content is a PDF, not {ext}.", "mislabelled")
         if kind != "zip":
-            raise ExtractionError(f"{name}: not a valid {_KIND_NAMES[ext]}; the file is damaged.", "corrupt")
+            raise ExtractionError(f"{name}: not a valid {fmt.label}; the file is damaged.", "corrupt")
         found, _ = _ooxml_kind(data, name, max_bytes * UNPACK_RATIO)
         if found is None:
             raise ExtractionError(
@@ -113,28 +108,19 @@ def _check_content(name: str, ext: str, data: bytes, max_bytes: int) -> None:
             )
         if found != ext:
             raise ExtractionError(
-                f"{name}: mislabelled: the content is a {_KIND_NAMES[found]} ({found}), not {ext}.", "mislabelled"
+                f"{name}: mislabelled: the content is a {_label(found)} ({found}), not {ext}.", "mislabelled"
             )
         return
-    # .md / .txt
+    # text
     if kind in ("pdf", "zip", "ole") or b"\x00" in data[:8192]:
         raise ExtractionError(f"{name}: mislabelled: binary content in a {ext} text file.", "mislabelled")
 
 
-def _read_text(name: str, ext: str, data: bytes) -> ExtractedDocument:
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ExtractionError(f"{name}: the text is not UTF-8; save it as UTF-8 and upload again.", "corrupt") from None
-    title, blocks = blocks_from_text(text, markdown=ext == ".md")
-    return ExtractedDocument(name, MEDIA_TYPES[ext], title or PurePath(name).stem, [], blocks, 0)
-
-
 def extract(name: str, data: bytes, *, max_bytes: int = MAX_BYTES, max_pages: int = MAX_PAGES) -> ExtractedDocument:
     """Extract tables and text from one file; raise `ExtractionError` with a clear message."""
-    ext = PurePath(name).suffix.lower()
-    if ext not in MEDIA_TYPES:
-        supported = ", ".join(sorted(MEDIA_TYPES))
+    fmt = format_of(name)
+    if fmt is None:
+        ext, supported = extension_of(name), ", ".join(sorted(EXTENSIONS))
         raise ExtractionError(
             f"{name}: unsupported file type '{ext or '(none)'}'; supported: {supported}.", "unsupported"
         )
@@ -144,32 +130,15 @@ def extract(name: str, data: bytes, *, max_bytes: int = MAX_BYTES, max_pages: in
         raise ExtractionError(
             f"{name}: {_megabytes(len(data))} exceeds the size limit of {_megabytes(max_bytes)}.", "too_large"
         )
-    _check_content(name, ext, data, max_bytes)
+    _check_content(name, fmt, data, max_bytes)
     try:
-        if ext in (".md", ".txt"):
-            document = _read_text(name, ext, data)
-        elif ext == ".pdf":
-            from .pdf import read_pdf
-
-            document = read_pdf(name, data, max_pages=max_pages)
-        elif ext == ".xlsx":
-            from .sheets import read_xlsx
-
-            document = read_xlsx(name, data, max_pages=max_pages)
-        elif ext == ".pptx":
-            from .office import read_pptx
-
-            document = read_pptx(name, data, max_pages=max_pages)
-        else:
-            from .office import read_docx
-
-            document = read_docx(name, data)
+        document = fmt.reader(name, data, media_type=fmt.media_type, max_pages=max_pages)
     except ExtractionError:
         raise
     except Exception as error:  # every parser raises its own zoo of errors on a damaged file
         raise ExtractionError(
-            f"{name}: the file could not be read as {ext} ({type(error).__name__}); "
-            f"it is damaged or not a valid {ext} file.",
+            f"{name}: the file could not be read as {fmt.extension} ({type(error).__name__}); "
+            f"it is damaged or not a valid {fmt.extension} file.",
             "corrupt",
         ) from None
     if not document.tables and not document.blocks:

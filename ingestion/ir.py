@@ -1,8 +1,8 @@
 """The intermediate representation every extractor returns (issue D).
 
 Tables are grids of cell texts that know how to name each cell (`Table.cell_locator`); text is
-a list of `retrieval.chunking.Block`s whose locators keep the document's structure. The same
-`ExtractedDocument` feeds both channels: tables → facts (`ingestion.tables`), blocks → chunks
+a list of `Block`s whose locators keep the document's structure. The same `ExtractedDocument`
+feeds both channels: tables → facts (`ingestion.tables`), blocks → chunks
 (`retrieval.chunking.chunks_build`).
 
 Cell locators, per format:
@@ -18,16 +18,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from retrieval.chunking import Block
-
-MEDIA_TYPES = {
-    ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-    ".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-    ".pdf": "application/pdf",
-    ".md": "text/markdown",
-    ".txt": "text/plain",
-}
 LABEL_LIMIT = 40
 
 
@@ -41,6 +31,17 @@ class ExtractionError(Exception):
         super().__init__(message)
         self.message = message
         self.code = code
+
+
+@dataclass(frozen=True)
+class Block:
+    """A paragraph of text and where it sits: `locator` names its structure ("section=…",
+    "slide=3", "page=2"; "" for none), `para` its paragraph number there."""
+
+    text: str
+    locator: str
+    para: int | None = None
+    heading: str = ""
 
 
 def column_letters(column: int) -> str:

@@ -14,9 +14,7 @@ import io
 from pathlib import PurePath
 from typing import Any
 
-from retrieval.chunking import Block
-
-from .ir import MEDIA_TYPES, ExtractedDocument, ExtractionError, Table
+from .ir import Block, ExtractedDocument, ExtractionError, Table
 from .values import spreads_over_merge
 
 _CAPTION_LIMIT = 80
@@ -66,7 +64,7 @@ def _is_title(shape: Any) -> bool:
     return shape.placeholder_format.type in (PP_PLACEHOLDER.TITLE, PP_PLACEHOLDER.CENTER_TITLE)
 
 
-def read_pptx(name: str, data: bytes, *, max_pages: int) -> ExtractedDocument:
+def read_pptx(name: str, data: bytes, *, media_type: str, max_pages: int) -> ExtractedDocument:
     from pptx import Presentation
 
     presentation = Presentation(io.BytesIO(data))
@@ -114,7 +112,7 @@ def read_pptx(name: str, data: bytes, *, max_pages: int) -> ExtractedDocument:
                 if text:
                     blocks.append(Block(text, f"slide={number},notes", None, slide_title))
     title = presentation.core_properties.title or first_title or PurePath(name).stem
-    return ExtractedDocument(name, MEDIA_TYPES[".pptx"], title, tables, blocks, len(slides))
+    return ExtractedDocument(name, media_type, title, tables, blocks, len(slides))
 
 
 # -- docx ------------------------------------------------------------------------------------------
@@ -156,7 +154,8 @@ def _is_caption(paragraph: Any, text: str) -> bool:
     return len(text) <= _CAPTION_LIMIT and not text.endswith(_SENTENCE_END)
 
 
-def read_docx(name: str, data: bytes) -> ExtractedDocument:
+def read_docx(name: str, data: bytes, *, media_type: str, max_pages: int) -> ExtractedDocument:
+    """A Word document has no pages to count: `max_pages` does not apply."""
     from docx import Document
     from docx.table import Table as DocxTable
 
@@ -189,4 +188,4 @@ def read_docx(name: str, data: bytes) -> ExtractedDocument:
         blocks.append(Block(text, f"section={section}" if section else "", para, section))
         previous = (item, text)
     title = document.core_properties.title or title or PurePath(name).stem
-    return ExtractedDocument(name, MEDIA_TYPES[".docx"], title, tables, blocks, 0)
+    return ExtractedDocument(name, media_type, title, tables, blocks, 0)

@@ -17,9 +17,7 @@ from collections import Counter
 from pathlib import PurePath
 from typing import Any
 
-from retrieval.chunking import Block
-
-from .ir import MEDIA_TYPES, ExtractedDocument, ExtractionError, Table
+from .ir import Block, ExtractedDocument, ExtractionError, Table
 
 _CID = re.compile(r"\(cid:[0-9]+\)")
 _TITLE_GAP = 36.0  # points: how far above a table its title line may sit
@@ -101,7 +99,7 @@ def _open(name: str, data: bytes) -> Any:
     return pdf
 
 
-def read_pdf(name: str, data: bytes, *, max_pages: int) -> ExtractedDocument:
+def read_pdf(name: str, data: bytes, *, media_type: str, max_pages: int) -> ExtractedDocument:
     pdf = _open(name, data)
     try:
         count = len(pdf.pages)
@@ -150,7 +148,7 @@ def read_pdf(name: str, data: bytes, *, max_pages: int) -> ExtractedDocument:
         tables = [t for _, _, page_tables in pages for t in page_tables]
     finally:
         pdf.close()
-    return ExtractedDocument(name, MEDIA_TYPES[".pdf"], title or PurePath(name).stem, tables, blocks, count, warnings)
+    return ExtractedDocument(name, media_type, title or PurePath(name).stem, tables, blocks, count, warnings)
 
 
 def _paragraphs(

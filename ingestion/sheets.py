@@ -19,7 +19,7 @@ from pathlib import PurePath
 from typing import Any
 from xml.etree import ElementTree
 
-from .ir import MEDIA_TYPES, ExtractedDocument, ExtractionError, Table
+from .ir import ExtractedDocument, ExtractionError, Table
 from .values import is_numeric, spreads_over_merge
 
 MAX_CELLS = 2_000_000
@@ -161,7 +161,7 @@ def _tables(sheet: str, cells: dict[tuple[int, int], str]) -> list[Table]:
     return tables
 
 
-def read_xlsx(name: str, data: bytes, *, max_pages: int) -> ExtractedDocument:
+def read_xlsx(name: str, data: bytes, *, media_type: str, max_pages: int) -> ExtractedDocument:
     from openpyxl import load_workbook
 
     archive = zipfile.ZipFile(io.BytesIO(data))
@@ -183,4 +183,4 @@ def read_xlsx(name: str, data: bytes, *, max_pages: int) -> ExtractedDocument:
         title = workbook.properties.title or PurePath(name).stem
     finally:
         workbook.close()
-    return ExtractedDocument(name, MEDIA_TYPES[".xlsx"], title, tables, [], len(sheets))
+    return ExtractedDocument(name, media_type, title, tables, [], len(sheets))

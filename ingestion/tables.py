@@ -30,10 +30,10 @@ from datetime import date
 from decimal import Decimal
 from typing import Literal
 
-from agent.core.glossary import GlossarySnapshot
-from agent.core.normalize import compact_view, text_normalize
-from agent.core.periods import periods_find
-from agent.core.types import Period
+from core.glossary import GlossarySnapshot
+from core.normalize import compact_view, text_normalize
+from core.periods import periods_find
+from core.types import Period
 
 from .ir import ExtractedDocument, Table
 from .values import _BRACKETS, UnitHint, UnitMarkers, is_numeric, value_parse
@@ -374,140 +374,83 @@ def facts_from_table(
     sheet = reader.read(sheet_name if sheet_name is not None else table.sheet)
     context = _context([*titled, reader.read(corner)], [*titled, sheet, reader.read(corner)], default_entity)
 
-    headers = {c: (text, reader.read(text)) for c, text in _column_headers(layout).items()}
-    columns = {c: (text, reading) for c, (text, reading) in headers.items() if reading.period is not None}
+    headers = {c: _Column(text, reader.read(text)) for c, text in _column_headers(layout).items()}
+    columns = {c: column for c, column in headers.items() if column.reading.period is not None}
     if not columns:
         return []
 
+    scope = _Scope(reader, table, layout.transposed, context, document_name, sensitivity)
     candidates: list[FactCandidate] = []
     last_metric: str | None = None
     for r in range(layout.bottom + 1, len(grid)):
-        row = grid[r]
-        parts: list[str] = []
-        row_unit: UnitHint | None = None
-        for c in range(layout.first):
-            if not row[c]:
-                continue
-            whole = reader.markers.whole(row[c])
-            if whole is not None:
-                row_unit = whole
-            elif not is_numeric(row[c]):  # a serial-number column (序号) is no part of the label
-                parts.append(row[c])
-        label = " ".join(parts)
-        reading = reader.read(label)
-        row_unit = reading.unit or row_unit
-        known = not reading.leftover and not reading.periods
-        if len(reading.metrics) == 1 and known:
-            last_metric = reading.metrics[0]
-        elif reading.metrics or not known:
+        row = _row(reader, grid[r][: layout.first], inherited=last_metric)
+        if len(row.reading.metrics) == 1 and row.known:
+            last_metric = row.reading.metrics[0]
+        elif row.reading.metrics or not row.known:
             last_metric = None
-        values = [(c, value_parse(row[c])) for c in columns]
+        values = [(c, value_parse(grid[r][c])) for c in columns]
         if not any(parsed for _, parsed in values):
             continue
         for c, parsed in values:
-            if parsed is None:
-                continue
-            header_text, column = columns[c]
-            candidates.append(
-                _candidate(
-                    reader,
-                    table,
-                    real(r, c),
-                    layout.transposed,
-                    label=label,
-                    header=header_text,
-                    row=reading,
-                    known=known,
-                    row_unit=row_unit,
-                    column=column,
-                    context=context,
-                    inherited=last_metric,
-                    parsed=parsed,
-                    document_name=document_name,
-                    sensitivity=sensitivity,
-                )
-            )
+            if parsed is not None:
+                candidates.append(_candidate(scope, row, columns[c], real(r, c), parsed))
     return candidates
 
 
+@dataclass(frozen=True)
+class _Scope:
+    """What every cell of one table shares."""
+
+    reader: _Reader
+    table: Table
+    transposed: bool
+    context: _Context
+    document_name: str
+    sensitivity: str
+
+
+@dataclass(frozen=True)
+class _Row:
+    label: str  # the label cells joined, without a unit-only cell or a serial number
+    reading: _Reading
+    known: bool  # the glossary knows every word of the label, and it names no period
+    unit: UnitHint | None
+    inherited_metric: str | None  # the metric of the row above, for a row naming only a channel
+
+
+@dataclass(frozen=True)
+class _Column:
+    header: str
+    reading: _Reading
+
+
+def _row(reader: _Reader, label_cells: list[str], *, inherited: str | None) -> _Row:
+    parts: list[str] = []
+    unit: UnitHint | None = None
+    for text in label_cells:
+        if not text:
+            continue
+        whole = reader.markers.whole(text)
+        if whole is not None:
+            unit = whole
+        elif not is_numeric(text):  # a serial-number column (序号) is no part of the label
+            parts.append(text)
+    label = " ".join(parts)
+    reading = reader.read(label)
+    known = not reading.leftover and not reading.periods
+    return _Row(label, reading, known, reading.unit or unit, inherited)
+
+
 def _candidate(
-    reader: _Reader,
-    table: Table,
-    cell: tuple[int, int],
-    transposed: bool,
-    *,
-    label: str,
-    header: str,
-    row: _Reading,
-    known: bool,
-    row_unit: UnitHint | None,
-    column: _Reading,
-    context: _Context,
-    inherited: str | None,
-    parsed: tuple[Decimal, bool],
-    document_name: str,
-    sensitivity: str,
+    scope: _Scope, row: _Row, column: _Column, cell: tuple[int, int], parsed: tuple[Decimal, bool]
 ) -> FactCandidate:
-    glossary = reader.glossary
-    reasons: list[str] = []
-    alias = ""
-    # metric
-    if known and len(row.metrics) == 1:
-        metric = row.metrics[0]
-    elif known and not row.metrics:
-        channel_only = bool(row.channels) and not row.entities and not row.externals
-        metric = (inherited if channel_only else None) or _one(column.metrics) or context.metric or ""
-        if not metric:
-            reasons.append("the row label names no metric")
-            alias = reader.alias_text(label)
-    else:
-        alias = reader.alias_text(label)
-        metric = row.metrics[0] if len(row.metrics) == 1 else reader.closest_metric(alias)
-        if known:
-            reasons.append("several metrics in one label")
-        else:
-            reasons.append(f"unknown row label '{alias}'" if alias else "empty row label")
-    # entity
-    externals = row.externals or column.externals
-    if externals:
-        entity = externals[0]
-        reasons.append("an external entity")
-    else:
-        entity = _one(row.entities) or _one(column.entities) or context.entity or ""
-        if not row.entities and not column.entities and context.external:
-            reasons.append("an external entity")
-        elif len(row.entities) > 1 or (not row.entities and len(column.entities) > 1):
-            reasons.append("several entities in one label")
-        elif not entity:
-            reasons.append("no entity in the title, sheet name or first cell")
-    # channel
-    channel = _one(row.channels) or _one(column.channels) or context.channel or "TOTAL"
-    if len(row.channels) > 1:
-        reasons.append("several channels in one label")
-    # unit and value
-    value, percent = parsed
-    metric_info = glossary.metrics.get(metric)
-    metric_unit = metric_info.unit if metric_info is not None else ""
-    explicit = UnitHint("PCT") if percent else row_unit
-    ambient = column.unit or context.unit
-    if explicit is not None:
-        hint: UnitHint | None = explicit
-        if metric_unit and explicit.code != metric_unit:
-            reasons.append(f"unit {explicit.code} but {metric} is in {metric_unit}")
-    elif ambient is not None and (not metric_unit or ambient.code == metric_unit):
-        hint = ambient
-    else:
-        hint = UnitHint(metric_unit) if metric_unit else None
-    if hint is not None and hint.factor != 1:
-        value = value * hint.factor
-    period = column.periods[0]
-    r, c = cell
-    if table.scheme == "a1":
-        locator = table.cell_locator(r, c)
-    elif transposed:
-        locator = table.cell_locator(r, c, row_label=header, col_label=label)
-    else:
-        locator = table.cell_locator(r, c, row_label=label, col_label=header)
+    """One value cell as a fact: pending, with every reason, when anything is not understood."""
+    metric, alias, metric_problems = _metric_resolve(scope, row, column)
+    entity, entity_problems = _entity_resolve(scope.context, row.reading, column.reading)
+    channel, channel_problems = _channel_resolve(scope.context, row.reading, column.reading)
+    value, unit, unit_problems = _unit_resolve(scope, row, column, metric=metric, parsed=parsed)
+    reasons = [*metric_problems, *entity_problems, *channel_problems, *unit_problems]
+    period = column.reading.periods[0]
     return FactCandidate(
         entity=entity,
         metric=metric,
@@ -515,15 +458,99 @@ def _candidate(
         period=period.period,
         channel=channel,
         value=value,
-        unit=hint.code if hint is not None else "",
-        source_doc=document_name,
-        locator=locator,
+        unit=unit,
+        source_doc=scope.document_name,
+        locator=_cell_locator(scope, row, column, cell),
         status="pending" if reasons else "approved",
         suggested_alias=alias,
-        raw_label=label,
-        sensitivity=sensitivity,
+        raw_label=row.label,
+        sensitivity=scope.sensitivity,
         reason="; ".join(reasons),
     )
+
+
+def _metric_resolve(scope: _Scope, row: _Row, column: _Column) -> tuple[str, str, list[str]]:
+    """The metric, the alias a curator could add for the label ("" when none is needed), and problems.
+
+    A label the glossary cannot read still gets a guess (its one metric, else the closest metric
+    name), for the reviewer; the problem keeps the fact pending.
+    """
+    reader, reading = scope.reader, row.reading
+    if row.known and len(reading.metrics) == 1:
+        return reading.metrics[0], "", []
+    if row.known and not reading.metrics:
+        channel_only = bool(reading.channels) and not reading.entities and not reading.externals
+        metric = (
+            (row.inherited_metric if channel_only else None) or _one(column.reading.metrics) or scope.context.metric
+        )
+        if metric:
+            return metric, "", []
+        return "", reader.alias_text(row.label), ["the row label names no metric"]
+    alias = reader.alias_text(row.label)
+    guess = reading.metrics[0] if len(reading.metrics) == 1 else reader.closest_metric(alias)
+    if row.known:
+        problem = "several metrics in one label"
+    else:
+        problem = f"unknown row label '{alias}'" if alias else "empty row label"
+    return guess, alias, [problem]
+
+
+def _entity_resolve(context: _Context, row: _Reading, column: _Reading) -> tuple[str, list[str]]:
+    """The row label's entity, else the column header's, else the table's; an external one is a problem."""
+    externals = row.externals or column.externals
+    if externals:
+        return externals[0], ["an external entity"]
+    entity = _one(row.entities) or _one(column.entities) or context.entity or ""
+    if not row.entities and not column.entities and context.external:
+        return entity, ["an external entity"]
+    if len(row.entities) > 1 or (not row.entities and len(column.entities) > 1):
+        return entity, ["several entities in one label"]
+    if not entity:
+        return entity, ["no entity in the title, sheet name or first cell"]
+    return entity, []
+
+
+def _channel_resolve(context: _Context, row: _Reading, column: _Reading) -> tuple[str, list[str]]:
+    channel = _one(row.channels) or _one(column.channels) or context.channel or "TOTAL"
+    return channel, ["several channels in one label"] if len(row.channels) > 1 else []
+
+
+def _unit_resolve(
+    scope: _Scope, row: _Row, column: _Column, *, metric: str, parsed: tuple[Decimal, bool]
+) -> tuple[Decimal, str, list[str]]:
+    """The value in the unit the fact is stored in, that unit's code ("" for none), and problems.
+
+    A unit on the value (`29.7%`) or the row label wins, and must be the metric's; a header's or
+    the title's counts only when it agrees with the metric's; else the metric's own unit.
+    """
+    value, percent = parsed
+    metric_info = scope.reader.glossary.metrics.get(metric)
+    metric_unit = metric_info.unit if metric_info is not None else ""
+    explicit = UnitHint("PCT") if percent else row.unit
+    ambient = column.reading.unit or scope.context.unit
+    problems: list[str] = []
+    hint: UnitHint | None
+    if explicit is not None:
+        hint = explicit
+        if metric_unit and explicit.code != metric_unit:
+            problems.append(f"unit {explicit.code} but {metric} is in {metric_unit}")
+    elif ambient is not None and (not metric_unit or ambient.code == metric_unit):
+        hint = ambient
+    else:
+        hint = UnitHint(metric_unit) if metric_unit else None
+    if hint is not None and hint.factor != 1:
+        value = value * hint.factor
+    return value, hint.code if hint is not None else "", problems
+
+
+def _cell_locator(scope: _Scope, row: _Row, column: _Column, cell: tuple[int, int]) -> str:
+    r, c = cell
+    table = scope.table
+    if table.scheme == "a1":
+        return table.cell_locator(r, c)
+    if scope.transposed:
+        return table.cell_locator(r, c, row_label=column.header, col_label=row.label)
+    return table.cell_locator(r, c, row_label=row.label, col_label=column.header)
 
 
 def facts_from_document(

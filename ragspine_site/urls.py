@@ -5,8 +5,8 @@ from drf_spectacular.views import SpectacularAPIView
 from agent import views
 from agent.api import AskApi, AskStreamApi, HealthApi, ReadyApi
 from documents.api import DocumentUploadApi, JobDetailApi
-from facts.api import FactListApi
-from faq.api import AliasDetailApi, AliasListApi, FaqDetailApi, FaqListApi
+from facts.api import AliasDetailApi, AliasListApi, FactListApi
+from faq.api import FaqDetailApi, FaqListApi
 from retrieval.api import SearchApi
 
 api = [
@@ -37,4 +37,4 @@ urlpatterns = [
     path("v1/", include(api)),
 ]
 
-handler500 = "agent.middleware.server_error"
+handler500 = "common.middleware.server_error"

@@ -8,8 +8,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from agent.api import QuerySerializer, QuestionTextField
-from agent.bootstrap import user_cleared
+from common.access import user_cleared
+from common.api.fields import QuerySerializer, QuestionTextField
 
 from .selectors import MODES, SearchModeUnavailable, chunk_search
 

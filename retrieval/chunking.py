@@ -1,6 +1,6 @@
 """Paragraph-greedy chunking with structural locators (SPEC §7).
 
-Takes `Block`s — a paragraph of text with the locator of the structure it sits in
+Takes `ingestion.ir.Block`s — a paragraph of text with the locator of the structure it sits in
 (`section=二、香港业务`, `slide=3`, `page=2`) and its paragraph number there — and returns chunks
 of about 480 characters. Paragraphs of one structure are packed greedily; a paragraph longer
 than the target is split at sentence ends; consecutive chunks of one structure overlap by about
@@ -13,17 +13,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ingestion.ir import Block
+
 TARGET = 480
 OVERLAP = 80
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;])|(?<=\.)\s+")
-
-
-@dataclass(frozen=True)
-class Block:
-    text: str
-    locator: str  # the structure: "section=…", "slide=3", "page=2"; "" for none
-    para: int | None = None
-    heading: str = ""
 
 
 @dataclass(frozen=True)
@@ -37,34 +31,6 @@ def sentences(text: str) -> list[str]:
     return [s for s in (part.strip() for part in _SENTENCE_END.split(text)) if s]
 
 
-def blocks_from_text(text: str, *, markdown: bool) -> tuple[str, list[Block]]:
-    """A title (the first `# ` heading) and the paragraphs of a markdown or plain-text document.
-
-    Every non-empty line is a paragraph (CJK documents break paragraphs with newlines);
-    `##`-and-deeper headings open sections.
-    """
-    title = ""
-    section = ""
-    para = 0
-    blocks: list[Block] = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line:
-            continue
-        heading = re.match(r"^(#{1,6})\s+(.*)$", line) if markdown else None
-        if heading:
-            level, words = len(heading.group(1)), heading.group(2).strip()
-            if level == 1 and not title:
-                title = words
-            else:
-                section, para = words, 0
-            continue
-        para += 1
-        locator = f"section={section}" if section else ""
-        blocks.append(Block(line, locator, para, section))
-    return title, blocks
-
-
 def _locator(base: str, first: int | None, last: int | None) -> str:
     if first is None:
         return base
@@ -72,17 +38,22 @@ def _locator(base: str, first: int | None, last: int | None) -> str:
     return f"{base},{para}" if base else para
 
 
-def _pieces(text: str, target: int) -> list[str]:
-    """Split one long paragraph at sentence ends into pieces of at most ~target characters."""
+def _pieces(text: str, target: int, overlap: int = OVERLAP) -> list[str]:
+    """Split one long paragraph at sentence ends into pieces of at most ~target characters.
+
+    A run-on sentence is cut hard, each cut overlapping the last `overlap` characters, so a
+    name or a figure that straddles a cut stands whole in one piece (and is screened there).
+    """
     pieces: list[str] = []
     current = ""
+    step = max(target - overlap, target // 2)
     for sentence in sentences(text) or [text]:
         while len(sentence) > target:  # a single run-on sentence: cut it hard
             if current:
                 pieces.append(current)
                 current = ""
             pieces.append(sentence[:target])
-            sentence = sentence[target:]
+            sentence = sentence[step:]
         if current and len(current) + len(sentence) > target:
             pieces.append(current)
             current = ""

@@ -11,7 +11,10 @@ from typing import Protocol
 
 import numpy as np
 from django.conf import settings
-from django.db import connection
+from django.db import close_old_connections, connection
+
+from common.access import visible_to_sql
+from core.types import RESTRICTED
 
 from .engine import BM25Index
 from .models import Chunk, RetrievalState
@@ -71,8 +74,6 @@ class InProcessLexicalIndex:
                 return
 
             def rebuild() -> None:
-                from django.db import close_old_connections
-
                 try:
                     fresh = cls._build(token)
                     with cls._lock:
@@ -91,7 +92,7 @@ class InProcessLexicalIndex:
         for pk, stored, sensitivity in rows.iterator(chunk_size=5000):
             ids.append(pk)
             documents.append(stored.split())
-            restricted.append(sensitivity == "RESTRICTED")
+            restricted.append(sensitivity == RESTRICTED)
         return _Snapshot(
             token, np.asarray(ids, dtype=np.int64), np.asarray(restricted, dtype=bool), BM25Index(documents)
         )
@@ -111,14 +112,14 @@ class PostgresLexicalIndex:
         if not terms:
             return []
         query = " | ".join("'" + t.replace("'", "''").replace("\\", "\\\\") + "'" for t in terms)
-        restricted = "" if cleared else "AND sensitivity <> 'RESTRICTED'"
+        hidden, hidden_params = visible_to_sql("sensitivity", cleared=cleared)
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT id, ts_rank(tokens_tsv, q) AS score "
                 "FROM retrieval_chunk, to_tsquery('simple', %s) AS q "
-                f"WHERE active AND tokens_tsv @@ q {restricted} "
+                f"WHERE active AND tokens_tsv @@ q{hidden} "
                 "ORDER BY score DESC, id LIMIT %s",
-                [query, k],
+                [query, *hidden_params, k],
             )
             return [(int(pk), float(score)) for pk, score in cursor.fetchall()]
 
@@ -164,7 +165,7 @@ class VectorIndex:
                 .values_list("pk", "sensitivity", "embedding")
             )
             ids = np.asarray([r[0] for r in rows], dtype=np.int64)
-            restricted = np.asarray([r[1] == "RESTRICTED" for r in rows], dtype=bool)
+            restricted = np.asarray([r[1] == RESTRICTED for r in rows], dtype=bool)
             matrix = np.asarray([r[2] for r in rows], dtype=np.float32).reshape(len(rows), -1)
             norms = np.linalg.norm(matrix, axis=1, keepdims=True)
             matrix = matrix / np.where(norms == 0, 1.0, norms)
@@ -175,12 +176,12 @@ class VectorIndex:
     def _pg_search(vector: list[float], *, cleared: bool, k: int) -> list[tuple[int, float]]:
         dim = len(vector)
         literal = "[" + ",".join(repr(float(x)) for x in vector) + "]"
-        restricted = "" if cleared else "AND sensitivity <> 'RESTRICTED'"
+        hidden, hidden_params = visible_to_sql("sensitivity", cleared=cleared)
         with connection.cursor() as cursor:
             cursor.execute(
                 f"SELECT id, 1 - ((embedding::vector({dim})) <=> %s::vector({dim})) AS score FROM retrieval_chunk "
-                f"WHERE active AND embedding IS NOT NULL AND vector_dims(embedding) = {dim} {restricted} "
+                f"WHERE active AND embedding IS NOT NULL AND vector_dims(embedding) = {dim}{hidden} "
                 f"ORDER BY (embedding::vector({dim})) <=> %s::vector({dim}) LIMIT %s",
-                [literal, literal, k],
+                [literal, *hidden_params, literal, k],
             )
             return [(int(pk), float(score)) for pk, score in cursor.fetchall()]

@@ -10,11 +10,12 @@ import logging
 from dataclasses import dataclass
 
 from django.db import connection
+from django.db.models import QuerySet
 
-from agent.core.narrative import rrf_fuse
-from agent.core.ports import RetrievedChunk
-from agent.core.types import RESTRICTED, Source
-from documents.models import Document
+from common.access import visible_to, visible_to_sql
+from core.narrative import rrf_fuse
+from core.ports import RetrievedChunk
+from core.types import Source
 
 from .embedders import EmbedderError, embedder_build
 from .index import VectorIndex, lexical_index
@@ -79,17 +80,22 @@ def _chunk_rows(ids: list[int], *, cleared: bool) -> list[tuple[int, str, str, s
 
     Plain SQL: this runs on every search, and the ORM's query compilation cost more than the query.
     """
-    hidden = "" if cleared else "AND c.sensitivity <> %s AND d.sensitivity <> %s"
-    params: list[object] = [*ids] + ([] if cleared else [RESTRICTED, RESTRICTED])
-    chunk_table, document_table = Chunk._meta.db_table, Document._meta.db_table
+    hidden, hidden_params = visible_to_sql("c.sensitivity", "d.sensitivity", cleared=cleared)
+    # The documents table through the chunk's foreign key: retrieval sits below the documents app.
+    chunk_table, document_table = Chunk._meta.db_table, Chunk.document.field.related_model._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT c.id, d.name, c.locator, c.text, c.document_id FROM {chunk_table} c "
             f"JOIN {document_table} d ON d.id = c.document_id "
-            f"WHERE c.id IN ({', '.join(['%s'] * len(ids))}) AND c.active {hidden}",
-            params,
+            f"WHERE c.id IN ({', '.join(['%s'] * len(ids))}) AND c.active{hidden}",
+            [*ids, *hidden_params],
         )
         return [tuple(row) for row in cursor.fetchall()]
+
+
+def chunk_list(*, document_id: int, cleared: bool) -> QuerySet[Chunk]:
+    """A document's active chunks in reading order, as far as the caller may see them."""
+    return visible_to(Chunk.objects.filter(document_id=document_id, active=True).order_by("seq"), cleared=cleared)
 
 
 class OrmNarrativeRetriever:

@@ -10,7 +10,7 @@ import re
 import threading
 from collections.abc import Iterable
 
-from agent.core.normalize import text_normalize
+from core.normalize import text_normalize
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _ASCII_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")

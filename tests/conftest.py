@@ -4,7 +4,7 @@ from datetime import date
 
 import pytest
 
-from agent.core.glossary import GlossarySnapshot
+from core.glossary import GlossarySnapshot
 from tests.fakes import InMemoryFactStore, demo_facts, demo_glossary
 
 REFERENCE = date(2026, 3, 15)

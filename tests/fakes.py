@@ -6,7 +6,7 @@ import csv
 from decimal import Decimal
 from pathlib import Path
 
-from agent.core.glossary import (
+from core.glossary import (
     AliasRecord,
     ChannelInfo,
     EntityInfo,
@@ -15,8 +15,8 @@ from agent.core.glossary import (
     UnitInfo,
     glossary_build,
 )
-from agent.core.periods import period_parse
-from agent.core.types import RESTRICTED, FactRecord, SubTask
+from core.periods import period_parse
+from core.types import RESTRICTED, FactRecord, SubTask
 
 DEMO = Path(__file__).resolve().parent.parent / "demo"
 
@@ -103,7 +103,7 @@ class BigramHashEmbedder:
         import hashlib
         import math
 
-        from agent.core.normalize import text_normalize
+        from core.normalize import text_normalize
 
         self.calls += 1
         vectors = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.core.ports import ProviderError, ProviderResponse, ToolCall
+from core.ports import ProviderError, ProviderResponse, ToolCall
 
 
 class ScriptedProvider:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent.core.ports import ProviderError
+from core.ports import ProviderError
 
 MAX_DETAIL = 300
 

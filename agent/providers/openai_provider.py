@@ -15,7 +15,7 @@ from typing import Any
 
 import openai
 
-from agent.core.ports import ProviderError, ProviderResponse, ToolCall
+from core.ports import ProviderError, ProviderResponse, ToolCall
 
 from ._base import SdkProvider
 from ._errors import error_wrap

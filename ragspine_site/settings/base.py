@@ -48,10 +48,11 @@ INSTALLED_APPS = [
     "agent",
     "faq",
     "retrieval",
+    "demo",
 ]
 
 MIDDLEWARE = [
-    "agent.middleware.RequestIdMiddleware",
+    "common.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -61,7 +62,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "agent.middleware.ApiErrorMiddleware",
+    "common.middleware.ApiErrorMiddleware",
 ]
 
 ROOT_URLCONF = "ragspine_site.urls"
@@ -129,9 +130,9 @@ REST_FRAMEWORK = {
         "ask": env("RAGSPINE_ASK_RATE"),
         "anon": "60/min",
     },
-    "DEFAULT_PAGINATION_CLASS": "agent.pagination.StrictLimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "common.api.pagination.StrictLimitOffsetPagination",
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "agent.exceptions.api_exception_handler",
+    "EXCEPTION_HANDLER": "common.api.errors.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -144,7 +145,7 @@ SPECTACULAR_SETTINGS = {
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "agent.schema.error_responses",
+        "common.api.schema.error_responses",
     ],
 }
 

@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 from rank_bm25 import BM25Okapi
 
-from retrieval.chunking import Block, blocks_from_text, chunks_build
+from ingestion.ir import Block
+from ingestion.text import blocks_from_text
+from retrieval.chunking import chunks_build
 from retrieval.engine import BM25Index
 from retrieval.text import tokens
 
@@ -74,3 +76,12 @@ def test_bm25_mask_hides_documents_before_the_top_k() -> None:
 def test_bm25_returns_nothing_without_overlap(query: str) -> None:
     top, scores = BM25Index([tokens("香港营业收入")]).search(tokens(query), 5)
     assert len(top) == 0 and len(scores) == 0
+
+
+@pytest.mark.parametrize("at", [0, 150, 319, 320, 399, 400, 401, 639, 640])
+def test_a_hard_cut_never_splits_a_short_name_across_pieces(at: int) -> None:
+    run_on = "甲" * at + "竞安" + "乙" * (1000 - at)  # one sentence, no end mark: cut hard
+    pieces = [draft.text for draft in chunks_build([Block(run_on, "section=a")])]
+    assert len(pieces) > 1
+    assert any("竞安" in piece for piece in pieces)
+    assert all(len(piece) <= 480 for piece in pieces)

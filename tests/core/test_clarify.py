@@ -2,10 +2,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from agent.core.clarify import clarify_scope
-from agent.core.glossary import GlossarySnapshot
-from agent.core.intent import parse_intent
-from agent.core.security import security_screen
+from core.clarify import clarify_scope
+from core.glossary import GlossarySnapshot
+from core.intent import parse_intent
+from core.security import security_screen
 from tests.fakes import demo_glossary
 
 REF = date(2026, 3, 15)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.core.compute import (
+from core.compute import (
     KIND_RANK,
     QOQ,
     YOY,
@@ -35,11 +35,11 @@ from agent.core.compute import (
     sum_compute,
     value_display,
 )
-from agent.core.compute.display import percent_of
-from agent.core.formula import FormulaError, decimal_context
-from agent.core.glossary import GlossarySnapshot
-from agent.core.render import value_format
-from agent.core.types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, Period, SubTask
+from core.compute.display import percent_of
+from core.formula import FormulaError, decimal_context
+from core.glossary import GlossarySnapshot
+from core.render import value_format
+from core.types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, Period, SubTask
 from tests.fakes import InMemoryFactStore, demo_facts
 
 D = Decimal

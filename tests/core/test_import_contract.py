@@ -20,8 +20,8 @@ def test_the_core_imports_with_django_unavailable() -> None:
     code = (
         "import sys, pkgutil, importlib\n"
         "sys.modules['django'] = None\n"
-        "import agent.core as core\n"
-        "for m in pkgutil.iter_modules(core.__path__): importlib.import_module('agent.core.' + m.name)\n"
+        "import core\n"
+        "for m in pkgutil.iter_modules(core.__path__): importlib.import_module('core.' + m.name)\n"
         "print('ok')\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.core.glossary import GlossarySnapshot
-from agent.core.intent import is_inconclusive, parse_intent
-from agent.core.types import Period
+from core.glossary import GlossarySnapshot
+from core.intent import is_inconclusive, parse_intent
+from core.types import Period
 
 REF = date(2026, 3, 15)
 
@@ -44,7 +44,6 @@ def test_listed_values_fill_the_multi_value_slots(glossary: GlossarySnapshot) ->
     assert intent.entities == ("ACME_HK", "ACME_SEA")
     assert intent.periods == (Period("FY", "2024"), Period("FY", "2025"))
     assert intent.metrics == ("REVENUE", "GROSS_MARGIN")
-    assert intent.as_dict()["periods"] == ["FY2024", "FY2025"]
 
 
 def test_language_follows_the_question(glossary: GlossarySnapshot) -> None:

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from agent.core.glossary import GlossarySnapshot
-from agent.core.matcher import AliasConflict, AliasTarget, GlossaryMatcher
-from agent.core.normalize import text_normalize
+from core.glossary import GlossarySnapshot
+from core.matcher import AliasConflict, AliasTarget, GlossaryMatcher
+from core.normalize import text_normalize
 
 
 def codes(glossary: GlossarySnapshot, text: str) -> list[tuple[str, str]]:

@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from agent.core.glossary import GlossarySnapshot
-from agent.core.orchestrator import MAX_TOOL_ITERATIONS, FaqHit, ScopeError, answer_question
-from agent.core.provider import MockProvider
-from agent.core.types import ParsedIntent
+from core.glossary import GlossarySnapshot
+from core.orchestrator import MAX_TOOL_ITERATIONS, ROUTE_HANDLERS, ScopeError, answer_question
+from core.ports import FaqHit
+from core.provider import MockProvider
+from core.types import ROUTES, ParsedIntent
 from tests.fakes import InMemoryFactStore
 from tests.scripted import AlwaysCallsTool, ExplodingProvider, ScriptedProvider, prose, provider_error, tool_call
 
@@ -243,3 +244,30 @@ def test_composite_appends_the_narrative_part(glossary, store) -> None:
     structured, narrative = result.answer.split("\n\n归因分析：\n")
     assert "24,015.8" in structured
     assert narrative.startswith("叙事检索通路尚未接入")
+
+
+def test_every_route_the_parser_can_choose_has_a_handler() -> None:
+    assert set(ROUTE_HANDLERS) == set(ROUTES)
+
+
+def test_the_assumption_note_and_the_structured_lines_are_separate_sections(glossary, store) -> None:
+    result = ask("营收是多少", glossary, store)
+    sections = result.sections
+    assert sections.assumption_note == result.clarification.assumption_note
+    assert "128,450.6" in sections.structured and "【假设】" not in sections.structured
+    assert (sections.narrative_heading, sections.narrative) == ("", "")
+    assert result.answer == f"{sections.assumption_note}\n{sections.structured}"
+
+
+def test_a_composite_keeps_its_narrative_section_apart(glossary, store) -> None:
+    result = ask("香港收入为什么下降", glossary, store)
+    sections = result.sections
+    assert sections.narrative_heading == "归因分析：" and sections.narrative
+    assert "24,015.8" in sections.structured and "归因分析" not in sections.structured
+    assert sections.assumption_note.startswith("【假设】")  # no period named: FY2025 assumed
+    assert result.answer == f"{sections.assumption_note}\n{sections.structured}\n\n归因分析：\n{sections.narrative}"
+
+
+def test_a_refusal_is_the_section_of_the_route_it_was_asked_on(glossary, store) -> None:
+    structured = ask("竞安2025年营收是多少", glossary, store)
+    assert structured.sections.structured == structured.answer and structured.sections.narrative == ""

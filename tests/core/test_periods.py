@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent.core.normalize import text_normalize
-from agent.core.periods import period_parse, periods_find
-from agent.core.types import Period
+from core.normalize import text_normalize
+from core.periods import period_parse, periods_find
+from core.types import Period
 
 REF = date(2026, 3, 15)
 

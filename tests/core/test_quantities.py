@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent.core.normalize import text_normalize
-from agent.core.quantities import chinese_integer, claims_find, fact_quantity
-from agent.core.types import FactRecord, Period
+from core.normalize import text_normalize
+from core.quantities import chinese_integer, claims_find, fact_quantity, prose_normalize
+from core.types import FactRecord, Period
 
 
 def read(text: str) -> list[tuple[Decimal, str]]:
@@ -85,7 +85,6 @@ def test_the_sign_is_read_from_a_minus_or_a_stated_loss_or_fall(text: str, expec
     "text",
     [
         "第一，访港旅客消费结构变化",
-        "第3名",
         "主要有两个原因",
         "三项措施",
         "3个主要方面",
@@ -98,14 +97,139 @@ def test_the_sign_is_read_from_a_minus_or_a_stated_loss_or_fall(text: str, expec
         "千万不要",
         "一二线城市",
         "q4",
-        "iphone15",
-        "b2b",
-        "5g网络",
         "去年同期",
+        "q4",
+        "一二线城市",
+        "万一",
+        "百货",
+        "数百家",
+        "几万人",
+        "第一，访港旅客消费结构变化；第二，核心商圈客流减少",
+        "第二个原因",
+        "I am",
     ],
 )
 def test_words_that_only_look_like_figures_state_none(text: str) -> None:
     assert claims_find(text_normalize(text)).quantities == ()
+
+
+def cased(text: str) -> list[tuple[Decimal, str]]:
+    return [q.key for q in claims_find(prose_normalize(text)).quantities]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Digits glued to letters: a known unit, or a class of their own that only they support.
+        ("2.2pct", [fig("2.2", "pct")]),
+        ("2.2ppt", [fig("2.2", "points")]),
+        ("1.6 percentage points", [fig("1.6", "points")]),
+        ("25bps", [fig("0.25", "points")]),
+        ("3x", [fig("3", "times")]),
+        ("3 x 4", [fig("3", "number"), fig("4", "number")]),
+        ("1.5e9 yuan", [fig("1500000000", "money:CNY")]),
+        ("us$1.5tn", [fig("1500000000000", "money:USD")]),
+        ("5mn", [fig("5000000", "amount")]),
+        ("iphone15", [fig("15", "glued:iphone#")]),
+        ("b2b", [fig("2", "glued:b#b")]),
+        ("5g网络", [fig("5", "glued:#g")]),
+        ("covid-19", [fig("19", "glued:covid#")]),
+        # Any three letters glued to an amount, or capitals beside it, are a currency code.
+        ("MYR1.2bn", [fig("1200000000", "money:MYR")]),
+        ("thb30bn", [fig("30000000000", "money:THB")]),
+        ("MYR 1.2bn", [fig("1200000000", "money:MYR")]),
+        ("1.2bn MYR", [fig("1200000000", "money:MYR")]),
+        ("the 5", [fig("5", "number")]),
+        # Ranks are claims.
+        ("第3名", [fig("3", "rank")]),
+        ("排名第二", [fig("2", "rank")]),
+        ("位居行业第2", [fig("2", "rank")]),
+        ("No.1", [fig("1", "rank")]),
+        ("#1", [fig("1", "rank")]),
+        ("2nd", [fig("2", "rank")]),
+        ("top3", [fig("3", "rank:top")]),
+        ("top 3", [fig("3", "rank:top")]),
+        ("前三名", [fig("3", "rank:top")]),
+        # Chinese forms.
+        ("三分之一", [fig(str(Decimal(1) / 3), "ratio")]),
+        ("1/3", [fig(str(Decimal(1) / 3), "ratio")]),
+        ("千分之五", [fig("5", "permille")]),
+        ("一半", [fig("0.5", "ratio")]),
+        ("打七折", [fig("0.7", "ratio")]),
+        ("七五折", [fig("0.75", "ratio")]),
+        ("8.5折", [fig("0.85", "ratio")]),
+        ("三折叠屏", []),
+        ("翻倍", [fig("2", "times")]),
+        ("翻两番", [fig("4", "times")]),
+        ("doubled", [fig("2", "times")]),
+        ("tripled", [fig("3", "times")]),
+        ("零增长", [fig("0", "percent")]),
+        ("Ⅻ家", [fig("12", "count")]),
+        ("XII", [fig("12", "number")]),
+        ("٢٥%", [fig("25", "percent")]),
+        ("双十一", [fig("11", "number")]),
+        ("千元以下", [fig("1000", "money:CNY")]),
+        ("突破百亿", [fig("10000000000", "amount")]),
+        ("三四成", [(Decimal(0), "written:三四成")]),
+        # 数 before a place value is "several"; the 数 of a counted noun is not.
+        ("门店总数三百家", [fig("300", "count")]),
+        ("活跃会员人数六千万", [fig("60000000", "amount")]),
+        ("用户数十万", [fig("100000", "amount")]),
+    ],
+)
+def test_every_number_is_a_claim_of_some_class(text: str, expected: list[tuple[Decimal, str]]) -> None:
+    assert cased(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "signed_by"),
+    [
+        ("同比下挫21.2%", "-21.2", "fall"),
+        ("同比出现21.2%的下滑", "-21.2", "fall"),
+        ("较上年缩水10.0%", "-10.0", "fall"),
+        ("online revenue slumped 21.2%", "-21.2", "fall"),
+        ("saw a 10.0% decline", "-10.0", "fall"),
+        ("21.2%的降幅", "-21.2", "fall"),
+        ("降幅为6.7%", "-6.7", "fall"),
+        ("负增长5%", "-5", "fall"),
+        ("同比增长21.2%", "21.2", "rise"),
+        ("实现21.2%的增长", "21.2", "rise"),
+        ("rose 21.2%", "21.2", "rise"),
+        ("亏损10.85亿元", "-1085000000", "loss"),
+        ("亏损扩大至10.85亿元", "-1085000000", "loss"),
+        ("10.85亿元的营业亏损", "-1085000000", "loss"),
+        ("an operating loss of rmb1.085bn", "-1085000000", "loss"),
+        ("负5%", "-5", "minus"),
+        ("-5%", "-5", "minus"),
+        ("+5%", "5", "plus"),
+        ("下降至29.7%", "29.7", ""),
+        ("fell to 29.7%", "29.7", ""),
+        ("较上年回落,幅度为10.0%", "-10.0", "fall"),
+        ("翻倍", "2", "rise"),
+        ("halved", "-0.5", "fall"),
+        ("排名下降至第2", "2", ""),
+    ],
+)
+def test_a_direction_is_read_before_or_after_its_figure(text: str, value: str, signed_by: str) -> None:
+    (quantity,) = claims_find(text_normalize(text)).quantities
+    assert (quantity.value.normalize(), quantity.signed_by) == (Decimal(value).normalize(), signed_by)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("由31.9%下降至29.7%", ["", ""]),  # moves from a level to a level: both are levels
+        ("fell from 31.9% to 29.7%", ["", ""]),
+        ("收入增长10%而成本下降5%", ["rise", "fall"]),  # the nearest word wins
+        ("分别增长10%和5%", ["rise", "rise"]),  # a list shares its word
+        ("增长8%-10%", ["rise", "rise"]),
+        ("rose 8.5% to 1,284.5bn", ["rise", ""]),  # a word does not reach past another figure
+        ("营业收入1,284.5亿元,同比增长8.5%", ["", "rise"]),  # nor past its clause
+        ("亏损主要来自新开95家门店", [""]),  # a loss word must stand beside its figure
+    ],
+)
+def test_a_direction_stays_in_its_clause_and_with_its_figure(text: str, expected: list[str]) -> None:
+    assert [q.signed_by for q in claims_find(text_normalize(text)).quantities] == expected
 
 
 @pytest.mark.parametrize(
@@ -168,3 +292,12 @@ def test_fact_units_map_to_unit_classes(value: str, unit: str, expected: tuple[D
 def test_reading_is_total_and_idempotent_over_normalisation(text: str) -> None:
     once = claims_find(text_normalize(text))
     assert claims_find(text_normalize(text_normalize(text))) == once
+
+
+def test_prose_normalisation_keeps_the_capitals_a_currency_code_is_written_in() -> None:
+    assert prose_normalize("东南亚营收ＭＹＲ 1.2bn，門店Ⅻ家") == "东南亚营收MYR 1.2bn,门店XII家"
+
+
+@given(st.text(alphabet="ＡＢａｂABCxyzMYR 0123456789，。%亿門店Ⅻ\u200b", max_size=30))
+def test_prose_normalisation_is_text_normalisation_with_the_case_kept(text: str) -> None:
+    assert prose_normalize(text).lower() == text_normalize(text)

@@ -5,11 +5,11 @@ from decimal import Decimal
 
 import pytest
 
-from agent.core.glossary import GlossarySnapshot
-from agent.core.periods import period_parse
-from agent.core.render import value_format
-from agent.core.tools import arguments_normalize, task_run, tool_schema_anthropic, tool_schema_openai
-from agent.core.types import SubTask
+from core.glossary import GlossarySnapshot
+from core.periods import period_parse
+from core.render import value_format
+from core.tools import arguments_normalize, task_run, tool_schema_anthropic, tool_schema_openai
+from core.types import SubTask
 
 REF = date(2026, 3, 15)
 

@@ -8,9 +8,9 @@ from datetime import date
 
 import pytest
 
-from agent.core.orchestrator import answer_question
-from agent.core.provider import MockProvider
-from agent.core.trace import TraceRecord, TraceRejected, trace_from_result
+from core.orchestrator import answer_question
+from core.provider import MockProvider
+from core.trace import TraceRecord, TraceRejected, trace_from_result
 
 BASE = dict(
     request_id="ab12cd34ef",

@@ -8,6 +8,7 @@ from rest_framework.test import APIClient
 
 from agent.models import QueryLog
 from facts.models import Alias, FactMetric
+from tests.factories import curator_make, entity_make
 
 pytestmark = pytest.mark.django_db
 
@@ -63,3 +64,37 @@ def test_the_trace_admin_shows_no_answers(curator: Client, analyst: APIClient) -
     analyst.post("/v1/ask", {"question": "中国内地FY2025的营收是多少"}, format="json")
     page = curator.get("/admin/agent/querylog/").content.decode()
     assert "structured" in page and "96120.3" not in page and "96,120.3" not in page
+
+
+def _inline_alias(entity, text: str) -> dict[str, object]:
+    return {
+        "code": entity.code,
+        "name": entity.name,
+        "kind": entity.kind,
+        "parent": "",
+        "geography": "",
+        "aliases-TOTAL_FORMS": "1",
+        "aliases-INITIAL_FORMS": "0",
+        "aliases-MIN_NUM_FORMS": "0",
+        "aliases-MAX_NUM_FORMS": "1000",
+        "aliases-0-id": "",
+        "aliases-0-entity": entity.pk,
+        "aliases-0-text": text,
+    }
+
+
+def test_aliases_added_in_admin_are_checked_for_clashes(db) -> None:
+    hk, sea = entity_make(), entity_make("ACME_SEA", "ACME东南亚")
+    client = Client()
+    client.force_login(curator_make())
+    added = client.post("/admin/facts/alias/add/", {"kind": "entity", "text": "港区", "entity": hk.pk})
+    assert added.status_code == 302 and Alias.objects.get(text="港区").target_code == "ACME_HK"
+    clash = client.post("/admin/facts/alias/add/", {"kind": "entity", "text": "港区", "entity": sea.pk})
+    assert clash.status_code == 200 and "already names entity ACME_HK" in clash.content.decode()
+    inline = client.post(f"/admin/facts/entity/{sea.pk}/change/", _inline_alias(sea, "东南亚"))
+    assert inline.status_code == 302 and Alias.objects.get(text="东南亚").target_code == "ACME_SEA"
+    inline_clash = client.post(f"/admin/facts/entity/{sea.pk}/change/", _inline_alias(sea, "港区"))
+    assert inline_clash.status_code == 200 and "already names entity ACME_HK" in inline_clash.content.decode()
+    new_entity = {**_inline_alias(sea, "台湾"), "code": "ACME_TW", "name": "ACME台湾", "aliases-0-entity": ""}
+    assert client.post("/admin/facts/entity/add/", new_entity).status_code == 302
+    assert Alias.objects.get(text="台湾").target_code == "ACME_TW" and Alias.objects.count() == 3

@@ -7,7 +7,9 @@ from django.db import OperationalError
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from agent.api import AskApi
 from agent.models import QueryLog
+from agent.serialize import AskResultSerializer
 from documents.models import Document
 
 pytestmark = pytest.mark.django_db
@@ -54,6 +56,13 @@ def test_ask_returns_the_spec_json_with_lineage(analyst: APIClient) -> None:
     assert body["routing"] == {"mode": "deterministic", "confidence": 1.0, "reason": "metric REVENUE"}
     assert body["clarification"]["mode"] == "none" and body["guard"]["fabrication_guard_triggered"] is False
     assert response["X-Request-ID"] == body["request_id"]
+
+
+def test_one_serializer_describes_and_produces_the_ask_object(analyst: APIClient) -> None:
+    assert AskApi.OutputSerializer is AskResultSerializer
+    body = analyst.post("/v1/ask", {"question": "香港和东南亚2024年和2025年的营收"}, format="json").json()
+    assert body["intent"]["periods"] == ["FY2024", "FY2025"] and body["intent"]["metrics"] == []
+    assert list(body["facts"][0]) == ["value", "unit", "metric", "entity", "period", "channel", "source", "valid_as_of"]
 
 
 def test_scope_narrows_and_reference_date_moves_relative_periods(analyst: APIClient) -> None:

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
-from agent.core.golden import unexplained_digits
+from core.golden import unexplained_digits
 
 pytestmark = pytest.mark.django_db
 GOLDEN = Path(__file__).resolve().parents[3] / "shared" / "golden" / "golden.jsonl"

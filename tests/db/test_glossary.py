@@ -69,11 +69,3 @@ def test_a_new_competitor_is_refused_on_the_next_question(demo, analyst: APIClie
     Entity.objects.create(code="EXT_NEW", name="新锐零售", kind="external")
     body = analyst.post("/v1/ask", {"question": "新锐零售的营收是多少"}, format="json").json()
     assert body["clarification"]["mode"] == "out_of_scope_entity"
-
-
-def test_alias_validation_refuses_a_clash(demo) -> None:
-    from django.core.exceptions import ValidationError
-
-    alias = Alias(text="香港", entity=Entity.objects.get(code="ACME_SEA"))
-    with pytest.raises(ValidationError):
-        alias.full_clean()

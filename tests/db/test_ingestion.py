@@ -15,11 +15,10 @@ from openpyxl import Workbook
 from rest_framework.test import APIClient
 
 from documents.models import Document, IngestJob
-from documents.services import document_ingest
+from documents.services import IngestError, document_delete, document_ingest
 from facts.models import FactMetric
 from ingestion.ir import is_cell_locator
 from retrieval.models import Chunk
-from retrieval.services import IngestError
 from tests.db.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -155,6 +154,17 @@ def test_upload_api_queues_a_job_and_reports_it(demo) -> None:
     assert unsupported.status_code == 400
 
 
+def test_every_format_the_upload_api_accepts_is_ingested(demo) -> None:
+    """The upload check and the job read one format registry: `.markdown` was accepted, then failed."""
+    curator = client_for(demo["users"]["curator"])
+    text = "# 周报\n## 物流\n华南智能仓投产。\n".encode()
+    response = curator.post("/v1/documents", {"file": SimpleUploadedFile("weekly.markdown", text)}, format="multipart")
+    assert response.status_code == 202
+    job = curator.get(response.json()["status_url"]).json()
+    assert job["status"] == "done", job["message"]
+    assert Document.objects.get(name="weekly.markdown").media_type == "text/markdown"
+
+
 def test_admin_upload_queues_jobs_and_shows_failures(demo) -> None:
     client = Client()
     client.force_login(demo["users"]["curator"])
@@ -169,8 +179,6 @@ def test_admin_upload_queues_jobs_and_shows_failures(demo) -> None:
 
 
 def test_deleting_a_document_removes_its_facts_and_chunks(demo) -> None:
-    from documents.services import document_delete
-
     document = Document.objects.get(name="ACME_Quarterly_KPI.xlsx")
-    document_delete(document)
+    document_delete(document=document)
     assert not FactMetric.objects.filter(source_doc="ACME_Quarterly_KPI.xlsx").exists()

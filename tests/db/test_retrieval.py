@@ -14,11 +14,10 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from documents.models import Document
-from documents.services import document_ingest
+from documents.services import IngestError, document_ingest, sensitivity_classify
 from retrieval.index import PostgresLexicalIndex, retrieval_token
 from retrieval.models import Chunk
 from retrieval.selectors import chunk_search
-from retrieval.services import IngestError, sensitivity_classify, text_document_ingest
 from retrieval.text import tokens
 from tests.fakes import BigramHashEmbedder
 from tests.ingestion.builders import docx_bytes
@@ -40,11 +39,11 @@ def test_demo_documents_are_chunked_with_structural_locators(demo) -> None:
 
 def test_unchanged_files_are_skipped_and_changed_ones_replaced(demo) -> None:
     data = "# 备忘\n## 要点\n香港门店租约到期。\n".encode()
-    first = text_document_ingest(name="memo.md", data=data)
+    first = document_ingest(name="memo.md", data=data)
     token = retrieval_token()
-    again = text_document_ingest(name="memo.md", data=data)
+    again = document_ingest(name="memo.md", data=data)
     assert (first.status, again.status) == ("created", "unchanged") and retrieval_token() == token
-    changed = text_document_ingest(name="memo.md", data=data + "## 新增\n深圳仓投产。\n".encode())
+    changed = document_ingest(name="memo.md", data=data + "## 新增\n深圳仓投产。\n".encode())
     assert changed.status == "replaced" and changed.chunks == 2 and retrieval_token() != token
     assert Document.objects.filter(name="memo.md").count() == 1
 
@@ -55,14 +54,14 @@ def test_unchanged_files_are_skipped_and_changed_ones_replaced(demo) -> None:
         ("empty.md", b"   \n", "empty"),
         ("latin.md", "caf\xe9".encode("latin-1"), "UTF-8"),
         ("binary.txt", b"\x00\x01\x02binary", "binary"),
-        ("slides.pptx", b"PK\x03\x04", "only .md and .txt"),
+        ("tool.exe", b"MZ", "unsupported"),
         ("headings.md", b"# title\n## section\n", "no text"),
     ],
 )
 def test_bad_files_fail_clearly_and_write_nothing(demo, name: str, data: bytes, message: str) -> None:
     before = (Document.objects.count(), Chunk.objects.count(), retrieval_token())
     with pytest.raises(IngestError, match=message):
-        text_document_ingest(name=name, data=data)
+        document_ingest(name=name, data=data)
     assert (Document.objects.count(), Chunk.objects.count(), retrieval_token()) == before
 
 
@@ -74,7 +73,7 @@ def test_a_failure_midway_leaves_nothing_behind(demo) -> None:
             raise EmbedderError("embedding service down")
 
     with pytest.raises(IngestError, match="embedding failed"):
-        text_document_ingest(name="memo.md", data="# t\n## s\n内容。\n".encode(), embedder=Broken())
+        document_ingest(name="memo.md", data="# t\n## s\n内容。\n".encode(), embedder=Broken())
     assert not Document.objects.filter(name="memo.md").exists()
 
 
@@ -94,12 +93,10 @@ def test_ingest_command_reports_each_file_and_keeps_going(demo, tmp_path: Path) 
 
 
 def test_sensitivity_is_classified_when_not_given(demo) -> None:
-    assert (
-        text_document_ingest(name="a.md", data="sensitivity: PUBLIC\n正文。".encode()).document.sensitivity == "PUBLIC"
-    )
-    assert text_document_ingest(name="绝密_b.md", data="正文。".encode()).document.sensitivity == "RESTRICTED"
-    assert text_document_ingest(name="c.md", data="本文件严格保密。".encode()).document.sensitivity == "RESTRICTED"
-    assert text_document_ingest(name="d.md", data="正文。".encode()).document.sensitivity == "INTERNAL"
+    assert document_ingest(name="a.md", data="sensitivity: PUBLIC\n正文。".encode()).document.sensitivity == "PUBLIC"
+    assert document_ingest(name="绝密_b.md", data="正文。".encode()).document.sensitivity == "RESTRICTED"
+    assert document_ingest(name="c.md", data="本文件严格保密。".encode()).document.sensitivity == "RESTRICTED"
+    assert document_ingest(name="d.md", data="正文。".encode()).document.sensitivity == "INTERNAL"
 
 
 @pytest.mark.parametrize(
@@ -222,16 +219,16 @@ def test_search_needs_authentication(demo) -> None:
 
 def test_a_new_document_is_searchable_on_the_next_request(demo, analyst: APIClient) -> None:
     assert analyst.get("/v1/search", {"q": "火星仓库"}).json() == []
-    text_document_ingest(name="mars.md", data="# 火星\n## 仓储\n火星仓库启用。\n".encode())
+    document_ingest(name="mars.md", data="# 火星\n## 仓储\n火星仓库启用。\n".encode())
     assert analyst.get("/v1/search", {"q": "火星仓库"}).json()[0]["doc"] == "mars.md"
 
 
 def test_vector_and_hybrid_search_with_an_embedder(demo) -> None:
     embedder = BigramHashEmbedder()
-    text_document_ingest(
+    document_ingest(
         name="vec.md", data="# 向量\n## 一\n华南智能仓投产后单件物流成本下降。\n".encode(), embedder=embedder
     )
-    text_document_ingest(
+    document_ingest(
         name="vec_secret.md",
         data="# 机密\n## 一\n华南智能仓的秘密选址。\n".encode(),
         embedder=embedder,
@@ -285,7 +282,7 @@ def test_the_index_rebuilds_in_the_background_and_a_stale_index_leaks_nothing(de
     Chunk.objects.filter(document__name="供应链与原材料成本说明.md").update(sensitivity="RESTRICTED")
     # The index still holds the chunk as INTERNAL, but the row read applies the clearance again.
     assert all(h.doc != "供应链与原材料成本说明.md" for h in chunk_search("存储芯片", cleared=False, mode="bm25"))
-    text_document_ingest(name="mars.md", data="# 火星\n## 仓储\n火星仓库启用。\n".encode())
+    document_ingest(name="mars.md", data="# 火星\n## 仓储\n火星仓库启用。\n".encode())
     stale = InProcessLexicalIndex._snapshot
     chunk_search("火星仓库", cleared=False, mode="bm25")  # served from the stale index, rebuild started
     for _ in range(100):

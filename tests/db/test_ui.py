@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from django.test import Client
 
+from agent.forms import AskForm
 from agent.models import QueryLog
+from core.types import KIND_BADGES, ROUTE_BADGES
 from documents.models import Document
+from documents.services import document_ingest
 
 pytestmark = pytest.mark.django_db
 
@@ -16,6 +21,19 @@ def web(demo) -> Client:
     client = Client()
     client.force_login(demo["users"]["analyst"])
     return client
+
+
+def test_every_badge_in_the_registry_has_its_tone_in_the_stylesheet() -> None:
+    css = (Path(__file__).resolve().parents[2] / "static" / "css" / "app.css").read_text(encoding="utf-8")
+    badges = [*ROUTE_BADGES.values(), *(b for b in KIND_BADGES.values() if b is not None)]
+    assert all(f".{badge.css_class} " in css for badge in badges)
+
+
+def test_route_and_kind_badges_come_from_the_registry(web: Client) -> None:
+    body = web.post("/ask", {"question": "哪些文件提到了存储芯片"}, HTTP_HX_REQUEST="true").content.decode()
+    assert '<span class="badge tone-documents"' in body and ">找文件</span>" in body
+    body = web.post("/ask", {"question": "中国内地2025年ROE是多少"}, HTTP_HX_REQUEST="true").content.decode()
+    assert '<span class="badge tone-refused">未作答</span>' in body
 
 
 def test_the_ask_page_needs_login(demo) -> None:
@@ -41,6 +59,7 @@ def test_htmx_gets_only_the_new_turn(web: Client) -> None:
 def test_assumptions_show_a_banner_with_narrowing_buttons_that_carry_the_scope(web: Client) -> None:
     body = web.post("/ask", {"question": "营收是多少"}, HTTP_HX_REQUEST="true").content.decode()
     assert "【假设】" in body and 'name="scope_entity" value="ACME_HK"' in body
+    assert body.count("【假设】") == 1 and '<div class="text">ACME集团 FY2025 营业收入' in body
     narrowed = web.post("/ask", {"question": "营收是多少", "scope_entity": "ACME_HK"}, HTTP_HX_REQUEST="true")
     assert "24,015.8" in narrowed.content.decode()
 
@@ -54,9 +73,7 @@ def test_follow_ups_inherit_the_missing_slots(web: Client) -> None:
 
 
 def test_hostile_question_and_document_text_are_escaped(web: Client) -> None:
-    from retrieval.services import text_document_ingest
-
-    text_document_ingest(name="evil.md", data="# x\n## y\n<script>alert(1)</script>恶意脚本测试。\n".encode())
+    document_ingest(name="evil.md", data="# x\n## y\n<script>alert(1)</script>恶意脚本测试。\n".encode())
     body = web.post(
         "/ask", {"question": "<script>alert('x')</script>恶意脚本测试"}, HTTP_HX_REQUEST="true"
     ).content.decode()
@@ -68,6 +85,26 @@ def test_empty_and_overlong_questions_get_a_clear_error(web: Client) -> None:
     assert response.status_code == 422 and "请输入问题" in response.content.decode()
     response = web.post("/ask", {"question": "字" * 2001})
     assert response.status_code == 400 and "问题太长了" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("question", "error"),
+    [
+        ("", "请输入问题。"),
+        ("  ", "请输入问题。"),
+        ("\u200b\u200d", "请输入问题。"),
+        ("字" * 2001, "问题太长了（最多 2,000 字）。"),
+    ],
+)
+def test_the_ask_form_refuses_what_is_no_question(question: str, error: str) -> None:
+    form = AskForm({"question": question})
+    assert not form.is_valid() and form.errors["question"] == [error]
+
+
+def test_the_ask_form_keeps_only_the_scope_slots_given() -> None:
+    form = AskForm({"question": " 营收是多少 ", "scope_entity": " ACME_HK ", "scope_period": ""})
+    assert form.is_valid() and form.cleaned_data["question"] == "营收是多少"
+    assert form.scope == {"entity": "ACME_HK"}
 
 
 def test_facts_export_as_csv(web: Client) -> None:

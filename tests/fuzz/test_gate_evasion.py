@@ -1,11 +1,14 @@
 """Fuzzing the security gate with evasions of every alias of the demo glossary.
 
 Every external alias, however it is disguised (look-alike letters drawn from Unicode's
-confusables table, marks, invisible characters, separators between its characters, full width,
-Traditional characters, case, HTML entities, digits glued on), is refused; every alias of the
-home company's own entities, disguised the same ways, is not; and an ASCII alias glued to more
-letters (`HKEX`, `research`) is not found. Each property runs over the checked-in corpus
-(`corpus/gate_*.jsonl`) and over inputs Hypothesis generates with a fixed seed.
+confusables table, letters styled by name (small capitals, negative squared and circled letters,
+regional indicators), marks, invisible characters, separators between its characters, full
+width, Traditional characters, case, HTML entities, percent-encoding and backslash escapes,
+pinyin with tone numbers, half pinyin and half characters, a bidi override or embedding that
+shows it in reverse, digits glued on), is refused; every alias of the home company's own
+entities, disguised the same ways, is not; and an ASCII alias glued to more letters (`HKEX`,
+`research`) is not found. Each property runs over the checked-in corpus (`corpus/gate_*.jsonl`)
+and over inputs Hypothesis generates with a fixed seed.
 """
 
 from __future__ import annotations
@@ -23,9 +26,10 @@ import regex
 from confusable_homoglyphs.confusables import confusables_data
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pypinyin import Style, lazy_pinyin, pinyin
 
-from agent.core.normalize import text_normalize
-from agent.core.security import external_mentions, security_screen
+from core.normalize import text_normalize
+from core.security import external_mentions, security_screen
 from tests.fakes import demo_glossary
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -79,15 +83,31 @@ HOMOGLYPHS = {
     for form in {ch, ch.upper(), ch.lower()}
     if homoglyphs_of(form)
 }
+# Letters styled by name, found by name here (not by the gate's own rule): `ᴊ`, `🅹`, `🅙`, `🇯`, `🄹`.
+STYLED_NAME = regex.compile(
+    r"(?:LATIN LETTER SMALL CAPITAL|(?:NEGATIVE )?(?:SQUARED|CIRCLED) LATIN CAPITAL LETTER"
+    r"|REGIONAL INDICATOR SYMBOL LETTER) ([A-Z])"
+)
+STYLED: dict[str, list[str]] = {}
+for _code in range(0x80, 0x20000):
+    if _styled := STYLED_NAME.fullmatch(unicodedata.name(chr(_code), "")):
+        STYLED.setdefault(_styled.group(1), []).append(chr(_code))
 TO_TRADITIONAL = opencc.OpenCC("s2t")
 IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+BIDI_CONTROL = regex.compile(r"\p{Bidi_Control}")
 INVISIBLES = IGNORABLE.findall("".join(map(chr, range(0x10000))) + "".join(map(chr, range(0xE0000, 0xE1000))))
+# Inside a reversed segment, no control that would change the order a reader sees.
+STEADY_INVISIBLES = [ch for ch in INVISIBLES if not BIDI_CONTROL.match(ch)]
 MARKS = st.characters(categories=["Mn", "Me", "Mc"])
 SEPARATORS = st.characters(categories=["Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Sm", "Sc", "Sk", "So", "Zs"]).filter(
-    # Neither a symbol that reads as a letter (`ⓙ`) nor anything that starts an entity.
-    lambda ch: not reads_as_letters(ch) and "&" not in unicodedata.normalize("NFKC", ch)
+    # Neither a symbol that reads as a letter (`ⓙ`) nor anything that starts an entity or an escape.
+    lambda ch: not reads_as_letters(ch) and not {"&", "%", "\\"} & set(unicodedata.normalize("NFKC", ch))
 )
 BETWEEN = st.one_of(st.just(""), st.just(" "), SEPARATORS, st.sampled_from(INVISIBLES))
+STEADY_BETWEEN = st.one_of(st.just(""), st.just(" "), SEPARATORS, st.sampled_from(STEADY_INVISIBLES))
+TONES = st.sampled_from("12345").flatmap(
+    lambda d: st.sampled_from([d, chr(ord(d) + 0xFEE0), "¹²³⁴⁵"[int(d) - 1]])  # plain, full width, superscript
+)
 PREFIXES = st.sampled_from(["", "请问", "Revenue of ", "2025年", "(", "What is ", "2025"])
 SUFFIXES = st.sampled_from(["", "的营收是多少", " revenue", "2025年营收", "?", "2025", "»"])
 
@@ -97,28 +117,100 @@ def entity_encode(ch: str, form: int) -> str:
     return [f"&#{ord(ch)};", f"&#x{ord(ch):x};", f"&{name};" if name else ch, f"&amp;#{ord(ch)};"][form]
 
 
+def escape_encode(ch: str, form: int) -> str:
+    """`ch` as a reader or a model decodes it at sight: percent-encoded, `\\u`, `\\U`, `\\u{}`, `\\x` bytes."""
+    data = ch.encode("utf-8")
+    if form == 0:
+        return "".join(f"%{byte:02X}" for byte in data)
+    if form == 1:
+        return "".join(f"%25{byte:02x}" for byte in data)  # percent-encoded twice
+    if form == 2:
+        units = ch.encode("utf-16-be")
+        return "".join(f"\\u{int.from_bytes(units[i : i + 2]):04x}" for i in range(0, len(units), 2))
+    if form == 3:
+        return f"\\U{ord(ch):08X}"
+    if form == 4:
+        return f"\\u{{{ord(ch):x}}}"
+    return "".join(f"\\x{byte:02x}" for byte in data)
+
+
 @st.composite
-def disguised_character(draw: st.DrawFn, ch: str) -> str:
+def disguised_character(draw: st.DrawFn, ch: str, *, steady: bool = False) -> str:
     ch = draw(st.sampled_from([ch, ch.upper(), ch.lower()]))
     if ch in HOMOGLYPHS and draw(st.booleans()):
         ch = draw(st.sampled_from(HOMOGLYPHS[ch]))  # after the case: `Ν` looks like `N`, `ν` like `v`
+    elif ch.isascii() and ch.isalpha() and draw(st.integers(0, 3)) == 0:
+        ch = draw(st.sampled_from(STYLED[ch.upper()]))
     if "!" <= ch <= "~" and draw(st.booleans()):
         ch = chr(ord(ch) + 0xFEE0)  # the full-width form
-    if draw(st.integers(0, 3)) == 0:
+    encoding = draw(st.integers(0, 7))
+    if encoding == 0:
         ch = entity_encode(ch, draw(st.integers(0, 3)))
-    return ch + "".join(draw(st.lists(st.one_of(MARKS, st.sampled_from(INVISIBLES)), max_size=2)))
+    elif encoding == 1:
+        ch = escape_encode(ch, draw(st.integers(0, 5)))
+    invisibles = STEADY_INVISIBLES if steady else INVISIBLES
+    return ch + "".join(draw(st.lists(st.one_of(MARKS, st.sampled_from(invisibles)), max_size=2)))
+
+
+SYLLABLES = {  # an ASCII alias that is the pinyin of a Chinese one → its syllables
+    alias: syllables
+    for alias in EXTERNAL + OWN
+    for other in EXTERNAL + OWN
+    if alias.isascii()
+    and not other.isascii()
+    and "".join(syllables := lazy_pinyin(other, style=Style.NORMAL)) == alias.lower()
+}
+
+
+@st.composite
+def spelled(draw: st.DrawFn, alias: str) -> list[str]:
+    """`alias` as a reader would still read it, one piece per character written: as it is, in
+    pinyin syllables with tone numbers (`Jing4an1`), or half in pinyin (`Jing安`, `竞an`)."""
+    way = draw(st.integers(0, 3))
+    if way == 1 and alias in SYLLABLES:
+        pieces = []
+        for syllable in SYLLABLES[alias]:
+            pieces += list(syllable)
+            if draw(st.booleans()):
+                pieces[-1] += draw(TONES)
+        return pieces
+    if way == 2 and len(alias) > 1 and any(pinyin(ch, errors="ignore") for ch in alias):
+        keep = draw(
+            st.lists(st.booleans(), min_size=len(alias), max_size=len(alias)).filter(lambda k: 0 < sum(k) < len(k))
+        )
+        pieces = []
+        for ch, kept in zip(alias, keep, strict=True):
+            readings = pinyin(ch, style=Style.NORMAL, heteronym=True, errors="ignore")
+            if kept or not readings:
+                pieces.append(ch)
+                continue
+            style = draw(st.sampled_from([Style.NORMAL, Style.TONE, Style.TONE3]))
+            reading = draw(st.sampled_from(pinyin(ch, style=style, heteronym=True)[0]))
+            letters = [c for c in reading if not c.isdigit()]
+            letters[-1] += "".join(c for c in reading if c.isdigit())
+            pieces += [draw(st.sampled_from([c, c.upper()])) for c in letters]
+        return pieces
+    return list(alias)
 
 
 @st.composite
 def disguised(draw: st.DrawFn, alias: str, *, glue_digits: bool = True) -> str:
     if draw(st.booleans()):
         alias = TO_TRADITIONAL.convert(alias)
-    out = []
-    for index, ch in enumerate(alias):
+    pieces = draw(spelled(alias))
+    order = draw(st.integers(0, 5))  # 0: as written; 1: reversed in an override; 2: in an embedding
+    steady = order in (1, 2)
+    out = []  # what a reader sees as one character each, in the order written
+    for index, piece in enumerate(pieces):
         if index:
-            out.append(draw(BETWEEN))
-        out.append(draw(disguised_character(ch)))
-    core = "".join(out)
+            out.append(draw(STEADY_BETWEEN if steady else BETWEEN))
+        out += [draw(disguised_character(piece[0], steady=steady)), *piece[1:]]
+    if order == 1:
+        core = "\u202e" + "".join(reversed(out)) + "\u202c"  # RLO … PDF: shown in reverse
+    elif order == 2:
+        core = "\u202b" + "\u200f".join(reversed(out)) + "\u202c"  # RLE, split by RLMs: shown in reverse
+    else:
+        core = "".join(out)
     if glue_digits and draw(st.booleans()):
         return draw(st.sampled_from(["2025", "25", "0"])) + core + draw(st.sampled_from(["", "2025", "1"]))
     return draw(PREFIXES) + core + draw(SUFFIXES)

@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.core.intent import parse_intent
-from agent.core.matcher import AliasConflict, AliasTarget, GlossaryMatcher
-from agent.core.normalize import ascii_word_continues, compact_view, is_ascii_word_char, text_normalize
-from agent.core.periods import period_parse, periods_find
+from core.intent import parse_intent
+from core.matcher import AliasConflict, AliasTarget, GlossaryMatcher
+from core.normalize import ascii_word_continues, compact_view, is_ascii_word_char, text_normalize
+from core.periods import period_parse, periods_find
 from ingestion.values import decimal_parse, value_parse
 from tests.fakes import demo_glossary
 

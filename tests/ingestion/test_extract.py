@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from ingestion import ExtractionError, extract, facts_from_table
+from ingestion.formats import EXTENSIONS, FORMATS
 from ingestion.ir import Table, column_letters
 from ingestion.sheets import number_text
 from retrieval.chunking import chunks_build
@@ -384,6 +385,17 @@ def test_empty_files() -> None:
     assert _refusal("blank.md", b"  \n\n ").code == "empty"
     assert _refusal("no_text.pdf", pdf_bytes([[("p", " ")]])).code == "empty"
     assert _refusal("empty.xlsx", xlsx_bytes(lambda w: w.create_sheet("S"))).code == "empty"
+
+
+def test_every_registered_format_is_read_with_its_media_type() -> None:
+    """The upload checks accept `EXTENSIONS`; each one must also extract (`.markdown` once did not)."""
+    assert EXTENSIONS == (".pptx", ".xlsx", ".pdf", ".docx", ".md", ".markdown", ".txt")
+    for fmt in FORMATS:
+        data = "# 标题\n## 一\n正文。\n".encode() if fmt.container == "text" else _valid(fmt.extension)
+        document = extract(f"sample{fmt.extension}", data)
+        assert document.media_type == fmt.media_type and (document.blocks or document.tables), fmt.extension
+    markdown = extract("note.markdown", "# 标题\n## 一、概况\n第一段。\n".encode())
+    assert markdown.title == "标题" and [b.locator for b in markdown.blocks] == ["section=一、概况"]
 
 
 def test_unsupported_extension() -> None:

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from agent.core.glossary import GlossarySnapshot
+from core.glossary import GlossarySnapshot
 from ingestion.ir import Table, is_cell_locator
 from ingestion.tables import FactCandidate, facts_from_document, facts_from_table
 from ingestion.values import value_parse

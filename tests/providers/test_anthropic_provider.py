@@ -6,8 +6,8 @@ import socket
 
 import pytest
 
-from agent.core.ports import ProviderError, ToolCall
 from agent.providers.anthropic_provider import AnthropicProvider
+from core.ports import ProviderError, ToolCall
 from tests.providers import stub_servers as stubs
 from tests.providers.conftest import ANTHROPIC, API_KEY
 

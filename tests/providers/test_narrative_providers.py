@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from agent.core.glossary import GlossarySnapshot
-from agent.core.narrative import SYNTHESIS_SYSTEM, NarrativeOutcome, narrative_answer
-from agent.core.ports import RetrievedChunk
-from agent.core.types import Source
+from core.glossary import GlossarySnapshot
+from core.narrative import SYNTHESIS_SYSTEM, NarrativeOutcome, narrative_answer
+from core.ports import RetrievedChunk
+from core.types import Source
 from tests.providers import stub_servers as stubs
 from tests.providers.conftest import ANTHROPIC, Flavor
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from agent.core.ports import ProviderError, ToolCall
 from agent.providers.openai_provider import OpenAICompatibleProvider, arguments_parse
+from core.ports import ProviderError, ToolCall
 from tests.providers import stub_servers as stubs
 from tests.providers.conftest import API_KEY, OPENAI
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from agent.core.provider import MockProvider
 from agent.providers import DEFAULT_MODELS, config_problems, provider_from_settings
 from agent.providers.anthropic_provider import AnthropicProvider
 from agent.providers.openai_provider import OpenAICompatibleProvider
+from core.provider import MockProvider
 
 KEY = "sk-settings-test-key"
 

@@ -19,7 +19,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from agent.bootstrap import ask, glossary_snapshot
-from agent.core.security import external_mentions
+from core.security import external_mentions
 from retrieval.selectors import OrmNarrativeRetriever
 from tests.db.conftest import client_for
 from tests.scripted import ScriptedProvider, prose

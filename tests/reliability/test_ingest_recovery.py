@@ -13,8 +13,9 @@ import pytest
 from django.utils import timezone
 
 from documents import services
+from documents.jobs import ingest_jobs_recover
 from documents.models import Document, IngestJob
-from documents.services import document_ingest, ingest_jobs_recover
+from documents.services import document_ingest
 from retrieval.models import Chunk
 from tests.db.conftest import client_for
 

@@ -21,8 +21,8 @@ from django.test import Client
 
 from agent.bootstrap import ask
 from agent.models import QueryLog
+from documents.jobs import ingest_job_create
 from documents.models import Document, IngestJob
-from documents.services import ingest_job_create
 from facts.models import FactMetric
 from facts.roles import roles_ensure
 from faq.models import FAQItem

@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from agent.bootstrap import ask
-from agent.core.orchestrator import ScopeError
 from agent.serialize import result_as_dict
+from core.orchestrator import ScopeError
 
 
 class Command(BaseCommand):

@@ -14,11 +14,11 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from agent.core.clarify import clarify_scope
-from agent.core.glossary import AliasRecord, ChannelInfo, EntityInfo, MetricInfo, UnitInfo, glossary_build
-from agent.core.intent import parse_intent
-from agent.core.security import security_screen
 from benchmarks import synthetic
+from core.clarify import clarify_scope
+from core.glossary import AliasRecord, ChannelInfo, EntityInfo, MetricInfo, UnitInfo, glossary_build
+from core.intent import parse_intent
+from core.security import security_screen
 
 REFERENCE = date(2026, 3, 15)
 

@@ -16,7 +16,7 @@ from typing import Any
 from django.db import DatabaseError, connection, connections
 from django_tasks_db.management.commands.db_worker import Command as DbWorker
 
-from documents.services import ingest_jobs_recover
+from documents.jobs import ingest_jobs_recover
 
 RECOVER_EVERY = 60.0
 MAX_WAIT = 10.0

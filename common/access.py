@@ -1,0 +1,71 @@
+"""RESTRICTED content reaches only cleared users (SPEC §9, invariant 5).
+
+`user_cleared` reads a user's clearance. `visible_to` is the one place the sensitivity rule is
+applied to a queryset: every selector, admin and API path that loads sensitive rows goes through
+it, so the rows are filtered in the query, never afterwards. `visible_to_sql` is the same rule
+for the raw-SQL search paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Permission
+from django.db.models import Model, Q, QuerySet
+from django.http import HttpRequest
+
+from core.types import RESTRICTED
+
+SENSITIVITY = ("sensitivity",)
+
+
+def user_cleared(user: AbstractBaseUser | AnonymousUser | None) -> bool:
+    """RESTRICTED clearance (`facts.can_view_restricted`, directly or through a group).
+
+    One indexed query instead of loading every permission the user has; remembered on the user
+    object for the rest of the request.
+    """
+    if user is None or not user.is_authenticated or not getattr(user, "is_active", True):
+        return False
+    known = getattr(user, "_ragspine_cleared", None)
+    if known is None:
+        if getattr(user, "is_superuser", False):
+            known = True
+        else:
+            known = Permission.objects.filter(
+                Q(user=user) | Q(group__user=user), codename="can_view_restricted", content_type__app_label="facts"
+            ).exists()
+        user._ragspine_cleared = known  # type: ignore[union-attr]
+    return bool(known)
+
+
+def visible_to[M: Model](queryset: QuerySet[M], *, cleared: bool, lookups: Sequence[str] = SENSITIVITY) -> QuerySet[M]:
+    """The rows a caller may load: all of them when cleared; otherwise none that any of `lookups`
+    (a sensitivity field, or one across a relation such as `document__sensitivity`) marks RESTRICTED."""
+    if cleared:
+        return queryset
+    for lookup in lookups:
+        queryset = queryset.exclude(**{lookup: RESTRICTED})
+    return queryset
+
+
+def visible_to_sql(*columns: str, cleared: bool) -> tuple[str, list[str]]:
+    """`visible_to` for raw SQL: a condition to append to a `WHERE` clause, and its parameters."""
+    if cleared:
+        return "", []
+    return "".join(f" AND {column} <> %s" for column in columns), [RESTRICTED] * len(columns)
+
+
+class ClearanceFilteredAdmin:
+    """Mix into a `ModelAdmin` before it; name the lookups that mark a row as RESTRICTED.
+
+    The filter is applied to the admin's queryset, so lists, search, change pages, deletes and
+    actions all lose the rows together; nothing is hidden only in a template.
+    """
+
+    restricted_lookups: Sequence[str] = SENSITIVITY
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        queryset = super().get_queryset(request)  # type: ignore[misc]
+        return visible_to(queryset, cleared=user_cleared(request.user), lookups=self.restricted_lookups)

@@ -1,0 +1,63 @@
+"""One exception handler maps every API error to the envelope `{"error": {type, message, request_id}}`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import DatabaseError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+
+from common.middleware import request_id_of
+from core.orchestrator import ScopeError
+
+_TYPES = {
+    exceptions.ValidationError: "bad_request",
+    exceptions.ParseError: "bad_request",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.NotAuthenticated: "not_authenticated",
+    exceptions.AuthenticationFailed: "not_authenticated",
+    exceptions.PermissionDenied: "permission_denied",
+    exceptions.NotFound: "not_found",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.NotAcceptable: "not_acceptable",
+    exceptions.Throttled: "throttled",
+}
+
+
+def _message(detail: Any) -> str:
+    if isinstance(detail, dict):
+        parts = []
+        for field, value in detail.items():
+            text = _message(value)
+            parts.append(text if field in ("non_field_errors", "detail") else f"{field}: {text}")
+        return "; ".join(parts)
+    if isinstance(detail, list):
+        return " ".join(_message(item) for item in detail)
+    return str(detail)
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    request = context.get("request")
+    request_id = request_id_of(request._request) if request is not None else ""
+    headers: dict[str, str] = {}
+    if isinstance(exc, ScopeError):
+        code, error_type, message = status.HTTP_400_BAD_REQUEST, "bad_request", str(exc)
+    elif isinstance(exc, DatabaseError):
+        code, error_type = status.HTTP_503_SERVICE_UNAVAILABLE, "database_unavailable"
+        message = "The database is unavailable; try again shortly."
+    elif isinstance(exc, Http404):
+        code, error_type, message = status.HTTP_404_NOT_FOUND, "not_found", "Not found."
+    elif isinstance(exc, exceptions.APIException):
+        code = exc.status_code
+        error_type = next((t for cls, t in _TYPES.items() if isinstance(exc, cls)), "error")
+        message = _message(exc.detail)
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            headers["Retry-After"] = str(int(exc.wait))
+        if getattr(exc, "auth_header", None):
+            headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
+    else:
+        return None
+    body = {"error": {"type": error_type, "message": message, "request_id": request_id}}
+    return Response(body, status=code, headers=headers)

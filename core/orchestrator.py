@@ -1,0 +1,498 @@
+"""`answer_question`: the one entry point of the orchestrator (SPEC §4).
+
+Takes a question, the caller's clearance and the ports; returns an `AgentResult`.
+The early returns keep a fixed order (invariant 3): the security gate's refusal, then
+ask-first, then assumptions, and only then the FAQ lookup, the fact store, retrieval or any
+LLM. On the structured path every figure is rendered from a fact row (invariant 1): the
+model's prose is discarded, and if the model calls no tool the agent runs `query_metric`
+itself. A `ProviderError` yields a fixed message with no number (invariant 7).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import date
+from typing import Any
+
+from . import render
+from .clarify import clarify_scope
+from .glossary import GlossarySnapshot
+from .intent import DOCUMENT_CUES, parse_intent
+from .narrative import narrative_answer
+from .periods import period_parse
+from .ports import FactStore, FaqHit, FaqLookup, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
+from .provider import slots_message
+from .screening import ScreenedRetriever
+from .security import security_screen
+from .tools import (
+    FOUND,
+    NOT_FOUND,
+    TOOL_NAME,
+    UNRECOGNIZED,
+    arguments_normalize,
+    task_run,
+    tool_schema_anthropic,
+    tool_schema_openai,
+)
+from .types import (
+    CLARIFY_ASK_FIRST,
+    CLARIFY_OUT_OF_SCOPE_ENTITY,
+    KIND_ANSWER,
+    KIND_CLARIFICATION,
+    KIND_DEGRADED,
+    KIND_REFUSAL,
+    ROUTE_COMPOSITE,
+    ROUTE_FAQ,
+    ROUTE_FIND_DOCUMENTS,
+    ROUTE_NARRATIVE,
+    ROUTE_STRUCTURED,
+    AgentResult,
+    AnswerSections,
+    ClarificationResult,
+    FactRecord,
+    Guard,
+    ParsedIntent,
+    Period,
+    Source,
+    SubTask,
+)
+
+MAX_TOOL_ITERATIONS = 5
+SYSTEM_PROMPT = (
+    "You answer questions about a company's figures. Always call the query_metric tool with the "
+    "slots given after 'slots:'. Never state a figure the tool did not return; if the tool says "
+    "not_found, say that the figure is not available."
+)
+
+
+class ScopeError(ValueError):
+    """A `scope` value the glossary does not know."""
+
+
+@dataclass
+class _Request:
+    """One question on its way through the stages: what it was asked with, the ports it may use,
+    and what it accumulates (stage timings, token usage, provider time)."""
+
+    question: str
+    glossary: GlossarySnapshot
+    store: FactStore
+    provider: LLMProvider
+    cleared: bool
+    reference: date
+    request_id: str
+    # Every passage is screened for competitors before reranking, synthesis or display.
+    retriever: ScreenedRetriever | None = None
+    synthesizer: LLMProvider | None = None
+    rerank: bool = False
+    started: float = field(default_factory=time.perf_counter)
+    timings: dict[str, float] = field(default_factory=dict)
+    usage: dict[str, int] = field(default_factory=dict)
+    provider_seconds: float = 0.0
+    _mark: float = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._mark = self.started
+
+    def lap(self, stage: str) -> None:
+        """Time the stage that just ended (from the end of the previous one)."""
+        now = time.perf_counter()
+        self.timings[stage] = round((now - self._mark) * 1000, 3)
+        self._mark = now
+
+    def add_usage(self, usage: Mapping[str, int]) -> None:
+        for key, value in usage.items():
+            self.usage[key] = self.usage.get(key, 0) + int(value)
+
+
+@dataclass(frozen=True)
+class _Part:
+    """The outcome of one channel: its text (as answer sections), kind, facts, results and sources."""
+
+    sections: AnswerSections
+    kind: str
+    facts: tuple[FactRecord, ...] = ()
+    tool_results: tuple[dict[str, Any], ...] = ()
+    sources: tuple[Source, ...] = ()
+    numbers_unsupported: int = 0
+    chunk_scores: tuple[tuple[int, float], ...] = ()
+
+
+def answer_question(
+    question: str,
+    *,
+    glossary: GlossarySnapshot,
+    store: FactStore,
+    provider: LLMProvider,
+    cleared: bool,
+    reference_date: date | None = None,
+    scope: Mapping[str, str] | None = None,
+    narrative_retriever: NarrativeRetriever | None = None,
+    intent_parser: IntentParser | None = None,
+    faq: FaqLookup | None = None,
+    request_id: str | None = None,
+    synthesizer: LLMProvider | None = None,
+    rerank: bool = False,
+) -> AgentResult:
+    request = _Request(
+        question=question,
+        glossary=glossary,
+        store=store,
+        provider=provider,
+        cleared=cleared,
+        reference=reference_date or date.today(),
+        request_id=request_id or uuid.uuid4().hex,
+        retriever=ScreenedRetriever(narrative_retriever, glossary) if narrative_retriever is not None else None,
+        synthesizer=synthesizer,
+        rerank=rerank,
+    )
+    intent = _intent_parse(request, intent_parser, scope or {})
+    request.lap("parse")
+    verdict = security_screen(
+        raw_question=question, glossary=glossary, language=intent.language, scope_entity=intent.entity
+    )
+    clarification = clarify_scope(intent, glossary=glossary, reference_date=request.reference, verdict=verdict)
+    request.lap("clarify")
+
+    # The fixed order of early returns (invariant 3): refusal, then ask-first, then assumptions,
+    # and only then the FAQ, the fact store, retrieval or any LLM.
+    if clarification.mode in (CLARIFY_OUT_OF_SCOPE_ENTITY, CLARIFY_ASK_FIRST):
+        return _result(request, intent, clarification, _clarification_part(intent, clarification), intent.route)
+    effective = replace(
+        intent,
+        entity=intent.entity or clarification.assumed_entity,
+        period=intent.period or clarification.assumed_period,
+    )
+    if faq is not None:
+        hit = faq.lookup(effective, cleared=cleared, reference_date=request.reference)
+        request.lap("faq")
+        if hit is not None:
+            return _result(request, intent, clarification, _faq_part(hit), ROUTE_FAQ, faq_hit=hit)
+    part = ROUTE_HANDLERS[effective.route](request, effective, clarification)
+    return _result(request, intent, clarification, part, effective.route)
+
+
+def _intent_parse(request: _Request, parser: IntentParser | None, scope: Mapping[str, str]) -> ParsedIntent:
+    if parser is not None:
+        intent = parser.parse(request.question, glossary=request.glossary, reference_date=request.reference)
+        intent = replace(intent, raw_question=request.question)
+    else:
+        intent = parse_intent(request.question, request.glossary, request.reference)
+    return _scope_apply(intent, scope, request.glossary, request.reference)
+
+
+def _result(
+    request: _Request,
+    intent: ParsedIntent,
+    clarification: ClarificationResult,
+    part: _Part,
+    route: str,
+    *,
+    faq_hit: FaqHit | None = None,
+) -> AgentResult:
+    request.timings["total"] = round((time.perf_counter() - request.started) * 1000, 3)
+    found_any = any(r.get("status") == FOUND for r in part.tool_results)
+    return AgentResult(
+        request_id=request.request_id,
+        question=request.question,
+        sections=part.sections,
+        answer_kind=part.kind,
+        route=route,
+        routing=intent.routing,
+        intent=intent,
+        clarification=clarification,
+        facts=part.facts,
+        tool_results=part.tool_results,
+        sources=part.sources,
+        guard=Guard(
+            fabrication_guard_triggered=bool(part.tool_results) and not found_any,
+            numbers_unsupported=part.numbers_unsupported,
+        ),
+        faq={"id": faq_hit.id, "version": faq_hit.version} if faq_hit else None,
+        language=intent.language,
+        timings=dict(request.timings),
+        usage=dict(request.usage),
+        chunk_scores=part.chunk_scores,
+        provider_seconds=round(request.provider_seconds, 6),
+    )
+
+
+def _clarification_part(intent: ParsedIntent, clarification: ClarificationResult) -> _Part:
+    """A refusal or an ask-first question, in the channel the question was routed to."""
+    text = clarification.question or ""
+    kind = KIND_REFUSAL if clarification.mode == CLARIFY_OUT_OF_SCOPE_ENTITY else KIND_CLARIFICATION
+    if intent.route in (ROUTE_NARRATIVE, ROUTE_FIND_DOCUMENTS):
+        return _Part(AnswerSections(narrative=text), kind)
+    return _Part(AnswerSections(structured=text), kind)
+
+
+def _faq_part(hit: FaqHit) -> _Part:
+    source = Source("faq", hit.source, f"faq={hit.id},version={hit.version}", None, "")
+    return _Part(AnswerSections(narrative=hit.answer), KIND_ANSWER, sources=(source,))
+
+
+# -- routes --------------------------------------------------------------------------------
+def _structured_route(request: _Request, intent: ParsedIntent, clarification: ClarificationResult) -> _Part:
+    part = _run_structured(request, intent)
+    request.lap("structured")
+    if clarification.assumption_note and part.kind != KIND_DEGRADED:
+        part = replace(part, sections=replace(part.sections, assumption_note=clarification.assumption_note))
+    return part
+
+
+def _narrative_route(request: _Request, intent: ParsedIntent, clarification: ClarificationResult) -> _Part:
+    part = _run_narrative(request, intent)
+    request.lap("narrative")
+    return part
+
+
+def _find_documents_route(request: _Request, intent: ParsedIntent, clarification: ClarificationResult) -> _Part:
+    part = _run_find_documents(intent, request.retriever, request.cleared)
+    part = replace(part, sections=AnswerSections(narrative=_with_notice(part.sections.narrative, request, intent)))
+    request.lap("retrieval")
+    return part
+
+
+def _composite_route(request: _Request, intent: ParsedIntent, clarification: ClarificationResult) -> _Part:
+    """Structured, then the narrative under the attribution heading."""
+    structured = _structured_route(request, intent, clarification)
+    explanation = _run_narrative(request, intent, facts=structured.facts)
+    request.lap("narrative")
+    sections = replace(
+        structured.sections,
+        narrative_heading=render.ATTRIBUTION_HEADING[intent.language],
+        narrative=explanation.sections.narrative,
+    )
+    return _Part(
+        sections=sections,
+        kind=KIND_ANSWER if KIND_ANSWER in (structured.kind, explanation.kind) else structured.kind,
+        facts=structured.facts,
+        tool_results=structured.tool_results,
+        sources=structured.sources + explanation.sources,
+        numbers_unsupported=explanation.numbers_unsupported,
+        chunk_scores=explanation.chunk_scores,
+    )
+
+
+RouteHandler = Callable[[_Request, ParsedIntent, ClarificationResult], _Part]
+ROUTE_HANDLERS: dict[str, RouteHandler] = {
+    ROUTE_STRUCTURED: _structured_route,
+    ROUTE_NARRATIVE: _narrative_route,
+    ROUTE_COMPOSITE: _composite_route,
+    ROUTE_FIND_DOCUMENTS: _find_documents_route,
+}
+
+
+def _run_narrative(request: _Request, intent: ParsedIntent, facts: tuple[FactRecord, ...] = ()) -> _Part:
+    outcome = narrative_answer(
+        request.question,
+        retriever=request.retriever,
+        glossary=request.glossary,
+        cleared=request.cleared,
+        language=intent.language,
+        llm=request.synthesizer,
+        rerank=request.rerank,
+        facts=facts,
+    )
+    request.add_usage(outcome.usage)
+    return _Part(
+        AnswerSections(narrative=_with_notice(outcome.text, request, intent)),
+        outcome.kind,
+        sources=outcome.sources,
+        numbers_unsupported=outcome.numbers_unsupported,
+        chunk_scores=outcome.chunk_scores,
+    )
+
+
+def _with_notice(text: str, request: _Request, intent: ParsedIntent) -> str:
+    notice = request.retriever.notice(intent.language) if request.retriever is not None else ""
+    return f"{text}\n{notice}" if notice else text
+
+
+# -- scope ---------------------------------------------------------------------------------
+def _scope_apply(
+    intent: ParsedIntent, scope: Mapping[str, str], glossary: GlossarySnapshot, reference: date
+) -> ParsedIntent:
+    """Narrow the parsed slots with an explicit `scope` (the narrowing buttons use it)."""
+    changes: dict[str, Any] = {}
+    for kind in ("metric", "entity", "channel"):
+        raw = scope.get(kind)
+        if raw in (None, ""):
+            continue
+        code = glossary.resolve(kind, raw)
+        if code is None:
+            raise ScopeError(f"scope.{kind} '{str(raw)[:64]}' is not in the glossary")
+        changes[kind] = code
+        plural = {"metric": "metrics", "entity": "entities"}.get(kind)
+        if plural:
+            changes[plural] = (code,)
+        else:
+            changes["channel_given"] = True
+    raw_period = scope.get("period")
+    if raw_period not in (None, ""):
+        period = period_parse(str(raw_period), reference)
+        if period is None:
+            raise ScopeError(f"scope.period '{str(raw_period)[:64]}' is not a period")
+        changes["period"] = period
+        changes["periods"] = (period,)
+    if not changes:
+        return intent
+    if "metric" in changes and intent.route == ROUTE_NARRATIVE:
+        changes["route"] = ROUTE_STRUCTURED
+    return replace(intent, **changes)
+
+
+# -- structured channel --------------------------------------------------------------------
+def _subtasks(intent: ParsedIntent) -> list[SubTask]:
+    metrics = intent.metrics or ((intent.metric,) if intent.metric else ())
+    entities = intent.entities or ((intent.entity,) if intent.entity else ())
+    periods: tuple[Period, ...] = intent.periods or ((intent.period,) if intent.period else ())
+    return [SubTask(m, e, p, intent.channel) for m, e, p in itertools.product(metrics, entities, periods)]
+
+
+def _run_structured(request: _Request, intent: ParsedIntent) -> _Part:
+    glossary, store, cleared = request.glossary, request.store, request.cleared
+    tasks = _subtasks(intent)
+    if len(tasks) > 1:
+        return _multi_subtask_answer(tasks, glossary, store, cleared, intent.language)
+    task = tasks[0]
+    try:
+        tool_results = _run_tool_loop(request, task, intent)
+    except ProviderError:
+        return _Part(AnswerSections(structured=render.DEGRADED_STRUCTURED[intent.language]), KIND_DEGRADED)
+    # A call for another fact is not this task's result: its `found` would hide from the guard
+    # that the task's own figure is missing. Unrecognised calls name no fact and stay.
+    tool_results = [(t, r, f) for t, r, f in tool_results if t is None or t == task]
+    relevant = [(r, f) for t, r, f in tool_results if t == task]
+    if not relevant:
+        # The model answered without looking the figure up: the agent looks it up itself.
+        own, fact = task_run(store, task, cleared=cleared)
+        tool_results.append((task, own, fact))
+        relevant = [(own, fact)]
+    return _structured_answer(
+        [r for r, _ in relevant],
+        [f for _, f in relevant if f is not None],
+        [r for _, r, _ in tool_results],
+        task,
+        glossary,
+        intent.language,
+    )
+
+
+def _run_tool_loop(
+    request: _Request, task: SubTask, intent: ParsedIntent
+) -> list[tuple[SubTask | None, dict[str, Any], FactRecord | None]]:
+    glossary, store, provider = request.glossary, request.store, request.provider
+    shape = getattr(provider, "tool_format", "anthropic")
+    tools = [tool_schema_openai(glossary) if shape == "openai" else tool_schema_anthropic(glossary)]
+    slots = {"metric": task.metric, "entity": task.entity, "period": task.period.label, "channel": task.channel}
+    messages: list[dict[str, Any]] = [{"role": "user", "content": slots_message(intent.raw_question, slots)}]
+    executed: list[tuple[SubTask | None, dict[str, Any], FactRecord | None]] = []
+    for _ in range(MAX_TOOL_ITERATIONS):
+        began = time.perf_counter()
+        try:
+            response = provider.create_message(system=SYSTEM_PROMPT, messages=messages, tools=tools)
+        finally:
+            request.provider_seconds += time.perf_counter() - began
+        request.add_usage(response.usage)
+        if not response.tool_calls:
+            break
+        messages.append(
+            {
+                "role": "assistant",
+                "content": response.text,
+                "tool_calls": [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in response.tool_calls],
+            }
+        )
+        for call in response.tool_calls:
+            normalized: SubTask | dict[str, Any]
+            if call.name != TOOL_NAME:
+                normalized = {"status": UNRECOGNIZED, "param": "tool", "raw": str(call.name)[:64]}
+            elif not isinstance(call.arguments, dict):
+                normalized = {"status": UNRECOGNIZED, "param": "arguments", "raw": str(call.arguments)[:64]}
+            else:
+                normalized = arguments_normalize(call.arguments, glossary, request.reference)
+            if isinstance(normalized, SubTask):
+                outcome, fact = task_run(store, normalized, cleared=request.cleared)
+                executed.append((normalized, outcome, fact))
+            else:
+                outcome = normalized
+                executed.append((None, outcome, None))
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(outcome)})
+    return executed
+
+
+def _structured_answer(
+    relevant: list[dict[str, Any]],
+    facts: list[FactRecord],
+    all_results: list[dict[str, Any]],
+    task: SubTask,
+    glossary: GlossarySnapshot,
+    language: str,
+) -> _Part:
+    """The anti-fabrication guard: the answer is rebuilt from tool results, never model prose."""
+    if facts:
+        sections = AnswerSections(structured=render.fact_line(facts[0], glossary, language))
+        return _Part(sections, KIND_ANSWER, (facts[0],), tuple(all_results), (_fact_source(facts[0]),))
+    if any(r.get("status") == NOT_FOUND for r in relevant):
+        text = render.not_found_line(task, glossary, language)
+        return _Part(AnswerSections(structured=text), KIND_REFUSAL, (), tuple(all_results))
+    unrecognized = [r for r in relevant if r.get("status") == UNRECOGNIZED]
+    text = (
+        render.unrecognized_line(unrecognized[0], language)
+        if unrecognized
+        else render.not_found_line(task, glossary, language)
+    )
+    return _Part(AnswerSections(structured=text), KIND_REFUSAL, (), tuple(all_results))
+
+
+def _multi_subtask_answer(
+    tasks: list[SubTask], glossary: GlossarySnapshot, store: FactStore, cleared: bool, language: str
+) -> _Part:
+    """Listed metrics, entities or periods: each looked up deterministically, with no LLM."""
+    lines: list[str] = []
+    facts: list[FactRecord] = []
+    results: list[dict[str, Any]] = []
+    for task in tasks:
+        outcome, fact = task_run(store, task, cleared=cleared)
+        results.append(outcome)
+        if fact is None:
+            lines.append(render.not_found_line(task, glossary, language))
+        else:
+            facts.append(fact)
+            lines.append(render.fact_line(fact, glossary, language))
+    pair = render.comparable_pair(facts)
+    if pair is not None:
+        lines.append(render.difference_line(*pair, glossary, language))
+    kind = KIND_ANSWER if facts else KIND_REFUSAL
+    sections = AnswerSections(structured="\n".join(lines))
+    return _Part(sections, kind, tuple(facts), tuple(results), tuple(_fact_source(f) for f in facts))
+
+
+def _fact_source(fact: FactRecord) -> Source:
+    snippet = f"{fact.metric} · {fact.entity} · {fact.period.label} · {fact.channel} = {fact.value} {fact.unit}"
+    return Source("fact", fact.source_doc, fact.locator, fact.document_id, snippet)
+
+
+# -- find_documents -----------------------------------------------------------------------
+def _run_find_documents(intent: ParsedIntent, retriever: NarrativeRetriever | None, cleared: bool) -> _Part:
+    """Ranked documents with their best locators and a snippet; no LLM."""
+    if retriever is None:
+        return _Part(AnswerSections(narrative=render.NARRATIVE_NOT_WIRED[intent.language]), KIND_DEGRADED)
+    topic = DOCUMENT_CUES.sub(" ", intent.normalized).strip() or intent.raw_question
+    documents = retriever.documents_find(topic, cleared=cleared)
+    if not documents:
+        return _Part(AnswerSections(narrative=render.NARRATIVE_NO_HITS[intent.language]), KIND_REFUSAL)
+    header = (
+        f"找到 {len(documents)} 份相关文件：" if intent.language == "zh" else f"{len(documents)} matching document(s):"
+    )
+    lines = [header] + [f"{i}. {d.doc}（{d.locator}）：{d.snippet}" for i, d in enumerate(documents, 1)]
+    return _Part(AnswerSections(narrative="\n".join(lines)), KIND_ANSWER, sources=tuple(documents))
+
+
+__all__ = ["ClarificationResult", "ScopeError", "answer_question"]

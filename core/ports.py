@@ -1,0 +1,92 @@
+"""The ports through which the core reaches the outside world.
+
+Django apps provide ORM-backed adapters (wired in `agent/bootstrap.py`); tests pass fakes.
+Every read port takes the caller's clearance so that RESTRICTED rows are filtered where they
+are loaded, never afterwards (SPEC §9). The glossary is not a port but a value: the caller
+passes the current `GlossarySnapshot`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, Protocol
+
+from .glossary import GlossarySnapshot
+from .trace import TraceRecord
+from .types import FactRecord, ParsedIntent, Source, SubTask
+
+
+class FactStore(Protocol):
+    def fact_get(self, task: SubTask, *, cleared: bool) -> FactRecord | None: ...
+
+
+@dataclass(frozen=True)
+class RetrievedChunk:
+    chunk_id: int
+    doc: str
+    locator: str
+    text: str
+    score: float
+    document_id: int | None = None
+
+
+class NarrativeRetriever(Protocol):
+    def retrieve(self, query: str, *, cleared: bool, k: int = 8) -> list[RetrievedChunk]: ...
+
+    def documents_find(self, query: str, *, cleared: bool, k: int = 10) -> list[Source]: ...
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ProviderResponse:
+    text: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    stop_reason: str = "end_turn"
+    usage: dict[str, int] = field(default_factory=dict)
+
+
+class ProviderError(Exception):
+    """A network, API or timeout failure of an LLM provider. Programming errors are not wrapped."""
+
+
+class LLMProvider(Protocol):
+    name: str
+
+    def create_message(
+        self,
+        *,
+        system: str,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]],
+    ) -> ProviderResponse: ...
+
+
+class IntentParser(Protocol):
+    def parse(self, question: str, *, glossary: GlossarySnapshot, reference_date: Any) -> ParsedIntent: ...
+
+
+@dataclass(frozen=True)
+class FaqHit:
+    """A vetted FAQ answer, and the item and version it came from."""
+
+    id: int
+    version: int
+    answer: str
+    source: str
+
+
+class FaqLookup(Protocol):
+    def lookup(self, intent: ParsedIntent, *, cleared: bool, reference_date: date) -> FaqHit | None: ...
+
+
+class TraceSink(Protocol):
+    """Where the bootstrap writes each question's trace; it accepts only a validated `TraceRecord`."""
+
+    def record(self, trace: TraceRecord) -> None: ...

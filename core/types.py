@@ -1,0 +1,258 @@
+"""Value types shared by every stage of the orchestrator.
+
+All of them are frozen dataclasses: a stage takes values and returns new ones,
+so no later stage can quietly rewrite what an earlier stage decided.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any, Literal
+
+
+@dataclass(frozen=True)
+class Badge:
+    """How the analyst UI shows a route or an answer kind: a label, and a tone the CSS colours."""
+
+    label: str
+    tone: str
+
+    @property
+    def css_class(self) -> str:
+        return f"tone-{self.tone}"
+
+
+# The registry of routes and answer kinds: the API's choices, the trace's checks, the UI's badges
+# and their CSS classes all read it, so a route is added here (and given a handler in the
+# orchestrator) and nowhere else.
+ROUTE_STRUCTURED = "structured"
+ROUTE_NARRATIVE = "narrative"
+ROUTE_COMPOSITE = "composite"
+ROUTE_FIND_DOCUMENTS = "find_documents"
+ROUTE_FAQ = "faq"
+ROUTE_BADGES = {
+    ROUTE_STRUCTURED: Badge("数据", "data"),
+    ROUTE_NARRATIVE: Badge("文档", "documents"),
+    ROUTE_COMPOSITE: Badge("数据 + 归因", "mixed"),
+    ROUTE_FIND_DOCUMENTS: Badge("找文件", "documents"),
+    ROUTE_FAQ: Badge("FAQ", "cached"),
+}
+ANSWER_ROUTES = tuple(ROUTE_BADGES)  # every route an answer can report
+ROUTES = tuple(r for r in ANSWER_ROUTES if r != ROUTE_FAQ)  # what the parser can choose: FAQ is a short-circuit
+
+KIND_ANSWER = "answer"
+KIND_CLARIFICATION = "clarification"
+KIND_REFUSAL = "refusal"
+KIND_DEGRADED = "degraded"
+KIND_BADGES: dict[str, Badge | None] = {
+    KIND_ANSWER: None,
+    KIND_CLARIFICATION: None,
+    KIND_REFUSAL: Badge("未作答", "refused"),
+    KIND_DEGRADED: Badge("服务降级", "degraded"),
+}
+ANSWER_KINDS = tuple(KIND_BADGES)
+
+CLARIFY_NONE = "none"
+CLARIFY_ASK_FIRST = "ask_first"
+CLARIFY_ANSWER_WITH_ASSUMPTIONS = "answer_with_assumptions"
+CLARIFY_OUT_OF_SCOPE_ENTITY = "out_of_scope_entity"
+CLARIFY_MODES = (CLARIFY_NONE, CLARIFY_ASK_FIRST, CLARIFY_ANSWER_WITH_ASSUMPTIONS, CLARIFY_OUT_OF_SCOPE_ENTITY)
+
+ROUTING_MODES = ("deterministic", "llm_assisted", "llm_fallback")
+SOURCE_KINDS = ("fact", "chunk", "faq", "document")
+
+ENTITY_HOME = "home"
+ENTITY_SUBSIDIARY = "subsidiary"
+ENTITY_PEER = "peer"
+ENTITY_EXTERNAL = "external"
+ENTITY_KINDS = (ENTITY_HOME, ENTITY_SUBSIDIARY, ENTITY_PEER, ENTITY_EXTERNAL)
+
+PUBLIC = "PUBLIC"
+INTERNAL = "INTERNAL"
+RESTRICTED = "RESTRICTED"
+SENSITIVITIES = (PUBLIC, INTERNAL, RESTRICTED)
+
+CODE_RE = re.compile(r"^[A-Z0-9][A-Z0-9_]*$")
+
+PeriodType = Literal["FY", "HY", "QUARTER"]
+
+
+@dataclass(frozen=True, order=True)
+class Period:
+    """A fiscal period: `FY` + `2025`, `HY` + `2025H1`, `QUARTER` + `2025Q4`."""
+
+    period_type: str
+    period: str
+
+    @property
+    def year(self) -> int:
+        return int(self.period[:4])
+
+    @property
+    def label(self) -> str:
+        return f"FY{self.period}" if self.period_type == "FY" else self.period
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """Chronological order: quarters and halves sort inside their year."""
+        if self.period_type == "FY":
+            return (self.year, 9)
+        if self.period_type == "HY":
+            return (self.year, 2 if self.period.endswith("H1") else 6)
+        return (self.year, int(self.period[-1]) * 2 - 1)
+
+
+@dataclass(frozen=True)
+class Match:
+    """One glossary hit in the normalised question: `[start, end)` in the compact view."""
+
+    kind: str  # entity | metric | channel
+    code: str
+    start: int
+    end: int
+    text: str
+    external: bool = False
+
+
+@dataclass(frozen=True)
+class Routing:
+    mode: str = "deterministic"
+    confidence: float = 1.0
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class ParsedIntent:
+    raw_question: str
+    normalized: str = ""
+    metric: str | None = None
+    entity: str | None = None
+    period: Period | None = None
+    channel: str = "TOTAL"
+    channel_given: bool = False
+    metrics: tuple[str, ...] = ()
+    entities: tuple[str, ...] = ()
+    periods: tuple[Period, ...] = ()
+    route: str = ROUTE_NARRATIVE
+    external_entity: str | None = None
+    routing: Routing = field(default_factory=Routing)
+    unrecognized_terms: tuple[str, ...] = ()
+    language: str = "zh"
+
+    @property
+    def has_slot(self) -> bool:
+        return bool(self.metric or self.entity or self.period or self.channel_given)
+
+
+@dataclass(frozen=True)
+class NarrowingOption:
+    label: str
+    question: str
+    scope: dict[str, str]
+
+
+@dataclass(frozen=True)
+class ClarificationResult:
+    mode: str = CLARIFY_NONE
+    question: str | None = None
+    assumption_note: str | None = None
+    assumed_entity: str | None = None
+    assumed_period: Period | None = None
+    narrowing_options: tuple[NarrowingOption, ...] = ()
+
+
+@dataclass(frozen=True)
+class FactRecord:
+    """An approved fact row as the store hands it to the core."""
+
+    metric: str
+    entity: str
+    period: Period
+    channel: str
+    value: Decimal
+    unit: str
+    source_doc: str
+    locator: str
+    document_id: int | None = None
+    valid_as_of: date | None = None
+    sensitivity: str = INTERNAL
+
+
+@dataclass(frozen=True)
+class Source:
+    kind: str  # fact | chunk | faq | document
+    doc: str
+    locator: str
+    document_id: int | None = None
+    snippet: str = ""
+
+
+@dataclass(frozen=True)
+class Guard:
+    fabrication_guard_triggered: bool = False
+    numbers_unsupported: int = 0
+
+
+@dataclass(frozen=True)
+class SubTask:
+    metric: str
+    entity: str
+    period: Period
+    channel: str = "TOTAL"
+
+    @property
+    def key(self) -> tuple[str, str, str, str, str]:
+        return (self.metric, self.entity, self.period.period_type, self.period.period, self.channel)
+
+
+@dataclass(frozen=True)
+class AnswerSections:
+    """The answer as the channels wrote it: the assumption note, the structured lines, and the
+    narrative (under `narrative_heading` when it follows a structured part, as in a composite).
+    A refusal or an ask-first question is the section of the channel the question was routed to.
+    `text` joins them into the one answer the API returns."""
+
+    assumption_note: str = ""
+    structured: str = ""
+    narrative_heading: str = ""
+    narrative: str = ""
+
+    @property
+    def structured_text(self) -> str:
+        """The structured section with its assumption note, as it leads the answer."""
+        return f"{self.assumption_note}\n{self.structured}" if self.assumption_note else self.structured
+
+    @property
+    def text(self) -> str:
+        if self.narrative_heading:
+            return f"{self.structured_text}\n\n{self.narrative_heading}\n{self.narrative}"
+        return "\n\n".join(part for part in (self.structured_text, self.narrative) if part)
+
+
+@dataclass(frozen=True)
+class AgentResult:
+    request_id: str
+    question: str
+    sections: AnswerSections
+    answer_kind: str
+    route: str
+    routing: Routing
+    intent: ParsedIntent
+    clarification: ClarificationResult
+    facts: tuple[FactRecord, ...] = ()
+    tool_results: tuple[dict[str, Any], ...] = ()
+    sources: tuple[Source, ...] = ()
+    guard: Guard = field(default_factory=Guard)
+    faq: dict[str, Any] | None = None
+    language: str = "zh"
+    timings: dict[str, float] = field(default_factory=dict)
+    usage: dict[str, int] = field(default_factory=dict)
+    chunk_scores: tuple[tuple[int, float], ...] = ()
+    provider_seconds: float = 0.0
+
+    @property
+    def answer(self) -> str:
+        return self.sections.text

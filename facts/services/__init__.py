@@ -1,0 +1,34 @@
+"""Writes of the `facts` app: the glossary and its aliases (`glossary`), glossary imports
+(`glossary_import`) and fact rows (`fact_rows`). Fact imports from CSV / XLSX are in
+`facts.importing`."""
+
+from .fact_rows import facts_delete, facts_replace, facts_review
+from .glossary import (
+    ALIAS_TARGETS,
+    KNOWN_UNITS,
+    AliasDraft,
+    alias_conflict,
+    alias_create,
+    aliases_create,
+    glossary_changed,
+    unit_ensure,
+)
+from .glossary_import import GlossaryReport, ImportAborted, glossary_import, glossary_rows_read
+
+__all__ = [
+    "ALIAS_TARGETS",
+    "KNOWN_UNITS",
+    "AliasDraft",
+    "GlossaryReport",
+    "ImportAborted",
+    "alias_conflict",
+    "alias_create",
+    "aliases_create",
+    "facts_delete",
+    "facts_replace",
+    "facts_review",
+    "glossary_changed",
+    "glossary_import",
+    "glossary_rows_read",
+    "unit_ensure",
+]

@@ -1,0 +1,131 @@
+"""Writes to the glossary: its version stamp, units, and aliases (`aliases_create` is the one way
+an alias is made, with the rule that an alias, a code or a name points at one code only)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+
+from core.glossary import GlossarySnapshot, alias_key
+
+from ..models import Alias, Channel, Entity, GlossaryState, Metric, Unit
+from ..selectors import glossary_snapshot
+
+KNOWN_UNITS = {
+    "CNY_M": ("百万元", "CNY m"),
+    "CNY": ("元", "CNY"),
+    "USD_M": ("百万美元", "USD m"),
+    "HKD_M": ("百万港元", "HKD m"),
+    "PCT": ("%", "%"),
+    "COUNT": ("", ""),
+    "TEN_THOUSAND_PERSONS": ("万人", "10k persons"),
+}
+
+
+def glossary_changed() -> None:
+    """Bump the glossary version stamp; every process reloads its automaton on its next question."""
+    token = uuid.uuid4().hex
+    updated = GlossaryState.objects.filter(pk=1).update(version=F("version") + 1, token=token)
+    if not updated:
+        GlossaryState.objects.create(pk=1, version=1, token=token)
+
+
+def unit_ensure(code: str) -> Unit:
+    zh, en = KNOWN_UNITS.get(code, (code, code))
+    unit, _ = Unit.objects.get_or_create(code=code, defaults={"name_zh": zh, "name_en": en})
+    return unit
+
+
+ALIAS_TARGETS: dict[str, type[Entity] | type[Metric] | type[Channel]] = {
+    "entity": Entity,
+    "metric": Metric,
+    "channel": Channel,
+}
+
+
+def alias_conflict(*, text: str, kind: str, code: str, exclude_pk: int | None = None) -> str | None:
+    """Why this alias cannot point at `kind code`, or None (for an alias being edited, `exclude_pk`)."""
+    key = alias_key(text)
+    editing_same_key = exclude_pk is not None and Alias.objects.filter(pk=exclude_pk, key=key).exists()
+    clash = Alias.objects.filter(key=key).exclude(pk=exclude_pk).first()
+    return _alias_problem(
+        text=text, key=key, kind=kind, code=code, clash=clash, glossary=glossary_snapshot(), editing=editing_same_key
+    )
+
+
+def _alias_problem(
+    *, text: str, key: str, kind: str, code: str, clash: Alias | None, glossary: GlossarySnapshot, editing: bool
+) -> str | None:
+    """An alias may point at one code only: no other alias (`clash`), code or name may say the same."""
+    if not key:
+        return "An alias cannot be empty."
+    if clash is not None and (clash.kind, clash.target_code) != (kind, code):
+        return f"'{text}' already names {clash.kind} {clash.target_code}."
+    target = glossary.matcher.lookup(text)
+    if target is not None and (target.kind, target.code) != (kind, code) and not editing:
+        return f"'{text}' already names {target.kind} {target.code}."
+    return None
+
+
+@dataclass(frozen=True)
+class AliasDraft:
+    kind: str  # entity | metric | channel
+    text: str
+    code: str
+
+
+def alias_create(*, kind: str, text: str, code: str) -> Alias:
+    """Add one alias (admin, `/v1/glossary/aliases`, the glossary-gap report); see `aliases_create`."""
+    (alias,) = aliases_create(drafts=[AliasDraft(kind, text, code)])
+    return alias
+
+
+@transaction.atomic
+def aliases_create(*, drafts: Sequence[AliasDraft], glossary: GlossarySnapshot | None = None) -> list[Alias]:
+    """Add aliases, all or none: the one way aliases are made (`import_glossary` adds many at once).
+
+    Each target must exist and each text may name nothing else, in the glossary (`glossary`, by
+    default the current one) or earlier in `drafts`. `ValidationError` says what is wrong.
+    """
+    glossary = glossary or glossary_snapshot()
+    targets = {
+        (kind, target.code): target
+        for kind, model in ALIAS_TARGETS.items()
+        for target in model.objects.filter(code__in={d.code for d in drafts if d.kind == kind})
+    }
+    keys = {alias_key(d.text) for d in drafts}
+    clashes = {a.key: a for a in Alias.objects.filter(key__in=keys).select_related("entity", "metric", "channel")}
+    aliases: list[Alias] = []
+    for draft in drafts:
+        target = targets.get((draft.kind, draft.code))
+        if target is None:
+            raise ValidationError({"code": f"no {draft.kind} with code '{draft.code}'"})
+        key = alias_key(draft.text)
+        problem = _alias_problem(
+            text=draft.text,
+            key=key,
+            kind=draft.kind,
+            code=draft.code,
+            clash=clashes.get(key),
+            glossary=glossary,
+            editing=False,
+        )
+        if problem:
+            raise ValidationError({"text": problem})
+        alias = Alias(kind=draft.kind, text=draft.text, key=key, **{draft.kind: target})
+        # The targets, the unique key and the one-target constraint were checked above from rows
+        # already read; `full_clean` would read them again, row by row (an import adds thousands).
+        try:
+            alias.full_clean(exclude=list(ALIAS_TARGETS), validate_unique=False, validate_constraints=False)
+        except ValidationError as error:
+            raise ValidationError({"text": [f"'{draft.text[:40]}': {m}" for m in error.messages]}) from None
+        clashes[key] = alias
+        aliases.append(alias)
+    created = Alias.objects.bulk_create(aliases, batch_size=1000)
+    glossary_changed()  # `bulk_create` sends no `post_save`
+    return created

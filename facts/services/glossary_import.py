@@ -1,0 +1,192 @@
+"""Glossary imports (`manage.py import_glossary`, `load_demo`): CSV rows merged into the glossary,
+all or nothing. `ImportAborted` is how every import (glossary, facts, FAQ) reports bad rows."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from core.glossary import alias_key
+from core.types import CODE_RE, ENTITY_HOME, ENTITY_KINDS
+
+from ..models import Alias, Channel, CompanyProfile, Entity, Metric
+from ..selectors import glossary_load
+from .glossary import AliasDraft, aliases_create, glossary_changed, unit_ensure
+
+
+class ImportAborted(Exception):
+    """An import found bad rows and wrote nothing. `errors` are row-numbered messages."""
+
+    def __init__(self, errors: list[str], total_errors: int | None = None):
+        self.errors = errors
+        self.total_errors = total_errors if total_errors is not None else len(errors)
+        more = f" (and {self.total_errors - len(errors)} more)" if self.total_errors > len(errors) else ""
+        super().__init__("; ".join(errors[:5]) + more)
+
+
+@dataclass
+class GlossaryReport:
+    created: dict[str, int] = field(default_factory=lambda: {"entity": 0, "metric": 0, "channel": 0, "alias": 0})
+    updated: dict[str, int] = field(default_factory=lambda: {"entity": 0, "metric": 0, "channel": 0})
+    aliases_unchanged: int = 0
+
+
+@dataclass
+class _Target:
+    kind: str
+    code: str
+    name: str
+    unit: str = ""
+    entity_kind: str = ""
+    parent: str = ""
+    aliases: list[str] = field(default_factory=list)
+
+
+def glossary_rows_read(path: Path) -> list[tuple[int, dict[str, str]]]:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        reader = csv.DictReader(handle)
+        missing = {"kind", "code", "name", "alias"} - set(reader.fieldnames or [])
+        if missing:
+            raise ImportAborted([f"header: missing column(s) {', '.join(sorted(missing))}"])
+        return [(number, row) for number, row in enumerate(reader, start=2)]
+
+
+@transaction.atomic
+def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryReport:
+    """Merge glossary rows (one per alias) into the database, all or nothing."""
+    targets, errors = _glossary_targets(rows)
+    errors += _glossary_conflicts(targets)
+    if errors:
+        raise ImportAborted(errors[:100], len(errors))
+
+    report = GlossaryReport()
+    for target in targets.values():
+        if target.unit:
+            unit_ensure(target.unit)
+    entities = [t for t in targets.values() if t.kind == "entity"]
+    existing_entities = {e.code: e for e in Entity.objects.filter(code__in=[t.code for t in entities])}
+    new_entities = [
+        Entity(code=t.code, name=t.name, kind=t.entity_kind or "subsidiary")
+        for t in entities
+        if t.code not in existing_entities
+    ]
+    Entity.objects.bulk_create(new_entities, batch_size=500)
+    report.created["entity"] = len(new_entities)
+    changed = []
+    for t in entities:
+        entity = existing_entities.get(t.code)
+        if entity and (entity.name, entity.kind) != (t.name, t.entity_kind or entity.kind):
+            entity.name, entity.kind = t.name, t.entity_kind or entity.kind
+            changed.append(entity)
+    Entity.objects.bulk_update(changed, ["name", "kind"], batch_size=500)
+    report.updated["entity"] = len(changed)
+    parent_of = {t.code: t.parent for t in entities if t.parent}
+    children = [e for e in Entity.objects.filter(code__in=parent_of) if e.parent_id != parent_of[e.code]]
+    for child in children:
+        child.parent_id = parent_of[child.code]
+    Entity.objects.bulk_update(children, ["parent"], batch_size=500)
+
+    for model, kind in ((Metric, "metric"), (Channel, "channel")):
+        for t in (t for t in targets.values() if t.kind == kind):
+            defaults = {"name": t.name, **({"unit_id": t.unit} if kind == "metric" else {})}
+            obj, created = model.objects.get_or_create(code=t.code, defaults=defaults)  # type: ignore[attr-defined]
+            if created:
+                report.created[kind] += 1
+            elif any(getattr(obj, k) != v for k, v in defaults.items()):
+                for k, v in defaults.items():
+                    setattr(obj, k, v)
+                obj.save()
+                report.updated[kind] += 1
+
+    # The file was checked against itself and the database above; an alias already there is kept.
+    known_keys = set(Alias.objects.values_list("key", flat=True))
+    drafts = []
+    for t in targets.values():
+        for text in t.aliases:
+            key = alias_key(text)
+            if key in known_keys:
+                report.aliases_unchanged += 1
+                continue
+            known_keys.add(key)
+            drafts.append(AliasDraft(t.kind, text, t.code))
+    try:
+        report.created["alias"] = len(aliases_create(drafts=drafts, glossary=glossary_load()))
+    except ValidationError as error:
+        raise ImportAborted(error.messages) from None
+
+    home = next((t for t in entities if t.entity_kind == ENTITY_HOME), None)
+    if home is not None and not CompanyProfile.objects.filter(pk=1).exists():
+        CompanyProfile(home_company_name=home.name).save()
+    glossary_changed()
+    return report
+
+
+def _glossary_targets(rows: Iterable[tuple[int, dict[str, str]]]) -> tuple[dict[tuple[str, str], _Target], list[str]]:
+    targets: dict[tuple[str, str], _Target] = {}
+    errors: list[str] = []
+    for number, row in rows:
+        kind = (row.get("kind") or "").strip().lower()
+        code = (row.get("code") or "").strip()
+        name = (row.get("name") or "").strip()
+        alias = (row.get("alias") or "").strip()
+        entity_kind = (row.get("entity_kind") or "").strip().lower()
+        if kind not in ("entity", "metric", "channel"):
+            errors.append(f"row {number}: kind must be entity, metric or channel, not '{kind}'")
+            continue
+        if not CODE_RE.match(code):
+            errors.append(f"row {number}: code '{code}' must be upper-case letters, digits and _")
+            continue
+        if not name:
+            errors.append(f"row {number}: name is empty")
+            continue
+        if kind == "entity" and entity_kind and entity_kind not in ENTITY_KINDS:
+            errors.append(f"row {number}: entity_kind must be one of {', '.join(ENTITY_KINDS)}")
+            continue
+        unit = (row.get("unit") or "").strip()
+        if kind == "metric" and not CODE_RE.match(unit):
+            errors.append(f"row {number}: metric {code} needs a unit code")
+            continue
+        target = targets.setdefault(
+            (kind, code),
+            _Target(kind, code, name, unit, entity_kind, (row.get("parent") or "").strip()),
+        )
+        if target.name != name:
+            errors.append(f"row {number}: {kind} {code} is named both '{target.name}' and '{name}'")
+        if alias:
+            target.aliases.append(alias)
+    homes = [t.code for t in targets.values() if t.entity_kind == ENTITY_HOME]
+    db_home = Entity.objects.filter(kind=ENTITY_HOME).exclude(code__in=homes).values_list("code", flat=True).first()
+    if len(set(homes)) > 1 or (homes and db_home):
+        found = sorted(set(homes) | ({db_home} if db_home else set()))
+        errors.append(f"there can be only one home entity (found {', '.join(found)})")
+    entity_codes = {t.code for t in targets.values() if t.kind == "entity"}
+    for t in targets.values():
+        if t.parent and t.parent not in entity_codes and not Entity.objects.filter(code=t.parent).exists():
+            errors.append(f"entity {t.code}: parent '{t.parent}' is not an entity")
+    return targets, errors
+
+
+def _glossary_conflicts(targets: dict[tuple[str, str], _Target]) -> list[str]:
+    """Every alias, code and name may point at one code only, across the file and the database."""
+    current = glossary_load().matcher
+    seen: dict[str, tuple[str, str, str]] = {}
+    errors = []
+    for t in targets.values():
+        for text in [t.code, t.name, *t.aliases]:
+            key = alias_key(text)
+            if not key:
+                continue
+            claim = seen.get(key)
+            if claim is not None and claim[:2] != (t.kind, t.code):
+                errors.append(f"alias '{text}' would point at both {claim[0]} {claim[1]} and {t.kind} {t.code}")
+                continue
+            seen[key] = (t.kind, t.code, text)
+            known = current.lookup(text)
+            if known is not None and (known.kind, known.code) != (t.kind, t.code):
+                errors.append(f"alias '{text}' already points at {known.kind} {known.code}")
+    return errors

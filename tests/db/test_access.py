@@ -1,0 +1,76 @@
+"""`common.access`: the sensitivity rule has one home, and every path that loads rows uses it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import AnonymousUser, Permission
+
+from agent.models import QueryLog
+from agent.selectors import query_log_list
+from common.access import user_cleared, visible_to, visible_to_sql
+from core.types import RESTRICTED
+from documents.models import Document, IngestJob
+from documents.selectors import document_list, ingest_job_list
+from facts.models import FactMetric
+
+ROOT = Path(__file__).resolve().parents[2]
+APPS = ("agent", "common", "documents", "facts", "faq", "ingestion", "retrieval", "ragspine_site")
+
+
+@pytest.mark.django_db
+def test_visible_to_hides_restricted_rows_from_the_uncleared_only(demo) -> None:
+    secret = Document.objects.get(name="东南亚扩张计划_内部.docx")
+    assert secret.sensitivity == RESTRICTED
+    assert secret in visible_to(Document.objects.all(), cleared=True)
+    assert secret not in visible_to(Document.objects.all(), cleared=False)
+    assert secret not in document_list(cleared=False) and secret in document_list(cleared=True)
+    # across a relation: a fact whose own row is not RESTRICTED, from a RESTRICTED document
+    across = visible_to(FactMetric.objects.all(), cleared=False, lookups=("sensitivity", "document__sensitivity"))
+    assert not across.filter(document=secret).exists()
+    assert not across.filter(sensitivity=RESTRICTED).exists()
+
+
+@pytest.mark.django_db
+def test_user_clearance_follows_the_permission(demo) -> None:
+    assert user_cleared(demo["users"]["analyst_cleared"]) and not user_cleared(demo["users"]["analyst"])
+    assert not user_cleared(AnonymousUser()) and not user_cleared(None)
+
+
+@pytest.mark.django_db
+def test_restricted_jobs_and_traces_stay_with_the_cleared(demo) -> None:
+    curator, cleared = demo["users"]["curator"], demo["users"]["analyst_cleared"]
+    curator.user_permissions.remove(Permission.objects.get(codename="can_view_restricted"))
+    curator = type(curator).objects.get(pk=curator.pk)  # forget the remembered clearance
+    secret = Document.objects.get(name="东南亚扩张计划_内部.docx")
+    job = IngestJob.objects.create(name="x.docx", data=b"", document=secret)
+    own = IngestJob.objects.create(name="y.docx", data=b"", sensitivity=RESTRICTED, created_by=curator)
+    assert job not in ingest_job_list(user=curator) and own in ingest_job_list(user=curator)
+    QueryLog.objects.create(request_id="a" * 32, asker_cleared=True, user=cleared)
+    assert not query_log_list(cleared=False).filter(asker_cleared=True).exists()
+    assert query_log_list(cleared=True).filter(asker_cleared=True).exists()
+
+
+def test_the_raw_sql_form_of_the_rule_binds_the_constant() -> None:
+    assert visible_to_sql("c.sensitivity", "d.sensitivity", cleared=True) == ("", [])
+    condition, params = visible_to_sql("c.sensitivity", "d.sensitivity", cleared=False)
+    assert condition == " AND c.sensitivity <> %s AND d.sensitivity <> %s" and params == [RESTRICTED, RESTRICTED]
+
+
+FILTER_WRITTEN_OUT = re.compile(
+    r"exclude\([^)]*sensitivity|sensitivity\s*(<>|!=)\s*(%s|'RESTRICTED'|RESTRICTED)|restricted_hidden"
+)
+
+
+def test_no_module_writes_the_restricted_filter_out_again() -> None:
+    offenders = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for app in APPS
+        for path in (ROOT / app).rglob("*.py")
+        if "migrations" not in path.parts and path != ROOT / "common" / "access.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if FILTER_WRITTEN_OUT.search(line)
+    ]
+    assert offenders == []

@@ -1,0 +1,74 @@
+"""`facts.services` on a few rows made by factories: aliases and the facts a document produced."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from facts.models import Alias, Entity, FactMetric
+from facts.selectors import glossary_snapshot
+from facts.services import (
+    AliasDraft,
+    ImportAborted,
+    alias_create,
+    aliases_create,
+    facts_delete,
+    facts_replace,
+    glossary_import,
+)
+from tests.factories import candidate_make, document_make, entity_make, metric_make
+
+pytestmark = pytest.mark.django_db
+
+
+def test_an_alias_is_read_by_the_next_question() -> None:
+    entity_make()
+    alias = alias_create(kind="entity", text="港区", code="ACME_HK")
+    assert (alias.kind, alias.target_code) == ("entity", "ACME_HK")
+    assert glossary_snapshot().resolve("entity", "港区") == "ACME_HK"
+
+
+def test_an_alias_needs_its_target_and_may_name_nothing_else() -> None:
+    entity_make()
+    entity_make("ACME_SEA", "ACME东南亚")
+    alias_create(kind="entity", text="香港", code="ACME_HK")
+    with pytest.raises(ValidationError) as missing:
+        alias_create(kind="metric", text="营业额", code="NOPE")
+    assert missing.value.message_dict == {"code": ["no metric with code 'NOPE'"]}
+    with pytest.raises(ValidationError) as clash:
+        alias_create(kind="entity", text="香港", code="ACME_SEA")
+    assert clash.value.message_dict == {"text": ["'香港' already names entity ACME_HK."]}
+    with pytest.raises(ValidationError, match="already names entity ACME_HK"):
+        alias_create(kind="entity", text="ACME香港", code="ACME_SEA")  # a name is an alias too
+    twice = [AliasDraft("entity", "港区", "ACME_HK"), AliasDraft("entity", "港 区", "ACME_SEA")]
+    with pytest.raises(ValidationError, match="already names entity ACME_HK"):
+        aliases_create(drafts=twice)  # all or none
+    assert list(Alias.objects.values_list("text", flat=True)) == ["香港"]
+
+
+def test_a_glossary_import_with_a_bad_alias_writes_nothing() -> None:
+    row = {"kind": "entity", "code": "ACME_TW", "name": "ACME台湾", "entity_kind": "subsidiary"}
+    rows = [(2, {**row, "alias": "台湾"}), (3, {**row, "alias": "台" * 300})]
+    with pytest.raises(ImportAborted, match="255"):
+        glossary_import(rows=rows)
+    assert not Entity.objects.filter(code="ACME_TW").exists() and not Alias.objects.exists()
+
+
+def test_a_documents_facts_upsert_on_the_natural_key_and_go_with_it() -> None:
+    entity_make()
+    metric_make()
+    first, second = document_make("first.xlsx"), document_make("second.xlsx")
+    unknown = candidate_make(metric="", status="pending", suggested_alias="坪效", reason="unknown row label '坪效'")
+    counts = facts_replace(document_id=first.pk, source_doc=first.name, candidates=[candidate_make(), unknown])
+    assert counts == {"approved": 1, "pending": 1, "conflicts": 0}
+    held = candidate_make(value=Decimal("1.5"))
+    counts = facts_replace(document_id=second.pk, source_doc=second.name, candidates=[held, held])
+    assert counts == {"approved": 2, "pending": 0, "conflicts": 0}
+    fact = FactMetric.objects.get(review_status="approved")
+    assert (fact.document_id, fact.source_doc, fact.value) == (second.pk, "second.xlsx", Decimal("1.5"))
+    pending = candidate_make(status="pending", reason="conflicting values in document")
+    assert facts_replace(document_id=first.pk, source_doc=first.name, candidates=[pending])["conflicts"] == 1
+    assert facts_delete(document_id=second.pk) == 1
+    assert not FactMetric.objects.exists()
