@@ -1,0 +1,225 @@
+"""Growth (YoY, QoQ), difference and CAGR over found or computed figures.
+
+Takes a lookup, the key asked about and the comparison (an operator, another key or a start
+period); returns a `Change` (the absolute change, and the rate when meaningful), a `Computed`
+CAGR, or `CannotCompute`. A PCT metric changes in percentage points (unit `PP`) and has no rate;
+a zero or negative base gives the change and `no_rate`, never a rate. Growth and difference are
+one computation: growth only chooses the base period.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+
+from ..formula import Chain, Group, Number, Power
+from ..types import Period, SubTask
+from .build import computed_build, describe, missing_inputs, mixed_units, names, refuse
+from .display import RATE_DECIMALS, UNIT_PCT, UNIT_PP, decimals_check
+from .operands import YOY, FactLookup, FormulaMetric, Label, Operand, Unresolved, code_label, comparison_task
+from .operands import operand_resolve as resolve
+from .outcome import KIND_CAGR, KIND_DIFFERENCE, KIND_GROWTH, CannotCompute, Change, Computed, Reason
+
+_ONE = Number(Decimal(1), "1")
+_WORDS = {
+    "yoy": ("同比", "YoY"),
+    "qoq": ("环比", "QoQ"),
+}
+
+
+def growth_compute(
+    lookup: FactLookup,
+    task: SubTask,
+    operator: str = YOY,
+    *,
+    formulas: Mapping[str, FormulaMetric] | None = None,
+    decimals: int | None = None,
+    label: Label = code_label,
+) -> Change | CannotCompute:
+    """`task` against the same key in `comparison_period(task.period, operator)`."""
+    decimals_check(decimals)
+    base = comparison_task(task, operator)
+    zh, en = _WORDS[operator]
+    return _change(KIND_GROWTH, lookup, task, base, formulas, decimals, label, (zh, f" {en}"))
+
+
+def difference_compute(
+    lookup: FactLookup,
+    task: SubTask,
+    base: SubTask,
+    *,
+    formulas: Mapping[str, FormulaMetric] | None = None,
+    decimals: int | None = None,
+    label: Label = code_label,
+) -> Change | CannotCompute:
+    """`task` − `base` (and the rate against `base`): one metric, one period type."""
+    decimals_check(decimals)
+    if task.metric != base.metric or task.period.period_type != base.period.period_type:
+        return refuse(
+            KIND_DIFFERENCE,
+            "mismatch",
+            "只比较同一指标、同类期间的两个数。",
+            "Only two figures of one metric and one period type are compared.",
+        )
+    return _change(KIND_DIFFERENCE, lookup, task, base, formulas, decimals, label, ("", ""))
+
+
+def _change(
+    kind: str,
+    lookup: FactLookup,
+    task: SubTask,
+    base_task: SubTask,
+    formulas: Mapping[str, FormulaMetric] | None,
+    decimals: int | None,
+    label: Label,
+    words: tuple[str, str],
+) -> Change | CannotCompute:
+    current, base = resolve(lookup, task, formulas), resolve(lookup, base_task, formulas)
+    found = [f for x in (current, base) for f in x.inputs]
+    if isinstance(current, Unresolved) or isinstance(base, Unresolved):
+        return missing_inputs(kind, [x for x in (current, base) if isinstance(x, Unresolved)], label, found)
+    if current.unit != base.unit:
+        return mixed_units(kind, (current.unit, base.unit), found)
+    exact = current.exact and base.exact and not current.fraction
+    change_decimals = decimals if decimals is not None or exact else RATE_DECIMALS
+
+    def name(suffix_zh: str, suffix_en: str) -> tuple[str, str]:
+        prefix = words if kind == KIND_GROWTH else ("", "")
+        return names(
+            lambda lang: (
+                f"{describe(task, label, lang, entity=False)}{prefix[1]} {suffix_en}"
+                if lang == "en"
+                else f"{describe(task, label, lang, entity=False)}{prefix[0]}{suffix_zh}"
+            )
+        )
+
+    if current.unit == UNIT_PCT:
+        node = Chain(current.percent_node, (("-", base.percent_node),))
+        change = computed_build(
+            kind,
+            node,
+            found,
+            unit=UNIT_PP,
+            name=name("变动", "change"),
+            label=label,
+            decimals=change_decimals,
+            subject=task,
+        )
+        if isinstance(change, CannotCompute):
+            return change
+        reason = Reason(
+            "percentage_points",
+            "百分比指标的变化以百分点表示，不计算增长率。",
+            "A percentage changes in percentage points; no growth rate is given.",
+        )
+        return Change(kind, change, None, reason)
+    node = Chain(current.node, (("-", base.node),))
+    change_name = name("变动额", "change") if kind == KIND_GROWTH else name("差额", "difference")
+    change = computed_build(
+        kind, node, found, unit=current.unit, name=change_name, label=label, decimals=change_decimals, subject=task
+    )
+    if isinstance(change, CannotCompute):
+        return change
+    no_rate = _no_rate(base)
+    if no_rate is not None:
+        return Change(kind, change, None, no_rate)
+    rate_name = name("增长率", "growth") if kind == KIND_GROWTH else name("差异率", "relative difference")
+    rate = computed_build(
+        kind,
+        Chain(node, (("/", base.node),)),
+        found,
+        unit=UNIT_PCT,
+        name=rate_name,
+        label=label,
+        decimals=RATE_DECIMALS if decimals is None else decimals,
+        subject=task,
+    )
+    if isinstance(rate, CannotCompute):
+        return Change(kind, change, None, rate.reason)
+    return Change(kind, change, rate, None)
+
+
+def _no_rate(base: Operand) -> Reason | None:
+    if base.value == 0:
+        return Reason(
+            "base_zero",
+            "基期数为 0，增长率无意义，仅给出变动额。",
+            "The base is zero, so a growth rate is not meaningful; only the change is given.",
+        )
+    if base.value < 0:
+        return Reason(
+            "base_negative",
+            "基期数为负，增长率无意义，仅给出变动额。",
+            "The base is negative, so a growth rate is not meaningful; only the change is given.",
+        )
+    return None
+
+
+def cagr_compute(
+    lookup: FactLookup,
+    task: SubTask,
+    start: Period,
+    *,
+    formulas: Mapping[str, FormulaMetric] | None = None,
+    decimals: int | None = None,
+    label: Label = code_label,
+) -> Computed | CannotCompute:
+    """`(end / start) ^ (1 / years) - 1` between `start` and `task.period` (same part of a year).
+
+    Computed with `Decimal` at 34 significant digits; a fractional power is "almost always"
+    correctly rounded there, which is some thirty digits beyond anything displayed.
+    """
+    decimals_check(decimals)
+    end = task.period
+    if start.period_type != end.period_type or start.period[4:] != end.period[4:] or start.year >= end.year:
+        return refuse(
+            KIND_CAGR,
+            "bad_periods",
+            f"复合增长率需要同类、较早的起始期间（{start.label} → {end.label}）。",
+            f"A CAGR needs an earlier start period of the same kind ({start.label} → {end.label}).",
+        )
+    first = resolve(lookup, SubTask(task.metric, task.entity, start, task.channel), formulas)
+    last = resolve(lookup, task, formulas)
+    found = [f for x in (last, first) for f in x.inputs]
+    if isinstance(first, Unresolved) or isinstance(last, Unresolved):
+        return missing_inputs(KIND_CAGR, [x for x in (last, first) if isinstance(x, Unresolved)], label, found)
+    if first.unit != last.unit:
+        return mixed_units(KIND_CAGR, (last.unit, first.unit), found)
+    if last.unit == UNIT_PCT:
+        return refuse(
+            KIND_CAGR,
+            "percent_metric",
+            "百分比指标不计算复合增长率；可改问百分点变化。",
+            "A percentage has no compound growth rate; ask for the change in percentage points.",
+            found,
+        )
+    if first.value <= 0 or last.value <= 0:
+        return refuse(
+            KIND_CAGR,
+            "not_meaningful",
+            "起点或终点数不为正，复合增长率无意义。",
+            "The start or end figure is not positive, so a CAGR is not meaningful.",
+            found,
+        )
+    years = end.year - start.year
+    ratio = Group(Chain(last.node, (("/", first.node),)))
+    exponent = Group(Chain(_ONE, (("/", Number(Decimal(years), str(years))),)))
+    node = Chain(Power(ratio, exponent), (("-", _ONE),))
+    span = f"{start.label}–{end.label}"
+    name = names(
+        lambda lang: (
+            f"{describe(task, label, lang, entity=False)} CAGR {span}"
+            if lang == "en"
+            else f"{describe(task, label, lang, entity=False)}复合年增长率（{span}）"
+        )
+    )
+    return computed_build(
+        KIND_CAGR,
+        node,
+        found,
+        unit=UNIT_PCT,
+        name=name,
+        label=label,
+        decimals=RATE_DECIMALS if decimals is None else decimals,
+        subject=task,
+    )

@@ -1,0 +1,113 @@
+"""Ranking of one metric's figures across entities, channels or periods of one type.
+
+Takes a lookup and the keys to rank; returns a `Ranking` (rows in order with competition ranks,
+so ties share a number: 1, 1, 3) or `CannotCompute`. A key without the figure is listed in
+`missing`, never dropped silently, and the ranking is as sensitive as every figure ranked,
+since each row's place depends on all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+
+from ..formula import Ref
+from ..types import SubTask
+from .build import Labels, describe, missing_inputs, mixed_units, refuse
+from .display import UNIT_RANK, decimals_check
+from .operands import FactLookup, FormulaMetric, Label, Operand, Unresolved, code_label, qualifier
+from .operands import operand_resolve as resolve
+from .outcome import KIND_RANK, CannotCompute, Computed, Ranking, RankRow, sensitivity_max
+
+
+def rank_compute(
+    lookup: FactLookup,
+    tasks: Sequence[SubTask],
+    *,
+    order: str = "desc",
+    top: int | None = None,
+    formulas: Mapping[str, FormulaMetric] | None = None,
+    decimals: int | None = None,
+    label: Label = code_label,
+) -> Ranking | CannotCompute:
+    """The listed keys of one metric ordered by their figure; ties share a rank (1, 1, 3).
+
+    A key without the figure is listed in `missing`, never dropped silently. With `top`, rows
+    ranked `top` or better are kept, so a tie at the cut keeps every tied row.
+    """
+    decimals_check(decimals)
+    if order not in ("desc", "asc"):
+        raise ValueError(f"order must be 'desc' or 'asc', not {order!r}")
+    if top is not None and top < 1:
+        raise ValueError(f"top must be at least 1, not {top}")
+    tasks = list(dict.fromkeys(tasks))
+    if not tasks:
+        return refuse(KIND_RANK, "no_inputs", "没有要排名的项目。", "There is nothing to rank.")
+    if len({t.metric for t in tasks}) > 1 or len({t.period.period_type for t in tasks}) > 1:
+        return refuse(
+            KIND_RANK,
+            "mismatch",
+            "只对同一指标、同类期间的数排名。",
+            "Only figures of one metric and one period type are ranked.",
+        )
+    results = [resolve(lookup, t, formulas) for t in tasks]
+    operands = [op for op in results if isinstance(op, Operand)]
+    found = [f for op in results for f in op.inputs]
+    if len({op.unit for op in operands}) > 1:
+        return mixed_units(KIND_RANK, (op.unit for op in operands), found)
+    unresolved = [op for op in results if isinstance(op, Unresolved)]
+    if not operands:
+        return missing_inputs(KIND_RANK, unresolved, label, found)
+    ordered = sorted(operands, key=lambda op: op.comparable, reverse=order == "desc")
+    ranks: list[int] = []
+    for i, op in enumerate(ordered):
+        ranks.append(ranks[-1] if i and op.comparable == ordered[i - 1].comparable else i + 1)
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    inputs = tuple(dict.fromkeys(f for op in ordered for f in op.inputs))
+    sensitivity = sensitivity_max(f.sensitivity for f in inputs)
+    rows = tuple(
+        RankRow(r, counts[r] > 1, op.task, op.comparable, op.display(decimals), op.unit, op.inputs)
+        for r, op in zip(ranks, ordered, strict=True)
+        if top is None or r <= top
+    )
+    labels = Labels((qualifier(t) for t in tasks), label)
+    return Ranking(
+        order=order,
+        top=top,
+        rows=rows,
+        missing=tuple(op.task for op in unresolved if op.missing),
+        not_meaningful=tuple(op.task for op in unresolved if not op.missing),
+        unit=operands[0].unit,
+        inputs=inputs,
+        sensitivity=sensitivity,
+        computed=tuple(_rank_item(row, order, len(operands), labels, label, sensitivity) for row in rows),
+    )
+
+
+def _rank_item(row: RankRow, order: str, count: int, labels: Labels, label: Label, sensitivity: str) -> Computed:
+    ref = Ref(row.subject.metric, qualifier(row.subject))
+
+    def name(language: str) -> str:
+        subject = describe(row.subject, label, language, entity=labels.entity, channel=labels.channel)
+        if language == "en":
+            return f"{subject} rank {row.rank}" + (" (tied)" if row.tied else "")
+        return f"{subject}{'并列' if row.tied else '排名'}第{row.rank}"
+
+    way = {"desc": ("降序", "descending"), "asc": ("升序", "ascending")}[order]
+    return Computed(
+        kind=KIND_RANK,
+        name_zh=name("zh"),
+        name_en=name("en"),
+        formula=f"rank {order} of {labels.reference(ref)} among {count}",
+        formula_zh=f"{labels.reference(ref, 'zh')} 在 {count} 项中{way[0]}排名",
+        formula_en=f"{way[1]} rank of {labels.reference(ref, 'en')} among {count}",
+        value=Decimal(row.rank),
+        display=str(row.rank),
+        unit=UNIT_RANK,
+        inputs=row.inputs,
+        sensitivity=sensitivity,
+        decimals=0,
+        subject=row.subject,
+    )
