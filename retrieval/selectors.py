@@ -45,7 +45,7 @@ class SearchHit:
 def _ranked(query: str, *, cleared: bool, mode: str, k: int) -> list[tuple[int, float]]:
     rankings: list[list[tuple[int, float]]] = []
     if mode in ("bm25", "hybrid"):
-        glossary_words_ensure(glossary_snapshot())
+        glossary_words_ensure(glossary_snapshot)
         rankings.append(lexical_index().search(tokens(query), cleared=cleared, k=max(k, CANDIDATES)))
     if mode in ("vector", "hybrid"):
         embedder = embedder_build()

@@ -8,7 +8,8 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 
 from core.glossary import GlossarySnapshot
 from core.normalize import text_normalize
@@ -48,15 +49,23 @@ def user_words_load(words: Iterable[str]) -> None:
 
 
 _taught: tuple[int, int] | None = None  # the glossary snapshot whose aliases the segmenter knows
+_checked_at = 0.0
+RECHECK_SECONDS = 1.0
 
 
-def glossary_words_ensure(glossary: GlossarySnapshot) -> None:
+def glossary_words_ensure(current: Callable[[], GlossarySnapshot]) -> None:
     """Teach the segmenter the current glossary's aliases, once per glossary version.
 
     Ingestion teaches them before it stores a chunk's tokens; a query must be cut the same way
-    in every process, including one that has never ingested anything (a fresh web worker).
+    in every process, including one that has never ingested anything (a fresh web worker). The
+    glossary's stamp is read at most once a second, so a search pays for it only then.
     """
-    global _taught
+    global _taught, _checked_at
+    now = time.monotonic()
+    if _taught is not None and now - _checked_at < RECHECK_SECONDS:
+        return
+    _checked_at = now
+    glossary = current()
     key = (glossary.version, id(glossary))
     if _taught != key:
         user_words_load(glossary.alias_texts())
