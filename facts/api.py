@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_serializer
-from rest_framework import permissions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 from common.access import user_cleared
 from common.api.fields import FactSourceSerializer
 from common.api.pagination import StrictLimitOffsetPagination
+from common.api.permissions import CuratorWrites
 from core.periods import period_parse
 
 from .models import Alias, FactMetric
@@ -95,22 +96,6 @@ def _facts_filter(facts: QuerySet[FactMetric], params: dict[str, str]) -> QueryS
             raise serializers.ValidationError({"period": f"'{params['period']}' is not a period."})
         facts = facts.filter(period_type=period.period_type, period=period.period)
     return facts
-
-
-class CuratorWrites(permissions.BasePermission):
-    """Reads for every authenticated user; writes for staff curators with the model permission."""
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        if not request.user or not request.user.is_authenticated:
-            return False
-        if request.method in permissions.SAFE_METHODS:
-            return True
-        codename = {"POST": "add", "PATCH": "change", "PUT": "change", "DELETE": "delete"}.get(request.method, "change")
-        model = view.model
-        return bool(
-            request.user.is_staff
-            and request.user.has_perm(f"{model._meta.app_label}.{codename}_{model._meta.model_name}")
-        )
 
 
 class AliasSerializer(serializers.Serializer):  # type: ignore[type-arg]
