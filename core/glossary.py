@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .compute import FormulaMetric, formula_metrics_build
+from .formula import formulas_check
 from .gate_view import gate_key, gate_view
 from .matcher import AliasTarget, GlossaryMatcher, MatchView
 from .normalize import text_normalize
@@ -32,6 +34,7 @@ class MetricInfo:
     name: str
     unit: str
     description: str = ""
+    formula: str = ""  # SPEC §6a: an expression over metric codes; "" for a stored metric
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,7 @@ class GlossarySnapshot:
     _in_scope: tuple[EntityInfo, ...] = field(init=False, default=())
     _pairs: tuple[tuple[str, AliasTarget], ...] = field(init=False, default=(), repr=False, compare=False)
     _gate_matcher: GlossaryMatcher | None = field(init=False, default=None, repr=False, compare=False)
+    _formulas: dict[str, FormulaMetric] | None = field(init=False, default=None, repr=False, compare=False)
     # text → the external codes it names; the gate and the passage screening ask it of the same
     # questions, passages and sentences over and over while this snapshot is current.
     mentions_memo: dict[str, tuple[str, ...]] = field(init=False, default_factory=dict, repr=False, compare=False)
@@ -117,6 +121,24 @@ class GlossarySnapshot:
         if self._gate_matcher is None:
             self._gate_matcher = GlossaryMatcher(self._pairs, key=gate_key, prefer_external=True)
         return self._gate_matcher
+
+    @property
+    def formula_metrics(self) -> dict[str, FormulaMetric]:
+        """The curators' formula metrics, parsed once (SPEC §6a).
+
+        The importer and admin refuse a bad formula before it is stored; should one still be
+        unusable here (edited in the database by hand), that metric has no formula rather
+        than a guessed one.
+        """
+        if self._formulas is None:
+            definitions = {code: m.formula for code, m in self.metrics.items() if m.formula.strip()}
+            units = {code: m.unit for code, m in self.metrics.items()}
+            bad = formulas_check(definitions, units)
+            while bad:
+                definitions = {code: text for code, text in definitions.items() if code not in bad}
+                bad = formulas_check(definitions, units)
+            self._formulas = formula_metrics_build(definitions, units)
+        return self._formulas
 
     def match(self, normalized: str) -> list[Match]:
         return self.matcher.find(normalized)

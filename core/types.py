@@ -10,7 +10,10 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from .compute import Computed, Ranking
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,38 @@ class Routing:
     reason: str = ""
 
 
+# What a question asks to compute over its slots (SPEC §6a); `None` on an intent: the level.
+OP_GROWTH = "growth"  # `comparison` yoy | qoq: against a year earlier, or the previous period
+OP_CAGR = "cagr"  # between the first and last listed years
+OP_DIFFERENCE = "difference"  # the absolute change only (较…增加/减少了多少)
+OP_RATIO = "ratio"  # metrics[0] / metrics[1] (之比, ratio)
+OP_SHARE = "share"  # part of a whole: metric of metric, entity of parent (or of entities[1]),
+#                     channel of its entity's TOTAL (占比, 比重, share of)
+OP_SUM = "sum"  # across listed entities or channels (合计, 总和, 一共, total)
+OP_RANK = "rank"  # across subsidiaries / listed entities / channels (最高, 最低, 排名, 前N, which)
+OPERATIONS = (OP_GROWTH, OP_CAGR, OP_DIFFERENCE, OP_RATIO, OP_SHARE, OP_SUM, OP_RANK)
+
+
+@dataclass(frozen=True)
+class Operation:
+    """The computation a question asks for, as read from its words (SPEC §6a).
+
+    `cue` is the question's own words that asked for it (shown in the route reason, e.g.
+    `依据：指标 营业收入 · 同比`). `decimals` is what the question asked for (`保留3位小数`),
+    None for the default. `over` says what a ranking or a sum runs across when the question
+    names no list: `entities` (the home entity's subsidiaries, 各地区 / 哪个地区) or `channels`
+    (every channel, 各渠道).
+    """
+
+    kind: str
+    cue: str = ""
+    comparison: str = "yoy"  # growth: yoy | qoq
+    order: str = "desc"  # rank: desc (最高, 前N) | asc (最低)
+    top: int | None = None  # rank: 前N / top N
+    decimals: int | None = None
+    over: str | None = None  # rank / sum with no list: entities | channels
+
+
 @dataclass(frozen=True)
 class ParsedIntent:
     raw_question: str
@@ -141,6 +176,12 @@ class ParsedIntent:
     routing: Routing = field(default_factory=Routing)
     unrecognized_terms: tuple[str, ...] = ()
     language: str = "zh"
+    # SPEC §6a: the computation asked for (None: the level), every channel named (in order;
+    # `channel` is the first), and a metric-like term the glossary does not know (`净利率` when
+    # only 净利 is defined): never answered with a shorter alias's figure.
+    operation: Operation | None = None
+    channels: tuple[str, ...] = ()
+    unknown_metric: str | None = None
 
     @property
     def has_slot(self) -> bool:
@@ -252,6 +293,10 @@ class AgentResult:
     usage: dict[str, int] = field(default_factory=dict)
     chunk_scores: tuple[tuple[int, float], ...] = ()
     provider_seconds: float = 0.0
+    # SPEC §6a: every computed value in the answer (its inputs are also in `facts`), and the
+    # ranking when the question asked for one (its rows feed the UI's bar chart).
+    computed: tuple[Computed, ...] = ()
+    ranking: Ranking | None = None
 
     @property
     def answer(self) -> str:
