@@ -21,6 +21,8 @@ from typing import Any
 
 from . import render
 from .clarify import clarify_scope
+from .compute import Computed, Ranking
+from .follow_up import follow_up_apply
 from .glossary import GlossarySnapshot
 from .intent import DOCUMENT_CUES, parse_intent
 from .narrative import narrative_answer
@@ -94,6 +96,7 @@ class _Request:
     timings: dict[str, float] = field(default_factory=dict)
     usage: dict[str, int] = field(default_factory=dict)
     provider_seconds: float = 0.0
+    follow_up_note: str | None = None  # what a follow-up inherited, in the analyst's words
     _mark: float = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -121,6 +124,8 @@ class _Part:
     sources: tuple[Source, ...] = ()
     numbers_unsupported: int = 0
     chunk_scores: tuple[tuple[int, float], ...] = ()
+    computed: tuple[Computed, ...] = ()
+    ranking: Ranking | None = None
 
 
 def answer_question(
@@ -138,7 +143,10 @@ def answer_question(
     request_id: str | None = None,
     synthesizer: LLMProvider | None = None,
     rerank: bool = False,
+    previous: ParsedIntent | None = None,
 ) -> AgentResult:
+    """Answer one question; `previous` is the conversation's last answered intent, which a
+    follow-up (`那香港呢？`) may inherit slots and the operation from (`follow_up_apply`)."""
     request = _Request(
         question=question,
         glossary=glossary,
@@ -152,6 +160,8 @@ def answer_question(
         rerank=rerank,
     )
     intent = _intent_parse(request, intent_parser, scope or {})
+    if previous is not None and not scope:
+        intent, request.follow_up_note = follow_up_apply(intent, previous, glossary)
     request.lap("parse")
     verdict = security_screen(
         raw_question=question, glossary=glossary, language=intent.language, scope_entity=intent.entity
@@ -219,6 +229,9 @@ def _result(
         usage=dict(request.usage),
         chunk_scores=part.chunk_scores,
         provider_seconds=round(request.provider_seconds, 6),
+        computed=part.computed,
+        ranking=part.ranking,
+        follow_up_note=request.follow_up_note,
     )
 
 

@@ -297,6 +297,7 @@ class AgentResult:
     # ranking when the question asked for one (its rows feed the UI's bar chart).
     computed: tuple[Computed, ...] = ()
     ranking: Ranking | None = None
+    follow_up_note: str | None = None  # what a follow-up inherited from the previous turn
 
     @property
     def answer(self) -> str:
