@@ -5,12 +5,12 @@ The early returns keep a fixed order (invariant 3): the security gate's refusal,
 ask-first, then assumptions, and only then the FAQ lookup, the fact store, retrieval or any
 LLM. On the structured path every figure is rendered from a fact row (invariant 1): the
 model's prose is discarded, and if the model calls no tool the agent runs `query_metric`
-itself. A `ProviderError` yields a fixed message with no number (invariant 7).
+itself; a computation (growth, share, ranking …) is the engine's, over fact rows only
+(`core.computing`, SPEC §6a). A `ProviderError` yields a fixed message with no number (invariant 7).
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import time
 import uuid
@@ -22,6 +22,7 @@ from typing import Any
 from . import render
 from .clarify import clarify_scope
 from .compute import Computed, Ranking
+from .computing import ComputedAnswer, computed_answer, levels_answer, subtasks_of
 from .follow_up import follow_up_apply
 from .glossary import GlossarySnapshot
 from .intent import DOCUMENT_CUES, parse_intent
@@ -59,7 +60,6 @@ from .types import (
     FactRecord,
     Guard,
     ParsedIntent,
-    Period,
     Source,
     SubTask,
 )
@@ -289,6 +289,8 @@ def _composite_route(request: _Request, intent: ParsedIntent, clarification: Cla
         sources=structured.sources + explanation.sources,
         numbers_unsupported=explanation.numbers_unsupported,
         chunk_scores=explanation.chunk_scores,
+        computed=structured.computed,
+        ranking=structured.ranking,
     )
 
 
@@ -346,6 +348,7 @@ def _scope_apply(
             changes[plural] = (code,)
         else:
             changes["channel_given"] = True
+            changes["channels"] = (code,)
     raw_period = scope.get("period")
     if raw_period not in (None, ""):
         period = period_parse(str(raw_period), reference)
@@ -361,18 +364,15 @@ def _scope_apply(
 
 
 # -- structured channel --------------------------------------------------------------------
-def _subtasks(intent: ParsedIntent) -> list[SubTask]:
-    metrics = intent.metrics or ((intent.metric,) if intent.metric else ())
-    entities = intent.entities or ((intent.entity,) if intent.entity else ())
-    periods: tuple[Period, ...] = intent.periods or ((intent.period,) if intent.period else ())
-    return [SubTask(m, e, p, intent.channel) for m, e, p in itertools.product(metrics, entities, periods)]
-
-
 def _run_structured(request: _Request, intent: ParsedIntent) -> _Part:
     glossary, store, cleared = request.glossary, request.store, request.cleared
-    tasks = _subtasks(intent)
-    if len(tasks) > 1:
-        return _multi_subtask_answer(tasks, glossary, store, cleared, intent.language)
+    tasks = subtasks_of(intent)
+    if intent.operation is not None:
+        return _computed_part(computed_answer(intent, glossary=glossary, store=store, cleared=cleared))
+    if len(tasks) > 1 or any(t.metric in glossary.formula_metrics for t in tasks):
+        # Listed sub-tasks and formula metrics run deterministically, with no LLM.
+        answer = levels_answer(tasks, glossary=glossary, store=store, cleared=cleared, language=intent.language)
+        return _computed_part(answer)
     task = tasks[0]
     try:
         tool_results = _run_tool_loop(request, task, intent)
@@ -464,27 +464,17 @@ def _structured_answer(
     return _Part(AnswerSections(structured=text), KIND_REFUSAL, (), tuple(all_results))
 
 
-def _multi_subtask_answer(
-    tasks: list[SubTask], glossary: GlossarySnapshot, store: FactStore, cleared: bool, language: str
-) -> _Part:
-    """Listed metrics, entities or periods: each looked up deterministically, with no LLM."""
-    lines: list[str] = []
-    facts: list[FactRecord] = []
-    results: list[dict[str, Any]] = []
-    for task in tasks:
-        outcome, fact = task_run(store, task, cleared=cleared)
-        results.append(outcome)
-        if fact is None:
-            lines.append(render.not_found_line(task, glossary, language))
-        else:
-            facts.append(fact)
-            lines.append(render.fact_line(fact, glossary, language))
-    pair = render.comparable_pair(facts)
-    if pair is not None:
-        lines.append(render.difference_line(*pair, glossary, language))
-    kind = KIND_ANSWER if facts else KIND_REFUSAL
-    sections = AnswerSections(structured="\n".join(lines))
-    return _Part(sections, kind, tuple(facts), tuple(results), tuple(_fact_source(f) for f in facts))
+def _computed_part(answer: ComputedAnswer) -> _Part:
+    """A computed or listed answer as the structured channel's part, a fact source per input."""
+    return _Part(
+        AnswerSections(structured=answer.text),
+        answer.kind,
+        answer.facts,
+        answer.tool_results,
+        tuple(_fact_source(f) for f in answer.facts),
+        computed=answer.computed,
+        ranking=answer.ranking,
+    )
 
 
 def _fact_source(fact: FactRecord) -> Source:

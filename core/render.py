@@ -1,14 +1,18 @@
-"""Answer text, rendered only from fact rows and fixed templates (SPEC §6).
+"""Answer text, rendered only from fact rows, the engine's results and fixed templates (SPEC §6, §6a).
 
-Takes fact records and tool results; returns text. Nothing here reads model prose, so every
-figure in a structured answer is a stored value (or the exact difference of two of them).
+Takes fact records, tool results and `core.compute` outcomes; returns text. Nothing here reads
+model prose or does arithmetic, so every figure in a structured answer is a stored value or
+the display of a value the engine computed from stored values. A computed answer states the
+result first, then its formula in words, then each input with its source.
 """
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from typing import Any
 
+from .compute import UNIT_PCT, UNIT_PP, UNIT_RANK, Change, Computed, Ranking, Reason
 from .glossary import GlossarySnapshot
 from .types import FactRecord, Period, SubTask
 
@@ -29,6 +33,10 @@ NARRATIVE_NO_HITS = {
     "en": "No relevant material was found, so this cannot be answered from the knowledge base.",
 }
 ATTRIBUTION_HEADING = {"zh": "归因分析：", "en": "Explanation:"}
+WHICH_METRIC = {
+    "zh": "请问要计算哪个指标？请在问题中写明指标（例如营业收入）。",
+    "en": "Which metric should be computed? Please name it in the question (e.g. revenue).",
+}
 
 
 def value_format(value: Decimal) -> str:
@@ -90,23 +98,6 @@ def unrecognized_line(result: dict[str, Any], language: str) -> str:
     return f"无法识别参数 {param}：'{raw}'。请确认指标/实体/期间的说法后重试。"
 
 
-def difference_line(older: FactRecord, newer: FactRecord, glossary: GlossarySnapshot, language: str) -> str:
-    """`对比：FY2025 较 FY2024 +10,110.4 百万元（+8.5%）`; PCT metrics in percentage points."""
-    delta = newer.value - older.value
-    if newer.unit == "PCT":
-        amount = f"{_signed(delta)} pp" if language == "en" else f"{_signed(delta)} 个百分点"
-        relative = ""
-    else:
-        amount = _signed(delta) + unit_suffix(glossary, newer.unit, language)
-        relative = ""
-        if older.value != 0:
-            pct = (delta / abs(older.value) * 100).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
-            relative = f" ({_signed(pct)}%)" if language == "en" else f"（{_signed(pct)}%）"
-    if language == "en":
-        return f"Change: {newer.period.label} vs {older.period.label} {amount}{relative}"
-    return f"对比：{newer.period.label} 较 {older.period.label} {amount}{relative}"
-
-
 def comparable_pair(facts: list[FactRecord]) -> tuple[FactRecord, FactRecord] | None:
     """Exactly two found facts that differ only in period, of one period type, oldest first.
 
@@ -126,3 +117,233 @@ def comparable_pair(facts: list[FactRecord]) -> tuple[FactRecord, FactRecord] | 
 
 def period_label(period: Period | None) -> str:
     return period.label if period else ""
+
+
+# -- computed answers ----------------------------------------------------------------------
+_SYMBOLS = ((" - ", " − "), (" / ", " ÷ "), (" * ", " × "))
+
+
+def _is_en(language: str) -> bool:
+    return language == "en"
+
+
+def _unsigned(text: str) -> str:
+    return text.removeprefix("-")
+
+
+def computed_figure(computed: Computed, glossary: GlossarySnapshot, language: str) -> str:
+    """`8.54%`, `-2.2 个百分点`, `32,330.3 百万元`: the display with the unit's name."""
+    shown = computed.display_text(language)
+    if computed.unit in (UNIT_PCT, UNIT_PP, UNIT_RANK):
+        return shown
+    return shown + unit_suffix(glossary, computed.unit, language)
+
+
+def formula_line(computed: Computed, language: str) -> str:
+    """`公式：(营业收入[FY2025] − 营业收入[FY2024]) ÷ 营业收入[FY2024]`."""
+    text = computed.formula_words(language)
+    for plain, symbol in _SYMBOLS:
+        text = text.replace(plain, symbol)
+    return f"Formula: {text}" if _is_en(language) else f"公式：{text}"
+
+
+def input_lines(facts: Iterable[FactRecord], glossary: GlossarySnapshot, language: str) -> list[str]:
+    """Each input with its value, unit and source, under `数据：` / `Inputs:`."""
+    lines = [f"· {fact_line(f, glossary, language)}" for f in dict.fromkeys(facts)]
+    return ["Inputs:" if _is_en(language) else "数据：", *lines] if lines else []
+
+
+def _common(facts: Sequence[FactRecord], glossary: GlossarySnapshot, language: str) -> str:
+    """The entity and the period every input shares, e.g. `ACME集团 FY2025`."""
+    parts = []
+    if len({f.entity for f in facts}) == 1:
+        parts.append(glossary.display("entity", facts[0].entity, language))
+    if len({f.period for f in facts}) == 1:
+        parts.append(facts[0].period.label)
+    return " ".join(parts)
+
+
+def computed_lines(computed: Computed, glossary: GlossarySnapshot, language: str) -> list[str]:
+    """A ratio, share, sum, CAGR or formula metric: result, formula, inputs."""
+    head = " ".join(x for x in (_common(computed.inputs, glossary, language), computed.name(language)) if x)
+    figure = computed_figure(computed, glossary, language)
+    result = f"{head}: {figure}." if _is_en(language) else f"{head}为 {figure}。"
+    return [result, formula_line(computed, language), *input_lines(computed.inputs, glossary, language)]
+
+
+def _subject(task: SubTask, glossary: GlossarySnapshot, language: str) -> str:
+    """`ACME集团 FY2025 营业收入（线上）` / `ACME Group FY2025 revenue (online)`."""
+    entity = glossary.display("entity", task.entity, language)
+    metric = glossary.display("metric", task.metric, language)
+    channel = ""
+    if task.channel != "TOTAL":
+        name = glossary.display("channel", task.channel, language)
+        channel = f" ({name})" if _is_en(language) else f"（{name}）"
+    return f"{entity} {task.period.label} {metric}{channel}"
+
+
+def _no_rate_note(change: Change, language: str) -> str:
+    reason = change.no_rate
+    if reason is None or reason.code == "percentage_points":
+        return ""
+    return reason.text(language)
+
+
+def change_lines(
+    change: Change,
+    words: tuple[str, str],
+    glossary: GlossarySnapshot,
+    language: str,
+    *,
+    change_only: bool = False,
+) -> list[str]:
+    """`ACME集团 FY2025 营业收入同比增长 8.54%，增加 10,110.4 百万元。`, then formula and inputs.
+
+    A percentage moves in percentage points; a zero or negative base gives the change and a
+    plain sentence that the rate is not meaningful, never a rate.
+    """
+    amount_item = change.change
+    rate = None if change_only else change.rate
+    subject = amount_item.subject
+    assert subject is not None
+    head = _subject(subject, glossary, language)
+    amount = _unsigned(computed_figure(amount_item, glossary, language))
+    sign = amount_item.value.compare(Decimal(0))
+    note = "" if change_only else _no_rate_note(change, language)
+    if _is_en(language):
+        word = words[1]
+        if sign == 0:
+            result = f"{head} was unchanged {word}."
+        elif rate is not None:
+            verb = ("grew", "up") if sign > 0 else ("fell", "down")
+            result = f"{head} {verb[0]} {_unsigned(rate.display)} {word}, {verb[1]} {amount}."
+        elif amount_item.unit == UNIT_PP:
+            result = f"{head} {'rose' if sign > 0 else 'fell'} {amount} {word}."
+        else:
+            result = f"{head} was {'up' if sign > 0 else 'down'} {amount} {word}."
+    else:
+        head = f"{head}{words[0]}"
+        if sign == 0:
+            result = f"{head}持平。"
+        elif rate is not None:
+            verb = ("增长", "增加") if sign > 0 else ("下降", "减少")
+            result = f"{head}{verb[0]} {_unsigned(rate.display)}，{verb[1]} {amount}。"
+        elif amount_item.unit == UNIT_PP:
+            result = f"{head}{'上升' if sign > 0 else '下降'} {amount}。"
+        else:
+            result = f"{head}{'增加' if sign > 0 else '减少'} {amount}。"
+    if note:
+        result += f" {note}" if _is_en(language) else note
+    formula = formula_line(rate if rate is not None else amount_item, language)
+    return [result, formula, *input_lines(amount_item.inputs, glossary, language)]
+
+
+def difference_line(change: Change, glossary: GlossarySnapshot, language: str) -> str:
+    """`对比：FY2025 较 FY2024 +10,110.4 百万元（+8.5%）`; PCT metrics in percentage points, and
+    no rate on a zero or negative base."""
+    amount = change.change
+    assert amount.subject is not None
+    newer = amount.subject.period
+    older = next(f.period for f in amount.inputs if f.period != newer)
+    figure = computed_figure(amount, glossary, language)
+    signed = figure if figure.startswith("-") else f"+{figure}"
+    if change.rate is not None:
+        rate = change.rate.display
+        relative = rate if rate.startswith("-") else f"+{rate}"
+    else:
+        relative = _no_rate_note(change, language).rstrip("。.")
+    if relative:
+        relative = f" ({relative})" if _is_en(language) else f"（{relative}）"
+    if _is_en(language):
+        return f"Change: {newer.label} vs {older.label} {signed}{relative}"
+    return f"对比：{newer.label} 较 {older.label} {signed}{relative}"
+
+
+def _names(tasks: Sequence[SubTask], glossary: GlossarySnapshot, language: str) -> list[str]:
+    """What tells the ranked subjects apart: entity, channel and/or period."""
+    entity = len({t.entity for t in tasks}) > 1
+    channel = len({t.channel for t in tasks}) > 1
+    period = len({t.period for t in tasks}) > 1 or not (entity or channel)
+
+    def name(t: SubTask) -> str:
+        parts = [glossary.display("entity", t.entity, language)] if entity else []
+        parts += [glossary.display("channel", t.channel, language)] if channel else []
+        parts += [t.period.label] if period else []
+        return " ".join(parts)
+
+    return [name(t) for t in tasks]
+
+
+def _ranked_over(tasks: Sequence[SubTask], glossary: GlossarySnapshot, language: str) -> str:
+    """What every ranked subject shares: `FY2025 营业收入`, `ACME中国内地 FY2025 营业收入`."""
+    first = tasks[0]
+    parts = []
+    if len({t.entity for t in tasks}) == 1:
+        parts.append(glossary.display("entity", first.entity, language))
+    if len({t.period for t in tasks}) == 1:
+        parts.append(first.period.label)
+    metric = glossary.display("metric", first.metric, language)
+    if len({t.channel for t in tasks}) == 1 and first.channel != "TOTAL":
+        name = glossary.display("channel", first.channel, language)
+        metric += f" ({name})" if _is_en(language) else f"（{name}）"
+    return " ".join([*parts, metric])
+
+
+def _row_figure(display: str, unit: str, glossary: GlossarySnapshot, language: str) -> str:
+    return display if display.endswith("%") else display + unit_suffix(glossary, unit, language)
+
+
+def ranking_lines(ranking: Ranking, glossary: GlossarySnapshot, language: str) -> list[str]:
+    """The leader first, then one line per row in rank order (ties marked), then the subjects
+    without the figure (listed as missing, never dropped), the order rule and the inputs."""
+    en = _is_en(language)
+    subjects = [r.subject for r in ranking.rows] + list(ranking.missing) + list(ranking.not_meaningful)
+    names = dict(zip(subjects, _names(subjects, glossary, language), strict=True))
+    over = _ranked_over(subjects, glossary, language)
+    desc = ranking.order == "desc"
+    lines = []
+    leaders = [r for r in ranking.rows if r.rank == 1]
+    if leaders:
+        figure = _row_figure(leaders[0].display, leaders[0].unit, glossary, language)
+        tied = len(leaders) > 1
+        who = ", ".join(names[r.subject] for r in leaders) if en else "、".join(names[r.subject] for r in leaders)
+        if en:
+            lead = ("Tied " if tied else "") + ("highest" if desc else "lowest")
+            lines.append(f"{lead[0].upper()}{lead[1:]} {over}: {who} ({figure}).")
+        else:
+            lines.append(f"{over}{'并列' if tied else ''}{'最高' if desc else '最低'}的是 {who}（{figure}）。")
+    top = ranking.top
+    if en:
+        lines.append(f"Ranking ({'highest' if desc else 'lowest'} first{f', top {top}' if top else ''}):")
+    else:
+        lines.append(f"排名（{'从高到低' if desc else '从低到高'}{f'，前 {top} 名' if top else ''}）：")
+    for row in ranking.rows:
+        mark = (" (tied)" if en else "（并列）") if row.tied else ""
+        lines.append(f"{row.rank}. {names[row.subject]} {_row_figure(row.display, row.unit, glossary, language)}{mark}")
+    sep = ", " if en else "、"
+    if ranking.missing:
+        shown = sep.join(names[t] for t in ranking.missing)
+        lines.append(
+            f"Not found: {shown} (no figure; not ranked)" if en else f"未找到：{shown}（无该数据，未参与排名）"
+        )
+    if ranking.not_meaningful:
+        shown = sep.join(names[t] for t in ranking.not_meaningful)
+        lines.append(
+            f"Not meaningful: {shown} (a zero divisor; not ranked)"
+            if en
+            else f"无意义：{shown}（分母为 0，未参与排名）"
+        )
+    count = len({(f.entity, f.period, f.channel) for f in ranking.inputs})
+    way = ("highest first" if desc else "lowest first") if en else ("从高到低" if desc else "从低到高")
+    lines.append(
+        f"Formula: {over}, {way} ({count} ranked)" if en else f"公式：按 {over} {way}排序（{count} 项参与排名）"
+    )
+    shown_inputs = [f for row in ranking.rows for f in row.inputs]
+    return [*lines, *input_lines(shown_inputs, glossary, language)]
+
+
+def cannot_compute_line(asked: tuple[str, str], reason: Reason, language: str) -> str:
+    """`无法计算：ACME东南亚 FY2025 净利率。缺少计算所需的数据：…` (the reason names what is missing)."""
+    if _is_en(language):
+        return f"Cannot compute {asked[1]}: {reason.en}" if asked[1] else f"Cannot compute: {reason.en}"
+    return f"无法计算：{asked[0]}。{reason.zh}" if asked[0] else f"无法计算：{reason.zh}"

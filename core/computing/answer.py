@@ -1,0 +1,131 @@
+"""A computed answer put together: text (result, formula, inputs), kind, input facts, tool
+results and every `Computed` (SPEC §6a, §10).
+
+A refusal contributes its missing inputs as `not_found` results and no partial input; every
+input of a computed value is a `found` fact, listed once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from decimal import Decimal
+from typing import Any
+
+from .. import render
+from ..compute import CannotCompute, Change, Computed, Ranking, RankRow
+from ..glossary import GlossarySnapshot
+from ..tools import FOUND, NOT_FOUND, fact_as_dict
+from ..types import KIND_ANSWER, KIND_REFUSAL, FactRecord, SubTask
+
+Outcome = Computed | Change | Ranking | CannotCompute | FactRecord | SubTask  # SubTask: a level not found
+
+
+@dataclass(frozen=True)
+class Item:
+    """One block of the answer: an outcome, and what was asked in words (a refusal's title)."""
+
+    outcome: Outcome
+    asked: tuple[str, str] = ("", "")
+    words: tuple[str, str] = ("", "")  # a change's comparison: 同比 / YoY, 较 FY2024 / vs FY2024
+    change_only: bool = False  # a difference asked with one period: the growth's absolute change
+    line: bool = False  # the one-line difference of a listed pair (`对比：…`)
+
+
+@dataclass(frozen=True)
+class RankedComputed(Computed):
+    """A rank item with the figure it ranks (exact, and as displayed) for the UI's bar chart."""
+
+    ranked_value: Decimal = Decimal(0)
+    ranked_display: str = ""
+
+    def as_dict(self, language: str = "zh") -> dict[str, Any]:
+        ranked = {"ranked_value": f"{self.ranked_value:f}", "ranked_display": self.ranked_display}
+        return {**super().as_dict(language), **ranked}
+
+
+@dataclass(frozen=True)
+class ComputedAnswer:
+    text: str
+    kind: str
+    facts: tuple[FactRecord, ...] = ()
+    tool_results: tuple[dict[str, Any], ...] = ()
+    computed: tuple[Computed, ...] = ()
+    ranking: Ranking | None = None
+
+
+# -- assembly ------------------------------------------------------------------------------
+def _item_lines(item: Item, glossary: GlossarySnapshot, language: str) -> list[str]:
+    outcome = item.outcome
+    if isinstance(outcome, FactRecord):
+        return [render.fact_line(outcome, glossary, language)]
+    if isinstance(outcome, SubTask):
+        return [render.not_found_line(outcome, glossary, language)]
+    if isinstance(outcome, CannotCompute):
+        return [render.cannot_compute_line(item.asked, outcome.reason, language)]
+    if isinstance(outcome, Change) and item.line:
+        return [render.difference_line(outcome, glossary, language)]
+    if isinstance(outcome, Change):
+        return render.change_lines(outcome, item.words, glossary, language, change_only=item.change_only)
+    if isinstance(outcome, Ranking):
+        return render.ranking_lines(outcome, glossary, language)
+    return render.computed_lines(outcome, glossary, language)
+
+
+def _inputs(outcome: Outcome) -> tuple[FactRecord, ...]:
+    if isinstance(outcome, FactRecord):
+        return (outcome,)
+    if isinstance(outcome, (CannotCompute, SubTask)):
+        return ()
+    return outcome.inputs
+
+
+def _missing(outcome: Outcome) -> tuple[SubTask, ...]:
+    """The keys looked up and not found: a refusal's missing inputs, a ranking's missing rows."""
+    if isinstance(outcome, SubTask):
+        return (outcome,)
+    if isinstance(outcome, (CannotCompute, Ranking)):
+        return outcome.missing
+    return ()
+
+
+def assemble(items: Sequence[Item], glossary: GlossarySnapshot, language: str) -> ComputedAnswer:
+    lines: list[str] = []
+    for item in items:
+        lines.extend(_item_lines(item, glossary, language))
+    facts = tuple(dict.fromkeys(f for item in items for f in _inputs(item.outcome)))
+    missing = [t for item in items for t in _missing(item.outcome)]
+    results = [{"status": FOUND, **fact_as_dict(f)} for f in facts]
+    results += [
+        {
+            "status": NOT_FOUND,
+            "normalized": {"metric": t.metric, "entity": t.entity, "period": t.period.label, "channel": t.channel},
+        }
+        for t in dict.fromkeys(missing)
+    ]
+    computed = tuple(c for item in items if not isinstance(item.outcome, (FactRecord, SubTask)) for c in _shown(item))
+    ranking = next((i.outcome for i in items if isinstance(i.outcome, Ranking)), None)
+    answered = any(not isinstance(i.outcome, (CannotCompute, SubTask)) for i in items)
+    return ComputedAnswer(
+        "\n".join(lines),
+        KIND_ANSWER if answered else KIND_REFUSAL,
+        facts,
+        tuple(results),
+        computed,
+        ranking,
+    )
+
+
+def _ranked(item: Computed, row: RankRow) -> RankedComputed:
+    values = {f.name: getattr(item, f.name) for f in fields(item)}
+    return RankedComputed(**values, ranked_value=row.value, ranked_display=row.display)
+
+
+def _shown(item: Item) -> tuple[Computed, ...]:
+    outcome = item.outcome
+    if isinstance(outcome, Change) and item.change_only:
+        return (outcome.change,)
+    if isinstance(outcome, Ranking):
+        return tuple(_ranked(c, row) for c, row in zip(outcome.computed, outcome.rows, strict=True))
+    assert not isinstance(outcome, (FactRecord, SubTask))
+    return outcome.computed

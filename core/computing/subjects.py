@@ -1,0 +1,124 @@
+"""What a computation runs over: the axes a question listed, the clearance-filtered lookup, and
+the members of a sum or a ranking when the question names no list.
+
+`Reader` is the engine's `FactLookup`: the store read through `task_run` with the user's
+clearance, so a RESTRICTED fact is simply not found for an uncleared user.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..compute import CannotCompute, Reason
+from ..glossary import GlossarySnapshot
+from ..ports import FactStore
+from ..tools import task_run
+from ..types import OP_RANK, FactRecord, Operation, ParsedIntent, Period, SubTask
+
+
+class Reader:
+    """The engine's `FactLookup`: the store read with the user's clearance, each key once."""
+
+    def __init__(self, store: FactStore, cleared: bool) -> None:
+        self._store, self._cleared = store, cleared
+        self._seen: dict[tuple[str, ...], FactRecord | None] = {}
+
+    def __call__(self, task: SubTask) -> FactRecord | None:
+        if task.key not in self._seen:
+            self._seen[task.key] = task_run(self._store, task, cleared=self._cleared)[1]
+        return self._seen[task.key]
+
+
+@dataclass(frozen=True)
+class Axes:
+    """The values the question listed on each axis (a single slot counts as a list of one)."""
+
+    metrics: tuple[str, ...]
+    entities: tuple[str, ...]
+    periods: tuple[Period, ...]
+    channels: tuple[str, ...]
+
+    @classmethod
+    def of(cls, intent: ParsedIntent) -> Axes:
+        return cls(
+            intent.metrics or ((intent.metric,) if intent.metric else ()),
+            intent.entities or ((intent.entity,) if intent.entity else ()),
+            intent.periods or ((intent.period,) if intent.period else ()),
+            intent.channels or (intent.channel,),
+        )
+
+    def tasks(self) -> list[SubTask]:
+        return [SubTask(m, e, p, c) for m, e, p, c in itertools.product(*self._lists())]
+
+    def _lists(self) -> tuple[tuple[Any, ...], ...]:
+        return (self.metrics, self.entities, self.periods, self.channels)
+
+
+def subtasks_of(intent: ParsedIntent) -> list[SubTask]:
+    """The Cartesian product of the listed axes (metrics, entities, periods, channels)."""
+    return Axes.of(intent).tasks()
+
+
+@dataclass(frozen=True)
+class Context:
+    """One computation's glossary, lookup, language and the decimals the question asked for."""
+
+    glossary: GlossarySnapshot
+    lookup: Reader
+    language: str
+    decimals: int | None
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {
+            "formulas": self.glossary.formula_metrics,
+            "decimals": self.decimals,
+            "label": self.glossary.display,
+        }
+
+    def asked(self, task: SubTask, zh: str, en: str, *, period: bool = True) -> tuple[str, str]:
+        """What was asked, in words: `ACME集团 FY2025 营业收入同比增长率` (a refusal's title)."""
+
+        def words(language: str) -> str:
+            display = self.glossary.display
+            channel = display("channel", task.channel, language) if task.channel != "TOTAL" else ""
+            metric = display("metric", task.metric, language)
+            parts = [display("entity", task.entity, language), task.period.label if period else ""]
+            head = " ".join(p for p in parts if p)
+            if language == "en":
+                return " ".join(x for x in (head, metric + (f" ({channel})" if channel else ""), en) if x)
+            return f"{head} {metric}" + (f"（{channel}）" if channel else "") + zh
+
+        return words("zh"), words("en")
+
+
+def refusal(kind: str, code: str, zh: str, en: str) -> CannotCompute:
+    return CannotCompute(kind, Reason(code, zh, en))
+
+
+def members_of(context: Context, axes: Axes, operation: Operation) -> tuple[str, Sequence[Any]] | CannotCompute:
+    """What a sum or a ranking runs across: the listed entities, channels or periods, else what
+    `operation.over` names (every channel; the entity's subsidiaries by default)."""
+    if len(axes.entities) > 1:
+        return "entity", axes.entities
+    if len(axes.channels) > 1:
+        return "channel", axes.channels
+    if len(axes.periods) > 1:
+        return "period", axes.periods
+    glossary = context.glossary
+    if operation.over == "channels":
+        return "channel", tuple(code for code in glossary.channels if code != "TOTAL")
+    owner = axes.entities[0] if axes.entities else glossary.home_entity
+    children = tuple(e.code for e in glossary.in_scope_entities() if owner and e.parent == owner)
+    if children:
+        return "entity", children
+    zh, en = ("排名", "a ranking") if operation.kind == OP_RANK else ("合计", "a total")
+    return refusal(
+        operation.kind,
+        "no_members",
+        f"没有可用于{zh}的项目；请列出要{zh}的实体或渠道。",
+        f"There is nothing to make {en} of; list the entities or channels.",
+    )
