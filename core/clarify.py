@@ -6,7 +6,9 @@ early on the first two modes before any FAQ, tool, retrieval or LLM call:
 
 1. the security gate on the raw question → `out_of_scope_entity`;
 2. a narrative or find_documents route → `none`;
-3. no metric → `ask_first`, listing metrics closest to the question's wording first;
+3. a metric-like term the glossary does not know (`unknown_metric`) → `ask_first` with the
+   closest known metrics, never a shorter alias's figure; no metric → `ask_first`, listing
+   metrics closest to the question's wording first;
 4. a missing entity or period → `answer_with_assumptions` (home entity, latest complete
    fiscal year) with a banner and narrowing options; with no home entity, `ask_first` for it;
 5. otherwise `none`.
@@ -46,6 +48,8 @@ def clarify_scope(
         )
     if intent.route in (ROUTE_NARRATIVE, ROUTE_FIND_DOCUMENTS):
         return ClarificationResult(mode=CLARIFY_NONE)
+    if intent.unknown_metric:
+        return _ask_for_known_metric(intent, intent.unknown_metric, glossary, language)
     if intent.metric is None:
         return _ask_for_metric(intent, glossary, language)
 
@@ -80,6 +84,29 @@ def _ask_for_metric(intent: ParsedIntent, glossary: GlossarySnapshot, language: 
         question = "Which metric do you mean? Options: " + ", ".join(names) + "."
     else:
         question = "请问您想查询哪个指标？可选：" + "、".join(names) + "。"
+    return ClarificationResult(mode=CLARIFY_ASK_FIRST, question=question, narrowing_options=options)
+
+
+def _ask_for_known_metric(
+    intent: ParsedIntent, term: str, glossary: GlossarySnapshot, language: str
+) -> ClarificationResult:
+    """`净利率` with only 净利 defined: say the term is not known and offer the metrics that share
+    characters or words with it (names, never codes); no figure of any of them."""
+    term = term[:32]
+    scores = {code: _closeness(term.lower(), glossary.aliases_of("metric", code)) for code in glossary.metrics}
+    ranked = sorted((code for code, score in scores.items() if score > 0), key=lambda code: -scores[code])
+    ranked = ranked[:MAX_OPTIONS] or list(glossary.metrics)[:MAX_OPTIONS]
+    names = [glossary.display("metric", code, language) for code in ranked]
+    options = tuple(
+        NarrowingOption(name, intent.raw_question, {"metric": code}) for code, name in zip(ranked, names, strict=True)
+    )
+    if language == "en":
+        question = (
+            f"The metric '{term}' is not defined, so no other metric's figure is given in its place. "
+            "Did you mean: " + ", ".join(names) + "?"
+        )
+    else:
+        question = f"未找到指标“{term}”，为避免答非所问，不以其他指标的数字代替。您是否想问：" + "、".join(names) + "？"
     return ClarificationResult(mode=CLARIFY_ASK_FIRST, question=question, narrowing_options=options)
 
 

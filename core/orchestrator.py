@@ -349,6 +349,8 @@ def _scope_apply(
         else:
             changes["channel_given"] = True
             changes["channels"] = (code,)
+        if kind == "metric":
+            changes["unknown_metric"] = None  # the analyst chose a known metric for the term
     raw_period = scope.get("period")
     if raw_period not in (None, ""):
         period = period_parse(str(raw_period), reference)

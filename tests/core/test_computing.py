@@ -592,6 +592,37 @@ def test_an_uncleared_user_gets_what_they_would_if_the_restricted_input_did_not_
 # -- never a different question --------------------------------------------------------------
 
 
+@pytest.mark.parametrize("metric", [None, "NET_PROFIT"])
+def test_an_unknown_metric_is_asked_back_never_answered_with_a_shorter_alias(metric: str | None) -> None:
+    glossary = demo_glossary()  # 净利 is defined; 净利率 is not
+    changes = {"metric": metric, "metrics": (metric,) if metric else (), "unknown_metric": "净利率"}
+    store = demo_store()
+    result = ask("集团2025年净利率是多少", glossary=glossary, store=store, **changes)
+    assert result.answer_kind == "clarification" and result.clarification.mode == "ask_first"
+    assert result.answer.startswith("未找到指标“净利率”")
+    assert "NET_PROFIT" not in result.answer and "6,811.9" not in result.answer and "6811.9" not in result.answer
+    options = result.clarification.narrowing_options
+    assert options[0].label == "净利润" and options[0].scope == {"metric": "NET_PROFIT"}
+    assert "营业收入" not in [o.label for o in options]  # shares no character with 净利率
+    assert result.facts == () and store.calls == 0
+
+
+def test_choosing_an_offered_metric_answers_it() -> None:
+    glossary = demo_glossary()
+    intent = intent_for("集团2025年净利率是多少", glossary, metric=None, metrics=(), unknown_metric="净利率")
+    result = answer_question(
+        "集团2025年净利率是多少",
+        glossary=glossary,
+        store=demo_store(),
+        provider=MockProvider(),
+        cleared=False,
+        reference_date=REF,
+        scope={"metric": "NET_PROFIT"},
+        intent_parser=FixedParser(intent),
+    )
+    assert result.answer_kind == "answer" and [str(f.value) for f in result.facts] == ["6811.9"]
+
+
 def test_a_scoped_channel_narrows_a_listed_pair() -> None:
     intent = intent_for("中国内地2025年线上和门店营收", channels=("ONLINE", "STORE"))
     result = answer_question(
