@@ -7,10 +7,11 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_serializer
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from common.api.fields import FactSourceSerializer
+from core.compute import KINDS
 from core.types import (
     ANSWER_KINDS,
     ANSWER_ROUTES,
@@ -98,6 +99,41 @@ class GuardSerializer(serializers.Serializer):  # type: ignore[type-arg]
     numbers_unsupported = serializers.IntegerField()
 
 
+@extend_schema_serializer(component_name="AskComputedInput")
+class ComputedInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    metric = serializers.CharField()
+    entity = serializers.CharField()
+    period = serializers.CharField()
+    channel = serializers.CharField()
+
+
+@extend_schema_serializer(component_name="AskComputed")
+class ComputedSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """One computed value (SPEC §6a): its formula in codes, exact value, display, unit and inputs
+    (each input is also in `facts`)."""
+
+    kind = serializers.ChoiceField(KINDS)
+    name = serializers.CharField()
+    formula = serializers.CharField()
+    value = serializers.CharField(help_text="Exact decimal as a string; a PCT value is a fraction (0.0854 is 8.54%).")
+    display = serializers.CharField(help_text="As shown in the answer, rounded half-up.")
+    unit = serializers.CharField(help_text="PCT, PP (percentage points), RANK or the inputs' unit.")
+    inputs = ComputedInputSerializer(many=True)
+    ranked_value = serializers.CharField(required=False, help_text="Rank items only: the figure ranked, exact.")
+    ranked_display = serializers.CharField(required=False, help_text="Rank items only: the figure ranked, as shown.")
+
+
+@extend_schema_field(ComputedSerializer(many=True))
+class ComputedField(serializers.Field):  # type: ignore[type-arg]
+    """`computed`: every computed value in the answer, in the answer's language; `[]` when none."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(source="*", read_only=True, **kwargs)
+
+    def to_representation(self, value: AgentResult) -> list[dict[str, Any]]:
+        return [item.as_dict(value.language) for item in value.computed]
+
+
 @extend_schema_serializer(component_name="AskResponse")
 class AskResultSerializer(serializers.Serializer):  # type: ignore[type-arg]
     request_id = serializers.CharField()
@@ -112,6 +148,7 @@ class AskResultSerializer(serializers.Serializer):  # type: ignore[type-arg]
     tool_results = serializers.ListField(child=serializers.DictField())
     sources = SourceSerializer(many=True)
     faq = serializers.DictField(allow_null=True)
+    computed = ComputedField()
     guard = GuardSerializer()
 
 

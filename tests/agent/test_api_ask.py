@@ -27,6 +27,7 @@ KEYS = {
     "tool_results",
     "sources",
     "faq",
+    "computed",
     "guard",
 }
 

@@ -1,0 +1,175 @@
+"""`computed` in the SPEC §10 object: `/v1/ask`, its stream, `manage.py ask --json` and the schema.
+
+The rule parser does not read operations yet; a stand-in adds the operation these questions ask
+for to its parse, as the parser will (a test double for the parser, not for the answer).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from decimal import Decimal, localcontext
+from io import StringIO
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+from core import orchestrator
+from core.formula import decimal_context
+from core.types import Operation
+from documents.models import Document
+
+pytestmark = pytest.mark.django_db
+
+OPERATIONS = {
+    "集团2025年营收同比增长多少": Operation("growth", cue="同比"),
+    "What was the group's revenue growth in 2025?": Operation("growth", cue="growth"),
+    "2025年哪个地区营收最高": Operation("rank", cue="最高", over="entities"),
+    "2025年各地区净利润排名": Operation("rank", cue="排名", over="entities"),
+    "2025年香港和东南亚营收合计是多少": Operation("sum", cue="合计"),
+}
+ASK = {"reference_date": "2026-03-15"}
+
+
+@pytest.fixture(autouse=True)
+def operations_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    parse = orchestrator.parse_intent
+
+    def parse_with_operation(question: str, *args: Any) -> Any:
+        intent = parse(question, *args)
+        return replace(intent, operation=OPERATIONS.get(question, intent.operation))
+
+    monkeypatch.setattr(orchestrator, "parse_intent", parse_with_operation)
+
+
+def ask(client: APIClient, question: str) -> dict[str, Any]:
+    response = client.post("/v1/ask", {"question": question, **ASK}, format="json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def input_keys(fact: dict[str, Any]) -> dict[str, str]:
+    return {key: fact[key] for key in ("metric", "entity", "period", "channel")}
+
+
+def test_a_growth_lists_its_rate_and_change_with_inputs_that_are_found_facts(analyst: APIClient) -> None:
+    body = ask(analyst, "集团2025年营收同比增长多少")
+    with localcontext(decimal_context()):
+        rate = (Decimal("128450.6") - Decimal("118340.2")) / Decimal("118340.2")
+    inputs = [
+        {"metric": "REVENUE", "entity": "ACME_GROUP", "period": "FY2025", "channel": "TOTAL"},
+        {"metric": "REVENUE", "entity": "ACME_GROUP", "period": "FY2024", "channel": "TOTAL"},
+    ]
+    assert body["computed"] == [
+        {
+            "kind": "growth",
+            "name": "营业收入同比增长率",
+            "formula": "(REVENUE[FY2025] - REVENUE[FY2024]) / REVENUE[FY2024]",
+            "value": f"{rate:f}",
+            "display": "8.54%",
+            "unit": "PCT",
+            "inputs": inputs,
+        },
+        {
+            "kind": "growth",
+            "name": "营业收入同比变动额",
+            "formula": "REVENUE[FY2025] - REVENUE[FY2024]",
+            "value": "10110.4",
+            "display": "10,110.4",
+            "unit": "CNY_M",
+            "inputs": inputs,
+        },
+    ]
+    assert [input_keys(f) for f in body["facts"]] == inputs
+    assert body["facts"][0]["source"]["document_id"] == Document.objects.get(name="ACME_FY2025_Annual_Results.pptx").pk
+    assert [r["status"] for r in body["tool_results"]] == ["found", "found"]
+    assert [s["kind"] for s in body["sources"]] == ["fact", "fact"]
+    assert body["answer"].startswith("ACME集团 FY2025 营业收入同比增长 8.54%，增加 10,110.4 百万元。")
+    assert body["answer_kind"] == "answer" and body["route"] == "structured"
+
+
+def test_computed_items_speak_the_questions_language(analyst: APIClient) -> None:
+    body = ask(analyst, "What was the group's revenue growth in 2025?")
+    assert [(c["name"], c["display"]) for c in body["computed"]] == [
+        ("revenue YoY growth", "8.54%"),
+        ("revenue YoY change", "10,110.4"),
+    ]
+
+
+def test_rank_items_carry_the_figure_ranked_for_the_bar_chart(analyst: APIClient) -> None:
+    body = ask(analyst, "2025年哪个地区营收最高")
+    ranked = [
+        (c["kind"], c["value"], c["inputs"][0]["entity"], c["ranked_value"], c["ranked_display"])
+        for c in body["computed"]
+    ]
+    assert ranked == [
+        ("rank", "1", "ACME_CN", "96120.3", "96,120.3"),
+        ("rank", "2", "ACME_HK", "24015.8", "24,015.8"),
+        ("rank", "3", "ACME_SEA", "8314.5", "8,314.5"),
+    ]
+    assert body["computed"][0]["unit"] == "RANK" and "中国内地" in body["computed"][0]["name"]
+    assert {f["entity"] for f in body["facts"]} == {"ACME_CN", "ACME_HK", "ACME_SEA"}
+    assert "1. ACME中国内地 96,120.3 百万元" in body["answer"]
+
+
+def test_a_sum_and_its_inputs(analyst: APIClient) -> None:
+    body = ask(analyst, "2025年香港和东南亚营收合计是多少")
+    (total,) = body["computed"]
+    assert (total["kind"], total["value"], total["display"], total["unit"]) == ("sum", "32330.3", "32,330.3", "CNY_M")
+    assert total["formula"] == "REVENUE[ACME_HK,FY2025] + REVENUE[ACME_SEA,FY2025]"
+    assert [input_keys(f) for f in body["facts"]] == total["inputs"]
+
+
+def test_a_level_question_has_an_empty_computed_list(analyst: APIClient) -> None:
+    body = ask(analyst, "中国内地FY2025的营收是多少")
+    assert body["computed"] == [] and body["facts"][0]["value"] == "96120.3"
+
+
+def test_a_listed_pair_lists_its_difference(analyst: APIClient) -> None:
+    body = ask(analyst, "集团2024年和2025年营收对比")
+    assert "对比：FY2025 较 FY2024 +10,110.4 百万元（+8.5%）" in body["answer"]
+    assert [(c["kind"], c["display"]) for c in body["computed"]] == [("difference", "8.5%"), ("difference", "10,110.4")]
+
+
+def test_a_restricted_input_is_as_absent_for_an_uncleared_analyst(analyst: APIClient, cleared: APIClient) -> None:
+    shown = ask(cleared, "2025年各地区净利润排名")
+    assert [c["ranked_value"] for c in shown["computed"]] == ["-1402.6"]
+    hidden = ask(analyst, "2025年各地区净利润排名")
+    assert hidden["answer_kind"] == "refusal" and hidden["computed"] == [] and hidden["facts"] == []
+    assert "1402.6" not in json.dumps(hidden, ensure_ascii=False) and "1,402.6" not in hidden["answer"]
+
+
+def test_the_stream_done_event_and_the_command_carry_computed(analyst: APIClient, demo: dict[str, Any]) -> None:
+    question = "集团2025年营收同比增长多少"
+    response = analyst.post("/v1/ask/stream", {"question": question, **ASK}, format="json")
+    done = b"".join(response.streaming_content).decode().strip().split("\n\n")[-1]
+    assert done.startswith("event: done\n")
+    streamed = json.loads(done.split("\n", 1)[1].removeprefix("data: "))
+    out = StringIO()
+    call_command("ask", question, "--json", "--user", "analyst", "--reference-date", "2026-03-15", stdout=out)
+    printed = json.loads(out.getvalue())
+    assert streamed["computed"] == printed["computed"] == ask(analyst, question)["computed"]
+    assert [c["display"] for c in printed["computed"]] == ["8.54%", "10,110.4"]
+
+
+def test_the_schema_describes_computed(analyst: APIClient) -> None:
+    schema = analyst.get("/v1/schema", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    components = schema["components"]["schemas"]
+    response = components["AskResponse"]
+    assert "computed" in response["required"]
+    assert response["properties"]["computed"]["items"] == {"$ref": "#/components/schemas/AskComputed"}
+    computed = components["AskComputed"]
+    assert set(computed["properties"]) == {
+        "kind",
+        "name",
+        "formula",
+        "value",
+        "display",
+        "unit",
+        "inputs",
+        "ranked_value",
+        "ranked_display",
+    }
+    assert set(computed["required"]) == {"kind", "name", "formula", "value", "display", "unit", "inputs"}
