@@ -30,6 +30,7 @@ from retrieval.selectors import chunk_list
 from .api import answer_events
 from .bootstrap import ask
 from .charts import chart_bars
+from .computed_view import computed_cards
 from .conversation import conversation_clear, follow_up_scope, turn_add, turns_get
 from .forms import AskForm
 from .models import QueryLog
@@ -83,6 +84,7 @@ def _turn_view(turn: dict[str, Any], index: int) -> dict[str, Any]:
         "facts": facts,
         "sources": sources,
         "chart": chart_bars(result["facts"], glossary),
+        "computed": computed_cards(turn, glossary),
         "route_badge": ROUTE_BADGES.get(result["route"]) or Badge(result["route"], "data"),
         "kind_badge": KIND_BADGES.get(result["answer_kind"]),
         "feedback": turn.get("feedback"),
