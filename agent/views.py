@@ -32,6 +32,7 @@ from .bootstrap import ask
 from .charts import chart_bars
 from .computed_view import computed_cards
 from .conversation import conversation_clear, follow_up_scope, turn_add, turns_get
+from .export import answer_export
 from .forms import AskForm
 from .models import QueryLog
 from .serialize import result_as_dict, sections_as_dict
@@ -209,21 +210,7 @@ def facts_csv(request: HttpRequest, index: int) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="ragspine-answer-{index + 1}.csv"'
     response.write("\ufeff")
     writer = csv.writer(response)
-    writer.writerow(["entity", "metric", "period", "channel", "value", "unit", "source_doc", "locator", "valid_as_of"])
-    for fact in turns[index]["result"]["facts"]:
-        writer.writerow(
-            [
-                fact["entity"],
-                fact["metric"],
-                fact["period"],
-                fact["channel"],
-                fact["value"],
-                fact["unit"],
-                fact["source"]["doc"],
-                fact["source"]["locator"],
-                fact["valid_as_of"] or "",
-            ]
-        )
+    writer.writerows(answer_export(turns[index]["result"]))
     return response
 
 

@@ -1,10 +1,12 @@
-"""Computed answers in the analyst UI: cards, the ranking chart, language.
+"""Computed answers in the analyst UI: cards, the ranking chart, CSV export, language.
 
 Result dicts come from the real engine over demo or generated facts (`computed_results`).
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from decimal import Decimal
 
@@ -14,6 +16,7 @@ from django.test import Client
 from agent.charts import chart_ranking
 from agent.computed_view import computed_cards, formula_words
 from agent.conversation import TURNS
+from agent.export import answer_export, cell_neutralise
 from core.compute import growth_compute, rank_compute, share_compute, sum_compute
 from core.periods import period_parse
 from core.types import FactRecord, SubTask
@@ -262,3 +265,78 @@ def test_the_page_labels_an_english_turn_in_english(web: Client) -> None:
     body = web.get("/").content.decode()
     assert '<section class="computed" lang="en"' in body and "Inputs (2)" in body
     assert "(revenue FY2025 − revenue FY2024) ÷ revenue FY2024" in body and "Source: " in body
+
+
+# -- CSV export ------------------------------------------------------------------------------------
+
+
+def test_csv_rows_hold_the_facts_then_each_computed_value_with_its_inputs(store, glossary) -> None:
+    result = growth_turn("集团2025年营收同比增长多少", store, glossary)["result"]
+    rows = answer_export(result)
+    assert rows[0][:5] == ["entity", "metric", "period", "channel", "value"] and len(rows[1]) == 9
+    blank = rows.index([])
+    assert rows[blank + 1][:8] == ["item", "row", "kind", "name", "formula", "value", "display", "unit"]
+    computed = [r for r in rows[blank + 2 :] if r[1] == "computed"]
+    inputs = [r for r in rows[blank + 2 :] if r[1] == "input"]
+    assert [r[2:8] for r in computed] == [
+        [
+            "growth",
+            "营业收入同比增长率",
+            "(REVENUE[FY2025] - REVENUE[FY2024]) / REVENUE[FY2024]",
+            result["computed"][0]["value"],
+            "8.54%",
+            "PCT",
+        ],
+        ["growth", "营业收入同比变动额", "REVENUE[FY2025] - REVENUE[FY2024]", "10110.4", "10,110.4", "CNY_M"],
+    ]
+    assert len(inputs) == 4
+    assert inputs[0][5] == "128450.6" and inputs[0][7:12] == ["CNY_M", "REVENUE", "ACME_GROUP", "FY2025", "TOTAL"]
+    assert inputs[1][5] == "118340.2" and inputs[1][12] and inputs[1][13]
+    # recomputable: the inputs' values give the exact change
+    assert Decimal(inputs[0][5]) - Decimal(inputs[1][5]) == Decimal(computed[1][5])
+
+
+def test_csv_rows_of_a_ranking_carry_the_ranked_value(glossary) -> None:
+    result = rank_turn("2025年各公司营收排名", tied_store(), glossary, "REVENUE", ["E1", "E2", "E3", "E4"])["result"]
+    rows = answer_export(result)
+    ranked = [r for r in rows if len(r) > 2 and r[1] == "computed"]
+    assert [(r[5], r[14]) for r in ranked] == [("1", "500"), ("1", "500"), ("3", "120.5"), ("4", "-80")]
+
+
+def test_cells_that_a_spreadsheet_would_run_are_neutralised() -> None:
+    assert cell_neutralise('=HYPERLINK("http://x")') == '\'=HYPERLINK("http://x")'
+    assert [cell_neutralise(t) for t in ("+1+1", "@SUM(A1)", "\tx", "-2.2 个百分点")] == [
+        "'+1+1",
+        "'@SUM(A1)",
+        "'\tx",
+        "'-2.2 个百分点",
+    ]
+    assert [cell_neutralise(t) for t in ("-1402.6", "-80", "(A - B) / B", None)] == [
+        "-1402.6",
+        "-80",
+        "(A - B) / B",
+        "",
+    ]
+
+
+@pytest.mark.django_db
+def test_the_csv_download_holds_computed_rows_and_inputs(web: Client) -> None:
+    seed(web, db_turn_growth())
+    response = web.get("/turns/0/facts.csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0][0] == "entity" and ["", ""] not in rows
+    kinds = [r[1] for r in rows if len(r) == 15]
+    assert kinds == ["row", "computed", "input", "input", "computed", "input", "input"]
+
+
+@pytest.mark.django_db
+def test_the_csv_download_neutralises_formula_cells(web: Client) -> None:
+    turn = db_turn_growth()
+    result = turn["result"]
+    result["facts"][0]["source"]["doc"] = '=HYPERLINK("http://evil","x")'
+    result["facts"][1]["value"] = "-118340.2"
+    seed(web, turn)
+    text = web.get("/turns/0/facts.csv").content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[1][6] == '\'=HYPERLINK("http://evil","x")' and rows[2][4] == "-118340.2"
+    assert not any(cell.startswith("=") for row in rows for cell in row)
