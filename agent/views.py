@@ -30,7 +30,9 @@ from retrieval.selectors import chunk_list
 from .api import answer_events
 from .bootstrap import ask
 from .charts import chart_bars
+from .computed_view import computed_cards
 from .conversation import conversation_clear, follow_up_scope, turn_add, turns_get
+from .export import answer_export
 from .forms import AskForm
 from .models import QueryLog
 from .serialize import result_as_dict, sections_as_dict
@@ -83,6 +85,7 @@ def _turn_view(turn: dict[str, Any], index: int) -> dict[str, Any]:
         "facts": facts,
         "sources": sources,
         "chart": chart_bars(result["facts"], glossary),
+        "computed": computed_cards(turn, glossary),
         "route_badge": ROUTE_BADGES.get(result["route"]) or Badge(result["route"], "data"),
         "kind_badge": KIND_BADGES.get(result["answer_kind"]),
         "feedback": turn.get("feedback"),
@@ -207,21 +210,7 @@ def facts_csv(request: HttpRequest, index: int) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="ragspine-answer-{index + 1}.csv"'
     response.write("\ufeff")
     writer = csv.writer(response)
-    writer.writerow(["entity", "metric", "period", "channel", "value", "unit", "source_doc", "locator", "valid_as_of"])
-    for fact in turns[index]["result"]["facts"]:
-        writer.writerow(
-            [
-                fact["entity"],
-                fact["metric"],
-                fact["period"],
-                fact["channel"],
-                fact["value"],
-                fact["unit"],
-                fact["source"]["doc"],
-                fact["source"]["locator"],
-                fact["valid_as_of"] or "",
-            ]
-        )
+    writer.writerows(answer_export(turns[index]["result"]))
     return response
 
 

@@ -1,0 +1,395 @@
+"""Computed answers as the analyst UI shows them (SPEC §6a, §10, §13).
+
+Takes one stored turn (its question and its `/v1/ask` result dict) and the glossary; returns
+what the computed cards and the ranking chart need: each item's name, its display value with
+the unit's name, its formula in words (the engine's formula text with the glossary's display
+names put in for codes), and every input with its value, unit and source, read from the
+result's found facts. A growth's or a difference's rate and absolute change share one card;
+rank items become one chart, not a card each.
+
+Nothing is computed here: every figure shown is a string the engine wrote or a found fact's
+stored value. Labels follow the question's language.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from core.formula import FormulaError, Ref, formula_parse, formula_render
+from core.glossary import GlossarySnapshot
+from core.normalize import question_language
+from core.periods import period_parse
+
+from .charts import chart_ranking
+
+UNIT_PCT, UNIT_PP, UNIT_RANK = "PCT", "PP", "RANK"
+CHANGE_KINDS = ("growth", "difference")
+_RANK_FORMULA = re.compile(r"^rank (?P<order>desc|asc) of (?P<ref>\S+) among (?P<count>\d+)$")
+_OPERATORS = {" + ": " + ", " - ": " − ", " * ": " × ", " / ": " ÷ ", " ^ ": " ^ "}
+
+LABELS: dict[str, dict[str, str]] = {
+    "zh": {
+        "heading": "计算结果",
+        "formula": "公式",
+        "inputs": "输入数据（{count} 项）",
+        "exact": "精确值",
+        "change": "变动额",
+        "rate": "增长率",
+        "difference_rate": "差异率",
+        "source": "来源：",
+        "list_sep": "、",
+        "open": "打开文档",
+        "not_in_facts": "未随回答返回",
+        "tied": "并列",
+        "missing": "缺少数据，未参与排名：",
+        "omitted": "另有 {count} 项未绘出，见导出的 CSV。",
+        "ranking": "{subject}排名（{order}，共 {count} 项）",
+        "desc": "从高到低",
+        "asc": "从低到高",
+        "growth": "增长",
+        "difference": "差额",
+        "ratio": "比率",
+        "share": "占比",
+        "sum": "合计",
+        "cagr": "复合增长率",
+        "formula_kind": "公式指标",
+    },
+    "en": {
+        "heading": "Computed",
+        "formula": "Formula",
+        "inputs": "Inputs ({count})",
+        "exact": "Exact value",
+        "change": "Change",
+        "rate": "Growth",
+        "difference_rate": "Relative difference",
+        "source": "Source: ",
+        "list_sep": ", ",
+        "open": "Open document",
+        "not_in_facts": "not returned with the answer",
+        "tied": "tied",
+        "missing": "Without the figure, not ranked: ",
+        "omitted": "{count} more not drawn; see the CSV export.",
+        "ranking": "{subject} ranking ({order}, {count} ranked)",
+        "desc": "highest first",
+        "asc": "lowest first",
+        "growth": "Growth",
+        "difference": "Difference",
+        "ratio": "Ratio",
+        "share": "Share",
+        "sum": "Sum",
+        "cagr": "CAGR",
+        "formula_kind": "Formula metric",
+    },
+}
+
+
+def turn_language(turn: dict[str, Any]) -> str:
+    """The turn's language: as stored when it is, else the question's (CJK → zh, else en)."""
+    language = turn.get("language") or turn["result"].get("language")
+    return language if language in LABELS else question_language(turn["question"])
+
+
+def fact_key(item: dict[str, Any]) -> tuple[str, str, str, str]:
+    return item["metric"], item["entity"], item["period"], item["channel"]
+
+
+def computed_cards(turn: dict[str, Any], glossary: GlossarySnapshot) -> dict[str, Any] | None:
+    """The computed cards and the ranking chart of one turn; None when it computed nothing."""
+    result = turn["result"]
+    items = result.get("computed") or []
+    if not items:
+        return None
+    language = turn_language(turn)
+    labels = LABELS[language]
+    facts = {fact_key(f): f for f in result["facts"]}
+    ranked = [item for item in items if item["kind"] == "rank"]
+    cards = [
+        _card(group, facts, glossary, language) for group in _groups([item for item in items if item["kind"] != "rank"])
+    ]
+    return {
+        "language": language,
+        "labels": labels,
+        "cards": cards,
+        "ranking": ranking_view(ranked, result, glossary, language) if ranked else None,
+    }
+
+
+def _groups(items: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Items one card each, except a rate and its absolute change (same kind, same inputs)."""
+    groups: list[list[dict[str, Any]]] = []
+    for item in items:
+        last = groups[-1] if groups else None
+        if (
+            last is not None
+            and len(last) == 1
+            and item["kind"] in CHANGE_KINDS
+            and last[0]["kind"] == item["kind"]
+            and last[0]["inputs"] == item["inputs"]
+        ):
+            last.append(item)
+        else:
+            groups.append([item])
+    return groups
+
+
+def _card(
+    group: list[dict[str, Any]], facts: dict[tuple[str, ...], Any], glossary: GlossarySnapshot, language: str
+) -> dict[str, Any]:
+    labels = LABELS[language]
+    kind = group[0]["kind"]
+    rate = next((i for i in group if kind in CHANGE_KINDS and i["unit"] == UNIT_PCT and len(group) > 1), None)
+    change = next((i for i in group if i is not rate), group[0])
+    main, alongside = (rate, change) if rate is not None and kind == "growth" else (change, rate)
+    figures = [_figure(main, kind, glossary, language)]
+    if alongside is not None:
+        label = labels["change"] if alongside is change else labels["rate" if kind == "growth" else "difference_rate"]
+        figures.append({**_figure(alongside, kind, glossary, language), "label": label})
+    inputs = group[0]["inputs"]
+    return {
+        "kind": kind,
+        "kind_label": labels["formula_kind" if kind == "formula" else kind],
+        "name": main["name"],
+        "subject": _subject(inputs, glossary, language),
+        "main": figures[0],
+        "alongside": figures[1:],
+        "formulas": [
+            {"name": item["name"], "words": formula_words(item["formula"], glossary, language)} for item in group
+        ],
+        "inputs": [input_view(i, facts, glossary, language) for i in inputs],
+        "inputs_label": labels["inputs"].format(count=len(inputs)),
+    }
+
+
+def _figure(item: dict[str, Any], kind: str, glossary: GlossarySnapshot, language: str) -> dict[str, Any]:
+    """The engine's display, signed for a change, with the unit's name where the display has none."""
+    display = item["display"]
+    if kind in CHANGE_KINDS and _positive(item["value"]) and not display.startswith("+"):
+        display = "+" + display
+    unit = item["unit"]
+    unit_name = "" if unit in (UNIT_PCT, UNIT_PP, UNIT_RANK) else glossary.unit_display(unit, language)
+    return {"display": display, "unit_name": unit_name, "exact": item["value"], "name": item["name"]}
+
+
+def _positive(value: str) -> bool:
+    try:
+        return Decimal(value) > 0
+    except InvalidOperation:
+        return False
+
+
+def _subject(inputs: list[dict[str, Any]], glossary: GlossarySnapshot, language: str) -> str:
+    """The entity (and channel) every input shares, which the formula's words leave out."""
+    entities = {i["entity"] for i in inputs}
+    channels = {i["channel"] for i in inputs}
+    parts = []
+    if len(entities) == 1:
+        parts.append(glossary.display("entity", next(iter(entities)), language))
+    if len(channels) == 1 and channels != {"TOTAL"}:
+        parts.append(glossary.display("channel", next(iter(channels)), language))
+    return " · ".join(parts)
+
+
+def reference_words(ref: Ref, glossary: GlossarySnapshot, language: str) -> str:
+    """`REVENUE[ACME_HK,FY2025,ONLINE]` → `ACME香港营业收入（线上） FY2025` / `Hong Kong revenue (online) FY2025`.
+
+    The engine writes the period always, the entity before it and the channel after it only
+    where they tell the inputs apart, so the period's place tells the parts apart.
+    """
+    metric = glossary.display("metric", ref.code, language)
+    if not ref.qualifier:
+        return metric
+    parts = ref.qualifier.split(",")
+    at = next((i for i, part in enumerate(parts) if _is_period(part)), None)
+    if at is None:
+        return f"{metric}[{ref.qualifier}]"
+    entity = " ".join(glossary.display("entity", code, language) for code in parts[:at])
+    channel = " ".join(glossary.display("channel", code, language) for code in parts[at + 1 :])
+    if language == "en":
+        words = " ".join(x for x in (entity, metric) if x) + (f" ({channel})" if channel else "")
+    else:
+        words = entity + metric + (f"（{channel}）" if channel else "")
+    return f"{words} {parts[at]}"
+
+
+def _is_period(text: str) -> bool:
+    period = period_parse(text)
+    return period is not None and period.label == text
+
+
+def formula_words(formula: str, glossary: GlossarySnapshot, language: str) -> str:
+    """The formula with display names for codes and `− × ÷` for operators; as written if it does not parse."""
+    try:
+        parsed = formula_parse(formula, references=True)
+    except FormulaError:
+        return formula
+    names: list[str] = []
+
+    def slot(ref: Ref) -> str:
+        names.append(reference_words(ref, glossary, language))
+        return f"\x00{len(names) - 1}\x00"
+
+    text = formula_render(parsed, slot)
+    for written, shown in _OPERATORS.items():
+        text = text.replace(written, shown)
+    if text.startswith("-"):
+        text = "−" + text[1:]
+    return re.sub(r"\x00(\d+)\x00", lambda m: names[int(m.group(1))], text)
+
+
+def input_view(
+    item: dict[str, Any], facts: dict[tuple[str, ...], Any], glossary: GlossarySnapshot, language: str
+) -> dict[str, Any]:
+    """One input as shown: names, and its found fact's value, unit and source (None if absent)."""
+    fact = facts.get(fact_key(item))
+    metric = glossary.display("metric", item["metric"], language)
+    if item["channel"] != "TOTAL":
+        channel = glossary.display("channel", item["channel"], language)
+        metric += f" ({channel})" if language == "en" else f"（{channel}）"
+    return {
+        "what": " · ".join((glossary.display("entity", item["entity"], language), metric, item["period"])),
+        "fact": fact,
+        "shown": f"{Decimal(fact['value']):,f}" if fact else "",
+        "unit_name": glossary.unit_display(fact["unit"], language) if fact else "",
+    }
+
+
+# -- ranking ------------------------------------------------------------------------------------
+
+
+def _rank_subject(item: dict[str, Any]) -> tuple[str, str, str]:
+    first = item["inputs"][0]
+    return first["entity"], first["period"], first["channel"]
+
+
+def ranking_view(
+    items: list[dict[str, Any]], result: dict[str, Any], glossary: GlossarySnapshot, language: str
+) -> dict[str, Any] | None:
+    """The rank items as one chart in rank order, ties marked, and the keys left unranked.
+
+    A row's label names what differs between rows (entity, channel or period). Keys without the
+    figure reach the UI only as `not_found` tool results of the ranked metric (or of a metric
+    its rows were computed from) in the ranked periods; they are listed, never dropped.
+    """
+    labels = LABELS[language]
+    items = sorted((i for i in items if i["inputs"]), key=lambda i: int(i["value"]))
+    if not items:
+        return None
+    subjects = [_rank_subject(i) for i in items]
+    varying = [axis for axis in range(3) if len({s[axis] for s in subjects}) > 1] or [0]
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item["value"]] = counts.get(item["value"], 0) + 1
+    rows = [
+        {
+            "rank": int(item["value"]),
+            "label": _subject_words(subject, varying, glossary, language),
+            "value": _ranked_value(item, result),
+            "display": item.get("ranked_display") or _ranked_display(item, result),
+            "tied": counts[item["value"]] > 1,
+        }
+        for item, subject in zip(items, subjects, strict=True)
+    ]
+    # Without every ranked figure there are no bars to draw; the order is still listed.
+    chart = None if any(row["value"] is None for row in rows) else chart_ranking(rows, tie_mark=labels["tied"])
+    parsed = _RANK_FORMULA.match(items[0]["formula"])
+    metric = _rank_metric(parsed.group("ref")) if parsed else None
+    metric = metric or items[0]["inputs"][0]["metric"]
+    facts = {fact_key(f): f for f in result["facts"]}
+    first = facts.get(fact_key(items[0]["inputs"][0]))
+    unit = first["unit"] if first and len(items[0]["inputs"]) == 1 else ""
+    inputs = list({fact_key(i): i for item in items for i in item["inputs"]}.values())
+    return {
+        "chart": chart,
+        "rows": rows,
+        "title": labels["ranking"].format(
+            subject=_ranking_subject(metric, subjects[0], varying, glossary, language),
+            order=labels[parsed.group("order")] if parsed else labels["desc"],
+            count=parsed.group("count") if parsed else len(items),
+        ),
+        "unit_name": "" if unit in ("", UNIT_PCT, UNIT_PP) else glossary.unit_display(unit, language),
+        "missing": _ranking_missing(
+            result, {metric} | {i["metric"] for i in inputs}, subjects, varying, glossary, language
+        ),
+        "omitted": labels["omitted"].format(count=chart["omitted"]) if chart and chart["omitted"] else "",
+        "inputs": [input_view(i, facts, glossary, language) for i in inputs],
+        "inputs_label": labels["inputs"].format(count=len(inputs)),
+    }
+
+
+def _ranking_subject(
+    metric: str, subject: tuple[str, str, str], varying: list[int], glossary: GlossarySnapshot, language: str
+) -> str:
+    """What was ranked, naming the entity, period and channel every row shares."""
+    entity, period, channel = subject
+    owner = "" if 0 in varying else glossary.display("entity", entity, language)
+    when = "" if 1 in varying else period
+    where = "" if 2 in varying or channel == "TOTAL" else glossary.display("channel", channel, language)
+    name = glossary.display("metric", metric, language)
+    if language == "en":
+        what = " ".join(x for x in (owner, name) if x) + (f" ({where})" if where else "")
+        return f"{what} {when}".strip()
+    return f"{when} {owner}{name}".strip() + (f"（{where}）" if where else "")
+
+
+def _rank_metric(reference: str) -> str | None:
+    try:
+        refs = formula_parse(reference, references=True).codes
+    except FormulaError:
+        return None
+    return refs[0] if len(refs) == 1 else None
+
+
+def _ranked_value(item: dict[str, Any], result: dict[str, Any]) -> Decimal | None:
+    """The figure ranked: `ranked_value`, else the one stored fact the row was ranked by."""
+    text = item.get("ranked_value")
+    if text is None:
+        fact = _only_fact(item, result)
+        text = fact["value"] if fact else None
+    try:
+        return Decimal(text) if text is not None else None
+    except InvalidOperation:
+        return None
+
+
+def _ranked_display(item: dict[str, Any], result: dict[str, Any]) -> str:
+    fact = _only_fact(item, result)
+    return f"{Decimal(fact['value']):,f}" if fact else ""
+
+
+def _only_fact(item: dict[str, Any], result: dict[str, Any]) -> dict[str, Any] | None:
+    if len(item["inputs"]) != 1:
+        return None
+    return next((f for f in result["facts"] if fact_key(f) == fact_key(item["inputs"][0])), None)
+
+
+def _subject_words(subject: tuple[str, str, str], varying: list[int], glossary: GlossarySnapshot, language: str) -> str:
+    show: dict[int, Callable[[str], str]] = {
+        0: lambda code: glossary.display("entity", code, language),
+        1: lambda label: label,
+        2: lambda code: glossary.display("channel", code, language),
+    }
+    return " ".join(show[axis](subject[axis]) for axis in varying)
+
+
+def _ranking_missing(
+    result: dict[str, Any],
+    metrics: set[str],
+    subjects: list[tuple[str, str, str]],
+    varying: list[int],
+    glossary: GlossarySnapshot,
+    language: str,
+) -> list[str]:
+    ranked = set(subjects)
+    periods = {s[1] for s in subjects}
+    missing: dict[tuple[str, str, str], str] = {}
+    for tool in result.get("tool_results") or []:
+        key = tool.get("normalized") if tool.get("status") == "not_found" else None
+        if not key or key.get("metric") not in metrics or key.get("period") not in periods:
+            continue
+        subject = (key.get("entity", ""), key["period"], key.get("channel", "TOTAL"))
+        if subject not in ranked:
+            missing.setdefault(subject, _subject_words(subject, varying, glossary, language))
+    return list(missing.values())

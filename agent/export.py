@@ -1,0 +1,106 @@
+"""An answer as CSV rows: its found facts, then its computed values and their inputs (SPEC §13).
+
+Takes a stored `/v1/ask` result dict; returns the rows to write, header rows included. The
+fact rows keep their columns. After a blank row, the computed section has one row per computed
+item (kind, name, formula in codes, the exact value, the display, the unit) followed by one row
+per input (metric, entity, period, channel, value, unit, source doc and locator, taken from the
+found facts), so that an analyst can recompute every value in a spreadsheet.
+
+Every cell is safe to open in a spreadsheet: text starting with `= + - @`, a tab or a carriage
+return is prefixed with `'` so that it is not read as a formula; a plain decimal number (a
+negative value) is left as it is, so that the figures stay numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+FACT_HEADER = ["entity", "metric", "period", "channel", "value", "unit", "source_doc", "locator", "valid_as_of"]
+COMPUTED_HEADER = [
+    "item",
+    "row",
+    "kind",
+    "name",
+    "formula",
+    "value",
+    "display",
+    "unit",
+    "metric",
+    "entity",
+    "period",
+    "channel",
+    "source_doc",
+    "locator",
+    "ranked_value",
+]
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def cell_neutralise(value: object) -> str:
+    """A cell a spreadsheet shows as text: never a formula, a number kept as a number."""
+    text = "" if value is None else str(value)
+    if text.startswith(_FORMULA_START) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def answer_export(result: dict[str, Any]) -> list[list[str]]:
+    """The rows of an answer's CSV: the fact section, then the computed section if any."""
+    rows: list[list[Any]] = [FACT_HEADER]
+    for fact in result["facts"]:
+        rows.append(
+            [
+                fact["entity"],
+                fact["metric"],
+                fact["period"],
+                fact["channel"],
+                fact["value"],
+                fact["unit"],
+                fact["source"]["doc"],
+                fact["source"]["locator"],
+                fact["valid_as_of"] or "",
+            ]
+        )
+    computed = result.get("computed") or []
+    if computed:
+        rows += [[], COMPUTED_HEADER]
+        facts = {(f["metric"], f["entity"], f["period"], f["channel"]): f for f in result["facts"]}
+        for number, item in enumerate(computed, start=1):
+            rows.append(
+                [
+                    number,
+                    "computed",
+                    item["kind"],
+                    item["name"],
+                    item["formula"],
+                    item["value"],
+                    item["display"],
+                    item["unit"],
+                    *[""] * 6,
+                    item.get("ranked_value", ""),
+                ]
+            )
+            for given in item["inputs"]:
+                fact = facts.get((given["metric"], given["entity"], given["period"], given["channel"]))
+                rows.append(
+                    [
+                        number,
+                        "input",
+                        "",
+                        "",
+                        "",
+                        fact["value"] if fact else "",
+                        "",
+                        fact["unit"] if fact else "",
+                        given["metric"],
+                        given["entity"],
+                        given["period"],
+                        given["channel"],
+                        fact["source"]["doc"] if fact else "",
+                        fact["source"]["locator"] if fact else "",
+                        "",
+                    ]
+                )
+    return [[cell_neutralise(cell) for cell in row] for row in rows]
