@@ -119,24 +119,61 @@ def metric(j: int) -> dict[str, str]:
     return {"code": f"M{j:03d}", "name": f"{qualifier[0]}{stem[0]}", "english": f"{qualifier[1]}{stem[1]}".strip()}
 
 
-def glossary_csv(path: Path, *, entities: int, metrics: int) -> int:
-    """Write an import_glossary CSV; return the number of alias rows."""
+FORMULA_STEMS = [
+    ("盈利率", "profitability"),
+    ("费用率", "expense intensity"),
+    ("周转率", "turnover"),
+    ("覆盖率", "coverage"),
+    ("转化率", "conversion"),
+]
+FORMULA_QUALIFIERS = [("核心", "core "), ("经调整", "adjusted "), ("境内", "domestic "), ("境外", "overseas ")]
+
+
+def formula_metric(k: int, *, over: int) -> dict[str, str]:
+    """The k-th formula metric over the first `over` stored metrics (`M000`…): most are ratios
+    `Ma / Mb` in `PCT`, every fifth a spread `(Ma - Mb) / Mc`, and every seventh uses the
+    previous formula metric, so formulas over formulas are exercised too."""
+    stem = FORMULA_STEMS[k % len(FORMULA_STEMS)]
+    qualifier = FORMULA_QUALIFIERS[(k // len(FORMULA_STEMS)) % len(FORMULA_QUALIFIERS)]
+    a, b, c = (k * 3) % over, (k * 3 + 17) % over, (k * 3 + 29) % over
+    if k % 7 == 6:
+        formula = f"F{k - 1:02d} + M{a:03d} / M{b:03d}"
+    elif k % 5 == 4:
+        formula = f"(M{a:03d} - M{b:03d}) / M{c:03d}"
+    else:
+        formula = f"M{a:03d} / M{b:03d}"
+    return {
+        "code": f"F{k:02d}",
+        "name": f"{qualifier[0]}{stem[0]}",
+        "english": f"{qualifier[1]}{stem[1]}",
+        "formula": formula,
+    }
+
+
+def glossary_csv(path: Path, *, entities: int, metrics: int, formulas: int = 0, formulas_over: int = 0) -> int:
+    """Write an import_glossary CSV; return the number of alias rows. With `formulas`, that
+    many formula metrics over the first `formulas_over` stored metrics (`formula_metric`)."""
     rows = 0
     with path.open("w", encoding="utf-8", newline="") as handle:
         out = csv.writer(handle)
-        out.writerow(["kind", "code", "name", "alias", "unit", "entity_kind", "parent"])
-        out.writerow(["entity", "HOME", "样本集团", "样本集团", "", "home", ""])
+        out.writerow(["kind", "code", "name", "alias", "unit", "entity_kind", "parent", "formula"])
+        out.writerow(["entity", "HOME", "样本集团", "样本集团", "", "home", "", ""])
         for i in range(entities):
             e = entity(i)
             for alias in (e["full"], e["short"], e["english"]):
-                out.writerow(["entity", e["code"], e["full"], alias, "", "subsidiary", "HOME"])
+                out.writerow(["entity", e["code"], e["full"], alias, "", "subsidiary", "HOME", ""])
                 rows += 1
         for j in range(metrics):
             m = metric(j)
             for alias in (m["name"], m["english"]):
-                out.writerow(["metric", m["code"], m["name"], alias, "CNY_M", "", ""])
+                out.writerow(["metric", m["code"], m["name"], alias, "CNY_M", "", "", ""])
                 rows += 1
-        out.writerow(["channel", "TOTAL", "合计", "合计", "", "", ""])
+        for k in range(formulas):
+            f = formula_metric(k, over=formulas_over or metrics)
+            for alias in (f["name"], f["english"]):
+                out.writerow(["metric", f["code"], f["name"], alias, "PCT", "", "", f["formula"]])
+                rows += 1
+        out.writerow(["channel", "TOTAL", "合计", "合计", "", "", "", ""])
     return rows
 
 

@@ -8,9 +8,10 @@ passes the current `GlossarySnapshot`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from .glossary import GlossarySnapshot
 from .trace import TraceRecord
@@ -19,6 +20,14 @@ from .types import FactRecord, ParsedIntent, Source, SubTask
 
 class FactStore(Protocol):
     def fact_get(self, task: SubTask, *, cleared: bool) -> FactRecord | None: ...
+
+
+@runtime_checkable
+class BulkFactStore(Protocol):
+    """A store that can also read many keys at once (a ranking over thousands of entities):
+    the same facts `fact_get` would return one by one, keyed by `SubTask.key`."""
+
+    def facts_get(self, tasks: Iterable[SubTask], *, cleared: bool) -> Mapping[tuple[str, ...], FactRecord]: ...
 
 
 @dataclass(frozen=True)

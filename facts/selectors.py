@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 
 from django.db import connection
 from django.db.models import QuerySet
@@ -129,8 +130,52 @@ def fact_get(task: SubTask, *, cleared: bool) -> FactRecord | None:
     return fact_record(row) if row else None
 
 
+def facts_get(tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...], FactRecord]:
+    """Every fact `tasks` name that the caller may see, keyed by `SubTask.key`, in a few queries.
+
+    Tasks are grouped by period and channel, and each group is read with the metric and entity
+    lists in `IN` clauses of at most `_IN_BATCH` codes, so a ranking over thousands of entities
+    is a handful of queries instead of one per entity. Rows the tasks did not ask for (the
+    cross product of a group's metrics and entities) are dropped.
+    """
+    wanted = {task.key for task in tasks}
+    groups: dict[tuple[str, str, str], tuple[set[str], set[str]]] = {}
+    for metric, entity, period_type, period, channel in wanted:
+        metrics, entities = groups.setdefault((period_type, period, channel), (set(), set()))
+        metrics.add(metric)
+        entities.add(entity)
+    found: dict[tuple[str, ...], FactRecord] = {}
+    for (period_type, period, channel), (metrics, entities) in groups.items():
+        ordered = sorted(entities)
+        for start in range(0, len(ordered), _IN_BATCH):
+            rows = (
+                fact_list(cleared=cleared)
+                .filter(
+                    period_type=period_type,
+                    period=period,
+                    channel_id=channel,
+                    metric_id__in=sorted(metrics),
+                    entity_id__in=ordered[start : start + _IN_BATCH],
+                )
+                .order_by()
+                .values_list(*_FACT_COLUMNS)
+            )
+            for row in rows:
+                fact = fact_record(row)
+                key = (fact.metric, fact.entity, period_type, period, channel)
+                if key in wanted:
+                    found[key] = fact
+    return found
+
+
+_IN_BATCH = 500  # codes per IN clause: well under SQLite's bound on query parameters
+
+
 class OrmFactStore:
     """The `FactStore` port over the ORM."""
 
     def fact_get(self, task: SubTask, *, cleared: bool) -> FactRecord | None:
         return fact_get(task, cleared=cleared)
+
+    def facts_get(self, tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...], FactRecord]:
+        return facts_get(tasks, cleared=cleared)

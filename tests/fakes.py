@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterable
 from decimal import Decimal
 from pathlib import Path
 
@@ -65,6 +66,15 @@ class InMemoryFactStore:
         if fact is None or (fact.sensitivity == RESTRICTED and not cleared):
             return None
         return fact
+
+    def facts_get(self, tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...], FactRecord]:
+        self.bulk_calls = getattr(self, "bulk_calls", 0) + 1
+        found = {}
+        for task in tasks:
+            fact = self.facts.get(task.key)
+            if fact is not None and (fact.sensitivity != RESTRICTED or cleared):
+                found[task.key] = fact
+        return found
 
 
 def demo_facts(path: Path = DEMO / "facts.csv") -> list[FactRecord]:

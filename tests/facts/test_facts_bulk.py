@@ -1,0 +1,68 @@
+"""`facts_get` reads many keys at once and returns exactly what `fact_get` would, key by key."""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+
+import pytest
+
+from core.types import RESTRICTED, Period, SubTask
+from facts import selectors
+from facts.models import Entity, FactMetric, Metric
+
+pytestmark = pytest.mark.django_db
+
+
+def test_bulk_read_equals_one_by_one_reads_with_and_without_clearance(demo) -> None:
+    entities = list(Entity.objects.values_list("code", flat=True))
+    metrics = list(Metric.objects.values_list("code", flat=True))
+    channels = ["TOTAL", "ONLINE", "STORE"]
+    periods = [Period("FY", "2024"), Period("FY", "2025"), Period("QUARTER", "2025Q4"), Period("FY", "2019")]
+    rng = random.Random(7)
+    tasks = [
+        SubTask(rng.choice(metrics), rng.choice(entities), rng.choice(periods), rng.choice(channels))
+        for _ in range(400)
+    ]
+    assert FactMetric.objects.filter(sensitivity=RESTRICTED).exists()
+    for cleared in (True, False):
+        one_by_one = {t.key: f for t in tasks if (f := selectors.fact_get(t, cleared=cleared)) is not None}
+        assert one_by_one, "the sample must hit some facts"
+        assert selectors.facts_get(tasks, cleared=cleared) == one_by_one
+    restricted = FactMetric.objects.filter(sensitivity=RESTRICTED).first()
+    task = SubTask(
+        restricted.metric_id,
+        restricted.entity_id,
+        Period(restricted.period_type, restricted.period),
+        restricted.channel_id,
+    )
+    assert task.key in selectors.facts_get([task], cleared=True)
+    assert selectors.facts_get([task], cleared=False) == {}
+
+
+def test_bulk_read_batches_long_entity_lists(demo) -> None:
+    base = FactMetric.objects.filter(sensitivity="INTERNAL", channel_id="TOTAL").first()
+    metric, period = base.metric_id, Period(base.period_type, base.period)
+    codes = [f"BULK{i:04d}" for i in range(1_203)]
+    Entity.objects.bulk_create([Entity(code=c, name=c, kind="subsidiary") for c in codes])
+    FactMetric.objects.bulk_create(
+        [
+            FactMetric(
+                entity_id=c,
+                metric_id=metric,
+                period_type=base.period_type,
+                period=base.period,
+                channel_id="TOTAL",
+                value=Decimal(i),
+                unit_id=base.unit_id,
+                source_doc="bulk.csv",
+                locator=f"row={i}",
+                review_status=FactMetric.Review.APPROVED,
+            )
+            for i, c in enumerate(codes)
+        ]
+    )
+    tasks = [SubTask(metric, c, period) for c in codes] + [SubTask(metric, "NO_SUCH", period)]
+    found = selectors.facts_get(tasks, cleared=False)
+    assert len(found) == len(codes)
+    assert found[SubTask(metric, codes[1_202], period).key].value == Decimal(1_202)
