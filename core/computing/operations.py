@@ -219,6 +219,7 @@ def _across(context: Context, axes: Axes, operation: Operation, words: tuple[str
     for entity, period, channel in itertools.product(*rest):
         first = SubTask(axes.metrics[0], entity, period, channel)
         tasks = [replace(first, metric=m, **{axis: v}) for m in axes.metrics for v in values]
+        context.lookup.prefetch(tasks, context.glossary.formula_metrics)
         outcome: Computed | Ranking | CannotCompute
         if operation.kind == OP_RANK:
             outcome = rank_compute(context.lookup, tasks, order=operation.order, top=operation.top, **context.options)

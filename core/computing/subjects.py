@@ -8,13 +8,13 @@ clearance, so a RESTRICTED fact is simply not found for an uncleared user.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from ..compute import CannotCompute, Reason
+from ..compute import CannotCompute, FormulaMetric, Reason
 from ..glossary import GlossarySnapshot
-from ..ports import FactStore
+from ..ports import BulkFactStore, FactStore
 from ..tools import task_run
 from ..types import OP_RANK, FactRecord, Operation, ParsedIntent, Period, SubTask
 
@@ -30,6 +30,36 @@ class Reader:
         if task.key not in self._seen:
             self._seen[task.key] = task_run(self._store, task, cleared=self._cleared)[1]
         return self._seen[task.key]
+
+    def prefetch(self, tasks: Iterable[SubTask], formulas: Mapping[str, FormulaMetric]) -> None:
+        """Read every key `tasks` can need in one bulk read, when the store offers one: each
+        task and, for a formula metric, every metric its formula reaches, for the same entity,
+        period and channel. Keys read and not found are remembered as missing."""
+        if not isinstance(self._store, BulkFactStore):
+            return
+        wanted = {
+            replace(task, metric=code)
+            for task in tasks
+            for code in metrics_reached(task.metric, formulas)
+            if replace(task, metric=code).key not in self._seen
+        }
+        if not wanted:
+            return
+        found = self._store.facts_get(wanted, cleared=self._cleared)
+        for task in wanted:
+            self._seen[task.key] = found.get(task.key)
+
+
+def metrics_reached(code: str, formulas: Mapping[str, FormulaMetric]) -> set[str]:
+    """`code` and, when it is a formula metric, every metric code its formula uses, transitively."""
+    reached, frontier = {code}, [code]
+    while frontier:
+        metric = formulas.get(frontier.pop())
+        for used in metric.formula.codes if metric is not None else ():
+            if used not in reached:
+                reached.add(used)
+                frontier.append(used)
+    return reached
 
 
 @dataclass(frozen=True)
