@@ -55,7 +55,9 @@ def glossary_load(*, version: int = 0) -> GlossarySnapshot:
             "code", "name", "kind", "parent_id", "geography"
         )
     ]
-    metrics = [MetricInfo(*row) for row in Metric.objects.values_list("code", "name", "unit_id", "description")]
+    metrics = [
+        MetricInfo(*row) for row in Metric.objects.values_list("code", "name", "unit_id", "description", "formula")
+    ]
     channels = [ChannelInfo(*row) for row in Channel.objects.values_list("code", "name")]
     units = [UnitInfo(*row) for row in Unit.objects.values_list("code", "name_zh", "name_en")]
     aliases = []
