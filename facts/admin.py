@@ -1,19 +1,29 @@
-"""Curator admin for the glossary and the fact table (issue C extends it)."""
+"""Curator admin for the glossary and the fact table (issue C extends it), with a "try it"
+preview of a metric's formula."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
 from django.forms.models import BaseInlineFormSet
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import path
 
-from common.access import ClearanceFilteredAdmin
+from common.access import ClearanceFilteredAdmin, user_cleared
+from core.compute import UNIT_PCT, CannotCompute, number_display
+from core.periods import period_parse
+from core.types import FactRecord, Period, SubTask
 
 from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, Metric, Unit
-from .services import ALIAS_TARGETS, alias_conflict, alias_create, facts_review
+from .selectors import FormulaPreview, formula_preview, glossary_snapshot
+from .services import ALIAS_TARGETS, alias_conflict, alias_create, facts_review, metric_formula_problems
 
 
 class AliasForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -55,11 +65,156 @@ class EntityAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     inlines = [AliasInline]
 
 
+class MetricForm(forms.ModelForm):  # type: ignore[type-arg]
+    """Refuses a formula that does not work with the glossary's other formulas."""
+
+    class Meta:
+        model = Metric
+        fields = "__all__"
+        widgets = {"formula": forms.TextInput(attrs={"size": 80, "spellcheck": "false"})}
+
+    def clean_formula(self) -> str:
+        return str(self.cleaned_data.get("formula") or "").strip()
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        code = cleaned.get("code")
+        if code and "formula" in cleaned:
+            for problem in metric_formula_problems(
+                code=code, formula=cleaned["formula"], replacing=self.instance.code or None
+            ):
+                self.add_error("formula", problem)
+        return cleaned
+
+
+class FormulaTryForm(forms.Form):
+    """The key a formula is tried on (entity, period, channel), each as a curator would write it."""
+
+    use_required_attribute = False  # its inputs sit inside the metric's change form
+
+    formula = forms.CharField(required=False, widget=forms.TextInput(attrs={"size": 80, "spellcheck": "false"}))
+    unit = forms.ModelChoiceField(Unit.objects.all(), to_field_name="code", required=False)
+    try_entity = forms.CharField(label="实体 · entity", max_length=255, help_text="code, name or alias")
+    try_period = forms.CharField(label="期间 · period", max_length=64, help_text="FY2025, 2025H1, 2025Q3, 2025年 …")
+    try_channel = forms.CharField(
+        label="渠道 · channel", max_length=255, required=False, help_text="code, name or alias; blank: TOTAL"
+    )
+
+    def clean_try_entity(self) -> str:
+        return _glossary_code("entity", self.cleaned_data["try_entity"])
+
+    def clean_try_period(self) -> Period:
+        text = self.cleaned_data["try_period"]
+        period = period_parse(text, date.today())
+        if period is None:
+            raise ValidationError(f"'{text}' is not one period; write FY2025, 2025H1 or 2025Q3.")
+        return period
+
+    def clean_try_channel(self) -> str:
+        text = self.cleaned_data["try_channel"]
+        return _glossary_code("channel", text) if text else "TOTAL"
+
+
+def _glossary_code(kind: str, text: str) -> str:
+    code = glossary_snapshot().resolve(kind, text)
+    if code is None:
+        raise ValidationError(f"No {kind} in the glossary is called '{text}' (code, name or alias).")
+    return code
+
+
+def _label(form: forms.Form, key: str) -> str:
+    field = form.fields.get(key)
+    return str(field.label or key) if field is not None else "input"
+
+
+def _preview_shown(preview: FormulaPreview) -> dict[str, Any]:
+    """The preview in words: names from the glossary, values with their units, facts with lineage."""
+    glossary = glossary_snapshot()
+
+    def key(metric: str, entity: str, period: Period, channel: str) -> dict[str, str]:
+        return {
+            "metric": glossary.display("metric", metric, "zh"),
+            "code": metric,
+            "entity": glossary.display("entity", entity, "zh"),
+            "period": period.label,
+            "channel": glossary.display("channel", channel, "zh"),
+        }
+
+    def amount(value: str, unit: str) -> str:
+        return value if unit == UNIT_PCT else f"{value} {glossary.unit_display(unit, 'zh')}".strip()
+
+    def fact(f: FactRecord) -> dict[str, str]:
+        value = number_display(f.value) + ("%" if f.unit == UNIT_PCT else "")
+        return {
+            **key(f.metric, f.entity, f.period, f.channel),
+            "value": amount(value, f.unit),
+            "source": f.source_doc,
+            "locator": f.locator,
+            "sensitivity": f.sensitivity,
+        }
+
+    outcome = preview.outcome
+    if outcome is None:
+        return {}
+    shown: dict[str, Any] = {"inputs": [fact(f) for f in outcome.inputs]}
+    if isinstance(outcome, CannotCompute):
+        shown["missing"] = [key(t.metric, t.entity, t.period, t.channel) for t in outcome.missing]
+    else:
+        shown["value"] = amount(outcome.display, outcome.unit)
+    if preview.stored is not None:
+        shown["stored"] = fact(preview.stored)
+    return shown
+
+
 @admin.register(Metric)
 class MetricAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ["code", "name", "unit"]
-    search_fields = ["code", "name", "aliases__text"]
+    form = MetricForm
+    list_display = ["code", "name", "unit", "formula"]
+    search_fields = ["code", "name", "formula", "aliases__text"]
     inlines = [AliasInline]
+    change_form_template = "admin/facts/metric/change_form.html"
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        context = {**(extra_context or {}), "try_form": FormulaTryForm()}
+        return super().change_view(request, object_id, form_url, context)
+
+    def get_urls(self) -> list[Any]:
+        try_it = path("<path:object_id>/try/", self.admin_site.admin_view(self.try_view), name="facts_metric_try")
+        return [try_it, *super().get_urls()]
+
+    def try_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The formula as typed (unsaved) computed on one key from the facts this curator may see;
+        with `HX-Request`, only the `formula-preview` fragment."""
+        metric = self.get_object(request, unquote(object_id))
+        if metric is None:
+            raise Http404("No such metric.")
+        if not self.has_view_or_change_permission(request, metric):
+            raise PermissionDenied
+        saved = {"formula": metric.formula, "unit": metric.unit_id}
+        bound = any(key in request.GET for key in ("formula", "try_entity", "try_period"))
+        form = FormulaTryForm({**saved, **request.GET.dict()} if bound else None, initial=saved)
+        preview = None
+        if form.is_valid():
+            data = form.cleaned_data
+            unit = data["unit"].code if data["unit"] else metric.unit_id
+            task = SubTask(metric.code, data["try_entity"], data["try_period"], data["try_channel"])
+            preview = formula_preview(
+                code=metric.code, formula=data["formula"], unit=unit, task=task, cleared=user_cleared(request.user)
+            )
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "original": metric,
+            "title": f"试算公式 · Try the formula of {metric.code}",
+            "form": form,
+            "problems": [f"{_label(form, k)}: {m}" for k, ms in form.errors.items() for m in ms],
+            "preview": preview,
+            **(_preview_shown(preview) if preview is not None else {}),
+        }
+        template = "admin/facts/metric/try.html"
+        return TemplateResponse(request, f"{template}#formula-preview" if request.htmx else template, context)  # type: ignore[attr-defined]
 
 
 @admin.register(Channel)

@@ -89,6 +89,15 @@ class Metric(models.Model):
     name = models.CharField(max_length=255)
     unit = models.ForeignKey(Unit, on_delete=models.PROTECT, to_field="code", db_column="unit_code")
     description = models.TextField(blank=True)
+    formula = models.TextField(
+        blank=True,
+        help_text=(
+            "Blank for a stored metric. Otherwise an expression over metric codes with + - * /, "
+            "parentheses and decimal constants, e.g. OPERATING_PROFIT / REVENUE; it may use other "
+            "formula metrics. A PCT metric's formula gives a fraction, shown × 100 with %. "
+            "A stored fact for the same key wins over the formula."
+        ),
+    )
 
     class Meta:
         ordering = ["code"]

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.db import connection
 from django.db.models import QuerySet
 
 from common.access import visible_to
+from core.compute import CannotCompute, Computed, formula_compute, formula_metrics_build
+from core.formula import formula_parse, formula_render, formulas_check
 from core.glossary import (
     AliasRecord,
     ChannelInfo,
@@ -56,7 +59,9 @@ def glossary_load(*, version: int = 0) -> GlossarySnapshot:
             "code", "name", "kind", "parent_id", "geography"
         )
     ]
-    metrics = [MetricInfo(*row) for row in Metric.objects.values_list("code", "name", "unit_id", "description")]
+    metrics = [
+        MetricInfo(*row) for row in Metric.objects.values_list("code", "name", "unit_id", "description", "formula")
+    ]
     channels = [ChannelInfo(*row) for row in Channel.objects.values_list("code", "name")]
     units = [UnitInfo(*row) for row in Unit.objects.values_list("code", "name_zh", "name_en")]
     aliases = []
@@ -179,3 +184,38 @@ class OrmFactStore:
 
     def facts_get(self, tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...], FactRecord]:
         return facts_get(tasks, cleared=cleared)
+
+@dataclass(frozen=True)
+class FormulaPreview:
+    """A formula tried on one key: why it cannot be used (`problem`), or the engine's `outcome`,
+    with the formula in words and the stored fact for that key, which answers show instead."""
+
+    problem: str = ""
+    words: str = ""
+    outcome: Computed | CannotCompute | None = None
+    stored: FactRecord | None = None
+
+
+def formula_preview(*, code: str, formula: str, unit: str, task: SubTask, cleared: bool) -> FormulaPreview:
+    """Metric `code`'s value for `task` if its formula were `formula` (unsaved), computed by the
+    engine from the facts the caller may see; every other formula as the glossary holds it."""
+    glossary = glossary_snapshot()
+    if not formula.strip():
+        return FormulaPreview(problem="There is no formula to try: the formula is blank.")
+    definitions = {c: m.formula for c, m in glossary.metrics.items() if m.formula.strip() and c != code}
+    definitions[code] = formula
+    units = {c: m.unit for c, m in glossary.metrics.items()} | {code: unit}
+    bad = formulas_check(definitions, units)
+    if code in bad:
+        return FormulaPreview(problem=bad[code])
+    while bad:  # another metric's formula that does not work is left out, as in the snapshot
+        definitions = {c: text for c, text in definitions.items() if c not in bad}
+        bad = formulas_check(definitions, units)
+    words = formula_render(formula_parse(formula), lambda ref: glossary.display("metric", ref.code, "zh"))
+
+    def lookup(key: SubTask) -> FactRecord | None:
+        return fact_get(key, cleared=cleared)
+
+    outcome = formula_compute(lookup, task, formula_metrics_build(definitions, units), label=glossary.display)
+    assert not isinstance(outcome, FactRecord)  # no `stored` was passed
+    return FormulaPreview(words=words, outcome=outcome, stored=lookup(task))

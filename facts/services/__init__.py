@@ -11,6 +11,7 @@ from .glossary import (
     alias_create,
     aliases_create,
     glossary_changed,
+    metric_formula_problems,
     unit_ensure,
 )
 from .glossary_import import GlossaryReport, ImportAborted, glossary_import, glossary_rows_read
@@ -30,5 +31,6 @@ __all__ = [
     "glossary_changed",
     "glossary_import",
     "glossary_rows_read",
+    "metric_formula_problems",
     "unit_ensure",
 ]

@@ -1,5 +1,6 @@
 """Writes to the glossary: its version stamp, units, and aliases (`aliases_create` is the one way
-an alias is made, with the rule that an alias, a code or a name points at one code only)."""
+an alias is made, with the rule that an alias, a code or a name points at one code only), and
+`metric_formula_problems`, the check a formula passes before it is saved."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 
+from core.formula import formulas_check
 from core.glossary import GlossarySnapshot, alias_key
 
 from ..models import Alias, Channel, Entity, GlossaryState, Metric, Unit
@@ -129,3 +131,26 @@ def aliases_create(*, drafts: Sequence[AliasDraft], glossary: GlossarySnapshot |
     created = Alias.objects.bulk_create(aliases, batch_size=1000)
     glossary_changed()  # `bulk_create` sends no `post_save`
     return created
+
+
+def metric_formula_problems(*, code: str, formula: str, replacing: str | None = None) -> list[str]:
+    """Why metric `code` cannot have `formula` (blank: none), or `[]`.
+
+    The formula is checked together with every other metric's formula, the edited metric's
+    replaced (`replacing`: its code before the edit, if the code changes too): a syntax error, an
+    unknown code or a cycle through other formulas is refused, and so is an edit that would
+    break another metric's formula that works today.
+    """
+    stored = dict(Metric.objects.values_list("code", "formula"))
+    before = {c: f for c, f in stored.items() if f.strip()}
+    after = {c: f for c, f in before.items() if c not in (code, replacing)}
+    if formula.strip():
+        after[code] = formula
+    known = (set(stored) - {replacing}) | {code}
+    errors = formulas_check(after, known)
+    if code in errors:
+        return [errors[code]]
+    working = formulas_check(before, stored)
+    return [
+        f"{other}'s formula would no longer work: {reason}" for other, reason in errors.items() if other not in working
+    ]

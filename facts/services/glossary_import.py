@@ -1,5 +1,6 @@
 """Glossary imports (`manage.py import_glossary`, `load_demo`): CSV rows merged into the glossary,
-all or nothing. `ImportAborted` is how every import (glossary, facts, FAQ) reports bad rows."""
+all or nothing; the optional last column `formula` defines formula metrics (SPEC §6a).
+`ImportAborted` is how every import (glossary, facts, FAQ) reports bad rows."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from core.formula import formulas_check
 from core.glossary import alias_key
 from core.types import CODE_RE, ENTITY_HOME, ENTITY_KINDS
 
@@ -44,7 +46,10 @@ class _Target:
     unit: str = ""
     entity_kind: str = ""
     parent: str = ""
+    formula: str = ""
     aliases: list[str] = field(default_factory=list)
+    rows: list[int] = field(default_factory=list)
+    formula_rows: list[int] = field(default_factory=list)
 
 
 def glossary_rows_read(path: Path) -> list[tuple[int, dict[str, str]]]:
@@ -58,7 +63,12 @@ def glossary_rows_read(path: Path) -> list[tuple[int, dict[str, str]]]:
 
 @transaction.atomic
 def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryReport:
-    """Merge glossary rows (one per alias) into the database, all or nothing."""
+    """Merge glossary rows (one per alias) into the database, all or nothing.
+
+    Rows of one code merge; a metric row may carry a `formula`, checked with every formula the
+    glossary would then hold. Any bad row raises `ImportAborted` with row numbers, and nothing is
+    written.
+    """
     targets, errors = _glossary_targets(rows)
     errors += _glossary_conflicts(targets)
     if errors:
@@ -93,7 +103,11 @@ def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryRe
 
     for model, kind in ((Metric, "metric"), (Channel, "channel")):
         for t in (t for t in targets.values() if t.kind == kind):
-            defaults = {"name": t.name, **({"unit_id": t.unit} if kind == "metric" else {})}
+            defaults: dict[str, str] = {"name": t.name}
+            if kind == "metric":
+                defaults["unit_id"] = t.unit
+                if t.formula:  # a blank formula keeps the one the metric has
+                    defaults["formula"] = t.formula
             obj, created = model.objects.get_or_create(code=t.code, defaults=defaults)  # type: ignore[attr-defined]
             if created:
                 report.created[kind] += 1
@@ -126,39 +140,60 @@ def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryRe
     return report
 
 
+_FIELDS = {"entity": ("name", "entity_kind", "parent"), "metric": ("name", "unit"), "channel": ("name",)}
+_WHAT = {"name": "named", "unit": "in unit", "entity_kind": "of entity_kind", "parent": "under parent"}
+
+
 def _glossary_targets(rows: Iterable[tuple[int, dict[str, str]]]) -> tuple[dict[tuple[str, str], _Target], list[str]]:
+    """Rows merged per code. A row may leave name, unit, entity_kind, parent and formula blank
+    (an alias-only row): another row of the code or the database fills them; two different
+    non-blank values for one code are an error."""
     targets: dict[tuple[str, str], _Target] = {}
     errors: list[str] = []
     for number, row in rows:
+        if any((extra or "").strip() for extra in row.get(None) or ()):  # type: ignore[call-overload]
+            errors.append(f"row {number}: more values than the header has columns")
+            continue
+        value = {key: (row.get(key) or "").strip() for key in ("code", "name", "alias", "unit", "parent", "formula")}
         kind = (row.get("kind") or "").strip().lower()
-        code = (row.get("code") or "").strip()
-        name = (row.get("name") or "").strip()
-        alias = (row.get("alias") or "").strip()
+        code = value["code"]
         entity_kind = (row.get("entity_kind") or "").strip().lower()
-        if kind not in ("entity", "metric", "channel"):
+        if kind not in _FIELDS:
             errors.append(f"row {number}: kind must be entity, metric or channel, not '{kind}'")
             continue
         if not CODE_RE.match(code):
             errors.append(f"row {number}: code '{code}' must be upper-case letters, digits and _")
             continue
-        if not name:
-            errors.append(f"row {number}: name is empty")
-            continue
         if kind == "entity" and entity_kind and entity_kind not in ENTITY_KINDS:
             errors.append(f"row {number}: entity_kind must be one of {', '.join(ENTITY_KINDS)}")
             continue
-        unit = (row.get("unit") or "").strip()
-        if kind == "metric" and not CODE_RE.match(unit):
-            errors.append(f"row {number}: metric {code} needs a unit code")
+        if kind == "metric" and value["unit"] and not CODE_RE.match(value["unit"]):
+            errors.append(f"row {number}: metric {code}: unit '{value['unit']}' is not a unit code")
             continue
-        target = targets.setdefault(
-            (kind, code),
-            _Target(kind, code, name, unit, entity_kind, (row.get("parent") or "").strip()),
-        )
-        if target.name != name:
-            errors.append(f"row {number}: {kind} {code} is named both '{target.name}' and '{name}'")
-        if alias:
-            target.aliases.append(alias)
+        if value["formula"] and kind != "metric":
+            errors.append(f"row {number}: only a metric has a formula; {kind} {code} cannot")
+            continue
+        target = targets.setdefault((kind, code), _Target(kind, code, ""))
+        target.rows.append(number)
+        for attr in _FIELDS[kind]:
+            given = entity_kind if attr == "entity_kind" else value[attr]
+            held = getattr(target, attr)
+            if given and held and given != held:
+                errors.append(f"row {number}: {kind} {code} is {_WHAT[attr]} both '{held}' and '{given}'")
+            elif given:
+                setattr(target, attr, given)
+        formula = value["formula"]
+        if formula and target.formula and "".join(formula.split()) != "".join(target.formula.split()):
+            errors.append(
+                f"row {number}: metric {code} has two formulas: '{target.formula}' "
+                f"(row {target.formula_rows[0]}) and '{formula}'"
+            )
+        elif formula:
+            target.formula = target.formula or formula
+            target.formula_rows.append(number)
+        if value["alias"]:
+            target.aliases.append(value["alias"])
+    errors += _glossary_fill(targets)
     homes = [t.code for t in targets.values() if t.entity_kind == ENTITY_HOME]
     db_home = Entity.objects.filter(kind=ENTITY_HOME).exclude(code__in=homes).values_list("code", flat=True).first()
     if len(set(homes)) > 1 or (homes and db_home):
@@ -168,7 +203,52 @@ def _glossary_targets(rows: Iterable[tuple[int, dict[str, str]]]) -> tuple[dict[
     for t in targets.values():
         if t.parent and t.parent not in entity_codes and not Entity.objects.filter(code=t.parent).exists():
             errors.append(f"entity {t.code}: parent '{t.parent}' is not an entity")
+    errors += _glossary_formula_errors(targets)
     return targets, errors
+
+
+def _glossary_fill(targets: dict[tuple[str, str], _Target]) -> list[str]:
+    """A blank name or unit is the one already in the glossary; a new code must be given them."""
+    names: dict[tuple[str, str], str] = {}
+    for kind, model in (("entity", Entity), ("metric", Metric), ("channel", Channel)):
+        codes = [t.code for t in targets.values() if t.kind == kind]
+        for code, name in model.objects.filter(code__in=codes).values_list("code", "name"):  # type: ignore[attr-defined]
+            names[(kind, code)] = name
+    metric_codes = [t.code for t in targets.values() if t.kind == "metric" and not t.unit]
+    units = dict(Metric.objects.filter(code__in=metric_codes).values_list("code", "unit_id"))
+    errors = []
+    for key, t in targets.items():
+        t.name = t.name or names.get(key, "")
+        if t.kind == "metric":
+            t.unit = t.unit or units.get(t.code, "")
+        if not t.name:
+            errors.append(f"row {t.rows[0]}: name is empty, and {t.kind} {t.code} is not in the glossary yet")
+        elif t.kind == "metric" and not t.unit:
+            errors.append(f"row {t.rows[0]}: metric {t.code} needs a unit code")
+    return errors
+
+
+def _glossary_formula_errors(targets: dict[tuple[str, str], _Target]) -> list[str]:
+    """Every formula as it would be after the import, checked over every metric code then known
+    (database and file): syntax errors, unknown codes and cycles, with the rows that carry them."""
+    given = {t.code: t for t in targets.values() if t.kind == "metric" and t.formula}
+    if not given:
+        return []
+    stored = dict(Metric.objects.values_list("code", "formula"))
+    before = {code: formula for code, formula in stored.items() if formula.strip()}
+    after = {**before, **{code: t.formula for code, t in given.items()}}
+    known = set(stored) | {t.code for t in targets.values() if t.kind == "metric"}
+    already_bad = formulas_check(before, stored)
+    in_file, in_glossary = [], []
+    for code, reason in formulas_check(after, known).items():
+        target = given.get(code)
+        if target is not None:
+            rows = ", ".join(str(n) for n in target.formula_rows)
+            label = "rows" if len(target.formula_rows) > 1 else "row"
+            in_file.append(f"{label} {rows}: metric {code} formula '{target.formula}': {reason}")
+        elif code not in already_bad:
+            in_glossary.append(f"metric {code} (formula '{after[code]}', already in the glossary): {reason}")
+    return in_file + in_glossary
 
 
 def _glossary_conflicts(targets: dict[tuple[str, str], _Target]) -> list[str]:

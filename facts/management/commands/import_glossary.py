@@ -10,7 +10,7 @@ from facts.services import glossary_import, glossary_rows_read
 
 
 class Command(BaseCommand):
-    help = "Import glossary rows (kind,code,name,alias,unit,entity_kind,parent), all or nothing."
+    help = "Import glossary rows (kind,code,name,alias,unit,entity_kind,parent[,formula]), all or nothing."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path)
