@@ -55,6 +55,18 @@ def demo_glossary(path: Path = DEMO / "glossary.csv", *, with_home: bool = True)
     )
 
 
+def glossary_without(glossary: GlossarySnapshot, *metrics: str) -> GlossarySnapshot:
+    """`glossary` without the given metrics and their aliases (e.g. the demo's formula metrics)."""
+    return glossary_build(
+        entities=glossary.entities.values(),
+        metrics=[m for code, m in glossary.metrics.items() if code not in metrics],
+        channels=glossary.channels.values(),
+        units=glossary.units.values(),
+        aliases=[a for a in glossary.aliases if a.kind != "metric" or a.code not in metrics],
+        home_company_name=glossary.home_company_name,
+    )
+
+
 class InMemoryFactStore:
     def __init__(self, facts: list[FactRecord]):
         self.facts = {(f.metric, f.entity, f.period.period_type, f.period.period, f.channel): f for f in facts}
