@@ -228,7 +228,8 @@ def test_why_after_a_number_searches_the_documents_for_that_number(glossary, sto
     assert result.route == "narrative" and result.facts == ()
     assert "128,450.6" not in result.answer and "客流下降" in result.answer
     assert retriever.queries[0] == "ACME集团 FY2025 营业收入 那为什么呢？"
-    assert result.question == "那为什么呢？" and result.answer.startswith("【沿用上一问】")
+    assert result.question == "那为什么呢？"
+    assert result.answer.startswith("【沿用上一问】指标 营业收入，实体 ACME集团，期间 FY2025\n\n香港")
 
 
 def test_a_question_of_its_own_searches_for_itself(glossary, store: InMemoryFactStore) -> None:
