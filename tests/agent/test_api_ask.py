@@ -28,6 +28,7 @@ KEYS = {
     "sources",
     "faq",
     "guard",
+    "conversation_id",
 }
 
 
