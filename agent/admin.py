@@ -1,4 +1,5 @@
-"""Curator reports over the trace: the glossary-gap report and the feedback report."""
+"""Curator reports over the trace (the glossary-gap report and the feedback report), and the
+stored conversations, read-only."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from facts.models import Channel, Entity, Metric
 from facts.selectors import glossary_snapshot
 from facts.services import alias_create
 
-from .models import QueryLog
+from .models import Conversation, ConversationTurn, QueryLog
 from .selectors import query_log_list
 
 TARGETS = {"entity": Entity, "metric": Metric, "channel": Channel}
@@ -112,3 +113,42 @@ class QueryLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             "recent": recent,
         }
         return TemplateResponse(request, "admin/agent/feedback.html", context)
+
+
+class ConversationTurnInline(admin.TabularInline):  # type: ignore[type-arg]
+    """A conversation's turns as the trace shows questions: codes only (the answered slots and
+    operation, the request id that links the trace, the vote), never the question's words, the
+    answer or its figures. Turns a cleared user asked are shown only to cleared curators."""
+
+    model = ConversationTurn
+    fields = ["position", "created_at", "intent", "request_id", "feedback"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ConversationTurn]:
+        turns = super().get_queryset(request)
+        return turns if user_cleared(request.user) else turns.exclude(asker_cleared=True)
+
+
+@admin.register(Conversation)
+class ConversationAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["external_id", "user", "created_at", "updated_at", "turns_total"]
+    list_filter = ["updated_at"]
+    search_fields = ["external_id", "user__username"]
+    readonly_fields = ["user", "external_id", "created_at", "updated_at", "turns_total"]
+    inlines = [ConversationTurnInline]
+    show_full_result_count = False
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -21,6 +21,7 @@ from core.types import AgentResult, AnswerSections
 from facts.selectors import glossary_snapshot, glossary_token
 
 from .bootstrap import ask
+from .conversation import MAX_ID, ConversationError
 from .serialize import AskResultSerializer, result_as_dict
 
 
@@ -46,6 +47,15 @@ class ScopeSerializer(serializers.Serializer):  # type: ignore[type-arg]
         return dict(super().to_internal_value(data))
 
 
+@extend_schema_serializer(component_name="AskReply")
+class AskReplySerializer(AskResultSerializer):
+    """The SPEC §10 answer as the API returns it: with the conversation it was a turn of."""
+
+    conversation_id = serializers.CharField(
+        allow_null=True, help_text="The conversation this question was a turn of; null when none was named."
+    )
+
+
 class AskApi(APIView):
     throttle_classes = [UserRateThrottle, ScopedRateThrottle]
     throttle_scope = "ask"
@@ -56,26 +66,44 @@ class AskApi(APIView):
         question = QuestionTextField(max_length=2000, trim_whitespace=True)
         reference_date = serializers.DateField(required=False)
         scope = ScopeSerializer(required=False)
-        conversation_id = StrictCharField(max_length=64, required=False, allow_blank=True)
+        conversation_id = StrictCharField(
+            max_length=MAX_ID,
+            required=False,
+            allow_blank=True,
+            allow_null=True,
+            help_text="Names a conversation of yours (created on first use); follow-ups in it inherit slots.",
+        )
 
     OutputSerializer = AskResultSerializer
 
-    @extend_schema(request=InputSerializer, responses={200: OutputSerializer}, summary="Ask a question")
+    @extend_schema(request=InputSerializer, responses={200: AskReplySerializer}, summary="Ask a question")
     def post(self, request: Request) -> Response:
-        return Response(result_as_dict(self.answer(request)))
+        result, conversation_id = self.answer(request)
+        return Response(self.reply(result, conversation_id))
 
-    def answer(self, request: Request) -> AgentResult:
-        """Validate the request and answer it."""
+    def answer(self, request: Request) -> tuple[AgentResult, str | None]:
+        """Validate the request and answer it, as a turn of the named conversation if any."""
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        return ask(
-            data["question"],
-            user=request.user,
-            reference_date=data.get("reference_date"),
-            scope={k: v for k, v in data.get("scope", {}).items() if v},
-            request_id=request._request.request_id,
-        )
+        conversation_id = data.get("conversation_id") or None
+        try:
+            result = ask(
+                data["question"],
+                user=request.user,
+                reference_date=data.get("reference_date"),
+                scope={k: v for k, v in data.get("scope", {}).items() if v},
+                request_id=request._request.request_id,
+                conversation_id=conversation_id,
+            )
+        except ConversationError as error:
+            raise serializers.ValidationError({"conversation_id": [str(error)]}) from None
+        return result, conversation_id
+
+    @staticmethod
+    def reply(result: AgentResult, conversation_id: str | None) -> dict[str, Any]:
+        """The SPEC §10 object plus `conversation_id` (null when the question named none)."""
+        return {**result_as_dict(result), "conversation_id": conversation_id}
 
 
 class HealthApi(APIView):
@@ -112,7 +140,8 @@ class AskStreamApi(AskApi):
 
     Every guard runs before the first byte (the structured guard, the numeric grounding check),
     so what streams is the checked text: `meta`, `structured` (facts and their lines), `delta`
-    events with the narrative text in pieces, `sources`, then `done` with the full SPEC §10 JSON.
+    events with the narrative text in pieces, `sources`, then `done` with the full SPEC §10 JSON
+    (with `conversation_id`, as `POST /v1/ask` returns it).
     """
 
     @extend_schema(
@@ -123,8 +152,8 @@ class AskStreamApi(AskApi):
         summary="Ask, streamed as server-sent events",
     )
     def post(self, request: Request) -> StreamingHttpResponse:  # type: ignore[override]
-        result = self.answer(request)
-        events = answer_events(result_as_dict(result), result.sections)
+        result, conversation_id = self.answer(request)
+        events = answer_events(self.reply(result, conversation_id), result.sections)
         response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"

@@ -21,7 +21,9 @@ from facts.selectors import OrmFactStore, glossary_snapshot
 from faq.selectors import OrmFaqLookup
 from retrieval.selectors import OrmNarrativeRetriever
 
+from .conversation import ConversationError, conversation_get, conversation_id_check, previous_intent, turn_add
 from .models import QueryLog
+from .serialize import result_as_dict
 
 
 def provider_build() -> LLMProvider:
@@ -59,8 +61,20 @@ def ask(
     scope: dict[str, Any] | None = None,
     request_id: str | None = None,
     provider: LLMProvider | None = None,
+    conversation_id: str | None = None,
 ) -> AgentResult:
-    """Answer one question for one user and write its trace."""
+    """Answer one question for one user and write its trace.
+
+    With a `conversation_id` the question is a turn of that conversation of this user (created
+    the first time this user names it): a follow-up may inherit the last answered intent, and
+    the answered turn is stored. Another user's conversation of the same name is never read.
+    Raises `ConversationError` for an unusable id, or an id without a signed-in user.
+    """
+    conversation = None
+    if conversation_id is not None:
+        if user is None or not user.is_authenticated:
+            raise ConversationError("a conversation needs a signed-in user.")
+        conversation = conversation_get(user=user, external_id=conversation_id_check(conversation_id))
     llm = provider or provider_build()
     # The offline mock cannot write prose: narrative answers are then extractive.
     synthesizer = None if llm.name == "mock" else llm
@@ -79,9 +93,18 @@ def ask(
         synthesizer=synthesizer,
         intent_parser=router,
         rerank=bool(settings.RAGSPINE.get("RERANK")) and synthesizer is not None,
+        previous=previous_intent(conversation),
     )
     user_id = user.pk if user is not None and user.is_authenticated else None
     trace = trace_from_result(result, user_id=user_id, store_question=settings.RAGSPINE["LOG_QUESTIONS"])
     sink: TraceSink = QueryLogSink(asker_cleared=user_cleared(user))
     sink.record(trace)
+    if conversation_id is not None and user is not None and user.is_authenticated:
+        turn_add(
+            user=user,
+            external_id=conversation_id,
+            result=result,
+            result_json=result_as_dict(result),
+            cleared=user_cleared(user),
+        )
     return result

@@ -1,10 +1,17 @@
-"""The golden-set gates (SPEC §10): run each case through the real stack and score it."""
+"""The golden-set gates (SPEC §10): run each case through the real stack and score it.
+
+A case with `before` is a conversation: its earlier questions are asked first, as the same
+user on the same reference date under a fresh `conversation_id`, then the case's question in
+the same conversation; only that last answer is scored and timed. The conversation is removed
+afterwards.
+"""
 
 from __future__ import annotations
 
 import json
 import statistics
 import time
+import uuid
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -12,9 +19,10 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from core.golden import expectations_check
+from core.golden import case_problems, expectations_check
 
 from .bootstrap import ask
+from .models import Conversation
 from .serialize import result_as_dict
 
 GATES = (
@@ -69,19 +77,34 @@ def golden_load(path: Path) -> list[dict[str, Any]]:
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if line.strip():
             try:
-                cases.append(json.loads(line))
+                case = json.loads(line)
             except json.JSONDecodeError as error:
                 raise ValueError(f"{path}:{number}: not JSON ({error.msg})") from None
+            problems = case_problems(case)
+            if problems:
+                raise ValueError(f"{path}:{number}: {'; '.join(problems)}")
+            cases.append(case)
     return cases
 
 
 def case_evaluate(case: dict[str, Any]) -> CaseOutcome:
     user = get_user_model().objects.filter(username=case.get("user", "")).first() if case.get("user") else None
     reference = date.fromisoformat(case["reference_date"]) if case.get("reference_date") else None
-    began = time.perf_counter()
-    result = result_as_dict(ask(case["question"], user=user, reference_date=reference))
-    seconds = time.perf_counter() - began
-    verdict = expectations_check(case, result)
+    before: list[str] = case.get("before", [])
+    if before and user is None:
+        failure = "a case with 'before' needs a user: a conversation belongs to one"
+        return CaseOutcome(case["id"], False, [failure], {"pass_rate": False}, False, 0.0)
+    conversation_id = f"golden-{uuid.uuid4().hex}" if before else None
+    try:
+        for question in before:
+            ask(question, user=user, reference_date=reference, conversation_id=conversation_id)
+        began = time.perf_counter()
+        answer = ask(case["question"], user=user, reference_date=reference, conversation_id=conversation_id)
+        seconds = time.perf_counter() - began
+    finally:
+        if conversation_id is not None:
+            Conversation.objects.filter(user=user, external_id=conversation_id).delete()
+    verdict = expectations_check(case, result_as_dict(answer))
     return CaseOutcome(case["id"], not verdict.failures, verdict.failures, verdict.gates, verdict.fabricated, seconds)
 
 

@@ -1,4 +1,5 @@
-"""The trace: one `QueryLog` row per question, holding codes, counts and timings only (SPEC §11)."""
+"""The trace: one `QueryLog` row per question, holding codes, counts and timings only (SPEC §11);
+and the conversations follow-ups continue: `Conversation` and its `ConversationTurn`s."""
 
 from __future__ import annotations
 
@@ -35,3 +36,56 @@ class QueryLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.request_id} {self.route} {self.answer_kind}"
+
+
+class Conversation(models.Model):
+    """A user's conversation: the turns a follow-up may continue (SPEC §10 `conversation_id`).
+
+    `external_id` is the client's name for it (or one the UI generated); it is unique per user,
+    so the same name used by two users names two conversations, and neither can read the other.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations")
+    external_id = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True, db_index=True)
+    turns_total = models.PositiveIntegerField(default=0)  # the next turn's position
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "external_id"], name="conversation_external_id_per_user")
+        ]
+        ordering = ["-updated_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.external_id}"
+
+
+class ConversationTurn(models.Model):
+    """One question and its answer in a conversation.
+
+    `intent` is the answered intent (slots with the assumptions filled in, and the operation) a
+    follow-up may inherit, null when the turn cannot be continued (a refusal by the gate, an
+    ask-first question, a degraded answer). `result` is the SPEC §10 answer and `sections` its
+    parts, as the UI shows them. `asker_cleared`: answered with RESTRICTED clearance, so shown
+    only while the user still has it.
+    """
+
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="turns")
+    position = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    question = models.TextField()
+    intent = models.JSONField(null=True, blank=True)
+    result = models.JSONField(default=dict)
+    sections = models.JSONField(default=dict)
+    note = models.TextField(blank=True)
+    request_id = models.CharField(max_length=64)
+    asker_cleared = models.BooleanField(default=False)
+    feedback = models.SmallIntegerField(null=True, blank=True, choices=[(1, "👍"), (-1, "👎")])
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["conversation", "position"], name="turn_position_unique")]
+        ordering = ["conversation", "position"]
+
+    def __str__(self) -> str:
+        return f"{self.conversation.external_id} #{self.position}"

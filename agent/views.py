@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
-from datetime import date
+import uuid
 from decimal import Decimal
 from typing import Any
 
@@ -31,11 +31,16 @@ from .api import answer_events
 from .bootstrap import ask
 from .charts import chart_bars
 from .computed_view import computed_cards
-from .conversation import conversation_clear, follow_up_scope, turn_add, turns_get
+from .conversation import (
+    conversation_get,
+    recent_questions,
+    turn_feedback_set,
+    turn_get,
+    turn_list,
+)
 from .export import answer_export
 from .forms import AskForm
-from .models import QueryLog
-from .serialize import result_as_dict, sections_as_dict
+from .models import Conversation, ConversationTurn, QueryLog
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -44,6 +49,8 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
     request_id: str
 
+
+CONVERSATION = "ragspine_conversation"  # the session keeps only the page's conversation id
 
 EXAMPLES = [
     "中国内地FY2025的营收是多少",
@@ -54,10 +61,10 @@ EXAMPLES = [
 ]
 
 
-def _turn_view(turn: dict[str, Any], index: int) -> dict[str, Any]:
+def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
     """What a template needs to show one turn."""
     glossary = glossary_snapshot()
-    result = turn["result"]
+    result = turn.result
     facts = []
     for fact in result["facts"]:
         facts.append(
@@ -77,47 +84,48 @@ def _turn_view(turn: dict[str, Any], index: int) -> dict[str, Any]:
         )
         sources.append({**source, "cell": cell})
     return {
-        "index": index,
-        "question": turn["question"],
-        "note": turn.get("note"),
+        "index": turn.position,
+        "question": turn.question,
+        "note": turn.note,
         "result": result,
-        "sections": _sections_of(turn),
+        "sections": AnswerSections(**turn.sections),
         "facts": facts,
         "sources": sources,
         "chart": chart_bars(result["facts"], glossary),
-        "computed": computed_cards(turn, glossary),
+        "computed": computed_cards({"question": turn.question, "result": result}, glossary),
         "route_badge": ROUTE_BADGES.get(result["route"]) or Badge(result["route"], "data"),
         "kind_badge": KIND_BADGES.get(result["answer_kind"]),
-        "feedback": turn.get("feedback"),
+        "feedback": turn.feedback,
     }
 
 
-def _sections_of(turn: dict[str, Any]) -> AnswerSections:
-    if "sections" not in turn:  # kept in the session before answers had sections: shown whole
-        return AnswerSections(narrative=turn["result"]["answer"])
-    return AnswerSections(**turn["sections"])
+def _conversation(request: HttpRequest) -> Conversation | None:
+    """The page's conversation, if the session names one that exists."""
+    external_id = request.session.get(CONVERSATION)
+    return conversation_get(user=request.user, external_id=external_id) if external_id else None
 
 
-def _slots_of(result: dict[str, Any]) -> dict[str, Any]:
-    """The slots a turn was answered for: its first fact's, else the parsed ones plus assumptions."""
-    if result["facts"]:
-        fact = result["facts"][0]
-        return {"intent": {k: fact[k] for k in ("metric", "entity", "period", "channel")}}
-    intent = dict(result["intent"])
-    assumed = result["clarification"]["assumed"]
-    intent["entity"] = intent.get("entity") or assumed.get("entity")
-    intent["period"] = intent.get("period") or assumed.get("period")
-    return {"intent": intent}
+def _turns(request: HttpRequest) -> list[dict[str, Any]]:
+    cleared = user_cleared(request.user)
+    return [_turn_view(t) for t in turn_list(conversation=_conversation(request), cleared=cleared)]
+
+
+def _recent(request: HttpRequest) -> list[str]:
+    return recent_questions(user=request.user, cleared=user_cleared(request.user))
+
+
+def _turn_of(request: HttpRequest, index: int) -> ConversationTurn:
+    turn = turn_get(conversation=_conversation(request), position=index, cleared=user_cleared(request.user))
+    if turn is None:
+        raise Http404("no such answer")
+    return turn
 
 
 @require_GET
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    turns = [_turn_view(t, i) for i, t in enumerate(turns_get(request.session))]
     return render(
-        request,
-        "agent/ask.html",
-        {"turns": turns, "recent": request.session.get("ragspine_recent", []), "examples": EXAMPLES},
+        request, "agent/ask.html", {"turns": _turns(request), "recent": _recent(request), "examples": EXAMPLES}
     )
 
 
@@ -128,34 +136,29 @@ def ask_view(request: HtmxHttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _ask_refused(request, form, form.errors["question"][0])
     question, scope = form.cleaned_data["question"], form.scope
-    turns = turns_get(request.session)
-    previous = next((_slots_of(t["result"]) for t in reversed(turns) if t["result"]["intent"].get("metric")), None)
-    inherited, note = ({}, None) if scope else follow_up_scope(question, previous, glossary_snapshot(), date.today())
+    external_id = request.session.get(CONVERSATION) or uuid.uuid4().hex
+    request.session[CONVERSATION] = external_id
     try:
-        result = ask(question, user=request.user, scope=scope or inherited, request_id=request.request_id)
+        result = ask(
+            question, user=request.user, scope=scope, request_id=request.request_id, conversation_id=external_id
+        )
     except ScopeError:
         return _ask_refused(request, form, "这个收窄选项已失效，请重新提问。")
-    turn = {"question": question, "note": note, "result": result_as_dict(result), "sections": sections_as_dict(result)}
-    index = turn_add(request.session, turn)
+    conversation = conversation_get(user=request.user, external_id=external_id)
+    turn = turn_list(conversation=conversation, cleared=True).get(request_id=result.request_id)
     if "text/event-stream" in request.headers.get("Accept", ""):
-        return _turn_stream(request, turn, index)
+        return _turn_stream(request, turn)
     if request.htmx:
-        context = {"turn": _turn_view(turn, index), "recent": request.session.get("ragspine_recent", []), "oob": True}
+        context = {"turn": _turn_view(turn), "recent": _recent(request), "oob": True}
         return render(request, "agent/ask.html#new-turn", context)
-    return redirect(_turn_url(index))
+    return redirect(_turn_url(turn.position))
 
 
 def _ask_refused(request: HtmxHttpRequest, form: AskForm, error: str) -> HttpResponse:
     """The error next to the form (htmx), or the page again with the question kept in the box."""
     if request.htmx:
         return render(request, "agent/ask.html#form-error", {"error": error}, status=422)
-    turns = [_turn_view(t, i) for i, t in enumerate(turns_get(request.session))]
-    context = {
-        "turns": turns,
-        "error": error,
-        "question": form.question_as_typed,
-        "recent": request.session.get("ragspine_recent", []),
-    }
+    context = {"turns": _turns(request), "error": error, "question": form.question_as_typed, "recent": _recent(request)}
     return render(request, "agent/ask.html", context, status=400)
 
 
@@ -163,12 +166,12 @@ def _turn_url(index: int) -> str:
     return f"{reverse('home')}#turn-{index}"
 
 
-def _turn_stream(request: HttpRequest, turn: dict[str, Any], index: int) -> StreamingHttpResponse:
+def _turn_stream(request: HttpRequest, turn: ConversationTurn) -> StreamingHttpResponse:
     """The answer's checked text as `delta` events, then the rendered turn (`turn`)."""
-    context = {"turn": _turn_view(turn, index), "recent": request.session.get("ragspine_recent", []), "oob": False}
+    context = {"turn": _turn_view(turn), "recent": _recent(request), "oob": False}
     html = render_to_string("agent/ask.html#new-turn", context, request=request)
     request.session.save()
-    events = [e for e in answer_events(turn["result"], _sections_of(turn)) if not e.startswith("event: done")]
+    events = [e for e in answer_events(turn.result, AnswerSections(**turn.sections)) if not e.startswith("event: done")]
     events.append(f"event: turn\ndata: {json.dumps({'html': html}, ensure_ascii=False)}\n\n")
     response = StreamingHttpResponse(iter(events), content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache"
@@ -178,39 +181,34 @@ def _turn_stream(request: HttpRequest, turn: dict[str, Any], index: int) -> Stre
 @require_POST
 @login_required
 def conversation_new(request: HttpRequest) -> HttpResponse:
-    conversation_clear(request.session)
+    """A fresh conversation for the page; the old one stays stored, and the next question starts
+    the new one."""
+    request.session.pop(CONVERSATION, None)
     return redirect("home")
 
 
 @require_POST
 @login_required
 def feedback(request: HtmxHttpRequest, index: int) -> HttpResponse:
-    turns = turns_get(request.session)
-    if not 0 <= index < len(turns):
-        raise Http404("no such answer")
+    turn = _turn_of(request, index)
     vote = 1 if request.POST.get("vote") == "up" else -1
     reason = request.POST.get("reason", "").strip()[:500]
-    QueryLog.objects.filter(request_id=turns[index]["result"]["request_id"], user=request.user).update(
-        feedback=vote, feedback_reason=reason
-    )
-    turns[index]["feedback"] = vote
-    request.session["ragspine_turns"] = turns
+    QueryLog.objects.filter(request_id=turn.request_id, user=request.user).update(feedback=vote, feedback_reason=reason)
+    turn_feedback_set(turn, vote)
     if request.htmx:
-        return render(request, "agent/ask.html#feedback", {"turn": _turn_view(turns[index], index)})
+        return render(request, "agent/ask.html#feedback", {"turn": _turn_view(turn)})
     return redirect(_turn_url(index))
 
 
 @require_GET
 @login_required
 def facts_csv(request: HttpRequest, index: int) -> HttpResponse:
-    turns = turns_get(request.session)
-    if not 0 <= index < len(turns):
-        raise Http404("no such answer")
+    turn = _turn_of(request, index)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="ragspine-answer-{index + 1}.csv"'
     response.write("\ufeff")
     writer = csv.writer(response)
-    writer.writerows(answer_export(turns[index]["result"]))
+    writer.writerows(answer_export(turn.result))
     return response
 
 

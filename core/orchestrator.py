@@ -23,7 +23,7 @@ from . import render
 from .clarify import clarify_scope
 from .compute import Computed, Ranking
 from .computing import ComputedAnswer, computed_answer, levels_answer, subtasks_of
-from .follow_up import follow_up_apply
+from .follow_up import follow_up_apply, follow_up_topic
 from .glossary import GlossarySnapshot
 from .intent import DOCUMENT_CUES, parse_intent
 from .narrative import narrative_answer
@@ -97,6 +97,7 @@ class _Request:
     usage: dict[str, int] = field(default_factory=dict)
     provider_seconds: float = 0.0
     follow_up_note: str | None = None  # what a follow-up inherited, in the analyst's words
+    topic: str | None = None  # what retrieval searches for when it is not the question as asked
     _mark: float = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -146,7 +147,9 @@ def answer_question(
     previous: ParsedIntent | None = None,
 ) -> AgentResult:
     """Answer one question; `previous` is the conversation's last answered intent, which a
-    follow-up (`那香港呢？`) may inherit slots and the operation from (`follow_up_apply`)."""
+    follow-up (`那香港呢？`) may inherit slots and the operation from (`follow_up_apply`). The
+    answer then leads with the note saying what was inherited; a narrative follow-up
+    (`那为什么呢？`) searches the documents for the inherited slots as well as its own words."""
     request = _Request(
         question=question,
         glossary=glossary,
@@ -162,6 +165,8 @@ def answer_question(
     intent = _intent_parse(request, intent_parser, scope or {})
     if previous is not None and not scope:
         intent, request.follow_up_note = follow_up_apply(intent, previous, glossary)
+        if request.follow_up_note and intent.route in (ROUTE_NARRATIVE, ROUTE_COMPOSITE):
+            request.topic = follow_up_topic(intent, glossary)
     request.lap("parse")
     verdict = security_screen(
         raw_question=question, glossary=glossary, language=intent.language, scope_entity=intent.entity
@@ -207,10 +212,14 @@ def _result(
 ) -> AgentResult:
     request.timings["total"] = round((time.perf_counter() - request.started) * 1000, 3)
     found_any = any(r.get("status") == FOUND for r in part.tool_results)
+    sections = part.sections
+    if request.follow_up_note:
+        lead = "\n".join(n for n in (request.follow_up_note, sections.assumption_note) if n)
+        sections = replace(sections, assumption_note=lead)
     return AgentResult(
         request_id=request.request_id,
         question=request.question,
-        sections=part.sections,
+        sections=sections,
         answer_kind=part.kind,
         route=route,
         routing=intent.routing,
@@ -305,7 +314,7 @@ ROUTE_HANDLERS: dict[str, RouteHandler] = {
 
 def _run_narrative(request: _Request, intent: ParsedIntent, facts: tuple[FactRecord, ...] = ()) -> _Part:
     outcome = narrative_answer(
-        request.question,
+        request.topic or request.question,
         retriever=request.retriever,
         glossary=request.glossary,
         cleared=request.cleared,

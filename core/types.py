@@ -264,7 +264,7 @@ class AnswerSections:
     @property
     def structured_text(self) -> str:
         """The structured section with its assumption note, as it leads the answer."""
-        return f"{self.assumption_note}\n{self.structured}" if self.assumption_note else self.structured
+        return "\n".join(part for part in (self.assumption_note, self.structured) if part)
 
     @property
     def text(self) -> str:

@@ -29,6 +29,7 @@ KEYS = {
     "faq",
     "computed",
     "guard",
+    "conversation_id",
 }
 
 

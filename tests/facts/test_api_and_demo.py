@@ -8,10 +8,13 @@ import pytest
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
+from agent.models import Conversation
 from core.golden import unexplained_digits
 
 pytestmark = pytest.mark.django_db
 GOLDEN = Path(__file__).resolve().parents[3] / "shared" / "golden" / "golden.jsonl"
+COMPUTED = GOLDEN.with_name("computed.jsonl")
+BASELINES = Path(__file__).resolve().parents[2] / "eval"
 
 
 def test_facts_api_filters_by_alias_and_hides_restricted(analyst: APIClient, cleared: APIClient) -> None:
@@ -64,15 +67,60 @@ def test_ask_command_prints_the_api_json(demo) -> None:
     assert "25,730.1" in narrowed.getvalue()
 
 
-def test_evaluate_holds_the_baseline_on_the_golden_set(demo) -> None:
+@pytest.mark.parametrize(
+    ("golden", "baseline", "must_pass"),
+    [
+        (GOLDEN, "baseline.json", ("num-", "ref-", "ask-", "clr-", "rst-")),
+        (COMPUTED, "baseline-computed.json", ("conv-",)),
+    ],
+    ids=["golden", "computed"],
+)
+def test_evaluate_holds_the_baseline_on_the_golden_set(
+    demo, golden: Path, baseline: str, must_pass: tuple[str, ...]
+) -> None:
     out = StringIO()
-    call_command("evaluate", "--golden", str(GOLDEN), "--json", stdout=out)
+    call_command("evaluate", "--golden", str(golden), "--json", stdout=out)  # the default baseline of each set
     report = json.loads(out.getvalue())
     assert report["regressions"] == []
-    for prefix in ("num-", "ref-", "ask-", "clr-", "rst-"):
+    stored = json.loads((BASELINES / baseline).read_text(encoding="utf-8"))
+    assert stored["passed"] and set(stored["passed"]) <= set(report["passed"])
+    for prefix in must_pass:
         failing = [case for case in report["failed"] if case.startswith(prefix)]
         assert failing == [], failing
     assert report["fabrication_count"] == 0
+    assert not Conversation.objects.exists()  # the `before` conversations are removed
+
+
+def test_evaluate_never_writes_a_baseline_below_the_stored_one(demo, tmp_path: Path) -> None:
+    baseline = tmp_path / "baseline.json"
+    held = {"gates": {"pass_rate": 1.0}, "fabrication_count": 0, "passed": ["a-case-that-no-longer-passes"]}
+    baseline.write_text(json.dumps(held))
+    with pytest.raises(CommandError, match="regression"):
+        call_command(
+            "evaluate",
+            *("--golden", str(COMPUTED), "--baseline", str(baseline), "--write-baseline"),
+            stdout=StringIO(),
+            stderr=StringIO(),
+        )
+    assert json.loads(baseline.read_text()) == held
+    fresh = tmp_path / "fresh.json"
+    call_command("evaluate", "--golden", str(COMPUTED), "--baseline", str(fresh), "--write-baseline", stdout=StringIO())
+    assert {"conv-01", "conv-02"} <= set(json.loads(fresh.read_text())["passed"])
+
+
+def test_evaluate_reports_a_conversation_case_without_a_user_and_a_malformed_case(demo, tmp_path: Path) -> None:
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(
+        json.dumps({"id": "conv-x", "question": "那香港呢？", "before": ["集团2025年营收是多少"], "expect": {}}) + "\n"
+    )
+    out = StringIO()
+    call_command("evaluate", "--golden", str(cases), "--json", stdout=out)
+    assert json.loads(out.getvalue())["failed"]["conv-x"] == [
+        "a case with 'before' needs a user: a conversation belongs to one"
+    ]
+    cases.write_text(json.dumps({"id": "bad", "question": "q", "before": "集团2025年营收是多少"}) + "\n")
+    with pytest.raises(CommandError, match=r"cases\.jsonl:1: 'before' must be a list of questions"):
+        call_command("evaluate", "--golden", str(cases), stdout=StringIO())
 
 
 def test_evaluate_fails_when_a_gate_falls_below_the_baseline(demo, tmp_path: Path) -> None:

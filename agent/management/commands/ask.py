@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from agent.bootstrap import ask
+from agent.conversation import ConversationError
 from agent.serialize import result_as_dict
 from core.orchestrator import ScopeError
 
@@ -21,6 +22,9 @@ class Command(BaseCommand):
         parser.add_argument("--user", help="answer with this user's clearance (default: no clearance)")
         parser.add_argument("--reference-date", help="YYYY-MM-DD; relative periods are read from it")
         parser.add_argument("--scope", action="append", default=[], metavar="SLOT=VALUE", help="e.g. entity=ACME_HK")
+        parser.add_argument(
+            "--conversation", metavar="ID", help="a conversation of --user: follow-ups in it inherit slots"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         question: str = options["question"].strip()
@@ -43,12 +47,16 @@ class Command(BaseCommand):
             if slot not in ("entity", "metric", "period", "channel") or not value:
                 raise CommandError(f"--scope '{item}' must be entity|metric|period|channel=VALUE")
             scope[slot] = value
+        conversation_id = options["conversation"]
+        if conversation_id is not None and user is None:
+            raise CommandError("--conversation needs --user: a conversation belongs to a user")
         try:
-            result = ask(question, user=user, reference_date=reference, scope=scope)
-        except ScopeError as error:
+            result = ask(question, user=user, reference_date=reference, scope=scope, conversation_id=conversation_id)
+        except (ScopeError, ConversationError) as error:
             raise CommandError(str(error)) from None
         if options["json"]:
-            self.stdout.write(json.dumps(result_as_dict(result), ensure_ascii=False, indent=2))
+            shown = {**result_as_dict(result), "conversation_id": conversation_id}  # as POST /v1/ask returns it
+            self.stdout.write(json.dumps(shown, ensure_ascii=False, indent=2))
         else:
             self.stdout.write(result.answer)
             self.stdout.write(

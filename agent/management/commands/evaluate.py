@@ -9,7 +9,12 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from agent.evaluation import GATES, baseline_regressions, golden_evaluate
 
-DEFAULT_BASELINE = Path(settings.BASE_DIR) / "eval" / "baseline.json"
+BASELINES = Path(settings.BASE_DIR) / "eval"
+
+
+def baseline_default(golden: Path) -> Path:
+    """`eval/baseline.json` for `golden.jsonl`, `eval/baseline-<name>.json` for any other set."""
+    return BASELINES / ("baseline.json" if golden.stem == "golden" else f"baseline-{golden.stem}.json")
 
 
 class Command(BaseCommand):
@@ -18,8 +23,17 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--golden", type=Path, required=True, help="golden.jsonl")
         parser.add_argument("--json", action="store_true", help="print the report as JSON")
-        parser.add_argument("--baseline", type=Path, default=DEFAULT_BASELINE, help="stored baseline (the ratchet)")
-        parser.add_argument("--write-baseline", action="store_true", help="store this run as the new baseline")
+        parser.add_argument(
+            "--baseline",
+            type=Path,
+            help="stored baseline (the ratchet); default eval/baseline.json for golden.jsonl, "
+            "eval/baseline-<name>.json for <name>.jsonl",
+        )
+        parser.add_argument(
+            "--write-baseline",
+            action="store_true",
+            help="store this run as the new baseline, unless it falls below the stored one (the ratchet only rises)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         golden: Path = options["golden"]
@@ -29,13 +43,13 @@ class Command(BaseCommand):
             report = golden_evaluate(golden).as_dict()
         except ValueError as error:
             raise CommandError(str(error)) from None
-        baseline_path: Path = options["baseline"]
-        if options["write_baseline"]:
-            stored = {k: report[k] for k in ("gates", "fabrication_count", "passed")}
-            baseline_path.write_text(json.dumps(stored, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        baseline_path: Path = options["baseline"] or baseline_default(golden)
         problems = []
         if baseline_path.is_file():
             problems = baseline_regressions(report, json.loads(baseline_path.read_text(encoding="utf-8")))
+        if options["write_baseline"] and not problems:
+            stored = {k: report[k] for k in ("gates", "fabrication_count", "passed")}
+            baseline_path.write_text(json.dumps(stored, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
         report["regressions"] = problems
         if options["json"]:
             self.stdout.write(json.dumps(report, ensure_ascii=False, indent=2))

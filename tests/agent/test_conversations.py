@@ -1,0 +1,194 @@
+"""Conversations stored per user: follow-ups over the API and in the UI, on both databases."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.test import Client
+from rest_framework.test import APIClient
+
+from agent.bootstrap import ask
+from agent.conversation import MAX_TURNS, answered_intent, intent_as_json, intent_from_json, previous_intent
+from agent.models import Conversation, ConversationTurn
+from core.types import OP_RANK, Operation, Period
+from tests.conftest import REFERENCE
+
+pytestmark = pytest.mark.django_db
+
+GROUP_REVENUE = "集团2025年营收是多少"
+HIJACKERS = ["最近的监管政策怎么样", "那为什么呢？", "财年是怎么定义的"]
+
+
+@pytest.fixture
+def web(demo) -> Client:
+    client = Client()
+    client.force_login(demo["users"]["analyst"])
+    return client
+
+
+def _ask(client: APIClient, question: str, conversation_id: object = None, path: str = "/v1/ask") -> dict:
+    body: dict[str, object] = {"question": question, "reference_date": "2026-03-15"}
+    if conversation_id is not None:
+        body["conversation_id"] = conversation_id
+    response = client.post(path, body, format="json")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+# -- the hijack: a question with a topic of its own is never the previous number again ---------
+@pytest.mark.parametrize("question", HIJACKERS)
+def test_the_ui_does_not_turn_a_question_with_its_own_topic_into_the_previous_number(
+    web: Client, question: str
+) -> None:
+    web.post("/ask", {"question": GROUP_REVENUE})
+    body = web.post("/ask", {"question": question}, HTTP_HX_REQUEST="true").content.decode()
+    assert 'data-route="structured"' not in body and '<table class="facts">' not in body
+    if question != "那为什么呢？":  # a bare "why" asks about the previous figure, and says so
+        assert "128,450.6" not in body and "【沿用上一问】" not in body
+
+
+@pytest.mark.parametrize("question", HIJACKERS)
+def test_the_api_does_not_turn_a_question_with_its_own_topic_into_the_previous_number(
+    analyst: APIClient, question: str
+) -> None:
+    _ask(analyst, GROUP_REVENUE, "c-hijack")
+    body = _ask(analyst, question, "c-hijack")
+    assert body["route"] != "structured" and "128,450.6" not in body["answer"]
+    assert not body["facts"]
+
+
+# -- follow-ups over the API --------------------------------------------------------------------
+def test_two_turns_with_one_conversation_id_carry_the_follow_up(analyst: APIClient) -> None:
+    first = _ask(analyst, GROUP_REVENUE, "c-1")
+    assert first["conversation_id"] == "c-1" and first["facts"][0]["entity"] == "ACME_GROUP"
+    second = _ask(analyst, "那香港呢？", "c-1")
+    assert second["conversation_id"] == "c-1" and second["route"] == "structured"
+    assert [(f["metric"], f["entity"], f["period"], f["value"]) for f in second["facts"]] == [
+        ("REVENUE", "ACME_HK", "FY2025", "24015.8")
+    ]
+    assert "【沿用上一问】指标 营业收入，期间 FY2025" in second["answer"]
+    third = _ask(analyst, "2024年呢？", "c-1")
+    assert [(f["entity"], f["period"], f["value"]) for f in third["facts"]] == [("ACME_HK", "FY2024", "25730.1")]
+
+
+def test_a_follow_up_without_a_conversation_id_inherits_nothing(analyst: APIClient) -> None:
+    _ask(analyst, GROUP_REVENUE, "c-2")
+    body = _ask(analyst, "那香港呢？")
+    assert body["conversation_id"] is None and body["route"] != "structured" and not body["facts"]
+
+
+def test_another_user_cannot_continue_a_conversation(analyst: APIClient, cleared: APIClient) -> None:
+    _ask(analyst, GROUP_REVENUE, "shared-name")
+    body = _ask(cleared, "那香港呢？", "shared-name")
+    assert body["conversation_id"] == "shared-name" and not body["facts"] and body["route"] != "structured"
+    mine = _ask(analyst, "那香港呢？", "shared-name")
+    assert mine["facts"][0]["entity"] == "ACME_HK"
+
+
+@pytest.mark.parametrize("bad", ["x" * 65, 12, ["c-1"], {"id": "c-1"}, True])
+def test_a_bad_conversation_id_is_a_400_in_the_error_envelope(analyst: APIClient, bad: object) -> None:
+    response = analyst.post("/v1/ask", {"question": GROUP_REVENUE, "conversation_id": bad}, format="json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["type"] and "conversation_id" in error["message"] and error["request_id"]
+
+
+def test_the_stream_endpoint_carries_the_conversation(analyst: APIClient) -> None:
+    _ask(analyst, GROUP_REVENUE, "c-stream", path="/v1/ask")
+    response = analyst.post("/v1/ask/stream", {"question": "那香港呢？", "conversation_id": "c-stream"}, format="json")
+    text = b"".join(response.streaming_content).decode()
+    done = json.loads(text.rsplit("event: done\ndata: ", 1)[1])
+    assert done["conversation_id"] == "c-stream" and done["facts"][0]["entity"] == "ACME_HK"
+
+
+def test_the_ask_command_continues_a_conversation_of_its_user(demo) -> None:
+    call_command("ask", GROUP_REVENUE, "--user", "analyst", "--conversation", "cli-1", stdout=StringIO())
+    out = StringIO()
+    call_command("ask", "那香港呢？", "--json", "--user", "analyst", "--conversation", "cli-1", stdout=out)
+    body = json.loads(out.getvalue())
+    assert body["conversation_id"] == "cli-1" and body["facts"][0]["entity"] == "ACME_HK"
+    with pytest.raises(CommandError, match="--user"):
+        call_command("ask", "那香港呢？", "--conversation", "cli-1", stdout=StringIO())
+    with pytest.raises(CommandError, match="at most 64"):
+        call_command("ask", "那香港呢？", "--user", "analyst", "--conversation", "x" * 65, stdout=StringIO())
+
+
+# -- the store ----------------------------------------------------------------------------------
+def test_a_conversation_keeps_its_last_turns_and_continues_from_the_last_answered_one(demo) -> None:
+    user = demo["users"]["analyst"]
+    for year in range(2000, 2000 + MAX_TURNS + 2):
+        ask(f"集团{year}年营收是多少", user=user, reference_date=REFERENCE, conversation_id="long")
+    conversation = Conversation.objects.get(user=user, external_id="long")
+    positions = list(conversation.turns.values_list("position", flat=True))
+    assert positions == list(range(2, MAX_TURNS + 2)) and conversation.turns_total == MAX_TURNS + 2
+    ask("竞安2025年营收是多少", user=user, reference_date=REFERENCE, conversation_id="long")  # refused by the gate
+    previous = previous_intent(conversation)
+    assert previous is not None and previous.period == Period("FY", str(2000 + MAX_TURNS + 1))
+    assert ConversationTurn.objects.filter(conversation=conversation).latest("position").intent is None
+
+
+def test_the_stored_intent_reads_back_with_its_operation_and_assumptions(demo) -> None:
+    result = ask("营收是多少", user=demo["users"]["analyst"], reference_date=REFERENCE)
+    answered = answered_intent(result)
+    assert answered is not None and (answered.entity, answered.period) == ("ACME_GROUP", Period("FY", "2025"))
+    ranked = replace(answered, operation=Operation(OP_RANK, cue="最高", top=3, over="entities"), channels=("ONLINE",))
+    back = intent_from_json(json.loads(json.dumps(intent_as_json(ranked))))
+    assert back is not None and back.operation == ranked.operation and back.channels == ("ONLINE",)
+    assert (back.metric, back.entity, back.period) == ("REVENUE", "ACME_GROUP", Period("FY", "2025"))
+    assert intent_from_json({"period": "not a period"}) is None
+
+
+def test_the_stored_context_of_a_ranking_does_not_name_the_assumed_home_entity(demo) -> None:
+    result = ask("营收是多少", user=demo["users"]["analyst"], reference_date=REFERENCE)
+    ranking = replace(result, intent=replace(result.intent, operation=Operation(OP_RANK, over="entities")))
+    answered = answered_intent(ranking)
+    assert answered is not None and answered.entity is None and answered.period == Period("FY", "2025")
+
+
+# -- the UI uses the same store -------------------------------------------------------------------
+def test_the_page_keeps_only_the_conversation_id_in_the_session(web: Client) -> None:
+    web.post("/ask", {"question": GROUP_REVENUE})
+    external_id = web.session["ragspine_conversation"]
+    assert {k for k, _ in web.session.items() if k.startswith("ragspine_")} == {"ragspine_conversation"}
+    conversation = Conversation.objects.get(external_id=external_id)
+    assert [t.question for t in conversation.turns.all()] == [GROUP_REVENUE]
+    assert "128,450.6" in web.get("/").content.decode()
+
+
+def test_a_new_conversation_on_the_page_inherits_nothing(web: Client) -> None:
+    web.post("/ask", {"question": GROUP_REVENUE})
+    web.post("/new")
+    page = web.get("/").content.decode()
+    assert 'id="turn-0"' not in page and GROUP_REVENUE in page.split("<aside", 1)[1]  # still a recent question
+    body = web.post("/ask", {"question": "那香港呢？"}, HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="turn-0"' in body and "24,015.8" not in body and "【沿用上一问】" not in body
+    assert Conversation.objects.filter(user__username="analyst").count() == 2
+
+
+def test_a_turn_answered_with_clearance_is_hidden_once_the_clearance_is_gone(demo) -> None:
+    user = demo["users"]["analyst_cleared"]
+    client = Client()
+    client.force_login(user)
+    client.post("/ask", {"question": "东南亚2025年净利润是多少"})
+    assert "-1,402.6" in client.get("/").content.decode()
+    user.user_permissions.clear()
+    client.force_login(type(user).objects.get(pk=user.pk))
+    page = client.get("/").content.decode()
+    assert "-1,402.6" not in page and "东南亚2025年净利润是多少" not in page
+    assert client.get("/turns/0/facts.csv").status_code == 404
+
+
+def test_the_admin_lists_conversations_without_their_words(web: Client, demo) -> None:
+    web.post("/ask", {"question": GROUP_REVENUE})
+    curator = Client()
+    curator.force_login(demo["users"]["curator"])
+    conversation = Conversation.objects.get(user__username="analyst")
+    listing = curator.get("/admin/agent/conversation/")
+    assert listing.status_code == 200 and conversation.external_id in listing.content.decode()
+    page = curator.get(f"/admin/agent/conversation/{conversation.pk}/change/").content.decode()
+    assert "REVENUE" in page and GROUP_REVENUE not in page and "128450.6" not in page
+    assert curator.get("/admin/agent/conversation/add/").status_code == 403

@@ -1,0 +1,241 @@
+"""`follow_up_apply`: a follow-up inherits only when it brings no metric or topic of its own."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+
+import pytest
+
+from core.follow_up import follow_up_apply
+from core.glossary import GlossarySnapshot
+from core.intent import parse_intent
+from core.orchestrator import answer_question
+from core.ports import RetrievedChunk
+from core.provider import MockProvider
+from core.types import OP_GROWTH, OP_RANK, OP_RATIO, Operation, ParsedIntent, Period
+from tests.fakes import InMemoryFactStore
+
+REF = date(2026, 3, 15)
+FY2024, FY2025 = Period("FY", "2024"), Period("FY", "2025")
+GROWTH = Operation(OP_GROWTH, cue="同比增长")
+SOURCE = "source"
+
+
+def parse(question: str, glossary: GlossarySnapshot) -> ParsedIntent:
+    return parse_intent(question, glossary, REF)
+
+
+def previous_of(name: str, glossary: GlossarySnapshot) -> ParsedIntent:
+    """The previous turns of the table, as the conversation stores them (answered slots filled)."""
+    group_revenue = parse("集团2025年营收是多少", glossary)
+    return {
+        "group revenue": group_revenue,
+        "group revenue growth": replace(parse("集团2025年营收同比增长多少", glossary), operation=GROWTH),
+        "hong kong 2023 revenue": parse("香港2023年营收是多少", glossary),
+        "hong kong online revenue 2024": parse("香港2024年线上营收是多少", glossary),
+        "operating margin as a ratio": replace(
+            group_revenue,
+            metric="OPERATING_PROFIT",
+            metrics=("OPERATING_PROFIT", "REVENUE"),
+            operation=Operation(OP_RATIO, cue="之比"),
+        ),
+        "two regions, two years": parse("香港和东南亚2024年和2025年的营收", glossary),
+        "revenue ranking": replace(
+            parse("2025年营收", glossary), operation=Operation(OP_RANK, cue="最高", over="entities")
+        ),
+        "a narrative question": parse("香港最近的监管政策怎么样", glossary),
+    }[name]
+
+
+# previous turn × follow-up → (metric(s), entity(ies), period(s), channel, operation kind, route)
+INHERITS = [
+    ("group revenue growth", "那香港呢？", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", OP_GROWTH, "structured")),
+    ("group revenue", "那香港呢？", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "structured")),
+    ("hong kong 2023 revenue", "去年呢", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "structured")),
+    ("group revenue", "线上呢", (("REVENUE",), ("ACME_GROUP",), (FY2025,), "ONLINE", None, "structured")),
+    ("group revenue", "what about Hong Kong?", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "structured")),
+    ("hong kong 2023 revenue", "and last year?", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "structured")),
+    (
+        "group revenue growth",
+        "那净利润呢",
+        (("NET_PROFIT",), ("ACME_GROUP",), (FY2025,), "TOTAL", OP_GROWTH, "structured"),
+    ),
+    ("group revenue", "那净利润呢", (("NET_PROFIT",), ("ACME_GROUP",), (FY2025,), "TOTAL", None, "structured")),
+    ("group revenue", "那么2024年呢", (("REVENUE",), ("ACME_GROUP",), (FY2024,), "TOTAL", None, "structured")),
+    ("group revenue", "Hong Kong?", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "structured")),
+    (
+        "hong kong online revenue 2024",
+        "那东南亚呢",
+        (("REVENUE",), ("ACME_SEA",), (FY2024,), "ONLINE", None, "structured"),
+    ),
+    (
+        "operating margin as a ratio",
+        "那香港呢",
+        (("OPERATING_PROFIT", "REVENUE"), ("ACME_HK",), (FY2025,), "TOTAL", OP_RATIO, "structured"),
+    ),
+    (  # a ratio of two metrics does not carry over to a third metric: its level is asked
+        "operating margin as a ratio",
+        "那净利润呢",
+        (("NET_PROFIT",), ("ACME_GROUP",), (FY2025,), "TOTAL", None, "structured"),
+    ),
+    (
+        "two regions, two years",
+        "毛利率呢",
+        (("GROSS_MARGIN",), ("ACME_HK", "ACME_SEA"), (FY2024, FY2025), "TOTAL", None, "structured"),
+    ),
+    ("revenue ranking", "那2024年呢", (("REVENUE",), (None,), (FY2024,), "TOTAL", OP_RANK, "structured")),
+    # a bare "why" stays narrative, carries the previous slots for retrieval, and no operation
+    ("group revenue growth", "那为什么呢？", (("REVENUE",), ("ACME_GROUP",), (FY2025,), "TOTAL", None, "narrative")),
+    ("group revenue", "why?", (("REVENUE",), ("ACME_GROUP",), (FY2025,), "TOTAL", None, "narrative")),
+    ("group revenue", "那香港为什么呢", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "narrative")),
+]
+
+# previous turn × follow-up that must come back exactly as parsed, with no note
+KEEPS_ITS_OWN = [
+    ("group revenue", "最近的监管政策怎么样"),  # a narrative topic of its own
+    ("group revenue", "财年是怎么定义的"),  # an FAQ / definition question
+    ("group revenue growth", "最近的监管政策怎么样"),
+    ("group revenue growth", "财年是怎么定义的"),
+    ("group revenue", "哪些文件提到了香港呢"),  # a document question
+    ("group revenue", "那香港的监管呢"),  # a slot plus a topic of its own
+    ("group revenue", "what about the regulation in Hong Kong?"),
+    ("group revenue", "那竞安呢"),  # a competitor: the gate's, never a continuation
+    ("group revenue", "谢谢"),
+    ("group revenue", "呢？"),  # says nothing that could be continued
+    ("group revenue", "营收是多少"),  # its own metric and no follow-up marker: its own assumptions
+    ("group revenue", "中国内地FY2025的营收是多少"),
+    ("group revenue growth", "中国内地FY2025的营收是多少"),  # a new level question keeps no operation
+    ("a narrative question", "那东南亚呢"),  # nothing structured to continue
+]
+
+
+def _slots(intent: ParsedIntent) -> tuple[object, ...]:
+    return (
+        intent.metrics or (intent.metric,),
+        intent.entities or (intent.entity,),
+        intent.periods or (intent.period,),
+        intent.channel,
+        intent.operation.kind if intent.operation else None,
+        intent.route,
+    )
+
+
+@pytest.mark.parametrize(("previous", "question", "expected"), INHERITS)
+def test_a_follow_up_inherits_what_it_leaves_out(glossary, previous: str, question: str, expected) -> None:
+    applied, note = follow_up_apply(parse(question, glossary), previous_of(previous, glossary), glossary)
+    assert _slots(applied) == expected
+    assert note is not None and applied.raw_question == question
+
+
+@pytest.mark.parametrize(("previous", "question"), KEEPS_ITS_OWN)
+def test_a_question_with_a_topic_of_its_own_is_not_a_follow_up(glossary, previous: str, question: str) -> None:
+    own = parse(question, glossary)
+    applied, note = follow_up_apply(own, previous_of(previous, glossary), glossary)
+    assert (applied, note) == (own, None)
+
+
+@pytest.mark.parametrize("question", ["最近的监管政策怎么样", "那为什么呢？", "财年是怎么定义的"])
+def test_the_three_hijack_questions_never_become_the_previous_number(glossary, question: str) -> None:
+    applied, _ = follow_up_apply(parse(question, glossary), previous_of("group revenue", glossary), glossary)
+    assert applied.route != "structured"
+
+
+def test_an_unknown_metric_term_is_a_topic_of_its_own(glossary) -> None:
+    own = replace(parse("那净利率呢", glossary), metric=None, metrics=(), route="structured", unknown_metric="净利率")
+    applied, note = follow_up_apply(own, previous_of("group revenue", glossary), glossary)
+    assert (applied, note) == (own, None)
+
+
+def test_unrecognized_terms_beyond_fillers_are_a_topic_of_their_own(glossary) -> None:
+    own = replace(parse("那香港呢", glossary), unrecognized_terms=("平台gmv",))
+    applied, note = follow_up_apply(own, previous_of("group revenue", glossary), glossary)
+    assert (applied, note) == (own, None)
+
+
+def test_an_operation_of_its_own_replaces_the_inherited_one(glossary) -> None:
+    own = replace(parse("那香港同比增长呢", glossary), operation=Operation(OP_GROWTH, cue="同比增长"))
+    applied, note = follow_up_apply(own, previous_of("group revenue", glossary), glossary)
+    assert _slots(applied) == (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", OP_GROWTH, "structured")
+    assert note == "【沿用上一问】指标 营业收入，期间 FY2025"
+
+
+def test_the_note_says_what_was_inherited_in_the_analysts_words(glossary) -> None:
+    _, note = follow_up_apply(parse("那香港呢？", glossary), previous_of("group revenue growth", glossary), glossary)
+    assert note == "【沿用上一问】指标 营业收入，期间 FY2025，运算 同比增长"
+    _, note = follow_up_apply(parse("那净利润呢", glossary), previous_of("group revenue", glossary), glossary)
+    assert note == "【沿用上一问】实体 ACME集团，期间 FY2025"
+    applied, note = follow_up_apply(
+        parse("what about Hong Kong?", glossary), previous_of("group revenue", glossary), glossary
+    )
+    assert note is not None and note.startswith("[From the previous question] metric ")
+    assert note.endswith("; period FY2025") and "营业收入" not in note
+    assert applied.routing.reason.startswith("from the previous question: metric ")
+
+
+def test_the_route_reason_of_an_inherited_metric_names_it(glossary) -> None:
+    applied, _ = follow_up_apply(parse("那香港呢？", glossary), previous_of("group revenue", glossary), glossary)
+    assert applied.routing.reason == "沿用上一问：指标 营业收入，期间 FY2025"
+    assert applied.unrecognized_terms == ()
+
+
+# -- through `answer_question` ------------------------------------------------------------------
+class RecordingRetriever:
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    def retrieve(self, query: str, *, cleared: bool, k: int = 8) -> list[RetrievedChunk]:
+        self.queries.append(query)
+        text = "香港市场客流下降，营业收入同比减少。" if "营业收入" in query else "与营收无关的段落。"
+        return [RetrievedChunk(1, "md_and_a.docx", "page=2", text, 1.0)]
+
+    def documents_find(self, query: str, *, cleared: bool, k: int = 10) -> list:
+        return []
+
+
+def _answer(question: str, glossary, store, previous: ParsedIntent | None, **kwargs):
+    return answer_question(
+        question,
+        glossary=glossary,
+        store=store,
+        provider=MockProvider(),
+        cleared=False,
+        reference_date=REF,
+        previous=previous,
+        **kwargs,
+    )
+
+
+def test_the_answer_leads_with_the_note(glossary, store: InMemoryFactStore) -> None:
+    result = _answer("那香港呢？", glossary, store, previous_of("group revenue", glossary))
+    assert result.follow_up_note == "【沿用上一问】指标 营业收入，期间 FY2025"
+    assert result.answer.startswith("【沿用上一问】指标 营业收入，期间 FY2025\n")
+    assert [(f.entity, str(f.value)) for f in result.facts] == [("ACME_HK", "24015.8")]
+
+
+def test_a_scope_is_not_a_follow_up(glossary, store: InMemoryFactStore) -> None:
+    result = _answer(
+        "营收是多少", glossary, store, previous_of("hong kong 2023 revenue", glossary), scope={"entity": "ACME_SEA"}
+    )
+    assert result.follow_up_note is None and result.facts[0].entity == "ACME_SEA"
+
+
+def test_why_after_a_number_searches_the_documents_for_that_number(glossary, store: InMemoryFactStore) -> None:
+    retriever = RecordingRetriever()
+    result = _answer(
+        "那为什么呢？", glossary, store, previous_of("group revenue", glossary), narrative_retriever=retriever
+    )
+    assert result.route == "narrative" and result.facts == ()
+    assert "128,450.6" not in result.answer and "客流下降" in result.answer
+    assert retriever.queries[0] == "ACME集团 FY2025 营业收入 那为什么呢？"
+    assert result.question == "那为什么呢？"
+    assert result.answer.startswith("【沿用上一问】指标 营业收入，实体 ACME集团，期间 FY2025\n\n香港")
+
+
+def test_a_question_of_its_own_searches_for_itself(glossary, store: InMemoryFactStore) -> None:
+    retriever = RecordingRetriever()
+    result = _answer(
+        "最近的监管政策怎么样", glossary, store, previous_of("group revenue", glossary), narrative_retriever=retriever
+    )
+    assert retriever.queries[0] == "最近的监管政策怎么样" and result.follow_up_note is None
+    assert "沿用上一问" not in result.answer and result.route == "narrative"
