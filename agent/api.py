@@ -47,7 +47,7 @@ class ScopeSerializer(serializers.Serializer):  # type: ignore[type-arg]
         return dict(super().to_internal_value(data))
 
 
-@extend_schema_serializer(component_name="AskReply")
+@extend_schema_serializer(component_name="AskResponse")
 class AskReplySerializer(AskResultSerializer):
     """The SPEC §10 answer as the API returns it: with the conversation it was a turn of."""
 

@@ -134,7 +134,7 @@ class ComputedField(serializers.Field):  # type: ignore[type-arg]
         return [item.as_dict(value.language) for item in value.computed]
 
 
-@extend_schema_serializer(component_name="AskResponse")
+@extend_schema_serializer(component_name="AskResult")
 class AskResultSerializer(serializers.Serializer):  # type: ignore[type-arg]
     request_id = serializers.CharField()
     question = serializers.CharField()
