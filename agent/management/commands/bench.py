@@ -35,6 +35,9 @@ class Command(BaseCommand):
         )
         parser.add_argument("--search", action="store_true", help="/v1/search over HTTP and ingestion throughput")
         parser.add_argument("--ingest", action="store_true", help="office ingestion: PDF pages/s, pptx slides/s")
+        parser.add_argument(
+            "--computed", action="store_true", help="growth, formula and ranking answers over 1,000,000 facts"
+        )
         parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
         parser.add_argument("--quick", action="store_true", help="a tenth of the sizes, for a smoke run")
 
@@ -58,6 +61,9 @@ class Command(BaseCommand):
         if options["all"] or options["search"]:
             backends = ["sqlite", "postgres"] if options["backend"] == "both" else [options["backend"]]
             results["search"] = [self.bench_search(b, quick=quick) for b in backends]
+        if options["all"] or options["computed"]:
+            backends = ["sqlite", "postgres"] if options["backend"] == "both" else [options["backend"]]
+            results["computed"] = [self.bench_computed(b, quick=quick) for b in backends]
         if options["all"] or options["ingest"]:
             size = "50" if quick else "200"
             command = [sys.executable, "-m", "benchmarks.ingest_bench", "--pages", size, "--slides", size]
@@ -159,6 +165,22 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps(result, ensure_ascii=False))
         return result
 
+    def bench_computed(self, backend: str, *, quick: bool) -> dict[str, Any]:
+        workdir = Path(settings.BASE_DIR) / "var" / "bench"
+        workdir.mkdir(parents=True, exist_ok=True)
+        for old in workdir.glob("computed-*.sqlite3*"):
+            old.unlink()
+        sizes = ["--entities", "500", "--asks", "30"] if quick else []
+        command = [sys.executable, "-m", "benchmarks.computed_backend", "--backend", backend, "--workdir", str(workdir)]
+        command += sizes
+        self.stdout.write(f"{backend}: {' '.join(command[1:])}")
+        done = subprocess.run(command, cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=3600)
+        if done.returncode != 0:
+            raise RuntimeError(f"{backend} computed benchmark failed:\n{done.stderr[-3000:]}")
+        result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+        self.stdout.write(json.dumps(result, ensure_ascii=False))
+        return result
+
     def bench_search(self, backend: str, *, quick: bool) -> dict[str, Any]:
         workdir = Path(settings.BASE_DIR) / "var" / "bench"
         workdir.mkdir(parents=True, exist_ok=True)
@@ -222,6 +244,18 @@ def markdown(results: dict[str, Any]) -> str:
             f"| `/v1/ask` structured, {full['rows']:,} facts, {db['backend']} (p50 / p95) | p50 < 20 ms "
             f"| {ask['p50_ms']} ms / {ask['p95_ms']} ms, {ask['wrong_answers']} wrong of {ask['n']} |"
         )
+    for computed in results.get("computed", []):
+        for shape, figures in computed["asks"].items():
+            what = {
+                "growth": "YoY growth",
+                "formula": "a formula metric",
+                "ranking": f"a ranking over {computed['entities']:,} entities",
+            }[shape]
+            lines.append(
+                f"| `/v1/ask` computed, {what}, {computed['facts']:,} facts, {computed['backend']} (p50 / p95) "
+                f"| p50 < 20 ms | {figures['p50_ms']} ms / {figures['p95_ms']} ms, "
+                f"{figures['wrong_answers']} wrong of {figures['n'] + 5} |"
+            )
     for search in results.get("search", []):
         for lexical, figures in search["search_http"].items():
             lines.append(
