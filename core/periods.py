@@ -8,7 +8,7 @@ periods it names, with their spans, in reading order. Absolute forms (`FY2025`, 
 Month spans are read as the period they cover (`1-6月` → H1, `1-3月` → Q1, `7-12月` → H2,
 `1-12月` → the year); English halves and quarters too (`H1 2025`, `first half of 2025`,
 `Q3 FY25`). A quarter or a half named without a year takes the year of the list it stands in
-(`2025年第三季度和第四季度`, `Q3 and Q4 2025`).
+(`2025年第三季度和第四季度`, `Q3 and Q4 2025`), or of the period before it in the sentence.
 
 A four-digit number is a year only in 1990–2100 and only when no unit or decimal follows,
 so `2025万元` or `2025.5` never become periods. A two-digit number is a year only right before
@@ -54,6 +54,7 @@ _EN_OF_YEAR = rf"(?: of)?(?: the)?(?: fiscal(?: year)?| fy)?\s?{_YEAR}"
 _REL_YEAR = r"(?P<rel>去年|今年|前年|本年|明年|上年|上一年)"
 _REL_YEAR_OFFSET = {"去年": -1, "上年": -1, "上一年": -1, "今年": 0, "本年": 0, "前年": -2, "明年": 1}
 # What may stand between the periods of one list (`2025年第三季度和第四季度`, `Q3 and Q4 2025`).
+_SENTENCE_END = re.compile(r"[。？?！!；;]")
 _LIST_JOINER = re.compile(r"(?:\s|和|与|及|以及|、|,|/|跟|或|至|到|-|~|较|相比|对比|比|and|&|or|to|vs\.?|versus)*")
 # (start, end, period, whether its year was only implied by the reference date)
 _Found = tuple[int, int, Period, bool]
@@ -251,16 +252,20 @@ def _in_year(period: Period, year: int) -> Period:
 
 
 def _years_carry(text: str, found: list[_Found]) -> list[_Found]:
-    """A period whose year was only implied takes the year of its neighbour in a list: forwards
-    (`2025年第三季度和第四季度`), then backwards (`Q3 and Q4 2025`)."""
+    """A period whose year was only implied takes the year of the period before it in the same
+    sentence (`2025年第三季度和第四季度`, `2025年第四季度营收较第三季度`), else of the period it is
+    listed with right after it (`Q3 and Q4 2025`)."""
     items = list(found)
 
     def joined(left: _Found, right: _Found) -> bool:
         return _LIST_JOINER.fullmatch(text[left[1] : right[0]]) is not None
 
+    def one_sentence(left: _Found, right: _Found) -> bool:
+        return _SENTENCE_END.search(text[left[1] : right[0]]) is None
+
     for i in range(1, len(items)):
         before, item = items[i - 1], items[i]
-        if item[3] and not before[3] and joined(before, item):
+        if item[3] and not before[3] and one_sentence(before, item):
             items[i] = (item[0], item[1], _in_year(item[2], before[2].year), False)
     for i in range(len(items) - 2, -1, -1):
         item, after = items[i], items[i + 1]
@@ -273,7 +278,7 @@ def periods_find(text: str, reference: date) -> list[tuple[int, int, Period]]:
     """Every period named in normalised `text`, as `(start, end, period)` in reading order.
 
     Rules are tried most specific first; a span claimed by one rule is not reused. A quarter or
-    a half named without a year takes the year of the list it stands in, else the reference's.
+    a half named without a year takes the year of its list or sentence, else the reference's.
     """
     claimed: list[_Found] = []
     for pattern, build, bare in _RULES:

@@ -115,6 +115,7 @@ def test_period_parse_takes_exactly_one_period() -> None:
         ("2025年Q1、Q2和Q3", ["2025Q1", "2025Q2", "2025Q3"]),
         ("2025年上半年和下半年", ["2025H1", "2025H2"]),
         ("2024年第四季度较第三季度", ["2024Q4", "2024Q3"]),
+        ("2024年第四季度营收较第三季度增长多少", ["2024Q4", "2024Q3"]),
         ("去年第三季度和第四季度", ["2025Q3", "2025Q4"]),
         ("Q3 and Q4 2025", ["2025Q3", "2025Q4"]),
         ("Q1, Q2 and Q3 2024", ["2024Q1", "2024Q2", "2024Q3"]),
@@ -139,7 +140,8 @@ def test_month_ranges_short_years_and_lists(text: str, expected: list[str]) -> N
         ("10年期国债", []),
         ("2024年营收", ["FY2024"]),
         ("12024年", []),
-        ("第三季度营收和2025年营收", ["2026Q3", "FY2025"]),  # a word between: no list, no carry
+        ("第三季度营收和2025年营收", ["2026Q3", "FY2025"]),  # backwards only across a list
+        ("2025年营收是多少？第三季度呢", ["FY2025", "2026Q3"]),  # nor into another sentence
     ],
 )
 def test_what_is_not_a_short_year_or_a_list(text: str, expected: list[str]) -> None:
