@@ -3,7 +3,7 @@ ranking or a sum runs over, and for rounding.
 
 `cues_read` takes normalised text and the spans the glossary took as names; it returns every cue
 in reading order. A cue inside a glossary match is part of a name (the 增长率 of a metric called
-营收增长率), and a cue inside a longer cue is part of that cue (the 增长率 of 复合增长率).
+营收增长率), and an operator cue inside a longer one is part of it (the 增长率 of 复合增长率).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..types import OP_CAGR, OP_DIFFERENCE, OP_GROWTH, OP_RANK, OP_RATIO, OP_SHARE, OP_SUM
+from ..types import OP_CAGR, OP_DIFFERENCE, OP_GROWTH, OP_RANK, OP_RATIO, OP_SHARE, OP_SUM, OPERATIONS
 
 CUE_OVER = "over"  # a ranking's or a sum's list: 各地区, by channel
 CUE_DECIMALS = "decimals"  # 保留两位小数, 2 decimal places
@@ -271,7 +271,8 @@ def cues_read(normalized: str, *, taken: Sequence[tuple[int, int]]) -> list[Cue]
     """Every operator cue in normalised text, in reading order.
 
     `taken` holds the spans (in `normalized`) of glossary matches that are names: a cue inside
-    one is not read. A cue inside a longer cue of any kind is part of that cue.
+    one is not read. An operator cue inside a longer operator cue is part of that cue (the 增长多少
+    of 较2023年增长多少); a list or a rounding cue is always read.
     """
     found: list[Cue] = []
     for kind, pattern, extras in _COMPILED:
@@ -283,8 +284,9 @@ def cues_read(normalized: str, *, taken: Sequence[tuple[int, int]]) -> list[Cue]
     kept = [
         cue
         for cue in found
-        if not any(
-            other is not cue
+        if cue.kind not in OPERATIONS
+        or not any(
+            other.kind in OPERATIONS
             and other.start <= cue.start
             and cue.end <= other.end
             and (other.end - other.start) > (cue.end - cue.start)

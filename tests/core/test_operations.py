@@ -444,3 +444,10 @@ def test_a_listed_channel_replaces_the_default_and_keeps_the_first_in_channel() 
     intent = parsed("中国内地2025年线上和门店收入")
     assert intent.channel == "ONLINE" and intent.channel_given
     assert replace(intent, channels=()).channel == "ONLINE"
+
+
+def test_a_list_word_inside_an_operator_phrase_is_still_read() -> None:
+    intent = parsed("集团2025年线上收入占各渠道合计的比重")
+    assert intent.operation is not None and intent.operation.kind == "share"
+    assert intent.operation.over == "channels"
+    assert intent.channels == ("ONLINE",)  # the named part; the whole is its entity's TOTAL
