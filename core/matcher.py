@@ -8,17 +8,36 @@ whitespace-free one, so `竞 安` is `竞安`); an alias that starts or ends wit
 digit must sit on a word boundary of the text as written, where a space or a dropped separator
 between two characters, or a letter meeting a digit, is a boundary: `HK` is found in `HK2025`
 but not inside `HKEX`, nor `SEA` inside `research`.
+
+A metric's name tolerates function words (SPEC §6a): `find` also matches metric aliases in a view
+where the characters of `FUNCTION_CHARACTERS` are dropped from both the alias and the text, so
+`归属于母公司所有者的净利润` is the alias `归属母公司所有者净利润`. The hit's span is the text as
+written (never starting or ending on a dropped character), and it competes with every other hit
+for longest-leftmost, so `净利润` inside the long name never wins. Entities and channels stay
+exact: `于` is also a surname, and `于氏` must not be found in `李氏`. `find_in`, the security
+gate's entry, matches exact keys only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 import ahocorasick
 
 from .normalize import ascii_word_continues, compact_view, is_ascii_word_char, text_normalize
 from .types import Match
+
+# The structural particle 的, its literary form 之 and the preposition 于 (归属于, 之净利润) join the
+# words of a metric's name without adding meaning. 地/得 are content characters in names (地区),
+# and 与/和/及 join *two* metrics in a question (营收和毛利率), so they stay.
+FUNCTION_CHARACTERS = frozenset("的之于")
+TOLERANT_KINDS = ("metric",)
+
+
+def function_words_drop(text: str) -> str:
+    """`text` without the characters of `FUNCTION_CHARACTERS`."""
+    return "".join(ch for ch in text if ch not in FUNCTION_CHARACTERS)
 
 
 @dataclass(frozen=True)
@@ -83,8 +102,13 @@ class GlossaryMatcher:
         *,
         key: Callable[[str], str] = compact_key,
         prefer_external: bool = False,
+        tolerant_kinds: Collection[str] = TOLERANT_KINDS,
     ):
         self._key = key
+        self._tolerant_kinds = frozenset(tolerant_kinds)
+        self._tolerant: ahocorasick.Automaton | None = None
+        self._tolerant_targets: dict[str, AliasTarget] | None = None
+        self._tolerant_differs = False  # some tolerant key is not its exact key
         self._automaton = ahocorasick.Automaton()
         self._targets: dict[str, AliasTarget] = {}
         for text, target in aliases:
@@ -110,31 +134,93 @@ class GlossaryMatcher:
 
     def lookup(self, text: str) -> AliasTarget | None:
         """The target of an alias given on its own (a tool argument, a scope value)."""
-        return self._targets.get(self._key(text))
+        key = self._key(text)
+        exact = self._targets.get(key)
+        if exact is not None or not self._tolerant_kinds:
+            return exact
+        return self._tolerant_index()[1].get(function_words_drop(key))
 
     def find(self, normalized: str) -> list[Match]:
-        """All chosen matches in already-normalised text, in reading order."""
+        """All chosen matches in already-normalised text, in reading order (metrics tolerate
+        function words)."""
         if not self._targets or not normalized:
             return []
-        return self.find_in(compact_match_view(normalized))
+        view = compact_match_view(normalized)
+        return self._choose(view, [*self._candidates(view), *self._tolerant_candidates(view)])
 
     def find_in(self, view: MatchView) -> list[Match]:
-        """All chosen matches in a view of a text, in reading order; spans index `view.chars`."""
+        """All chosen matches of exact keys in a view of a text, in reading order; spans index
+        `view.chars`."""
         if not self._targets or not view.chars:
             return []
-        candidates: list[tuple[int, int, str, AliasTarget]] = []
+        return self._choose(view, self._candidates(view))
+
+    def _candidates(self, view: MatchView) -> list[tuple[int, int, int, str, AliasTarget]]:
+        found = []
         for end_index, (key, target) in self._automaton.iter(view.chars):
             start = end_index - len(key) + 1
             end = end_index + 1
             if self._on_word_boundary(view, start, end, key):
-                candidates.append((start, end, key, target))
-        candidates.sort(key=lambda c: (c[0], -(c[1] - c[0])))
+                found.append((start, end, 0, key, target))
+        return found
+
+    def _tolerant_candidates(self, view: MatchView) -> list[tuple[int, int, int, str, AliasTarget]]:
+        """Hits of the tolerant keys in the view without function words, mapped back to `view`."""
+        automaton, targets = self._tolerant_index()
+        if not targets:
+            return []
+        sources = [i for i, ch in enumerate(view.chars) if ch not in FUNCTION_CHARACTERS]
+        if len(sources) == len(view.chars) and not self._tolerant_differs:
+            return []  # no function word on either side: the exact pass has found everything
+        chars = "".join(view.chars[i] for i in sources)
+        found = []
+        for end_index, (key, target) in automaton.iter(chars):
+            start = sources[end_index - len(key) + 1]
+            end = sources[end_index] + 1
+            if self._on_word_boundary(view, start, end, key):
+                found.append((start, end, 1, view.chars[start:end], target))
+        return found
+
+    def _tolerant_index(self) -> tuple[ahocorasick.Automaton, dict[str, AliasTarget]]:
+        """The tolerant keys of the tolerant kinds, built on first use (the gate never asks).
+
+        A tolerant key shared by two targets is dropped: each keeps its exact match.
+        """
+        if self._tolerant is None or self._tolerant_targets is None:
+            targets: dict[str, AliasTarget] = {}
+            shared: set[str] = set()
+            differs = False
+            for alias, target in self._targets.items():
+                if target.kind not in self._tolerant_kinds:
+                    continue
+                key = function_words_drop(alias)
+                differs = differs or key != alias
+                if not key:
+                    continue
+                if targets.get(key, target) != target:
+                    shared.add(key)
+                targets[key] = target
+            for key in shared:
+                del targets[key]
+            automaton = ahocorasick.Automaton()
+            for key, target in targets.items():
+                automaton.add_word(key, (key, target))
+            if targets:
+                automaton.make_automaton()
+            self._tolerant_differs = differs
+            self._tolerant, self._tolerant_targets = automaton, targets
+        return self._tolerant, self._tolerant_targets
+
+    @staticmethod
+    def _choose(view: MatchView, candidates: list[tuple[int, int, int, str, AliasTarget]]) -> list[Match]:
+        """Longest-leftmost, non-overlapping; at one span an exact hit comes before a tolerant one."""
+        candidates.sort(key=lambda c: (c[0], -(c[1] - c[0]), c[2]))
         chosen: list[Match] = []
         taken_until = 0
-        for start, end, key, target in candidates:
+        for start, end, _, text, target in candidates:
             if start < taken_until:
                 continue
-            chosen.append(Match(target.kind, target.code, start, end, key, target.external))
+            chosen.append(Match(target.kind, target.code, start, end, text, target.external))
             taken_until = end
         return chosen
 

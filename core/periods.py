@@ -5,8 +5,15 @@ periods it names, with their spans, in reading order. Absolute forms (`FY2025`, 
 `2025财年`, `2025年上半年`, `2025Q3`, `2025年第三季度` …) and relative ones (`去年`, `上季度`,
 `去年Q3`, `last quarter` …) are understood; bare `Q3` / `上半年` mean this year's.
 
+Month spans are read as the period they cover (`1-6月` → H1, `1-3月` → Q1, `7-12月` → H2,
+`1-12月` → the year); English halves and quarters too (`H1 2025`, `first half of 2025`,
+`Q3 FY25`). A quarter or a half named without a year takes the year of the list it stands in
+(`2025年第三季度和第四季度`, `Q3 and Q4 2025`), or of the period before it in the sentence.
+
 A four-digit number is a year only in 1990–2100 and only when no unit or decimal follows,
-so `2025万元` or `2025.5` never become periods. The fiscal year is the calendar year.
+so `2025万元` or `2025.5` never become periods. A two-digit number is a year only right before
+年 (`24年`), not as a count of years (`近3年`, `近10年`, `10年期`). The fiscal year is the
+calendar year.
 """
 
 from __future__ import annotations
@@ -19,17 +26,43 @@ from .normalize import text_normalize
 from .types import Period
 
 _CN_DIGIT = {"一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
+_CN_NUMBER = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _YEAR = r"(?<![0-9.])(?P<year>199[0-9]|20[0-9]{2}|2100)(?![0-9])"
+# A two-digit year is read only right before 年 (`24年`), never after a digit or a word that makes
+# the number a count of years (`近10年`, `过去10年`), nor when 年 goes on to a duration (`10年期`).
+_SHORT_YEAR = (
+    r"(?<![0-9.近去来前后每这那几多第了满达逾超约共续立])(?P<yy>[0-9]{2})"
+    r"(?:财年|年度|年(?!来|内|间|期|以来|之|多|左右|前|后|里|半(?!年)|级|代|龄))"
+)
+_YEAR_PREFIX = rf"(?:(?<![a-z])(?:fy\s?)?{_YEAR}\s?(?:财年|年度|年)?|{_SHORT_YEAR})"
 _NOT_A_QUANTITY = (
     r"(?!\.[0-9]|\s?(?:万|亿|元|百万|千|个|家|人|%|‰|美元|港元|块|件|台|名|倍|笔|次|份|"
     r"亩|平|米|公里|吨|kg|km|m\b|k\b|bn\b|mn\b))"
 )
 _HALF = r"(?P<half>上半年|下半年|上半|下半|h1|h2)"
 _QUARTER = r"(?:(?<![a-z])q(?P<q1>[1-4])|第(?P<q2>[一二三四1-4])季度?|(?P<q3>[一二三四])季度)"
+_MONTH = r"(?:1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])"
+_MONTHS = rf"(?<![0-9一二三四五六七八九十])(?P<m1>{_MONTH})\s?月?\s?(?:-|~|〜|至|到|—|–)\s?(?P<m2>{_MONTH})\s?月份?"
+# `2025年前6个月` is the months from January (without a year it may mean the last six);
+# `前三季度` (nine months) is no period type (see `_UNREAD`).
+_FIRST_MONTHS = r"前(?P<m2>[0-9]{1,2}|十[一二]?|[一二两三四五六七八九])个月"
+_FIRST_QUARTERS = r"前(?:三|3)个?季度?"
+_ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_EN_HALF = r"(?<![a-z])(?P<ord>first|second|1st|2nd) half"
+_EN_QUARTER = r"(?<![a-z])(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th) quarter"
+_EN_OF_YEAR = rf"(?: of)?(?: the)?(?: fiscal(?: year)?| fy)?\s?{_YEAR}"
 _REL_YEAR = r"(?P<rel>去年|今年|前年|本年|明年|上年|上一年)"
 _REL_YEAR_OFFSET = {"去年": -1, "上年": -1, "上一年": -1, "今年": 0, "本年": 0, "前年": -2, "明年": 1}
+# What may stand between the periods of one list (`2025年第三季度和第四季度`, `Q3 and Q4 2025`).
+_SENTENCE_END = re.compile(r"[。？?！!；;]")
+_LIST_JOINER = re.compile(r"(?:\s|和|与|及|以及|、|,|/|跟|或|至|到|-|~|较|相比|对比|比|and|&|or|to|vs\.?|versus)*")
+# (start, end, period, whether its year was only implied by the reference date)
+_Found = tuple[int, int, Period, bool]
 
 Builder = Callable[[re.Match[str], date], Period | None]
+# A span that names a stretch of time no period type covers (`1-9月`, `前三季度`): claimed, so
+# its year is not read as the whole fiscal year, and not reported.
+_UNREAD = Period("", "")
 
 
 def _fy(year: int) -> Period:
@@ -63,82 +96,201 @@ def _rel_year(m: re.Match[str], ref: date) -> int:
     return ref.year + _REL_YEAR_OFFSET[m.group("rel")]
 
 
-def _two_digit_year(text: str) -> int:
-    return 2000 + int(text) if len(text) == 2 else int(text)
+def _short_year(text: str, ref: date) -> int | None:
+    """`25` → 2025; a two-digit year more than ten years ahead of the reference is last century's."""
+    year = 2000 + int(text)
+    if year > ref.year + 10:
+        year -= 100
+    return year if 1990 <= year <= 2100 else None
 
 
-_RULES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _HALF), lambda m, r: _hy(_rel_year(m, r), m.group("half"))),
-    (re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _QUARTER), lambda m, r: _qtr(_rel_year(m, r), _quarter_number(m))),
+def _year_of(m: re.Match[str], ref: date) -> int | None:
+    groups = m.groupdict()
+    if groups.get("year"):
+        return int(groups["year"])
+    if groups.get("yy"):
+        return _short_year(groups["yy"], ref)
+    if groups.get("rel"):
+        return _rel_year(m, ref)
+    return ref.year
+
+
+def _month_number(text: str) -> int:
+    if text.isdigit():
+        return int(text)
+    if text.startswith("十"):
+        return 10 + (_CN_NUMBER[text[1]] if len(text) > 1 else 0)
+    return _CN_NUMBER[text]
+
+
+_MONTH_SPANS = {
+    (1, 3): ("QUARTER", "Q1"),
+    (4, 6): ("QUARTER", "Q2"),
+    (7, 9): ("QUARTER", "Q3"),
+    (10, 12): ("QUARTER", "Q4"),
+    (1, 6): ("HY", "H1"),
+    (7, 12): ("HY", "H2"),
+    (1, 12): ("FY", ""),
+}
+
+
+def _months(m: re.Match[str], ref: date) -> Period | None:
+    """`1-6月` is H1, `1-3月` Q1, `7-12月` H2, `1-12月` the year; other spans are `_UNREAD`."""
+    year = _year_of(m, ref)
+    first = _month_number(m.group("m1")) if m.groupdict().get("m1") else 1
+    span = _MONTH_SPANS.get((first, _month_number(m.group("m2"))))
+    if year is None:
+        return None
+    if span is None:
+        return _UNREAD
+    period_type, suffix = span
+    return Period(period_type, f"{year}{suffix}")
+
+
+def _with_year(build: Callable[[int, re.Match[str]], Period]) -> Builder:
+    def builder(m: re.Match[str], ref: date) -> Period | None:
+        year = _year_of(m, ref)
+        return None if year is None else build(year, m)
+
+    return builder
+
+
+_RULES: list[tuple[re.Pattern[str], Builder, bool]] = [
+    (re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _MONTHS), _months, False),
+    (re.compile(_YEAR_PREFIX + r"\s?(?:的)?\s?" + _MONTHS), _months, False),
+    (re.compile(_MONTHS), _months, True),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})\s?(?:的)?\s?{_FIRST_MONTHS}"), _months, False),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})?\s?(?:的)?\s?{_FIRST_QUARTERS}"), lambda m, r: _UNREAD, False),
+    (re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _HALF), lambda m, r: _hy(_rel_year(m, r), m.group("half")), False),
+    (
+        re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _QUARTER),
+        lambda m, r: _qtr(_rel_year(m, r), _quarter_number(m)),
+        False,
+    ),
     (
         re.compile(r"(?<![a-z])(?:last|previous|prior) (?:fiscal )?year(?![a-z])"),
         lambda m, r: _fy(r.year - 1),
+        False,
     ),
-    (re.compile(r"(?<![a-z])(?:this|current) (?:fiscal )?year(?![a-z])"), lambda m, r: _fy(r.year)),
-    (re.compile(r"(?<![a-z])(?:last|previous|prior) quarter(?![a-z])"), lambda m, r: _previous_quarter(r)),
+    (re.compile(r"(?<![a-z])(?:this|current) (?:fiscal )?year(?![a-z])"), lambda m, r: _fy(r.year), False),
+    (re.compile(r"(?<![a-z])(?:last|previous|prior) quarter(?![a-z])"), lambda m, r: _previous_quarter(r), False),
     (
         re.compile(r"(?<![a-z])(?:this|current) quarter(?![a-z])"),
         lambda m, r: _qtr(r.year, _current_quarter(r)),
+        False,
     ),
     (
-        re.compile(r"(?<![a-z])(?:fy\s?)?" + _YEAR + r"\s?(?:年|财年|年度)?\s?(?:的)?\s?" + _HALF),
-        lambda m, r: _hy(int(m.group("year")), m.group("half")),
+        re.compile(_YEAR_PREFIX + r"\s?(?:的)?\s?" + _HALF),
+        _with_year(lambda year, m: _hy(year, m.group("half"))),
+        False,
     ),
     (
-        re.compile(r"(?<![a-z])(?P<half>h1|h2)\s?" + _YEAR),
-        lambda m, r: _hy(int(m.group("year")), m.group("half")),
+        re.compile(r"(?<![a-z])(?P<half>h1|h2)\s?(?:" + _YEAR + r"|fy\s?'?(?P<yy>[0-9]{2})(?![0-9]))"),
+        _with_year(lambda year, m: _hy(year, m.group("half"))),
+        False,
     ),
     (
-        re.compile(r"(?<![a-z])(?:fy\s?)?" + _YEAR + r"\s?(?:年|财年|年度)?\s?(?:的)?\s?" + _QUARTER),
-        lambda m, r: _qtr(int(m.group("year")), _quarter_number(m)),
+        re.compile(_EN_HALF + _EN_OF_YEAR),
+        _with_year(lambda year, m: _hy(year, "h2" if _ORDINAL[m.group("ord")] == 2 else "h1")),
+        False,
     ),
     (
-        re.compile(r"(?<![a-z])q(?P<q1>[1-4])\s?(?:fy\s?)?" + _YEAR),
-        lambda m, r: _qtr(int(m.group("year")), int(m.group("q1"))),
+        re.compile(_YEAR_PREFIX + r"\s?(?:的)?\s?" + _QUARTER),
+        _with_year(lambda year, m: _qtr(year, _quarter_number(m))),
+        False,
     ),
     (
-        re.compile(r"(?<![a-z0-9])fy\s?'?(?P<year>[0-9]{4}|[0-9]{2})(?![0-9])"),
-        lambda m, r: _year_period(_two_digit_year(m.group("year"))),
+        re.compile(r"(?<![a-z])q(?P<q1>[1-4])\s?(?:(?:fy\s?)?" + _YEAR + r"|fy\s?'?(?P<yy>[0-9]{2})(?![0-9]))"),
+        _with_year(lambda year, m: _qtr(year, int(m.group("q1")))),
+        False,
+    ),
+    (
+        re.compile(_EN_QUARTER + _EN_OF_YEAR),
+        _with_year(lambda year, m: _qtr(year, _ORDINAL[m.group("ord")])),
+        False,
+    ),
+    (
+        re.compile(r"(?<![a-z0-9])fy\s?'?(?P<fy>[0-9]{4}|[0-9]{2})(?![0-9])"),
+        lambda m, r: _year_period(m.group("fy"), r),
+        False,
     ),
     (
         re.compile(r"(?<![a-z])fiscal (?:year )?" + _YEAR),
         lambda m, r: _fy(int(m.group("year"))),
+        False,
     ),
     (
         re.compile(_YEAR + r"\s?(?:财政年度|会计年度|财年|年度|年)"),
         lambda m, r: _fy(int(m.group("year"))),
+        False,
     ),
-    (re.compile(r"本财年|本年度"), lambda m, r: _fy(r.year)),
-    (re.compile(r"上一?财年|上年度"), lambda m, r: _fy(r.year - 1)),
-    (re.compile(_REL_YEAR), lambda m, r: _fy(_rel_year(m, r))),
-    (re.compile(r"本季度?|这个?季度|当季"), lambda m, r: _qtr(r.year, _current_quarter(r))),
-    (re.compile(r"上一?个?季度"), lambda m, r: _previous_quarter(r)),
-    (re.compile(r"(?<![0-9])" + _HALF + r"(?![0-9])"), lambda m, r: _hy(r.year, m.group("half"))),
-    (re.compile(_QUARTER + r"(?![0-9])"), lambda m, r: _qtr(r.year, _quarter_number(m))),
-    (re.compile(_YEAR + _NOT_A_QUANTITY), lambda m, r: _fy(int(m.group("year")))),
+    (re.compile(_SHORT_YEAR), _with_year(lambda year, m: _fy(year)), False),
+    (re.compile(r"本财年|本年度"), lambda m, r: _fy(r.year), False),
+    (re.compile(r"上一?财年|上年度"), lambda m, r: _fy(r.year - 1), False),
+    (re.compile(_REL_YEAR), lambda m, r: _fy(_rel_year(m, r)), False),
+    (re.compile(r"本季度?|这个?季度|当季"), lambda m, r: _qtr(r.year, _current_quarter(r)), False),
+    (re.compile(r"上一?个?季度"), lambda m, r: _previous_quarter(r), False),
+    (re.compile(r"(?<![0-9])" + _HALF + r"(?![0-9])"), lambda m, r: _hy(r.year, m.group("half")), True),
+    (re.compile(_QUARTER + r"(?![0-9])"), lambda m, r: _qtr(r.year, _quarter_number(m)), True),
+    (
+        re.compile(_EN_HALF + r"(?![a-z])"),
+        lambda m, r: _hy(r.year, "h2" if _ORDINAL[m.group("ord")] == 2 else "h1"),
+        True,
+    ),
+    (re.compile(_EN_QUARTER + r"(?![a-z])"), lambda m, r: _qtr(r.year, _ORDINAL[m.group("ord")]), True),
+    (re.compile(_YEAR + _NOT_A_QUANTITY), lambda m, r: _fy(int(m.group("year"))), False),
 ]
 
 
-def _year_period(year: int) -> Period | None:
-    return _fy(year) if 1990 <= year <= 2100 else None
+def _year_period(text: str, ref: date) -> Period | None:
+    year = int(text) if len(text) == 4 else _short_year(text, ref)
+    return _fy(year) if year is not None and 1990 <= year <= 2100 else None
+
+
+def _in_year(period: Period, year: int) -> Period:
+    return Period(period.period_type, f"{year}{period.period[4:]}")
+
+
+def _years_carry(text: str, found: list[_Found]) -> list[_Found]:
+    """A period whose year was only implied takes the year of the period before it in the same
+    sentence (`2025年第三季度和第四季度`, `2025年第四季度营收较第三季度`), else of the period it is
+    listed with right after it (`Q3 and Q4 2025`)."""
+    items = list(found)
+
+    def joined(left: _Found, right: _Found) -> bool:
+        return _LIST_JOINER.fullmatch(text[left[1] : right[0]]) is not None
+
+    def one_sentence(left: _Found, right: _Found) -> bool:
+        return _SENTENCE_END.search(text[left[1] : right[0]]) is None
+
+    for i in range(1, len(items)):
+        before, item = items[i - 1], items[i]
+        if item[3] and not before[3] and one_sentence(before, item):
+            items[i] = (item[0], item[1], _in_year(item[2], before[2].year), False)
+    for i in range(len(items) - 2, -1, -1):
+        item, after = items[i], items[i + 1]
+        if item[3] and not after[3] and joined(item, after):
+            items[i] = (item[0], item[1], _in_year(item[2], after[2].year), False)
+    return items
 
 
 def periods_find(text: str, reference: date) -> list[tuple[int, int, Period]]:
     """Every period named in normalised `text`, as `(start, end, period)` in reading order.
 
-    Rules are tried most specific first; a span claimed by one rule is not reused.
+    Rules are tried most specific first; a span claimed by one rule is not reused. A quarter or
+    a half named without a year takes the year of its list or sentence, else the reference's.
     """
-    claimed: list[tuple[int, int, Period]] = []
-    for pattern, build in _RULES:
+    claimed: list[_Found] = []
+    for pattern, build, bare in _RULES:
         for m in pattern.finditer(text):
             start, end = m.span()
-            if any(start < c_end and c_start < end for c_start, c_end, _ in claimed):
+            if any(start < c_end and c_start < end for c_start, c_end, _, _ in claimed):
                 continue
             period = build(m, reference)
             if period is not None:
-                claimed.append((start, end, period))
-    claimed.sort(key=lambda item: item[0])
-    return claimed
+                claimed.append((start, end, period, bare))
+    claimed = sorted((item for item in claimed if item[2] != _UNREAD), key=lambda item: item[0])
+    return [(start, end, period) for start, end, period, _ in _years_carry(text, claimed)]
 
 
 def period_parse(text: str, reference: date | None = None) -> Period | None:

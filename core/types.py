@@ -182,6 +182,9 @@ class ParsedIntent:
     operation: Operation | None = None
     channels: tuple[str, ...] = ()
     unknown_metric: str | None = None
+    # `保留N位小数` / `N decimal places`, also when no operation is asked (a formula metric's level);
+    # equal to `operation.decimals` when there is one.
+    decimals: int | None = None
 
     @property
     def has_slot(self) -> bool:

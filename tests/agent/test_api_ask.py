@@ -55,7 +55,7 @@ def test_ask_returns_the_spec_json_with_lineage(analyst: APIClient) -> None:
         }
     ]
     assert body["sources"][0]["kind"] == "fact" and body["sources"][0]["doc"] == "ACME_FY2025_Annual_Results.pptx"
-    assert body["routing"] == {"mode": "deterministic", "confidence": 1.0, "reason": "metric REVENUE"}
+    assert body["routing"] == {"mode": "deterministic", "confidence": 1.0, "reason": "依据：指标 营业收入"}
     assert body["clarification"]["mode"] == "none" and body["guard"]["fabrication_guard_triggered"] is False
     assert response["X-Request-ID"] == body["request_id"]
 

@@ -80,3 +80,46 @@ def test_no_output_slot_refers_to_an_external_entity(glossary: GlossarySnapshot,
     intent = parse_intent("".join(parts), glossary, REF)
     for code in (intent.entity, *intent.entities):
         assert code is None or not glossary.is_external(code)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "最近的监管政策怎么样",
+        "竞争对手为什么增长",
+        "行业增速为什么放缓",
+        "哪个地区的监管最严格",
+        "市场份额的变化趋势",
+        "各地区的监管政策有什么变化",
+        "线上退货率为什么上升",
+        "Why is the competitor growing so fast?",
+        "Why is regulation tightening in the top markets?",
+    ],
+)
+def test_narrative_questions_with_operator_words_stay_narrative(glossary: GlossarySnapshot, question: str) -> None:
+    intent = parse_intent(question, glossary, REF)
+    assert intent.route == "narrative" and intent.metric is None
+    assert intent.operation is None and intent.entities == ()  # no computation, no list expanded
+
+
+@pytest.mark.parametrize(
+    ("question", "route"),
+    [
+        ("集团2025年营收同比下降了多少", "structured"),  # 下降 is the direction of the growth asked for
+        ("香港营收同比为什么下降", "composite"),  # an explicit why keeps the explanation
+        ("香港收入为什么下降", "composite"),
+        ("集团营收下降", "composite"),  # no operation: movement words still ask for the narrative
+        ("哪些文件提到了营收同比增长", "find_documents"),
+    ],
+)
+def test_an_operation_with_a_metric_is_structured_unless_asked_why(
+    glossary: GlossarySnapshot, question: str, route: str
+) -> None:
+    assert parse_intent(question, glossary, REF).route == route
+
+
+def test_every_named_channel_is_kept_in_order(glossary: GlossarySnapshot) -> None:
+    intent = parse_intent("中国内地2025年门店和线上收入", glossary, REF)
+    assert intent.channels == ("STORE", "ONLINE") and intent.channel == "STORE" and intent.channel_given
+    plain = parse_intent("中国内地2025年收入", glossary, REF)
+    assert plain.channels == () and plain.channel == "TOTAL" and not plain.channel_given

@@ -85,3 +85,102 @@ def test_period_parse_takes_exactly_one_period() -> None:
     assert period_parse("2025 and 2024") is None
     assert period_parse("revenue") is None
     assert period_parse("") is None
+
+
+# -- month ranges, two-digit years, English halves, and a year shared by a list (SPEC §6a) ------
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2025年1-6月", ["2025H1"]),
+        ("2025年1至6月", ["2025H1"]),
+        ("2025年1~6月", ["2025H1"]),
+        ("2025年1～6月", ["2025H1"]),
+        ("2025年一至六月", ["2025H1"]),
+        ("2025年1月-6月", ["2025H1"]),
+        ("2025年1-3月", ["2025Q1"]),
+        ("2025年4-6月", ["2025Q2"]),
+        ("2025年7-9月", ["2025Q3"]),
+        ("2025年10-12月", ["2025Q4"]),
+        ("2025年十至十二月", ["2025Q4"]),
+        ("2025年7-12月", ["2025H2"]),
+        ("2025年1-12月", ["FY2025"]),
+        ("1-6月", ["2026H1"]),
+        ("去年7-12月", ["2025H2"]),
+        ("24年", ["FY2024"]),
+        ("24年上半年", ["2024H1"]),
+        ("24年第三季度", ["2024Q3"]),
+        ("24年1-6月", ["2024H1"]),
+        ("24财年", ["FY2024"]),
+        ("2025年第三季度和第四季度", ["2025Q3", "2025Q4"]),
+        ("2025年Q1、Q2和Q3", ["2025Q1", "2025Q2", "2025Q3"]),
+        ("2025年上半年和下半年", ["2025H1", "2025H2"]),
+        ("2024年第四季度较第三季度", ["2024Q4", "2024Q3"]),
+        ("2024年第四季度营收较第三季度增长多少", ["2024Q4", "2024Q3"]),
+        ("去年第三季度和第四季度", ["2025Q3", "2025Q4"]),
+        ("Q3 and Q4 2025", ["2025Q3", "2025Q4"]),
+        ("Q1, Q2 and Q3 2024", ["2024Q1", "2024Q2", "2024Q3"]),
+        ("H1 2025", ["2025H1"]),
+        ("first half of 2025", ["2025H1"]),
+        ("the second half of 2024", ["2024H2"]),
+        ("third quarter of 2025", ["2025Q3"]),
+        ("FY24", ["FY2024"]),
+        ("Q3 FY25", ["2025Q3"]),
+    ],
+)
+def test_month_ranges_short_years_and_lists(text: str, expected: list[str]) -> None:
+    assert labels(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("近3年营收", []),
+        ("近10年营收", []),
+        ("过去10年", []),
+        ("10年期国债", []),
+        ("2024年营收", ["FY2024"]),
+        ("12024年", []),
+        ("第三季度营收和2025年营收", ["2026Q3", "FY2025"]),  # backwards only across a list
+        ("2025年营收是多少？第三季度呢", ["FY2025", "2026Q3"]),  # nor into another sentence
+    ],
+)
+def test_what_is_not_a_short_year_or_a_list(text: str, expected: list[str]) -> None:
+    assert labels(text) == expected
+
+
+@given(
+    st.integers(min_value=2000, max_value=2030),
+    st.sampled_from(
+        [((1, 3), "Q1"), ((4, 6), "Q2"), ((7, 9), "Q3"), ((10, 12), "Q4"), ((1, 6), "H1"), ((7, 12), "H2")]
+    ),
+    st.sampled_from(["-", "至", "~", "到"]),
+)
+def test_month_ranges_are_the_period_they_cover(year: int, months: tuple[tuple[int, int], str], dash: str) -> None:
+    (first, last), kind = months
+    assert labels(f"{year}年{first}{dash}{last}月") == [f"{year}{kind}"]
+
+
+@given(
+    st.integers(min_value=2000, max_value=2030),
+    st.lists(
+        st.sampled_from(["第一季度", "第二季度", "第三季度", "第四季度", "Q1", "Q2", "Q3", "Q4"]),
+        min_size=2,
+        max_size=4,
+    ),
+    st.sampled_from(["和", "、", "与", ",", "及"]),
+)
+def test_the_year_carries_across_a_list(year: int, quarters: list[str], joiner: str) -> None:
+    found = labels(f"{year}年" + joiner.join(quarters))
+    assert len(found) == len(quarters)
+    assert all(label.startswith(str(year)) for label in found)
+
+
+@pytest.mark.parametrize("text", ["2025年1-9月", "2025年前三季度", "前三季度", "3-5月"])
+def test_a_stretch_no_period_type_covers_is_not_read_as_the_year(text: str) -> None:
+    """Nine months is not the fiscal year: better no period (and a stated assumption) than FY."""
+    assert labels(text) == []
+
+
+def test_the_first_months_of_a_year() -> None:
+    assert labels("2025年前6个月") == ["2025H1"]
+    assert labels("去年前三个月") == ["2025Q1"]

@@ -1,0 +1,296 @@
+"""The operator cue table (SPEC §6a): Chinese and English words for each operation, for what a
+ranking or a sum runs over, and for rounding.
+
+`cues_read` takes normalised text and the spans the glossary took as names; it returns every cue
+in reading order. A cue inside a glossary match is part of a name (the 增长率 of a metric called
+营收增长率), and an operator cue inside a longer one is part of it (the 增长率 of 复合增长率).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..types import OP_CAGR, OP_DIFFERENCE, OP_GROWTH, OP_RANK, OP_RATIO, OP_SHARE, OP_SUM, OPERATIONS
+
+CUE_OVER = "over"  # a ranking's or a sum's list: 各地区, by channel
+CUE_DECIMALS = "decimals"  # 保留两位小数, 2 decimal places
+OVER_ENTITIES = "entities"
+OVER_CHANNELS = "channels"
+YOY = "yoy"
+QOQ = "qoq"
+
+_NUMBERS = {
+    "零": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+_ZH_N = r"[0-9]{1,2}|十[一二三四五六七八九]?|[一二两三四五六七八九]十?"
+_EN_N = r"[0-9]{1,2}|zero|one|two|three|four|five|six|seven|eight|nine|ten"
+_EN_START = r"(?<![a-z0-9])"
+_EN_END = r"(?![a-z0-9])"
+_SEP = r"[^,，。.？?!！;；、]"  # one character inside a clause
+_ZH_ENTITY_DIMS = r"子公司|分公司|附属公司|事业部|业务单元|地区|区域|市场|板块|分部|公司"
+_EN_ENTITY_DIMS = r"regions?|subsidiar(?:y|ies)|segments?|markets?|business units?|divisions?|entities|companies"
+_ZH_LIST_PREFIX = r"各个?|每一?个|(?<![部充十百])分|按|哪一?个|哪一?家|哪些|所有|全部"
+_EN_LIST_PREFIX = r"each|every|by|per|which|across(?: all)?(?: the)?|all(?: the)?|among(?: the)?"
+_RELATIVE_YEAR = r"(?:上一?年|去年|上年度|上一?财年)(?:同期)?"
+_RELATIVE_QUARTER = r"(?:上一?个?季度?|上季)"
+_EN_LAST = r"(?:compared (?:to|with)|vs\.?|versus|from|over|than|against) (?:the )?(?:last|previous|prior)"
+
+
+def _number(text: str | None) -> int | None:
+    if not text:
+        return None
+    if text.isdigit():
+        return int(text)
+    if text in _NUMBERS:
+        return _NUMBERS[text]
+    if text.startswith("十"):  # 十一 … 十九
+        return 10 + _NUMBERS[text[1]]
+    if text.endswith("十"):  # 二十 … 九十
+        return _NUMBERS[text[0]] * 10
+    return None
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One operator word in the normalised question; `[start, end)` indexes that text."""
+
+    kind: str  # an OP_* kind, CUE_OVER or CUE_DECIMALS
+    start: int
+    end: int
+    text: str  # the word shown in the route reason (同比, 最高, share of …)
+    comparison: str = YOY
+    order: str | None = None  # rank: asc | desc when the word says so
+    top: int | None = None
+    over: str | None = None
+    decimals: int | None = None
+    relative: bool = False  # stands for the base period (较上年, vs last year)
+    weak: bool = False  # an over word that counts only beside a rank or sum cue (最高的地区)
+
+
+_Extras = Callable[[re.Match[str]], dict[str, Any]]
+
+
+def _none(m: re.Match[str]) -> dict[str, Any]:
+    return {}
+
+
+def _fixed(**extras: Any) -> _Extras:
+    return lambda m: dict(extras)
+
+
+def _rank(order: str | None) -> _Extras:
+    return lambda m: {"order": order, "top": _number(m.groupdict().get("top") or m.groupdict().get("top2"))}
+
+
+def _decimals(m: re.Match[str]) -> dict[str, Any]:
+    """`保留两位小数` → 2; `取整` / `to the nearest whole number` → 0."""
+    n = m.groupdict().get("n") or m.groupdict().get("n2")
+    return {"decimals": _number(n) if n else 0}
+
+
+_RULES: list[tuple[str, str, _Extras]] = [
+    # -- CAGR (before growth: 复合增长率 holds 增长率) ------------------------------------------------
+    (OP_CAGR, r"(?:年均)?(?:年)?复合(?:年均)?(?:增长率|增速|增长)|年均(?:增长率|增速)|年化增长率", _none),
+    (
+        OP_CAGR,
+        _EN_START + r"(?:cagr|compound(?:ed)? (?:annual |average )*growth(?: rate)?|compound(?:ed)? annual"
+        r"|annuali[sz]ed growth(?: rate)?|average annual growth(?: rate)?)" + _EN_END,
+        _none,
+    ),
+    # -- growth against a year or a quarter earlier ------------------------------------------------
+    (
+        OP_GROWTH,
+        r"(?P<cue>环比)(?:增长|增加|下降|减少|变化|变动|上升|下滑|提高|降低)?了?(?:多少|几)?",
+        _fixed(comparison=QOQ),
+    ),
+    (
+        OP_GROWTH,
+        rf"(?:较|(?<![同环之占对])比|相比|相较于?|对比){_RELATIVE_QUARTER}(?:相比|比较)?"
+        rf"|(?:与|和|跟|同){_RELATIVE_QUARTER}(?:相比|比较|比)",
+        _fixed(comparison=QOQ, relative=True),
+    ),
+    (
+        OP_GROWTH,
+        _EN_START + r"(?:qoq|q/q|quarter[- ](?:over|on)[- ]quarter|sequential(?:ly)?)" + _EN_END,
+        _fixed(comparison=QOQ),
+    ),
+    (OP_GROWTH, _EN_START + _EN_LAST + r" quarter(?:'s)?" + _EN_END, _fixed(comparison=QOQ, relative=True)),
+    (OP_GROWTH, r"(?P<cue>同比)(?:增长|增加|下降|减少|变化|变动|上升|下滑|提高|降低)?了?(?:多少|几)?", _none),
+    (
+        OP_GROWTH,
+        rf"(?:较|(?<![同环之占对])比|相比|相较于?|对比){_RELATIVE_YEAR}(?:相比|比较)?"
+        rf"|(?:与|和|跟|同){_RELATIVE_YEAR}(?:相比|比较|比)|(?:去年|上年)同期",
+        _fixed(relative=True),
+    ),
+    (
+        OP_GROWTH,
+        r"增长率|增速|增幅|涨幅|(?:增长|增加|减少|下降|下滑|上升|提高|降低|变化|变动)了?(?:多少|几)(?:个百分点)?"
+        r"|(?:多少|几)个?百分点|个百分点",
+        _none,
+    ),
+    (
+        OP_GROWTH,
+        _EN_START + r"(?:yoy|y/y|year[- ](?:over|on)[- ]year|growth|gr[eo]w(?:n|s|ing)?|increase[ds]?|decrease[ds]?"
+        r"|percentage points?|pp|change in (?:pp|percentage points?))" + _EN_END,
+        _none,
+    ),
+    (OP_GROWTH, _EN_START + _EN_LAST + r" year(?:'s)?" + _EN_END, _fixed(relative=True)),
+    (OP_GROWTH, _EN_START + r"(?:(?:from|than|vs\.?|versus) )?a year (?:earlier|ago|before)" + _EN_END, _none),
+    # -- difference -------------------------------------------------------------------------------------
+    (
+        OP_DIFFERENCE,
+        rf"差额|差值|差距|相差了?(?:多少|几)?|差了?多少"
+        rf"|(?:较|(?<![同环之占对])比|相比|相较于?)(?!{_RELATIVE_YEAR}|{_RELATIVE_QUARTER}|重|例|值|率|较)"
+        rf"{_SEP}{{1,20}}?(?:增加|减少|增长|下降|提高|降低|多|少|高|低|高出|低了)了?(?:多少|几)",
+        _none,
+    ),
+    (
+        OP_DIFFERENCE,
+        _EN_START + r"(?:difference|gap between|how much (?:more|less|higher|lower|bigger|smaller))" + _EN_END,
+        _none,
+    ),
+    # -- share and ratio ------------------------------------------------------------------------------
+    (
+        OP_SHARE,
+        rf"占比|比重|所占(?:比例|份额)|份额|占{_SEP}{{0,15}}?的?(?P<cue>比例|比重|百分比)|占(?:到)?(?:多少|几成)",
+        _none,
+    ),
+    (
+        OP_SHARE,
+        _EN_START + r"(?:share(?: of)?|proportion(?: of)?|as a (?:percentage|percent|share|proportion) of"
+        r"|percentage of|percent of)" + _EN_END,
+        _none,
+    ),
+    (OP_RATIO, r"之比|比值|比率|(?:多少|几)倍", _none),
+    (
+        OP_RATIO,
+        _EN_START + r"(?:(?P<cue>ratio) (?:of|between)|to [^,.;?!]{1,40}? (?P<cue2>ratio)|how many times)" + _EN_END,
+        _none,
+    ),
+    # -- sum --------------------------------------------------------------------------------------------
+    (OP_SUM, r"合计|总和|之和|一共|总共|共计|加起来|加总|总计|汇总", _none),
+    (
+        OP_SUM,
+        _EN_START + r"(?:in total|combined|sum(?: of)?|total(?: of)?|altogether|add(?:ed)? up|aggregate)" + _EN_END,
+        _none,
+    ),
+    # -- rank -------------------------------------------------------------------------------------------
+    (OP_RANK, rf"(?:最低|最小|最少|最差|最慢)(?:的(?P<top>{_ZH_N})(?:个|家|名|位))?|更低|更少|更小", _rank("asc")),
+    (
+        OP_RANK,
+        rf"(?:最高|最大|最多|最好|最快)(?:的(?P<top>{_ZH_N})(?:个|家|名|位))?|更高|更多|更大|排名第一",
+        _rank("desc"),
+    ),
+    (OP_RANK, rf"倒数(?:第|前)?(?P<top>{_ZH_N})?(?:名|位)?|后(?P<top2>{_ZH_N})(?:名|位)", _rank("asc")),
+    (
+        OP_RANK,
+        rf"排名|排序|排行|名列|(?<![目此之以提])前(?P<top>{_ZH_N})(?:名|位|家|个|大)?(?!个?季|个?月|年|天|日|周|期|半|{_ZH_N})",
+        _rank(None),
+    ),
+    (OP_RANK, rf"哪一?个(?:{_ZH_ENTITY_DIMS}|渠道)|哪一?家", _rank(None)),
+    (
+        OP_RANK,
+        _EN_START
+        + r"(?:lowest|smallest|(?<!at )least|worst|slowest|lower|bottom(?:[- ](?P<top>"
+        + _EN_N
+        + r"))?)"
+        + _EN_END,
+        _rank("asc"),
+    ),
+    (
+        OP_RANK,
+        _EN_START + r"(?:highest|largest|biggest|most(?! recent| recently| likely| of)|best|fastest|higher"
+        rf"|top(?:[- ](?P<top>{_EN_N})| (?=(?:{_EN_ENTITY_DIMS}|channels?|perform))))" + _EN_END,
+        _rank("desc"),
+    ),
+    (
+        OP_RANK,
+        _EN_START + rf"(?:rank(?:ing|ings|ed)?|which (?:{_EN_ENTITY_DIMS}|channels?))" + _EN_END,
+        _rank(None),
+    ),
+    # -- what a ranking or a sum runs over ------------------------------------------------------------
+    (CUE_OVER, rf"(?:{_ZH_LIST_PREFIX})(?:{_ZH_ENTITY_DIMS})|哪一?家", _fixed(over=OVER_ENTITIES)),
+    (CUE_OVER, rf"(?:{_ZH_LIST_PREFIX})(?:销售)?渠道", _fixed(over=OVER_CHANNELS)),
+    (CUE_OVER, rf"的(?:{_ZH_ENTITY_DIMS})", _fixed(over=OVER_ENTITIES, weak=True)),
+    (CUE_OVER, r"的(?:销售)?渠道", _fixed(over=OVER_CHANNELS, weak=True)),
+    (
+        CUE_OVER,
+        _EN_START + rf"(?:{_EN_LIST_PREFIX}) (?:{_EN_ENTITY_DIMS})" + _EN_END,
+        _fixed(over=OVER_ENTITIES),
+    ),
+    (CUE_OVER, _EN_START + rf"(?:{_EN_LIST_PREFIX}) channels?" + _EN_END, _fixed(over=OVER_CHANNELS)),
+    (CUE_OVER, _EN_START + rf"(?:{_EN_ENTITY_DIMS})" + _EN_END, _fixed(over=OVER_ENTITIES, weak=True)),
+    (CUE_OVER, _EN_START + r"channels?" + _EN_END, _fixed(over=OVER_CHANNELS, weak=True)),
+    # -- rounding ---------------------------------------------------------------------------------------
+    (
+        CUE_DECIMALS,
+        rf"(?:保留|精确到|取)(?:到)?(?:小数点后)?(?P<n>{_ZH_N}|零)位(?:小数)?|(?P<n2>{_ZH_N})位小数|保留整数|取整",
+        _decimals,
+    ),
+    (
+        CUE_DECIMALS,
+        _EN_START + rf"(?:(?:to |at )?(?P<n>{_EN_N}) ?(?:decimal places?|decimals?|dp)"
+        r"|(?:rounded |round )?to (?:the nearest )?(?:integer|whole number))" + _EN_END,
+        _decimals,
+    ),
+]
+_COMPILED = [(kind, re.compile(pattern), extras) for kind, pattern, extras in _RULES]
+
+
+def _shown(m: re.Match[str]) -> str:
+    groups = m.groupdict()
+    return next((groups[name] for name in ("cue", "cue2") if groups.get(name)), m.group(0))
+
+
+def cues_read(normalized: str, *, taken: Sequence[tuple[int, int]]) -> list[Cue]:
+    """Every operator cue in normalised text, in reading order.
+
+    `taken` holds the spans (in `normalized`) of glossary matches that are names: a cue inside
+    one is not read. An operator cue inside a longer operator cue is part of that cue (the 增长多少
+    of 较2023年增长多少); a list or a rounding cue is always read.
+    """
+    found: list[Cue] = []
+    for kind, pattern, extras in _COMPILED:
+        for m in pattern.finditer(normalized):
+            start, end = m.span()
+            if start == end or any(t_start <= start and end <= t_end for t_start, t_end in taken):
+                continue
+            found.append(Cue(kind, start, end, _shown(m), **extras(m)))
+    kept = [
+        cue
+        for cue in found
+        if cue.kind not in OPERATIONS
+        or not any(
+            other.kind in OPERATIONS
+            and other.start <= cue.start
+            and cue.end <= other.end
+            and (other.end - other.start) > (cue.end - cue.start)
+            for other in found
+        )
+    ]
+    return sorted(kept, key=lambda c: (c.start, -(c.end - c.start)))
