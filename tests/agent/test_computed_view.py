@@ -1,6 +1,9 @@
 """Computed answers in the analyst UI: cards, the ranking chart, CSV export, language.
 
-Result dicts come from the real engine over demo or generated facts (`computed_results`).
+Every turn comes from the real pipeline: the page tests ask through the ask view over the demo
+database; the card tests ask `answer_question` over the demo facts; ties, negative totals and
+hostile source names come from the same pipeline over generated facts (`computed_results`),
+stored through the conversation store where a page shows them.
 """
 
 from __future__ import annotations
@@ -8,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import uuid
 from decimal import Decimal
 
 import pytest
@@ -15,55 +19,32 @@ from django.test import Client
 
 from agent.charts import chart_ranking
 from agent.computed_view import computed_cards, formula_words
-from agent.conversation import TURNS
 from agent.export import answer_export, cell_neutralise
-from core.compute import growth_compute, rank_compute, share_compute, sum_compute
+from agent.views import CONVERSATION
 from core.periods import period_parse
-from core.types import FactRecord, SubTask
-from facts.selectors import OrmFactStore, glossary_snapshot
-from tests.agent.computed_results import computed_turn
+from core.types import FactRecord
+from facts.selectors import glossary_snapshot
+from tests.agent.computed_results import generated_store, pipeline_answer, turn_of, turn_seed
 from tests.fakes import InMemoryFactStore
 
 FY2025, FY2024 = period_parse("FY2025"), period_parse("FY2024")
+TIED_QUESTION = "2025年香港、东南亚、集团和中国内地营收排名"
 
 
-def growth_turn(question, store, glossary, metric="REVENUE", entity="ACME_GROUP"):
-    return computed_turn(
-        question,
-        lambda lookup, label: growth_compute(lookup, SubTask(metric, entity, FY2025), label=label),
-        store=store,
-        glossary=glossary,
-    )
-
-
-def rank_turn(question, store, glossary, metric, entities, *, cleared=True):
-    tasks = [SubTask(metric, e, FY2025) for e in entities]
-    return computed_turn(
-        question,
-        lambda lookup, label: rank_compute(lookup, tasks, label=label),
-        store=store,
-        glossary=glossary,
-        cleared=cleared,
-        looked_up=tasks,
-    )
+def card_turn(question, store, glossary):
+    return turn_of(pipeline_answer(question, store=store, glossary=glossary))
 
 
 def tied_store() -> InMemoryFactStore:
     """Generated figures with a tie at the top and a negative one."""
-    values = {"E1": "500", "E2": "500", "E3": "120.5", "E4": "-80"}
-    return InMemoryFactStore(
-        [
-            FactRecord("REVENUE", code, FY2025, "TOTAL", Decimal(v), "CNY_M", "gen.xlsx", f"sheet=gen!B{i}")
-            for i, (code, v) in enumerate(values.items(), start=2)
-        ]
-    )
+    return generated_store("REVENUE", {"ACME_GROUP": "500", "ACME_CN": "500", "ACME_HK": "120.5", "ACME_SEA": "-80"})
 
 
 # -- cards (no database) ---------------------------------------------------------------------------
 
 
 def test_growth_shows_its_rate_and_absolute_change_on_one_card(store, glossary) -> None:
-    view = computed_cards(growth_turn("集团2025年营收同比增长多少", store, glossary), glossary)
+    view = computed_cards(card_turn("集团2025年营收同比增长多少", store, glossary), glossary)
     assert view["language"] == "zh" and view["ranking"] is None
     [card] = view["cards"]
     assert card["name"] == "营业收入同比增长率" and card["subject"] == "ACME集团"
@@ -80,20 +61,14 @@ def test_growth_shows_its_rate_and_absolute_change_on_one_card(store, glossary) 
 
 
 def test_a_percentage_changes_in_points_with_no_rate(store, glossary) -> None:
-    turn = growth_turn("集团2025年毛利率同比变化多少个百分点", store, glossary, metric="GROSS_MARGIN")
+    turn = card_turn("集团2025年毛利率同比变化多少个百分点", store, glossary)
     [card] = computed_cards(turn, glossary)["cards"]
     assert card["main"]["display"] == "-2.2 个百分点" and card["main"]["unit_name"] == ""
     assert card["alongside"] == []
 
 
 def test_a_sum_names_every_input_in_its_formula(store, glossary) -> None:
-    tasks = [SubTask("REVENUE", e, FY2025) for e in ("ACME_HK", "ACME_SEA")]
-    turn = computed_turn(
-        "2025年香港和东南亚营收合计是多少",
-        lambda lookup, label: sum_compute(lookup, tasks, label=label),
-        store=store,
-        glossary=glossary,
-    )
+    turn = card_turn("2025年香港和东南亚营收合计是多少", store, glossary)
     [card] = computed_cards(turn, glossary)["cards"]
     assert (card["main"]["display"], card["main"]["unit_name"]) == ("32,330.3", "百万元")
     assert card["formulas"][0]["words"] == "ACME香港营业收入 FY2025 + ACME东南亚营业收入 FY2025"
@@ -101,7 +76,7 @@ def test_a_sum_names_every_input_in_its_formula(store, glossary) -> None:
 
 
 def test_english_questions_get_english_labels_and_names(store, glossary) -> None:
-    view = computed_cards(growth_turn("What was the group's revenue growth in 2025?", store, glossary), glossary)
+    view = computed_cards(card_turn("What was the group's revenue growth in 2025?", store, glossary), glossary)
     [card] = view["cards"]
     assert view["language"] == "en" and view["labels"]["inputs"] == "Inputs ({count})"
     assert card["inputs_label"] == "Inputs (2)" and card["kind_label"] == "Growth"
@@ -111,14 +86,7 @@ def test_english_questions_get_english_labels_and_names(store, glossary) -> None
 
 
 def test_formula_words_name_entities_and_channels_where_the_formula_does(store, glossary) -> None:
-    turn = computed_turn(
-        "香港2025年线上收入占比",
-        lambda lookup, label: share_compute(
-            lookup, SubTask("REVENUE", "ACME_HK", FY2025, "ONLINE"), SubTask("REVENUE", "ACME_HK", FY2025), label=label
-        ),
-        store=store,
-        glossary=glossary,
-    )
+    turn = card_turn("香港2025年线上收入占比", store, glossary)
     [card] = computed_cards(turn, glossary)["cards"]
     assert card["formulas"][0]["words"] == "营业收入（线上） FY2025 ÷ 营业收入（合计） FY2025"
     assert card["subject"] == "ACME香港"
@@ -126,7 +94,7 @@ def test_formula_words_name_entities_and_channels_where_the_formula_does(store, 
 
 
 def test_a_turn_without_computed_values_has_no_cards(store, glossary) -> None:
-    turn = growth_turn("集团2025年营收同比增长多少", store, glossary)
+    turn = card_turn("集团2025年营收同比增长多少", store, glossary)
     turn["result"].pop("computed")
     assert computed_cards(turn, glossary) is None
 
@@ -135,7 +103,7 @@ def test_a_turn_without_computed_values_has_no_cards(store, glossary) -> None:
 
 
 def test_a_ranking_is_one_chart_in_rank_order_with_the_missing_listed(store, glossary) -> None:
-    turn = rank_turn("2025年哪个地区净资产收益率最高", store, glossary, "ROE", ["ACME_CN", "ACME_HK", "ACME_SEA"])
+    turn = card_turn("2025年哪个地区净资产收益率最高", store, glossary)
     view = computed_cards(turn, glossary)
     assert view["cards"] == []  # no card per rank
     ranking = view["ranking"]
@@ -146,14 +114,14 @@ def test_a_ranking_is_one_chart_in_rank_order_with_the_missing_listed(store, glo
 
 
 def test_ranking_rows_carry_ties_and_negative_figures(glossary) -> None:
-    turn = rank_turn("2025年各公司营收排名", tied_store(), glossary, "REVENUE", ["E3", "E4", "E1", "E2"])
+    turn = card_turn(TIED_QUESTION, tied_store(), glossary)
     ranking = computed_cards(turn, glossary)["ranking"]
     bars = ranking["chart"]["bars"]
-    assert [(b["rank"], b["tied"], b["value"]) for b in bars] == [
-        (1, True, "500 · 并列"),
-        (1, True, "500 · 并列"),
-        (3, False, "120.5"),
-        (4, False, "-80"),
+    assert [(b["rank"], b["label"], b["tied"], b["value"]) for b in bars] == [
+        (1, "ACME集团", True, "500 · 并列"),
+        (1, "ACME中国内地", True, "500 · 并列"),
+        (3, "ACME香港", False, "120.5"),
+        (4, "ACME东南亚", False, "-80"),
     ]
     zero = ranking["chart"]["zero_x"]
     assert all(b["x"] == zero for b in bars[:3]) and not any(b["negative"] for b in bars[:3])
@@ -164,7 +132,7 @@ def test_ranking_rows_carry_ties_and_negative_figures(glossary) -> None:
 
 
 def test_a_ranking_without_its_ranked_figures_is_still_listed_in_order(glossary) -> None:
-    turn = rank_turn("2025年各公司营收排名", tied_store(), glossary, "REVENUE", ["E1", "E2", "E3", "E4"])
+    turn = card_turn(TIED_QUESTION, tied_store(), glossary)
     for item in turn["result"]["computed"]:
         del item["ranked_value"], item["ranked_display"]
     drawn = computed_cards(turn, glossary)["ranking"]
@@ -173,10 +141,10 @@ def test_a_ranking_without_its_ranked_figures_is_still_listed_in_order(glossary)
     listed = computed_cards(turn, glossary)["ranking"]
     assert listed["chart"] is None
     assert [(r["rank"], r["label"], r["tied"]) for r in listed["rows"]] == [
-        (1, "E1", True),
-        (1, "E2", True),
-        (3, "E3", False),
-        (4, "E4", False),
+        (1, "ACME集团", True),
+        (1, "ACME中国内地", True),
+        (3, "ACME香港", False),
+        (4, "ACME东南亚", False),
     ]
 
 
@@ -207,28 +175,46 @@ def test_chart_ranking_draws_all_negative_bars_left_of_zero_and_caps_long_lists(
 
 @pytest.fixture
 def web(demo) -> Client:
+    """The page as `analyst_cleared`, who may see RESTRICTED facts (Southeast Asia's net profit)."""
     client = Client()
     client.force_login(demo["users"]["analyst_cleared"])
     return client
 
 
-def seed(client: Client, *turns) -> None:
+def page_ask(client: Client, question: str) -> str:
+    """Ask through the page's form as a plain post, then return the page the redirect leads to."""
+    response = client.post("/ask", {"question": question})
+    assert response.status_code == 302, response.content.decode()[:400]
+    return client.get("/").content.decode()
+
+
+def page_seed(client: Client, user, result) -> str:
+    """Store `result` as the first turn of a new conversation, make it the page's, return the page."""
+    external_id = uuid.uuid4().hex
+    turn_seed(user=user, external_id=external_id, result=result)
     session = client.session
-    session[TURNS] = list(turns)
+    session[CONVERSATION] = external_id
     session.save()
+    return client.get("/").content.decode()
 
 
-def db_turn_growth():
-    return growth_turn("集团2025年营收同比增长多少", OrmFactStore(), glossary_snapshot())
+def last_part(body: str, start: str, end: str) -> str:
+    """The last turn's `start` … `end` part of the page."""
+    at = body.rindex(start)
+    return body[at : body.index(end, at)]
+
+
+def ranking_of(body: str) -> tuple[str, list[str], list[str]]:
+    """The last ranking figure, its bar labels and its bar values, top first."""
+    figure = last_part(body, '<figure class="ranking">', "</figure>")
+    labels = re.findall(r'class="label">([^<]+)</text>', figure)
+    return figure, labels, re.findall(r'class="value">([^<]+)</text>', figure)
 
 
 @pytest.mark.django_db
 def test_the_page_shows_the_card_with_inputs_linked_to_their_documents(web: Client) -> None:
-    seed(web, db_turn_growth())
-    body = web.get("/").content.decode()
-    card = body[
-        body.index('<section class="computed"') : body.index("</section>", body.index('<section class="computed"'))
-    ]
+    body = page_ask(web, "集团2025年营收同比增长多少")
+    card = last_part(body, '<section class="computed"', "</section>")
     assert '<span class="computed-value" title="精确值 0.0854350423' in card and "+8.54%" in card
     assert "变动额</span> <b" in card and "+10,110.4" in card and "营业收入 FY2025 − 营业收入 FY2024" in card
     assert '<details class="computed-inputs">' in card and "输入数据（2 项）" in card
@@ -238,31 +224,59 @@ def test_the_page_shows_the_card_with_inputs_linked_to_their_documents(web: Clie
 
 
 @pytest.mark.django_db
+def test_a_formula_metric_shows_its_ratio_card(web: Client) -> None:
+    body = page_ask(web, "集团2025年营业利润率是多少")
+    card = last_part(body, '<section class="computed"', "</section>")
+    assert "营业利润率" in card and "7.39%" in card and "营业利润 FY2025 ÷ 营业收入 FY2025" in card
+    assert "9,487.3 百万元" in card and "128,450.6 百万元" in card
+
+
+@pytest.mark.django_db
 def test_the_ranking_renders_one_bar_per_row_in_order_with_negative_bars(web: Client) -> None:
-    turn = rank_turn(
-        "2025年哪个公司净利润最高",
-        OrmFactStore(),
-        glossary_snapshot(),
-        "NET_PROFIT",
-        ["ACME_SEA", "ACME_GROUP", "ACME_CN"],
-    )
-    seed(web, turn)
-    body = web.get("/").content.decode()
-    figure = body[
-        body.index('<figure class="ranking">') : body.index("</figure>", body.index('<figure class="ranking">'))
-    ]
-    labels = re.findall(r'class="label">([^<]+)</text>', figure)
-    assert labels == ["ACME集团", "ACME东南亚"]
-    assert re.findall(r'class="value">([^<]+)</text>', figure) == ["6,811.9", "-1,402.6"]
-    assert figure.count('class="bar"') == 1 and figure.count('class="bar negative"') == 1
-    assert "缺少数据，未参与排名：ACME中国内地" in figure
+    body = page_ask(web, "2025年各地区营业利润排名")
+    figure, labels, values = ranking_of(body)
+    assert labels == ["ACME中国内地", "ACME香港", "ACME东南亚"]
+    assert values == ["8,640.1", "1,932.4", "-1,085.2"]
+    assert figure.count('class="bar"') == 2 and figure.count('class="bar negative"') == 1
+    assert "缺少数据" not in figure
     assert 'class="chart"' not in body  # the ranking replaces the plain bar chart
 
 
 @pytest.mark.django_db
+def test_a_ranked_entity_without_the_figure_is_listed_as_missing(web: Client) -> None:
+    body = page_ask(web, "2025年集团、中国内地和东南亚净利润排名")
+    figure, labels, values = ranking_of(body)
+    assert labels == ["ACME集团", "ACME东南亚"] and values == ["6,811.9", "-1,402.6"]
+    assert figure.count('class="bar"') == 1 and figure.count('class="bar negative"') == 1
+    assert "缺少数据，未参与排名：ACME中国内地" in figure
+
+
+@pytest.mark.django_db
+def test_an_uncleared_analyst_sees_the_restricted_figure_as_missing(demo) -> None:
+    client = Client()
+    client.force_login(demo["users"]["analyst"])
+    figure, labels, values = ranking_of(page_ask(client, "2025年集团、中国内地和东南亚净利润排名"))
+    assert labels == ["ACME集团"] and values == ["6,811.9"]
+    assert "缺少数据，未参与排名：ACME中国内地、ACME东南亚" in figure and "1,402.6" not in figure
+
+
+@pytest.mark.django_db
+def test_the_page_draws_ties_and_a_negative_bar_from_generated_figures(web: Client, demo) -> None:
+    store = generated_store("OPERATING_PROFIT", {"ACME_CN": "1200.5", "ACME_HK": "1200.5", "ACME_SEA": "-310.2"})
+    result = pipeline_answer(
+        "2025年集团、中国内地、香港和东南亚营业利润排名", store=store, glossary=glossary_snapshot()
+    )
+    figure, labels, values = ranking_of(page_seed(web, demo["users"]["analyst_cleared"], result))
+    assert re.findall(r'class="rank">([^<]+)</text>', figure) == ["1", "1", "3"]
+    assert labels == ["ACME中国内地", "ACME香港", "ACME东南亚"]
+    assert values == ["1,200.5 · 并列", "1,200.5 · 并列", "-310.2"]
+    assert figure.count('class="rank-row tied"') == 2 and figure.count('class="bar negative"') == 1
+    assert "缺少数据，未参与排名：ACME集团" in figure
+
+
+@pytest.mark.django_db
 def test_the_page_labels_an_english_turn_in_english(web: Client) -> None:
-    seed(web, growth_turn("What was the group's revenue growth in 2025?", OrmFactStore(), glossary_snapshot()))
-    body = web.get("/").content.decode()
+    body = page_ask(web, "What was the group's revenue growth in 2025?")
     assert '<section class="computed" lang="en"' in body and "Inputs (2)" in body
     assert "(revenue FY2025 − revenue FY2024) ÷ revenue FY2024" in body and "Source: " in body
 
@@ -271,7 +285,7 @@ def test_the_page_labels_an_english_turn_in_english(web: Client) -> None:
 
 
 def test_csv_rows_hold_the_facts_then_each_computed_value_with_its_inputs(store, glossary) -> None:
-    result = growth_turn("集团2025年营收同比增长多少", store, glossary)["result"]
+    result = card_turn("集团2025年营收同比增长多少", store, glossary)["result"]
     rows = answer_export(result)
     assert rows[0][:5] == ["entity", "metric", "period", "channel", "value"] and len(rows[1]) == 9
     blank = rows.index([])
@@ -297,7 +311,7 @@ def test_csv_rows_hold_the_facts_then_each_computed_value_with_its_inputs(store,
 
 
 def test_csv_rows_of_a_ranking_carry_the_ranked_value(glossary) -> None:
-    result = rank_turn("2025年各公司营收排名", tied_store(), glossary, "REVENUE", ["E1", "E2", "E3", "E4"])["result"]
+    result = card_turn(TIED_QUESTION, tied_store(), glossary)["result"]
     rows = answer_export(result)
     ranked = [r for r in rows if len(r) > 2 and r[1] == "computed"]
     assert [(r[5], r[14]) for r in ranked] == [("1", "500"), ("1", "500"), ("3", "120.5"), ("4", "-80")]
@@ -321,7 +335,7 @@ def test_cells_that_a_spreadsheet_would_run_are_neutralised() -> None:
 
 @pytest.mark.django_db
 def test_the_csv_download_holds_computed_rows_and_inputs(web: Client) -> None:
-    seed(web, db_turn_growth())
+    page_ask(web, "集团2025年营收同比增长多少")
     response = web.get("/turns/0/facts.csv")
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0][0] == "entity" and ["", ""] not in rows
@@ -330,13 +344,20 @@ def test_the_csv_download_holds_computed_rows_and_inputs(web: Client) -> None:
 
 
 @pytest.mark.django_db
-def test_the_csv_download_neutralises_formula_cells(web: Client) -> None:
-    turn = db_turn_growth()
-    result = turn["result"]
-    result["facts"][0]["source"]["doc"] = '=HYPERLINK("http://evil","x")'
-    result["facts"][1]["value"] = "-118340.2"
-    seed(web, turn)
+def test_the_csv_download_neutralises_formula_cells(web: Client, demo) -> None:
+    hostile = '=HYPERLINK("http://evil","x")'
+    store = InMemoryFactStore(
+        [
+            FactRecord("REVENUE", "ACME_GROUP", FY2025, "TOTAL", Decimal("128450.6"), "CNY_M", hostile, "sheet=gen!B2"),
+            FactRecord(
+                "REVENUE", "ACME_GROUP", FY2024, "TOTAL", Decimal("-118340.2"), "CNY_M", "gen.xlsx", "sheet=gen!B3"
+            ),
+        ]
+    )
+    result = pipeline_answer("集团2025年营收同比增长多少", store=store, glossary=glossary_snapshot())
+    assert result.computed  # a negative base still gives the absolute change
+    page_seed(web, demo["users"]["analyst_cleared"], result)
     text = web.get("/turns/0/facts.csv").content.decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(text)))
-    assert rows[1][6] == '\'=HYPERLINK("http://evil","x")' and rows[2][4] == "-118340.2"
+    assert rows[1][6] == "'" + hostile and rows[2][4] == "-118340.2"
     assert not any(cell.startswith("=") for row in rows for cell in row)

@@ -1,129 +1,79 @@
-"""Computed answers in real Chromium: the card with its formula and inputs, and the ranking chart.
+"""Computed answers in real Chromium: the analyst types the questions into the page's form and
+reads the computed card (formula, inputs that open their documents) and the ranking chart.
 
-Until the pipeline fills `computed`, the turns are seeded into the analyst's session (the store
-the page reads) with results from the real pipeline and engine (`tests.agent.computed_results`).
-Screenshots land in `RAGSPINE_SCREENSHOTS` (default docs/screenshots/).
+A tie cannot come from the demo data, so one ranking is answered by the same pipeline over
+generated figures and stored as a turn of the page's conversation (`turn_seed`).
+
+Screenshots are taken only when `RAGSPINE_SCREENSHOTS` names a folder (`1` means docs/screenshots/):
+computed-growth.png and computed-ranking.png (the README shows them), and their -phone variants.
 """
 
 from __future__ import annotations
 
 import os
-from decimal import Decimal
+from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
+from django.core.management import call_command
 
-from agent.conversation import TURNS
-from core.compute import growth_compute, rank_compute, sum_compute
-from core.periods import period_parse
-from core.types import FactRecord, SubTask
-from facts.selectors import OrmFactStore, glossary_snapshot
-from tests.agent.computed_results import computed_turn
-from tests.browser.test_analyst_flow import PASSWORD, browser  # noqa: F401 (a fixture)
-from tests.fakes import InMemoryFactStore
+from agent.views import CONVERSATION
+from facts.selectors import glossary_snapshot
+from tests.agent.computed_results import generated_store, pipeline_answer, turn_seed
+from tests.browser.test_analyst_flow import PASSWORD, ask, browser  # noqa: F401 (a fixture)
 
-SHOTS = Path(os.environ.get("RAGSPINE_SCREENSHOTS") or Path(__file__).resolve().parents[2] / "docs" / "screenshots")
-FY2025 = period_parse("FY2025")
+USER = "analyst_cleared"  # may see the RESTRICTED Southeast Asia net profit ranked here
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+def shots_folder() -> Path | None:
+    named = os.environ.get("RAGSPINE_SCREENSHOTS", "")
+    if named in ("", "0"):
+        return None
+    return Path(__file__).resolve().parents[2] / "docs" / "screenshots" if named == "1" else Path(named)
+
+
+def shot(target, name: str) -> None:
+    """Screenshot `target` (a page or a locator) as `name` when screenshots are asked for."""
+    folder = shots_folder()
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+        target.screenshot(path=str(folder / name))
+
+
 @pytest.fixture
 def site(live_server):
-    from io import StringIO
-
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-
     call_command("load_demo", stdout=StringIO())
-    user = get_user_model().objects.get(username="analyst_cleared")
+    user = get_user_model().objects.get(username=USER)
     user.set_password(PASSWORD)
     user.save()
     return live_server.url
 
 
-def turns() -> list[dict]:
-    store, glossary = OrmFactStore(), glossary_snapshot()
-    regions = [SubTask("NET_PROFIT", e, FY2025) for e in ("ACME_GROUP", "ACME_CN", "ACME_HK", "ACME_SEA")]
-    revenue = [SubTask("REVENUE", e, FY2025) for e in ("ACME_CN", "ACME_HK", "ACME_SEA")]
-    tied = [SubTask("OPERATING_PROFIT", e, FY2025) for e in ("ACME_GROUP", "ACME_CN", "ACME_HK", "ACME_SEA")]
-    generated = InMemoryFactStore(
-        [
-            FactRecord(t.metric, t.entity, FY2025, "TOTAL", Decimal(v), "CNY_M", "generated.xlsx", f"sheet=gen!B{i}")
-            for i, (t, v) in enumerate(zip(tied[1:], ("1200.5", "1200.5", "-310.2"), strict=True), start=2)
-        ]
-    )
-    return [
-        computed_turn(
-            "集团2025年营收同比增长多少",
-            lambda lookup, label: growth_compute(lookup, SubTask("REVENUE", "ACME_GROUP", FY2025), label=label),
-            store=store,
-            glossary=glossary,
-        ),
-        computed_turn(
-            "2025年香港和东南亚营收合计是多少",
-            lambda lookup, label: sum_compute(lookup, revenue[1:], label=label),
-            store=store,
-            glossary=glossary,
-        ),
-        computed_turn(
-            "2025年哪个地区营收最高",
-            lambda lookup, label: rank_compute(lookup, revenue, label=label),
-            store=store,
-            glossary=glossary,
-            looked_up=revenue,
-        ),
-        computed_turn(
-            "2025年各公司净利润排名",
-            lambda lookup, label: rank_compute(lookup, regions, label=label),
-            store=store,
-            glossary=glossary,
-            looked_up=regions,
-        ),
-        computed_turn(
-            "2025年各地区营业利润排名",
-            lambda lookup, label: rank_compute(lookup, tied, label=label),
-            store=generated,
-            glossary=glossary,
-            looked_up=tied,
-        ),
-        computed_turn(
-            "What was the group's revenue growth in 2025?",
-            lambda lookup, label: growth_compute(lookup, SubTask("REVENUE", "ACME_GROUP", FY2025), label=label),
-            store=store,
-            glossary=glossary,
-        ),
-    ]
-
-
-def seeded_page(browser, site: str, width: int, seeded: list[dict]):  # noqa: F811 (fixture)
+def page_open(browser, site: str, width: int):  # noqa: F811 (fixture)
     context = browser.new_context(viewport={"width": width, "height": 900}, locale="zh-CN")
     page = context.new_page()
-    _login(page, site)
-    key = next(c["value"] for c in context.cookies() if c["name"] == "sessionid")
-    session = SessionStore(session_key=key)
-    session[TURNS] = seeded
-    session.save()
     page.goto(f"{site}/")
-    page.add_style_tag(content=".ask-form { position: static; }")
-    return context, page
-
-
-def _login(page, site: str) -> None:
-    """As `analyst_cleared`, who may see the RESTRICTED Southeast Asia net profit ranked here."""
-    page.goto(f"{site}/")
-    page.fill("#id_username", "analyst_cleared")
+    page.fill("#id_username", USER)
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit]")
     page.wait_for_url(f"{site}/")
+    return context, page
+
+
+def static_form(page) -> None:
+    page.add_style_tag(content=".ask-form { position: static; }")  # a sticky bar would float over a shot
 
 
 def test_computed_cards_and_the_ranking_chart_render(browser, site) -> None:  # noqa: F811 (fixture)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    seeded = turns()
-    context, page = seeded_page(browser, site, 1280, seeded)
-    growth = page.locator("article.turn").nth(0).locator(".computed-card")
+    context, page = page_open(browser, site, 1280)
+    turns = page.locator("article.turn")
+
+    ask(page, "集团2025年营收同比增长多少")
+    growth = turns.nth(0).locator(".computed-card")
     assert growth.count() == 1
     assert "+8.54%" in growth.inner_text() and "+10,110.4" in growth.inner_text()
     inputs = growth.locator("details.computed-inputs")
@@ -131,40 +81,66 @@ def test_computed_cards_and_the_ranking_chart_render(browser, site) -> None:  # 
     inputs.locator("summary").click()
     assert inputs.locator("li").count() == 2 and "128,450.6 百万元" in inputs.inner_text()
     assert inputs.locator("a", has_text="打开文档").count() == 2
-    growth.screenshot(path=str(SHOTS / "computed-card.png"))
 
-    ranking = page.locator("article.turn").nth(3).locator("figure.ranking")
+    ask(page, "2025年各地区营业利润排名")
+    ranking = turns.nth(1).locator("figure.ranking")
+    assert ranking.locator("text.label").all_text_contents() == ["ACME中国内地", "ACME香港", "ACME东南亚"]
+    assert ranking.locator("text.value").all_text_contents() == ["8,640.1", "1,932.4", "-1,085.2"]
     bars = ranking.locator("rect.bar")
-    assert bars.count() == 2 and ranking.locator("rect.bar.negative").count() == 1
-    assert ranking.locator("text.label").all_text_contents() == ["ACME集团", "ACME东南亚"]
-    assert "缺少数据" in ranking.inner_text() and "ACME中国内地" in ranking.inner_text()
+    assert bars.count() == 3 and ranking.locator("rect.bar.negative").count() == 1
+    widths = [bars.nth(i).bounding_box()["width"] for i in range(3)]
+    assert widths[0] > widths[1] > 0 and widths[2] > 0
     negative, positive = ranking.locator("rect.bar.negative").bounding_box(), bars.first.bounding_box()
     assert negative["x"] + negative["width"] == pytest.approx(positive["x"], abs=1.5)  # both meet at zero
-    ranking.screenshot(path=str(SHOTS / "computed-ranking.png"))
-    regions = page.locator("article.turn").nth(2).locator("figure.ranking")
-    assert regions.locator("text.label").all_text_contents() == ["ACME中国内地", "ACME香港", "ACME东南亚"]
-    ties = page.locator("article.turn").nth(4).locator("figure.ranking")
-    assert ties.locator("text.rank").all_text_contents() == ["1", "1", "3"]
-    assert ties.locator("text.value").all_text_contents() == ["1,200.5 · 并列", "1,200.5 · 并列", "-310.2"]
-    assert "缺少数据，未参与排名：ACME集团" in ties.inner_text()
-    ties.screenshot(path=str(SHOTS / "computed-ranking-ties.png"))
-    english = page.locator("article.turn").nth(5).locator(".computed-card")
+    assert turns.nth(1).locator("svg.chart, figure.chart").count() == 0  # no second, plain chart
+
+    ask(page, "2025年集团、中国内地和东南亚净利润排名")
+    missing = turns.nth(2).locator("figure.ranking")
+    assert missing.locator("text.label").all_text_contents() == ["ACME集团", "ACME东南亚"]
+    assert missing.locator("rect.bar.negative").count() == 1
+    assert "缺少数据，未参与排名：ACME中国内地" in missing.inner_text()
+
+    ask(page, "集团2025年营业利润率是多少")
+    margin = turns.nth(3).locator(".computed-card")
+    assert "7.39%" in margin.inner_text() and "营业利润 FY2025 ÷ 营业收入 FY2025" in margin.inner_text()
+
+    ask(page, "What was the group's revenue growth in 2025?")
+    english = turns.nth(4).locator(".computed-card")
     english.locator("summary").click()
     assert "Inputs (2)" in english.inner_text() and "Source: " in english.inner_text()
     assert "(revenue FY2025 − revenue FY2024) ÷ revenue FY2024" in english.inner_text()
-    english.screenshot(path=str(SHOTS / "computed-card-en.png"))
-    page.screenshot(path=str(SHOTS / "computed-page.png"), full_page=True)
+
+    key = next(c["value"] for c in context.cookies() if c["name"] == "sessionid")
+    store = generated_store("OPERATING_PROFIT", {"ACME_CN": "1200.5", "ACME_HK": "1200.5", "ACME_SEA": "-310.2"})
+    tied = pipeline_answer("2025年集团、中国内地、香港和东南亚营业利润排名", store=store, glossary=glossary_snapshot())
+    user = get_user_model().objects.get(username=USER)
+    turn_seed(user=user, external_id=SessionStore(session_key=key)[CONVERSATION], result=tied)
+    page.reload()
+    ties = turns.nth(5).locator("figure.ranking")
+    assert ties.locator("text.rank").all_text_contents() == ["1", "1", "3"]
+    assert ties.locator("text.value").all_text_contents() == ["1,200.5 · 并列", "1,200.5 · 并列", "-310.2"]
+    assert "缺少数据，未参与排名：ACME集团" in ties.inner_text()
+
+    static_form(page)
+    turns.nth(0).locator("details.computed-inputs summary").click()  # open again after the reload
+    shot(turns.nth(0).locator(".computed-card"), "computed-growth.png")
+    shot(turns.nth(1).locator("figure.ranking"), "computed-ranking.png")
     context.close()
 
 
 def test_computed_answers_fit_a_phone(browser, site) -> None:  # noqa: F811 (fixture)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    context, page = seeded_page(browser, site, 390, turns())
-    for details in page.locator("details.computed-inputs").all()[:1]:
-        details.locator("summary").click()
+    context, page = page_open(browser, site, 390)
+    ask(page, "集团2025年营收同比增长多少")
+    ask(page, "2025年各地区营业利润排名")
+    turns = page.locator("article.turn")
+    turns.nth(0).locator("details.computed-inputs summary").click()
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0
-    label = page.locator("figure.ranking text.label").first.bounding_box()
+    ranking = turns.nth(1).locator("figure.ranking")
+    assert ranking.bounding_box()["width"] <= 390
+    label = ranking.locator("text.label").first.bounding_box()
     assert label["height"] >= 8  # chart text stays readable once scaled down
-    page.screenshot(path=str(SHOTS / "computed-phone.png"), full_page=True)
+    static_form(page)
+    shot(turns.nth(0).locator(".computed-card"), "computed-growth-phone.png")
+    shot(ranking, "computed-ranking-phone.png")
     context.close()
