@@ -97,11 +97,10 @@ def _rel_year(m: re.Match[str], ref: date) -> int:
 
 
 def _short_year(text: str, ref: date) -> int | None:
-    """`25` → 2025; a two-digit year more than ten years ahead of the reference is last century's."""
-    year = 2000 + int(text)
-    if year > ref.year + 10:
-        year -= 100
-    return year if 1990 <= year <= 2100 else None
+    """`25` → 2025, `98` → 1998: years are read in 1990–2089 whatever the reference date, so a
+    data file's `FY26` is the same period on every day it is imported."""
+    number = int(text)
+    return 1900 + number if number >= 90 else 2000 + number
 
 
 def _year_of(m: re.Match[str], ref: date) -> int | None:

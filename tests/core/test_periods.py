@@ -184,3 +184,10 @@ def test_a_stretch_no_period_type_covers_is_not_read_as_the_year(text: str) -> N
 def test_the_first_months_of_a_year() -> None:
     assert labels("2025年前6个月") == ["2025H1"]
     assert labels("去年前三个月") == ["2025Q1"]
+
+
+@pytest.mark.parametrize(("text", "label"), [("FY26", "FY2026"), ("FY98", "FY1998"), ("24年", "FY2024")])
+def test_a_two_digit_year_reads_the_same_on_every_reference_date(text: str, label: str) -> None:
+    for reference in (date(2000, 1, 1), date(2001, 7, 1), date(2026, 3, 15), date(2080, 1, 1)):
+        period = period_parse(text, reference)
+        assert period is not None and period.label == label, (text, reference)
