@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal
 from typing import Any, Protocol, runtime_checkable
 
 from .glossary import GlossarySnapshot
@@ -28,6 +29,10 @@ class BulkFactStore(Protocol):
     the same facts `fact_get` would return one by one, keyed by `SubTask.key`."""
 
     def facts_get(self, tasks: Iterable[SubTask], *, cleared: bool) -> Mapping[tuple[str, ...], FactRecord]: ...
+
+    def figures_get(self, tasks: Iterable[SubTask], *, cleared: bool) -> Mapping[tuple[str, ...], tuple[Decimal, str]]:
+        """Only the value and sensitivity of those facts: what a long ranking reads first."""
+        ...
 
 
 @dataclass(frozen=True)

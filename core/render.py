@@ -293,6 +293,9 @@ def _row_figure(display: str, unit: str, glossary: GlossarySnapshot, language: s
     return display if display.endswith("%") else display + unit_suffix(glossary, unit, language)
 
 
+MISSING_NAMED = 10  # keys without a figure named one by one; the rest are counted
+
+
 def ranking_lines(ranking: Ranking, glossary: GlossarySnapshot, language: str) -> list[str]:
     """The leader first, then one line per row in rank order (ties marked), then the subjects
     without the figure (listed as missing, never dropped), the order rule and the inputs."""
@@ -322,7 +325,10 @@ def ranking_lines(ranking: Ranking, glossary: GlossarySnapshot, language: str) -
         lines.append(f"{row.rank}. {names[row.subject]} {_row_figure(row.display, row.unit, glossary, language)}{mark}")
     sep = ", " if en else "、"
     if ranking.missing:
-        shown = sep.join(names[t] for t in ranking.missing)
+        shown = sep.join(names[t] for t in ranking.missing[:MISSING_NAMED])
+        more = len(ranking.missing) - MISSING_NAMED
+        if more > 0:
+            shown += f" and {more:,} more" if en else f" 等 {len(ranking.missing):,} 项"
         lines.append(
             f"Not found: {shown} (no figure; not ranked)" if en else f"未找到：{shown}（无该数据，未参与排名）"
         )
@@ -333,7 +339,7 @@ def ranking_lines(ranking: Ranking, glossary: GlossarySnapshot, language: str) -
             if en
             else f"无意义：{shown}（分母为 0，未参与排名）"
         )
-    count = len({(f.entity, f.period, f.channel) for f in ranking.inputs})
+    count = ranking.count or len({(f.entity, f.period, f.channel) for f in ranking.inputs})
     way = ("highest first" if desc else "lowest first") if en else ("从高到低" if desc else "从低到高")
     lines.append(
         f"Formula: {over}, {way} ({count} ranked)" if en else f"公式：按 {over} {way}排序（{count} 项参与排名）"

@@ -266,6 +266,9 @@ class FactMetric(models.Model):
         indexes = [
             models.Index(fields=["review_status"], name="fact_review_idx", condition=~Q(review_status="approved")),
             models.Index(fields=["document"], name="fact_document_idx", condition=Q(document__isnull=False)),
+            # One metric's figures across entities (a ranking, a sum): the natural key leads with
+            # the entity, which such a read does not fix.
+            models.Index(fields=["metric", "period_type", "period", "channel", "entity"], name="fact_metric_key_idx"),
         ]
         permissions = [("can_view_restricted", "Can view RESTRICTED facts, chunks, documents and FAQ items")]
 

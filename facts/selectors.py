@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.db import connection
 from django.db.models import QuerySet
@@ -176,6 +177,45 @@ def facts_get(tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...
 _IN_BATCH = 500  # codes per IN clause: well under SQLite's bound on query parameters
 
 
+def figures_get(tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...], tuple[Decimal, str]]:
+    """The value and sensitivity of every fact `tasks` name that the caller may see, keyed by
+    `SubTask.key`: what a long ranking needs to find its head before reading whole facts.
+
+    The rows are read through the cursor, not as model instances, since a ranking over
+    thousands of entities reads thousands of them for a handful of answer lines.
+    """
+    wanted = {task.key for task in tasks}
+    groups: dict[tuple[str, str, str], tuple[set[str], set[str]]] = {}
+    for metric, entity, period_type, period, channel in wanted:
+        metrics, entities = groups.setdefault((period_type, period, channel), (set(), set()))
+        metrics.add(metric)
+        entities.add(entity)
+    found: dict[tuple[str, ...], tuple[Decimal, str]] = {}
+    with connection.cursor() as cursor:
+        for (period_type, period, channel), (metrics, entities) in groups.items():
+            ordered = sorted(entities)
+            for start in range(0, len(ordered), _IN_BATCH):
+                query = (
+                    fact_list(cleared=cleared)
+                    .filter(
+                        period_type=period_type,
+                        period=period,
+                        channel_id=channel,
+                        metric_id__in=sorted(metrics),
+                        entity_id__in=ordered[start : start + _IN_BATCH],
+                    )
+                    .order_by()
+                    .values_list("metric_id", "entity_id", "value", "sensitivity")
+                    .query
+                )
+                cursor.execute(*query.sql_with_params())
+                for metric, entity, value, sensitivity in cursor.fetchall():
+                    key = (metric, entity, period_type, period, channel)
+                    if key in wanted:
+                        found[key] = (value if isinstance(value, Decimal) else Decimal(str(value)), sensitivity)
+    return found
+
+
 class OrmFactStore:
     """The `FactStore` port over the ORM."""
 
@@ -184,6 +224,10 @@ class OrmFactStore:
 
     def facts_get(self, tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...], FactRecord]:
         return facts_get(tasks, cleared=cleared)
+
+    def figures_get(self, tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...], tuple[Decimal, str]]:
+        return figures_get(tasks, cleared=cleared)
+
 
 @dataclass(frozen=True)
 class FormulaPreview:

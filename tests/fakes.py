@@ -88,6 +88,10 @@ class InMemoryFactStore:
                 found[task.key] = fact
         return found
 
+    def figures_get(self, tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...], tuple[Decimal, str]]:
+        self.figure_calls = getattr(self, "figure_calls", 0) + 1
+        return {key: (f.value, f.sensitivity) for key, f in self.facts_get(tasks, cleared=cleared).items()}
+
 
 def demo_facts(path: Path = DEMO / "facts.csv") -> list[FactRecord]:
     facts = []

@@ -50,7 +50,7 @@ from .outcome import (
     computed_as_dicts,
     sensitivity_max,
 )
-from .rank import rank_compute
+from .rank import RankPool, rank_compute
 
 __all__ = [
     "KINDS",
@@ -74,6 +74,7 @@ __all__ = [
     "FormulaMetric",
     "Label",
     "Outcome",
+    "RankPool",
     "RankRow",
     "Ranking",
     "Reason",

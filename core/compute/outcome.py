@@ -144,6 +144,7 @@ class Ranking:
     inputs: tuple[FactRecord, ...]  # every fact ranked, also those cut by `top`
     sensitivity: str  # over every input: a rank depends on all of them
     computed: tuple[Computed, ...]  # one per row: value = the rank number, unit RANK
+    count: int = 0  # figures ranked in all (more than `inputs` holds when cut from a pool)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ since each row's place depends on all of them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 
 from ..formula import Ref
@@ -20,6 +21,23 @@ from .operands import operand_resolve as resolve
 from .outcome import KIND_RANK, CannotCompute, Computed, Ranking, RankRow, sensitivity_max
 
 
+@dataclass(frozen=True)
+class RankPool:
+    """The whole field a long ranking was cut from, when the caller ranks only its head.
+
+    The ranks of the first rows depend only on the figures at or above them, so a caller that
+    found the head of a long list cheaply (every figure at or better than the `top`-th, ties
+    included) ranks those keys alone and passes what the rest contributes: how many figures
+    were ranked in all, the keys without a figure, and the most sensitive figure's level (the
+    head's order says something about every figure below it).
+    """
+
+    count: int
+    missing: tuple[SubTask, ...]
+    sensitivity: str
+    outside: SubTask | None = None  # one ranked key below the head, so names say what varies
+
+
 def rank_compute(
     lookup: FactLookup,
     tasks: Sequence[SubTask],
@@ -29,17 +47,21 @@ def rank_compute(
     formulas: Mapping[str, FormulaMetric] | None = None,
     decimals: int | None = None,
     label: Label = code_label,
+    pool: RankPool | None = None,
 ) -> Ranking | CannotCompute:
     """The listed keys of one metric ordered by their figure; ties share a rank (1, 1, 3).
 
     A key without the figure is listed in `missing`, never dropped silently. With `top`, rows
-    ranked `top` or better are kept, so a tie at the cut keeps every tied row.
+    ranked `top` or better are kept, so a tie at the cut keeps every tied row. With `pool`,
+    `tasks` are the head of a longer field (see `RankPool`), which `top` must be given for.
     """
     decimals_check(decimals)
     if order not in ("desc", "asc"):
         raise ValueError(f"order must be 'desc' or 'asc', not {order!r}")
     if top is not None and top < 1:
         raise ValueError(f"top must be at least 1, not {top}")
+    if pool is not None and top is None:
+        raise ValueError("a ranking cut from a pool needs `top`")
     tasks = list(dict.fromkeys(tasks))
     if not tasks:
         return refuse(KIND_RANK, "no_inputs", "没有要排名的项目。", "There is nothing to rank.")
@@ -66,23 +88,27 @@ def rank_compute(
     for r in ranks:
         counts[r] = counts.get(r, 0) + 1
     inputs = tuple(dict.fromkeys(f for op in ordered for f in op.inputs))
-    sensitivity = sensitivity_max(f.sensitivity for f in inputs)
+    sensitivity = sensitivity_max([*(f.sensitivity for f in inputs), *((pool.sensitivity,) if pool else ())])
+    count = pool.count if pool is not None else len(operands)
+    missing = pool.missing if pool is not None else tuple(op.task for op in unresolved if op.missing)
     rows = tuple(
         RankRow(r, counts[r] > 1, op.task, op.comparable, op.display(decimals), op.unit, op.inputs)
         for r, op in zip(ranks, ordered, strict=True)
         if top is None or r <= top
     )
-    labels = Labels((qualifier(t) for t in tasks), label)
+    pooled = [*pool.missing, *((pool.outside,) if pool.outside else ())] if pool is not None else []
+    labels = Labels((qualifier(t) for t in [*tasks, *pooled]), label)
     return Ranking(
         order=order,
         top=top,
         rows=rows,
-        missing=tuple(op.task for op in unresolved if op.missing),
+        missing=missing,
         not_meaningful=tuple(op.task for op in unresolved if not op.missing),
         unit=operands[0].unit,
         inputs=inputs,
         sensitivity=sensitivity,
-        computed=tuple(_rank_item(row, order, len(operands), labels, label, sensitivity) for row in rows),
+        computed=tuple(_rank_item(row, order, count, labels, label, sensitivity) for row in rows),
+        count=count,
     )
 
 

@@ -20,6 +20,9 @@ from ..types import KIND_ANSWER, KIND_REFUSAL, FactRecord, SubTask
 
 Outcome = Computed | Change | Ranking | CannotCompute | FactRecord | SubTask  # SubTask: a level not found
 
+RANK_LISTED_WHOLE = 20  # a field this short is listed whole when no top N was asked for
+RANK_SHOWN = 10  # the rows a longer field's answer lists (the whole field is still ranked)
+
 
 @dataclass(frozen=True)
 class Item:
@@ -77,6 +80,9 @@ def _inputs(outcome: Outcome) -> tuple[FactRecord, ...]:
         return (outcome,)
     if isinstance(outcome, (CannotCompute, SubTask)):
         return ()
+    if isinstance(outcome, Ranking) and outcome.count > RANK_LISTED_WHOLE:
+        # A long field's facts are those of the rows shown; the answer says how many were ranked.
+        return tuple(dict.fromkeys(f for row in outcome.rows for f in row.inputs))
     return outcome.inputs
 
 

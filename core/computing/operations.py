@@ -45,7 +45,7 @@ from ..types import (
     ParsedIntent,
     SubTask,
 )
-from .answer import ComputedAnswer, Item, assemble
+from .answer import RANK_LISTED_WHOLE, RANK_SHOWN, ComputedAnswer, Item, assemble
 from .subjects import Axes, Context, Reader, members_of, refusal
 
 
@@ -219,14 +219,28 @@ def _across(context: Context, axes: Axes, operation: Operation, words: tuple[str
     for entity, period, channel in itertools.product(*rest):
         first = SubTask(axes.metrics[0], entity, period, channel)
         tasks = [replace(first, metric=m, **{axis: v}) for m in axes.metrics for v in values]
-        context.lookup.prefetch(tasks, context.glossary.formula_metrics)
         outcome: Computed | Ranking | CannotCompute
         if operation.kind == OP_RANK:
-            outcome = rank_compute(context.lookup, tasks, order=operation.order, top=operation.top, **context.options)
+            outcome = _ranking(context, tasks, operation)
         else:
+            context.lookup.prefetch(tasks, context.glossary.formula_metrics)
             outcome = sum_compute(context.lookup, tasks, parents=parents, **context.options)
         items.append(Item(outcome, context.asked(first, *words, period=axis != "period")))
     return items
+
+
+def _ranking(context: Context, tasks: list[SubTask], operation: Operation) -> Ranking | CannotCompute:
+    """A ranking of `tasks`; a long field is listed by its head (`RANK_SHOWN` rows, or the top N
+    asked for), which is found from bare figures when the store can read them."""
+    top = operation.top if operation.top is not None or len(tasks) <= RANK_LISTED_WHOLE else RANK_SHOWN
+    formulas = context.glossary.formula_metrics
+    long = top is not None and len(tasks) > RANK_LISTED_WHOLE
+    head = context.lookup.ranking_head(tasks, order=operation.order, top=top, formulas=formulas) if long else None
+    if head is not None:
+        ranked, pool = head
+        return rank_compute(context.lookup, ranked, order=operation.order, top=top, pool=pool, **context.options)
+    context.lookup.prefetch(tasks, formulas)
+    return rank_compute(context.lookup, tasks, order=operation.order, top=top, **context.options)
 
 
 def _sum(context: Context, axes: Axes, operation: Operation) -> list[Item]:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..compute import CannotCompute, FormulaMetric, Reason
+from ..compute import CannotCompute, FormulaMetric, RankPool, Reason, sensitivity_max
 from ..glossary import GlossarySnapshot
 from ..ports import BulkFactStore, FactStore
 from ..tools import task_run
@@ -48,6 +48,36 @@ class Reader:
         found = self._store.facts_get(wanted, cleared=self._cleared)
         for task in wanted:
             self._seen[task.key] = found.get(task.key)
+
+    def ranking_head(
+        self, tasks: Sequence[SubTask], *, order: str, top: int, formulas: Mapping[str, FormulaMetric]
+    ) -> tuple[list[SubTask], RankPool] | None:
+        """The head of a long ranking of a stored metric, found from bare figures: every key whose
+        figure is at or better than the `top`-th (ties included), and what the rest of the field
+        contributes (`RankPool`). None when the store cannot read bare figures, a formula metric
+        is ranked, or the field is no longer than `top`: the caller then ranks every key."""
+        if (
+            len(tasks) <= top
+            or not isinstance(self._store, BulkFactStore)
+            or any(task.metric in formulas for task in tasks)
+        ):
+            return None
+        figures = self._store.figures_get(tasks, cleared=self._cleared)
+        found = [(figures[t.key][0], t) for t in tasks if t.key in figures]
+        if len(found) <= top:
+            return None
+        found.sort(key=lambda pair: pair[0], reverse=order == "desc")
+        boundary = found[top - 1][0]
+        cut = next((i for i, (value, _) in enumerate(found) if value != boundary and i >= top), len(found))
+        head = [task for _, task in found[:cut]]
+        pool = RankPool(
+            count=len(found),
+            missing=tuple(t for t in tasks if t.key not in figures),
+            sensitivity=sensitivity_max(sensitivity for _, sensitivity in figures.values()),
+            outside=found[cut][1] if cut < len(found) else None,
+        )
+        self.prefetch(head, formulas)
+        return head, pool
 
 
 def metrics_reached(code: str, formulas: Mapping[str, FormulaMetric]) -> set[str]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
+
 from core.glossary import EntityInfo, glossary_build
 from core.types import RESTRICTED, FactRecord, Operation, Period
 from tests.core.test_computing import GLOSSARY, ask
@@ -77,7 +79,75 @@ def test_a_ranking_of_a_formula_metric_reads_its_inputs_in_one_bulk_read() -> No
         ]
         assert answers[0].answer == answers[1].answer
         assert answers[0].computed == answers[1].computed
-        assert answers[0].ranking is not None and len(answers[0].ranking.rows) > N // 2
+        ranking = answers[0].ranking
+        assert ranking is not None and len(ranking.rows) == 10 and ranking.count > N // 2
     assert bulk.bulk_calls == 2  # one bulk read per question
     assert bulk.calls == 0  # and no read key by key
     assert single.calls >= 2 * N
+
+
+def long_field(ties: int = 4, missing: int = 25):
+    """Revenue of N subsidiaries: `ties` of them tied at the 10th place, `missing` without it, one
+    RESTRICTED figure inside the head."""
+    glossary, _ = many_subsidiaries()
+    facts = []
+    for i in range(N - missing):
+        value = Decimal(5000) if i < ties else Decimal(1000 + (i * 37) % 4000)
+        if 10 <= i < 10 + ties:
+            value = Decimal(4999)
+        sensitivity = RESTRICTED if i == 3 else "INTERNAL"
+        facts.append(
+            FactRecord(
+                "REVENUE", f"SUB{i:04d}", FY2025, "TOTAL", value, "CNY_M", "t.xlsx", f"r={i}", sensitivity=sensitivity
+            )
+        )
+    return glossary, facts
+
+
+def ranked(question: str, store: InMemoryFactStore, glossary, *, cleared: bool, **operation):
+    return ask(
+        question,
+        store=store,
+        glossary=glossary,
+        cleared=cleared,
+        metric="REVENUE",
+        metrics=("REVENUE",),
+        entity=None,
+        entities=(),
+        period=FY2025,
+        periods=(FY2025,),
+        operation=Operation("rank", cue="最高", over="entities", **operation),
+    )
+
+
+class FiguresOnlyMissing(InMemoryFactStore):
+    figures_get = None  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize("operation", [{}, {"top": 3}, {"order": "asc"}, {"top": 12}])
+@pytest.mark.parametrize("cleared", [False, True])
+def test_the_head_of_a_long_ranking_read_from_bare_figures_answers_as_ranking_every_fact(
+    operation: dict, cleared: bool
+) -> None:
+    glossary, facts = long_field()
+    head, whole = InMemoryFactStore(facts), FiguresOnlyMissing(facts)
+    fast = ranked("2025年哪个子公司营收最高", head, glossary, cleared=cleared, **operation)
+    slow = ranked("2025年哪个子公司营收最高", whole, glossary, cleared=cleared, **operation)
+    assert head.figure_calls == 1 and getattr(whole, "figure_calls", 0) == 0
+    assert fast.answer == slow.answer
+    assert fast.computed == slow.computed
+    assert fast.facts == slow.facts
+    assert fast.ranking.count == slow.ranking.count == N - 25 - (0 if cleared else 1)
+    assert fast.ranking.missing == slow.ranking.missing
+    assert fast.ranking.sensitivity == slow.ranking.sensitivity == (RESTRICTED if cleared else "INTERNAL")
+    assert len(fast.facts) == len(fast.ranking.rows) < 20  # the rows shown, not the whole field
+    assert "等 26 项" in fast.answer if not cleared else "等 25 项" in fast.answer
+
+
+def test_a_tie_at_the_cut_keeps_every_tied_row() -> None:
+    glossary, facts = long_field(ties=4)
+    result = ranked("2025年哪个子公司营收最高", InMemoryFactStore(facts), glossary, cleared=True)
+    # four at 5000 (ranks 1), then 4999 ×4 at rank 5, then the field below 4999 starts at rank 9, 10
+    assert [row.rank for row in result.ranking.rows][:8] == [1, 1, 1, 1, 5, 5, 5, 5]
+    assert all(row.rank <= 10 for row in result.ranking.rows)
+    assert "FY2025" in result.answer and "共" not in result.answer.split("\n")[0]
