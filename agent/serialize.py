@@ -34,7 +34,11 @@ class SeveralField(serializers.ListField):
     """A slot the question may name several values of: listed only when it named more than one."""
 
     def to_representation(self, data: Any) -> list[Any]:
-        return list(super().to_representation(data)) if len(data) > 1 else []
+        if len(data) <= 1:
+            return []
+        if type(self.child) is serializers.CharField:  # codes already: a ranking lists thousands
+            return [str(code) for code in data]
+        return list(super().to_representation(data))
 
 
 class RoutingSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -71,6 +71,7 @@ class GlossarySnapshot:
     _alias_texts: dict[tuple[str, str], list[str]] = field(init=False, default_factory=dict)
     _home: str | None = field(init=False, default=None)
     _in_scope: tuple[EntityInfo, ...] = field(init=False, default=())
+    _children: dict[str, list[EntityInfo]] = field(init=False, default_factory=dict, repr=False, compare=False)
     _pairs: tuple[tuple[str, AliasTarget], ...] = field(init=False, default=(), repr=False, compare=False)
     _gate_matcher: GlossaryMatcher | None = field(init=False, default=None, repr=False, compare=False)
     _formulas: dict[str, FormulaMetric] | None = field(init=False, default=None, repr=False, compare=False)
@@ -97,6 +98,9 @@ class GlossarySnapshot:
         order = {ENTITY_HOME: 0, "subsidiary": 1, "peer": 2}
         inside = [e for e in self.entities.values() if e.kind != ENTITY_EXTERNAL]
         self._in_scope = tuple(sorted(inside, key=lambda e: (order.get(e.kind, 3), e.code)))
+        for info in self._in_scope:
+            if info.parent is not None:
+                self._children.setdefault(info.parent, []).append(info)
         for key, texts in self._alias_texts.items():
             ascii_texts = [t for t in texts if t.isascii() and t != key[1]]
             if ascii_texts:
@@ -189,6 +193,10 @@ class GlossarySnapshot:
     def in_scope_entities(self) -> tuple[EntityInfo, ...]:
         """Entities a user may ask about: home first, then its subsidiaries, then peers."""
         return self._in_scope
+
+    def children(self, code: str | None) -> list[EntityInfo]:
+        """The in-scope entities whose parent is `code` (never an external one), in scope order."""
+        return list(self._children.get(code or "", ()))
 
 
 def glossary_build(

@@ -377,9 +377,9 @@ def _scope_apply(
 # -- structured channel --------------------------------------------------------------------
 def _run_structured(request: _Request, intent: ParsedIntent) -> _Part:
     glossary, store, cleared = request.glossary, request.store, request.cleared
-    tasks = subtasks_of(intent)
     if intent.operation is not None:
         return _computed_part(computed_answer(intent, glossary=glossary, store=store, cleared=cleared))
+    tasks = subtasks_of(intent)
     if len(tasks) > 1 or any(t.metric in glossary.formula_metrics for t in tasks):
         # Listed sub-tasks and formula metrics run deterministically, with no LLM.
         answer = levels_answer(tasks, glossary=glossary, store=store, cleared=cleared, language=intent.language)

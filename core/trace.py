@@ -100,11 +100,14 @@ def _seconds(value: object, what: str) -> None:
         raise TraceRejected(f"{what} must be a float")
 
 
+SLOT_CODES_MAX = 50  # a slot's codes kept in the trace: 各地区 may list thousands of entities
+
+
 def trace_from_result(result: AgentResult, *, user_id: int | None, store_question: bool) -> TraceRecord:
     intent = result.intent
     slots: dict[str, list[str]] = {
         "metric": list(intent.metrics) or ([intent.metric] if intent.metric else []),
-        "entity": list(intent.entities) or ([intent.entity] if intent.entity else []),
+        "entity": list(intent.entities[:SLOT_CODES_MAX]) or ([intent.entity] if intent.entity else []),
         "period": [p.label for p in intent.periods] or ([intent.period.label] if intent.period else []),
         "channel": [intent.channel] if intent.channel_given else [],
     }

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import connection
 from django.db.models import QuerySet
 
-from common.access import visible_to
+from common.access import visible_to, visible_to_sql
 from core.compute import CannotCompute, Computed, formula_compute, formula_metrics_build
 from core.formula import formula_parse, formula_render, formulas_check
 from core.glossary import (
@@ -177,43 +177,44 @@ def facts_get(tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...
 _IN_BATCH = 500  # codes per IN clause: well under SQLite's bound on query parameters
 
 
-def figures_get(tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...], tuple[Decimal, str]]:
-    """The value and sensitivity of every fact `tasks` name that the caller may see, keyed by
-    `SubTask.key`: what a long ranking needs to find its head before reading whole facts.
+def figures_get(
+    metric: str, entities: Collection[str], period: Period, channel: str, *, cleared: bool, order: str = "desc"
+) -> list[tuple[str, Decimal | float | str, str]]:
+    """`(entity, value, sensitivity)` of one metric's facts for one period and channel, among
+    `entities`, that the caller may see, highest value first (`order="asc"`: lowest first): what
+    a long ranking reads to find its head.
 
-    The rows are read through the cursor, not as model instances, since a ranking over
-    thousands of entities reads thousands of them for a handful of answer lines.
+    One query over the covering `(metric, period, channel, entity, …)` index, sorted by the
+    database and read through the cursor rather than as model instances: a ranking over
+    thousands of entities reads thousands of figures for a handful of answer lines. A short
+    entity list goes into the query; a long one is matched here, since the index already bounds
+    the rows to the metric's. Values are as the database returns them (a decimal, or a number or
+    text that `Decimal` reads): only the head's are ever needed exactly, and those are read whole.
     """
-    wanted = {task.key for task in tasks}
-    groups: dict[tuple[str, str, str], tuple[set[str], set[str]]] = {}
-    for metric, entity, period_type, period, channel in wanted:
-        metrics, entities = groups.setdefault((period_type, period, channel), (set(), set()))
-        metrics.add(metric)
-        entities.add(entity)
-    found: dict[tuple[str, ...], tuple[Decimal, str]] = {}
+    if order not in ("desc", "asc"):
+        raise ValueError(f"order must be 'desc' or 'asc', not {order!r}")
+    meta = FactMetric._meta
+    metric_c, entity_c, channel_c = (meta.get_field(f).column for f in ("metric", "entity", "channel"))
+    hidden, hidden_params = visible_to_sql("sensitivity", cleared=cleared)
+    sql = (
+        f"SELECT {entity_c}, value, sensitivity FROM {meta.db_table} WHERE {metric_c} = %s AND period_type = %s "
+        f"AND period = %s AND {channel_c} = %s AND review_status = %s{hidden}"
+    )
+    params: list[object] = [metric, period.period_type, period.period, channel, FactMetric.Review.APPROVED]
+    params += hidden_params
+    wanted = entities if isinstance(entities, (set, frozenset, dict)) else set(entities)
+    if len(wanted) <= _IN_BATCH:
+        sql += f" AND {entity_c} IN ({', '.join(['%s'] * len(wanted))})"
+        params += sorted(wanted)
+    # SQLite keeps a decimal as text, which would sort by its characters: sort it as a number.
+    # Two figures that differ beyond a double's precision may then come in either order; the
+    # caller's cut takes every figure equal to the boundary's as a double (see `ranking_head`).
+    key = "CAST(value AS REAL)" if connection.vendor == "sqlite" else "value"
+    sql += f" ORDER BY {key} {order.upper()}"
     with connection.cursor() as cursor:
-        for (period_type, period, channel), (metrics, entities) in groups.items():
-            ordered = sorted(entities)
-            for start in range(0, len(ordered), _IN_BATCH):
-                query = (
-                    fact_list(cleared=cleared)
-                    .filter(
-                        period_type=period_type,
-                        period=period,
-                        channel_id=channel,
-                        metric_id__in=sorted(metrics),
-                        entity_id__in=ordered[start : start + _IN_BATCH],
-                    )
-                    .order_by()
-                    .values_list("metric_id", "entity_id", "value", "sensitivity")
-                    .query
-                )
-                cursor.execute(*query.sql_with_params())
-                for metric, entity, value, sensitivity in cursor.fetchall():
-                    key = (metric, entity, period_type, period, channel)
-                    if key in wanted:
-                        found[key] = (value if isinstance(value, Decimal) else Decimal(str(value)), sensitivity)
-    return found
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    return [row for row in rows if row[0] in wanted]
 
 
 class OrmFactStore:
@@ -225,8 +226,10 @@ class OrmFactStore:
     def facts_get(self, tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...], FactRecord]:
         return facts_get(tasks, cleared=cleared)
 
-    def figures_get(self, tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...], tuple[Decimal, str]]:
-        return figures_get(tasks, cleared=cleared)
+    def figures_get(
+        self, metric: str, entities: Collection[str], period: Period, channel: str, *, cleared: bool, order: str
+    ) -> list[tuple[str, Decimal | float | str, str]]:
+        return figures_get(metric, entities, period, channel, cleared=cleared, order=order)
 
 
 @dataclass(frozen=True)

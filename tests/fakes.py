@@ -17,7 +17,7 @@ from core.glossary import (
     glossary_build,
 )
 from core.periods import period_parse
-from core.types import RESTRICTED, FactRecord, SubTask
+from core.types import RESTRICTED, FactRecord, Period, SubTask
 
 DEMO = Path(__file__).resolve().parent.parent / "demo"
 
@@ -88,9 +88,18 @@ class InMemoryFactStore:
                 found[task.key] = fact
         return found
 
-    def figures_get(self, tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...], tuple[Decimal, str]]:
+    def figures_get(
+        self, metric: str, entities: Iterable[str], period: Period, channel: str, *, cleared: bool, order: str
+    ) -> list[tuple[str, Decimal, str]]:
+        """Best first; tied figures in reverse listing order, so callers cannot rely on it."""
         self.figure_calls = getattr(self, "figure_calls", 0) + 1
-        return {key: (f.value, f.sensitivity) for key, f in self.facts_get(tasks, cleared=cleared).items()}
+        found = []
+        for entity in entities:
+            fact = self.facts.get((metric, entity, period.period_type, period.period, channel))
+            if fact is not None and (fact.sensitivity != RESTRICTED or cleared):
+                found.append((entity, fact.value, fact.sensitivity))
+        found.reverse()
+        return sorted(found, key=lambda row: row[1], reverse=order == "desc")
 
 
 def demo_facts(path: Path = DEMO / "facts.csv") -> list[FactRecord]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from .. import render
 from ..compute import (
@@ -218,29 +219,43 @@ def _across(context: Context, axes: Axes, operation: Operation, words: tuple[str
     items = []
     for entity, period, channel in itertools.product(*rest):
         first = SubTask(axes.metrics[0], entity, period, channel)
-        tasks = [replace(first, metric=m, **{axis: v}) for m in axes.metrics for v in values]
         outcome: Computed | Ranking | CannotCompute
         if operation.kind == OP_RANK:
-            outcome = _ranking(context, tasks, operation)
+            outcome = _ranking(context, first, axis, values, axes.metrics, operation)
         else:
+            tasks = [_member(first, m, axis, v) for m in axes.metrics for v in values]
             context.lookup.prefetch(tasks, context.glossary.formula_metrics)
             outcome = sum_compute(context.lookup, tasks, parents=parents, **context.options)
         items.append(Item(outcome, context.asked(first, *words, period=axis != "period")))
     return items
 
 
-def _ranking(context: Context, tasks: list[SubTask], operation: Operation) -> Ranking | CannotCompute:
-    """A ranking of `tasks`; a long field is listed by its head (`RANK_SHOWN` rows, or the top N
-    asked for), which is found from bare figures when the store can read them."""
-    top = operation.top if operation.top is not None or len(tasks) <= RANK_LISTED_WHOLE else RANK_SHOWN
+def _ranking(
+    context: Context, first: SubTask, axis: str, values: Sequence[Any], metrics: Sequence[str], operation: Operation
+) -> Ranking | CannotCompute:
+    """A ranking across `values` of `axis`; a long field is listed by its head (`RANK_SHOWN`
+    rows, or the top N asked for), which is found from bare figures when the store can read
+    them (one metric across entities), before any key of the rest is built."""
+    count = len(values) * len(metrics)
+    top = operation.top if operation.top is not None or count <= RANK_LISTED_WHOLE else RANK_SHOWN
     formulas = context.glossary.formula_metrics
-    long = top is not None and len(tasks) > RANK_LISTED_WHOLE
-    head = context.lookup.ranking_head(tasks, order=operation.order, top=top, formulas=formulas) if long else None
-    if head is not None:
-        ranked, pool = head
-        return rank_compute(context.lookup, ranked, order=operation.order, top=top, pool=pool, **context.options)
+    if top is not None and count > RANK_LISTED_WHOLE and axis == "entity" and len(metrics) == 1:
+        head = context.lookup.ranking_head(first, values, order=operation.order, top=top, formulas=formulas)
+        if head is not None:
+            ranked, pool = head
+            return rank_compute(context.lookup, ranked, order=operation.order, top=top, pool=pool, **context.options)
+    tasks = [_member(first, m, axis, v) for m in metrics for v in values]
     context.lookup.prefetch(tasks, formulas)
     return rank_compute(context.lookup, tasks, order=operation.order, top=top, **context.options)
+
+
+def _member(first: SubTask, metric: str, axis: str, value: Any) -> SubTask:
+    """`first` with the metric and the one axis a sum or ranking runs across replaced (built
+    directly: a ranking over thousands of entities builds thousands of these)."""
+    entity = value if axis == "entity" else first.entity
+    period = value if axis == "period" else first.period
+    channel = value if axis == "channel" else first.channel
+    return SubTask(metric, entity, period, channel)
 
 
 def _sum(context: Context, axes: Axes, operation: Operation) -> list[Item]:

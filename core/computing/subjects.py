@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from typing import Any
 
 from ..compute import CannotCompute, FormulaMetric, RankPool, Reason, sensitivity_max
@@ -50,31 +51,39 @@ class Reader:
             self._seen[task.key] = found.get(task.key)
 
     def ranking_head(
-        self, tasks: Sequence[SubTask], *, order: str, top: int, formulas: Mapping[str, FormulaMetric]
+        self, first: SubTask, entities: Sequence[str], *, order: str, top: int, formulas: Mapping[str, FormulaMetric]
     ) -> tuple[list[SubTask], RankPool] | None:
-        """The head of a long ranking of a stored metric, found from bare figures: every key whose
-        figure is at or better than the `top`-th (ties included), and what the rest of the field
-        contributes (`RankPool`). None when the store cannot read bare figures, a formula metric
-        is ranked, or the field is no longer than `top`: the caller then ranks every key."""
-        if (
-            len(tasks) <= top
-            or not isinstance(self._store, BulkFactStore)
-            or any(task.metric in formulas for task in tasks)
-        ):
+        """The head of a long ranking of one stored metric across `entities` (for `first`'s
+        period and channel), found from bare figures: every entity whose figure is at or better
+        than the `top`-th (ties included), and what the rest of the field contributes
+        (`RankPool`). None when the store cannot read bare figures, the metric is a formula
+        metric, or no more than `top` figures exist: the caller then ranks every key."""
+        if len(entities) <= top or first.metric in formulas or not isinstance(self._store, BulkFactStore):
             return None
-        figures = self._store.figures_get(tasks, cleared=self._cleared)
-        found = [(figures[t.key][0], t) for t in tasks if t.key in figures]
-        if len(found) <= top:
+        rows = self._store.figures_get(
+            first.metric, entities, first.period, first.channel, cleared=self._cleared, order=order
+        )
+        if len(rows) <= top:
             return None
-        found.sort(key=lambda pair: pair[0], reverse=order == "desc")
-        boundary = found[top - 1][0]
-        cut = next((i for i, (value, _) in enumerate(found) if value != boundary and i >= top), len(found))
-        head = [task for _, task in found[:cut]]
+        # Every figure tied with the `top`-th is in the head, and so is any the store could only
+        # order approximately against it (equal as doubles): the engine then ranks the head exactly.
+        boundary = float(Decimal(str(rows[top - 1][1])))
+        cut = next((i for i in range(top, len(rows)) if float(Decimal(str(rows[i][1]))) != boundary), len(rows))
+        # The head in the order it was listed: the engine's stable sort then orders ties as it
+        # would over the whole field.
+        position = {entity: i for i, entity in enumerate(entities)}
+        leaders = sorted((row[0] for row in rows[:cut]), key=position.__getitem__)
+
+        def task(entity: str) -> SubTask:
+            return SubTask(first.metric, entity, first.period, first.channel)
+
+        head = [task(entity) for entity in leaders]
+        found = {row[0] for row in rows} if len(rows) < len(entities) else None
         pool = RankPool(
-            count=len(found),
-            missing=tuple(t for t in tasks if t.key not in figures),
-            sensitivity=sensitivity_max(sensitivity for _, sensitivity in figures.values()),
-            outside=found[cut][1] if cut < len(found) else None,
+            count=len(rows),
+            missing=tuple(task(e) for e in entities if e not in found) if found is not None else (),
+            sensitivity=sensitivity_max({row[2] for row in rows}),
+            outside=task(rows[cut][0]) if cut < len(rows) else None,
         )
         self.prefetch(head, formulas)
         return head, pool

@@ -187,13 +187,12 @@ def _entities_over(entities: list[str], over: str | None, glossary: GlossarySnap
     if it has any, else the home entity's subsidiaries. Never an external entity."""
     if over != OVER_ENTITIES or len(entities) >= 2:
         return entities
-    inside = [e for e in glossary.in_scope_entities() if not glossary.is_external(e.code)]
     if len(entities) == 1:
-        children = [e.code for e in inside if e.parent == entities[0]]
+        children = [e.code for e in glossary.children(entities[0])]
         if children:
             return children
     home = glossary.home_entity
-    subsidiaries = [e.code for e in inside if e.parent == home and e.kind == ENTITY_SUBSIDIARY]
+    subsidiaries = [e.code for e in glossary.children(home) if e.kind == ENTITY_SUBSIDIARY]
     return subsidiaries if home is not None and subsidiaries else entities
 
 

@@ -66,3 +66,31 @@ def test_bulk_read_batches_long_entity_lists(demo) -> None:
     found = selectors.facts_get(tasks, cleared=False)
     assert len(found) == len(codes)
     assert found[SubTask(metric, codes[1_202], period).key].value == Decimal(1_202)
+
+
+@pytest.mark.parametrize("extra", [0, 700])  # a short list goes into the query; a long one is matched after
+def test_bare_figures_are_the_facts_values_and_sensitivities(demo, extra: int) -> None:
+    real = list(Entity.objects.values_list("code", flat=True))
+    entities = [*real, *(f"NONE{i:04d}" for i in range(extra))]  # codes with no fact at all
+    columns = ("metric_id", "period_type", "period", "channel_id")
+    keys = sorted(FactMetric.objects.values_list(*columns).distinct())
+    restricted = FactMetric.objects.filter(sensitivity=RESTRICTED).values_list(*columns)[0]
+    sample = [*random.Random(5).sample(keys, 8), restricted]
+    for metric, period_type, period, channel in sample:
+        key = Period(period_type, period)
+        for cleared in (True, False):
+            expected = {
+                e: (f.value, f.sensitivity)
+                for e in real
+                if (f := selectors.fact_get(SubTask(metric, e, key, channel), cleared=cleared)) is not None
+            }
+            for order in ("desc", "asc"):
+                rows = selectors.figures_get(metric, entities, key, channel, cleared=cleared, order=order)
+                assert {e: (Decimal(str(v)), s) for e, v, s in rows} == expected and len(rows) == len(expected)
+                values = [Decimal(str(v)) for _, v, _ in rows]
+                assert values == sorted(values, reverse=order == "desc")
+    restricted = FactMetric.objects.filter(sensitivity=RESTRICTED).first()
+    key = Period(restricted.period_type, restricted.period)
+    args = (restricted.metric_id, [restricted.entity_id], key, restricted.channel_id)
+    assert [row[0] for row in selectors.figures_get(*args, cleared=True)] == [restricted.entity_id]
+    assert selectors.figures_get(*args, cleared=False) == []
