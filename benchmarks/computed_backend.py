@@ -28,10 +28,10 @@ FORMULAS = 20
 
 
 def percent(value: Decimal) -> str:
-    """A fraction as the answer shows it: × 100, two places, half-up."""
+    """A fraction as the answer shows it: × 100, two places, half-up, thousands separated."""
     with localcontext() as ctx:
         ctx.prec = 34
-        return f"{(value * 100).quantize(Decimal('0.01'), rounding=ROUND_HALF_UP)}%"
+        return f"{(value * 100).quantize(Decimal('0.01'), rounding=ROUND_HALF_UP):,}%"
 
 
 def main() -> None:
