@@ -342,7 +342,7 @@ def ranking_lines(ranking: Ranking, glossary: GlossarySnapshot, language: str) -
     count = ranking.count or len({(f.entity, f.period, f.channel) for f in ranking.inputs})
     way = ("highest first" if desc else "lowest first") if en else ("从高到低" if desc else "从低到高")
     lines.append(
-        f"Formula: {over}, {way} ({count} ranked)" if en else f"公式：按 {over} {way}排序（{count} 项参与排名）"
+        f"Formula: {over}, {way} ({count:,} ranked)" if en else f"公式：按 {over} {way}排序（{count:,} 项参与排名）"
     )
     shown_inputs = [f for row in ranking.rows for f in row.inputs]
     return [*lines, *input_lines(shown_inputs, glossary, language)]
