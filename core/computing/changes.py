@@ -26,7 +26,7 @@ _AXES = ("metric", "entity", "channel")  # a difference's pair is read on the fi
 
 
 def growth_items(context: Context, axes: Axes, operation: Operation) -> list[Item]:
-    between = _two_periods(axes.periods)
+    between = two_periods(axes.periods)
     if between is not None and operation.kind == OP_GROWTH:
         return _between(context, axes, *between, growth=True)
     zh, en = _COMPARISON_WORDS[operation.comparison]
@@ -41,7 +41,7 @@ def growth_items(context: Context, axes: Axes, operation: Operation) -> list[Ite
     return items
 
 
-def _two_periods(periods: tuple[Period, ...]) -> tuple[Period, Period] | None:
+def two_periods(periods: tuple[Period, ...]) -> tuple[Period, Period] | None:
     """Exactly two listed periods of one type, earlier first."""
     listed = tuple(dict.fromkeys(periods))
     if len(listed) != 2 or listed[0].period_type != listed[1].period_type:

@@ -1,7 +1,7 @@
 """Comparisons the engine's operators do not take, built from the engine's own parts: the
-difference between two metrics of one key, and the share of a period in a longer period that
-contains it (H1 of its year, a quarter of its half or year). Also the names of a difference
-between two listed items.
+difference between two metrics of one key, the share of a period in a longer period that
+contains it (H1 of its year, a quarter of its half or year), and the change of a share between
+two periods in percentage points. Also the names of a difference between two listed items.
 
 Takes a lookup, the keys and the display choices; returns a `Change`, a `Computed` or
 `CannotCompute`, with the engine's guarantees: `Decimal` arithmetic over the listed inputs only
@@ -13,15 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from decimal import Decimal
 
 from ..compute import UNIT_PCT, UNIT_PP, CannotCompute, Change, Computed, FormulaMetric, Label, Reason
 from ..compute.build import computed_build, describe, missing_inputs, mixed_units, names, refuse
 from ..compute.display import RATE_DECIMALS, decimals_check
 from ..compute.operands import FactLookup, Operand, Unresolved, operand_resolve
 from ..compute.outcome import KIND_DIFFERENCE, KIND_SHARE
-from ..formula import Chain
+from ..formula import Chain, Number
 from ..types import Period, SubTask
 
+_HUNDRED = Number(Decimal(100), "100")
 _POINTS = Reason(
     "percentage_points",
     "百分比指标的差异以百分点表示，不计算差异率。",
@@ -206,3 +208,46 @@ def period_share(
         decimals=RATE_DECIMALS if decimals is None else decimals,
         subject=part,
     )
+
+
+def shares_difference(
+    lookup: FactLookup,
+    later: tuple[SubTask, SubTask],
+    earlier: tuple[SubTask, SubTask],
+    *,
+    formulas: Mapping[str, FormulaMetric] | None = None,
+    decimals: int | None = None,
+    label: Label,
+) -> Change | CannotCompute:
+    """(part / whole in the later period − the same in the earlier one) × 100, in percentage
+    points: the change of a share the caller computed for both periods."""
+    decimals_check(decimals)
+    operands = [operand_resolve(lookup, task, formulas) for task in (*later, *earlier)]
+    found = [f for op in operands for f in op.inputs]
+    unresolved = [op for op in operands if isinstance(op, Unresolved)]
+    if unresolved:
+        return missing_inputs(KIND_DIFFERENCE, unresolved, label, found)
+    part, whole, old_part, old_whole = (op for op in operands if isinstance(op, Operand))
+    shares = (Chain(part.node, (("/", whole.node),)), Chain(old_part.node, (("/", old_whole.node),)))
+    node = Chain(Chain(shares[0], (("-", shares[1]),)), (("*", _HUNDRED),))
+    span = f"{earlier[0].period.label}–{later[0].period.label}"
+    name = names(
+        lambda lang: (
+            f"{describe(later[0], label, lang, entity=False)} share change {span}"
+            if lang == "en"
+            else f"{describe(later[0], label, lang, entity=False)}占比变动（{span}）"
+        )
+    )
+    change = computed_build(
+        KIND_DIFFERENCE,
+        node,
+        found,
+        unit=UNIT_PP,
+        name=name,
+        label=label,
+        decimals=RATE_DECIMALS if decimals is None else decimals,
+        subject=later[0],
+    )
+    if isinstance(change, CannotCompute):
+        return change
+    return Change(KIND_DIFFERENCE, change, None, _POINTS)

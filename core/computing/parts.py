@@ -7,6 +7,8 @@
   listed ones, else the entity's subsidiaries) of its parent; the first of two listed entities
   of the second; each channel (各渠道: the listed ones, else every channel) of its entity's
   TOTAL; one entity of its parent. A whole that cannot be told is refused, never guessed.
+  Shares asked for two periods of one type are followed by their change in percentage points
+  (`对比：FY2025 较 FY2024 +3.97 个百分点`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from dataclasses import replace
 from ..compute import CannotCompute, Computed, ratio_compute, share_compute
 from ..types import OP_RATIO, OP_SHARE, Operation, Period, SubTask
 from .answer import Item
-from .composed import period_contains, period_share
+from .changes import two_periods
+from .composed import period_contains, period_share, shares_difference
 from .subjects import Axes, Context, refusal
 
 _RATIO_AXES = ("metric", "entity", "channel")
@@ -112,6 +115,7 @@ def share_items(context: Context, axes: Axes, operation: Operation) -> list[Item
             parent = parents.get(entity)
             pairs.append((part, replace(part, entity=parent) if parent else None))
     items = []
+    shares: dict[tuple[SubTask, SubTask], Computed] = {}
     for part, whole in pairs:
         asked = context.asked(part, "占比", "share")
         outcome: CannotCompute | Computed
@@ -121,7 +125,26 @@ def share_items(context: Context, axes: Axes, operation: Operation) -> list[Item
             outcome = period_share(context.lookup, part, whole, **context.options)
         else:
             outcome = share_compute(context.lookup, part, whole, parents=parents, **context.options)
+            if isinstance(outcome, Computed):
+                shares[(part, whole)] = outcome
         items.append(Item(outcome, asked))
+    return items + _share_changes(context, axes, shares)
+
+
+def _share_changes(context: Context, axes: Axes, shares: dict[tuple[SubTask, SubTask], Computed]) -> list[Item]:
+    """The change in points of each share computed for both of two listed periods of one type."""
+    periods = two_periods(axes.periods)
+    if periods is None:
+        return []
+    earlier, later = periods
+    items = []
+    for part, whole in shares:
+        if part.period != later:
+            continue
+        before = (replace(part, period=earlier), replace(whole, period=earlier))
+        if before in shares:
+            change = shares_difference(context.lookup, (part, whole), before, **context.options)
+            items.append(Item(change, line=True))
     return items
 
 

@@ -119,9 +119,7 @@ def test_a_difference_between_two_metrics_of_one_unit() -> None:
 
 
 def test_a_difference_between_two_percentage_metrics_is_in_points() -> None:
-    result = run(
-        "集团2025年毛利率和营业利润率差多少个百分点", DIFFERENCE, metrics=("GROSS_MARGIN", "OPERATING_MARGIN")
-    )
+    result = run("集团2025年毛利率和营业利润率差多少个百分点", DIFFERENCE, metrics=("GROSS_MARGIN", "OPERATING_MARGIN"))
     (change,) = result.computed
     assert change.unit == "PP" and change.display == "22.31 pp"
     assert change.value == exact(lambda: D("29.7") - D("9487.3") / D("128450.6") * 100)
@@ -153,7 +151,9 @@ def test_a_difference_of_three_listed_entities_is_refused() -> None:
 
 
 def test_a_difference_of_two_entities_for_each_listed_period() -> None:
-    result = run("香港和东南亚2024年和2025年营收差额", DIFFERENCE, entities=("ACME_HK", "ACME_SEA"), periods=(FY2024, FY2025))
+    result = run(
+        "香港和东南亚2024年和2025年营收差额", DIFFERENCE, entities=("ACME_HK", "ACME_SEA"), periods=(FY2024, FY2025)
+    )
     changes = [c for c in result.computed if c.unit == "CNY_M"]
     assert [c.value for c in changes] == [D("25730.1") - D("5207.5"), D("15701.3")]
 
@@ -295,3 +295,32 @@ def test_a_ranking_across_listed_quarters_ranks_the_quarters() -> None:
     assert result.ranking is not None
     assert [r.subject.period.period for r in result.ranking.rows] == ["2025Q4", "2025Q3", "2025Q2", "2025Q1"]
     assert {r.subject.entity for r in result.ranking.rows} == {"ACME_GROUP"}
+
+
+def test_a_share_in_two_years_gives_its_change_in_points() -> None:
+    result = run(
+        "中国区2025年线上收入占比同比变化",
+        Operation("share", cue="占比"),
+        entities=("ACME_CN",),
+        periods=(FY2024, FY2025),
+        channels=("ONLINE",),
+    )
+    older, newer, change = result.computed
+    assert (older.display, newer.display) == ("38.92%", "42.89%")
+    assert change.unit == "PP" and change.display == "3.97 pp"
+    assert change.value == exact(lambda: (D("41230.5") / D("96120.3") - D("34018.9") / D("87402.6")) * 100)
+    assert "对比：FY2025 较 FY2024 +3.97 个百分点" in result.answer.splitlines()
+    assert len(result.facts) == 4
+
+
+def test_a_share_in_two_years_with_a_missing_year_gives_no_change() -> None:
+    store = demo_store(drop=(("REVENUE", "ACME_CN", "FY2024"),))
+    result = run(
+        "中国区线上收入占比",
+        Operation("share"),
+        entities=("ACME_CN",),
+        periods=(FY2024, FY2025),
+        channels=("ONLINE",),
+        store=store,
+    )
+    assert [c.unit for c in result.computed] == ["PCT"] and "对比" not in result.answer
