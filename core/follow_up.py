@@ -65,9 +65,17 @@ _FILLER = re.compile(
 )
 # How a question asks for decimals (`保留1位小数`, `用两位小数`, `2 decimal places`); they count as
 # its own words only when the parser read the decimals from it.
+_N = r"\d+|[一二两三四五六七八九十零]+|zero|one|two|three|four|five|six|seven|eight|nine|ten"
 _DECIMALS_WORDS = re.compile(
-    r"(?:保留|精确到|取|用)?\s*(?:\d+|[一二两三四五六七八九十]+)\s*位小数"
-    r"|(?<![a-z])(?:(?:to|with|in|use)\s+)?(?:\d+|one|two|three|four|five|six)\s+decimal(?:s|\s+places?)?(?![a-z])"
+    rf"(?:保留|精确到|取|用)?(?:到)?(?:小数点后)?\s*(?:{_N})\s*位(?:小数)?|保留整数|取整"
+    rf"|(?<![a-z])(?:(?:to|with|in|use|at)\s+)?(?:{_N})\s*(?:decimal places?|decimals?|dp)(?![a-z])"
+    r"|(?<![a-z])(?:rounded |round )?to (?:the nearest )?(?:integer|whole number)(?![a-z])"
+)
+# How a question asks for every channel or region (`分渠道看呢`, `by region`); they count as its
+# own words only when the parser read a list of channels or entities from it.
+_LIST_WORDS = re.compile(
+    r"(?:各个?|每一?个|分|按)(?:销售)?(?:渠道|子公司|分公司|地区|区域|市场|板块|分部)|看"
+    r"|(?<![a-z])(?:each|every|by|per|across(?: all)?(?: the)?)\s+(?:channels?|regions?|markets?|segments?)(?![a-z])"
 )
 # Words that ask for a computation; they count as the operation's, not a topic, only when the
 # parser read an operation from the question.
@@ -221,6 +229,8 @@ def _words_removed(text: str, intent: ParsedIntent) -> str:
     operation = intent.operation
     if intent.decimals is not None:
         text = _DECIMALS_WORDS.sub(" ", text)
+    if len(intent.channels) > 1 or len(intent.entities) > 1:
+        text = _LIST_WORDS.sub(" ", text)
     text = NUMERIC_CUES.sub(" ", text)
     if operation is not None:
         if operation.cue:

@@ -176,6 +176,25 @@ def test_decimals_alone_apply_to_the_inherited_operation(glossary, previous: str
     assert note is not None
 
 
+@pytest.mark.parametrize(
+    "question", ["保留整数", "保留小数点后两位", "to 1 decimal place", "round to the nearest integer"]
+)
+def test_every_way_of_asking_for_decimals_continues(glossary, question: str) -> None:
+    own = replace(parse(question, glossary), decimals=1, operation=None)  # as the parser should read it
+    applied, note = follow_up_apply(own, previous_of("group revenue growth", glossary), glossary)
+    assert note is not None and applied.operation is not None and applied.operation.decimals == 1
+
+
+def test_a_list_of_channels_continues_the_previous_question_by_channel(glossary) -> None:
+    channels = ("ONLINE", "STORE", "DISTRIBUTOR")
+    own = replace(parse("分渠道看呢", glossary), channel="ONLINE", channels=channels, channel_given=True)
+    applied, note = follow_up_apply(own, previous_of("hong kong revenue growth", glossary), glossary)
+    assert _slots(applied)[:2] == (("REVENUE",), ("ACME_HK",)) and applied.channels == channels
+    assert applied.operation is not None and applied.operation.kind == OP_GROWTH and note is not None
+    unlisted = parse("分渠道看呢", glossary)  # no list read: the words are a topic of their own
+    assert follow_up_apply(unlisted, previous_of("hong kong revenue growth", glossary), glossary) == (unlisted, None)
+
+
 def test_decimals_with_a_topic_of_their_own_are_not_a_follow_up(glossary) -> None:
     own = parse("监管政策保留1位小数", glossary)
     applied, note = follow_up_apply(own, previous_of("group revenue growth", glossary), glossary)
