@@ -324,3 +324,28 @@ def test_a_share_in_two_years_with_a_missing_year_gives_no_change() -> None:
         store=store,
     )
     assert [c.unit for c in result.computed] == ["PCT"] and "对比" not in result.answer
+
+
+@pytest.mark.parametrize(
+    ("operation", "slots"),
+    [
+        (DIFFERENCE, {"metrics": ("NET_PROFIT", "OPERATING_PROFIT"), "entities": ("ACME_SEA",)}),
+        (DIFFERENCE, {"metrics": ("NET_PROFIT",), "entities": ("ACME_HK", "ACME_SEA")}),
+        (GROWTH, {"metrics": ("NET_PROFIT",), "entities": ("ACME_SEA",), "periods": (FY2024, FY2025)}),
+        (Operation("ratio"), {"metrics": ("NET_PROFIT",), "entities": ("ACME_SEA", "ACME_HK")}),
+        (Operation("share"), {"metrics": ("NET_PROFIT",), "entities": ("ACME_SEA",), "periods": (FY2024, FY2025)}),
+    ],
+)
+def test_an_uncleared_user_gets_what_they_would_if_the_restricted_input_did_not_exist(operation, slots) -> None:
+    extra = (fact("NET_PROFIT", "ACME_HK", "FY2025", "1200.5"), fact("NET_PROFIT", "ACME_SEA", "FY2024", "-900.1"))
+    store = demo_store(*extra)
+    without = InMemoryFactStore([f for f in store.facts.values() if f.sensitivity != "RESTRICTED"])
+    uncleared = run("q", operation, store=store, **slots)
+    deleted = run("q", operation, store=without, cleared=True, **slots)
+    assert (uncleared.answer, uncleared.answer_kind, uncleared.facts, uncleared.computed) == (
+        deleted.answer,
+        deleted.answer_kind,
+        deleted.facts,
+        deleted.computed,
+    )
+    assert "1,402.6" not in uncleared.answer and all(f.sensitivity != "RESTRICTED" for f in uncleared.facts)
