@@ -68,7 +68,11 @@ def _between(context: Context, axes: Axes, base: Period, current: Period, *, gro
                 (f"{zh}增长率（{span}）", f"{en} growth {span}"),
             )
         words = (f"较 {base.label} ", f"vs {base.label}")
-        asked = context.asked(task, f"较 {base.label} 的差额", f"difference vs {base.label}")
+        asked = (
+            context.asked(task, f"较 {base.label} 增长率", f"growth vs {base.label}")
+            if growth
+            else context.asked(task, f"较 {base.label} 的差额", f"difference vs {base.label}")
+        )
         items.append(Item(outcome, asked, words))
     return items
 

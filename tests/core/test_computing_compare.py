@@ -171,6 +171,16 @@ def test_growth_between_two_named_years_is_one_change_from_the_earlier_to_the_la
     assert rate.as_dict()["name"] == "营业收入增长率（FY2023–FY2025）"
 
 
+def test_growth_between_two_named_years_with_a_missing_one_is_refused_naming_it() -> None:
+    result = run(
+        "东南亚2022年到2025年营收增长多少", GROWTH, entities=("ACME_SEA",), periods=(Period("FY", "2022"), FY2025)
+    )
+    assert result.answer_kind == "refusal" and result.facts == ()
+    assert result.answer.startswith(
+        "无法计算：ACME东南亚 FY2025 营业收入较 FY2022 增长率。缺少计算所需的数据：ACME东南亚营业收入 FY2022"
+    )
+
+
 def test_growth_from_one_year_to_the_next_adds_no_yoy_line_of_the_earlier_year() -> None:
     result = run("集团2024年营收到2025年营收的增长率", GROWTH, periods=(FY2024, FY2025))
     assert [c.display for c in result.computed] == ["8.54%", "10,110.4"]
