@@ -22,6 +22,7 @@ from core.types import (
     CLARIFY_OUT_OF_SCOPE_ENTITY,
     KIND_ANSWER,
     KIND_REFUSAL,
+    ROUTE_FAQ,
     AgentResult,
     Operation,
     ParsedIntent,
@@ -71,12 +72,16 @@ def turn_get(*, conversation: Conversation | None, position: int, cleared: bool)
 
 
 def previous_intent(conversation: Conversation | None) -> ParsedIntent | None:
-    """The last answered intent of the conversation: what a follow-up may inherit."""
+    """The last answered intent of the conversation: what a follow-up may inherit. A turn the FAQ
+    answered is passed over (a definition asked in between does not end the analysis it
+    interrupts); any other answered turn, a narrative one included, is the context."""
     if conversation is None:
         return None
     answered = conversation.turns.exclude(intent__isnull=True).order_by("-position")
-    data = answered.values_list("intent", flat=True).first()
-    return intent_from_json(data) if data else None
+    for data, route in answered.values_list("intent", "result__route"):
+        if route != ROUTE_FAQ:
+            return intent_from_json(data) if data else None
+    return None
 
 
 def recent_questions(*, user: AbstractBaseUser | AnonymousUser, cleared: bool) -> list[str]:

@@ -58,8 +58,24 @@ _BARE_ASK = re.compile(
 _FILLER = re.compile(
     r"那么|那|还有|再看看|再看|看看|看一下|看下|换成|换到|如果是|如果|同样|同期|对应|相应|分别|请问|请|帮我|查询|查一下|查|一下|"
     r"告诉我|是多少|多少|是什么|什么|是|的|了|吗|呢|呀|啊|吧|也|又|和|与|及|以及|跟|情况|数据|数字|数值|几"
+    r"|它们|它|其|按照|按|相比|比较|对比|比"  # the previous subject (它的毛利率), by (按营业利润), compare (和X比)
     r"|(?<![a-z])(?:what about|how about|what is|what was|what's|what were|how much|how many|and|then|for|in|of|the"
-    r"|about|what|so|same|also|too|please|show me|tell me|it|its|that|this|instead|as well)(?![a-z])"
+    r"|about|what|so|same|also|too|please|show me|tell me|it|its|that|this|instead|as well|they|them|their|by"
+    r"|compared (?:with|to)|vs|versus)(?![a-z])"
+)
+# How a question asks for decimals (`保留1位小数`, `用两位小数`, `2 decimal places`); they count as
+# its own words only when the parser read the decimals from it.
+_N = r"\d+|[一二两三四五六七八九十零]+|zero|one|two|three|four|five|six|seven|eight|nine|ten"
+_DECIMALS_WORDS = re.compile(
+    rf"(?:保留|精确到|取|用)?(?:到)?(?:小数点后)?\s*(?:{_N})\s*位(?:小数)?|保留整数|取整"
+    rf"|(?<![a-z])(?:(?:to|with|in|use|at)\s+)?(?:{_N})\s*(?:decimal places?|decimals?|dp)(?![a-z])"
+    r"|(?<![a-z])(?:rounded |round )?to (?:the nearest )?(?:integer|whole number)(?![a-z])"
+)
+# How a question asks for every channel or region (`分渠道看呢`, `by region`); they count as its
+# own words only when the parser read a list of channels or entities from it.
+_LIST_WORDS = re.compile(
+    r"(?:各个?|每一?个|分|按)(?:销售)?(?:渠道|子公司|分公司|地区|区域|市场|板块|分部)|看"
+    r"|(?<![a-z])(?:each|every|by|per|across(?: all)?(?: the)?)\s+(?:channels?|regions?|markets?|segments?)(?![a-z])"
 )
 # Words that ask for a computation; they count as the operation's, not a topic, only when the
 # parser read an operation from the question.
@@ -127,7 +143,8 @@ def follow_up_apply(
     own_metrics = _metrics_of(intent)
     if own_metrics and not _FOLLOW_UP_MARKER.search(normalized.strip()):
         return intent, None  # a question of its own (`营收是多少`): its own assumptions apply
-    if not (own_metrics or bare_ask or intent.has_slot or intent.operation is not None):
+    decimals = intent.decimals
+    if not (own_metrics or bare_ask or intent.has_slot or intent.operation is not None or decimals is not None):
         return intent, None  # says nothing that could be continued (`呢？`, `好的`)
 
     changes: dict[str, Any] = {}
@@ -156,7 +173,7 @@ def follow_up_apply(
         and not bare_ask
         and (not own_metrics or (len(previous_metrics) == 1 and operation.kind in _PER_METRIC))
     ):
-        changes["operation"] = operation
+        changes["operation"] = operation if decimals is None else replace(operation, decimals=decimals)
         inherited["operation"] = (_operation_name(operation, intent.language),)
     if not inherited:
         return intent, None
@@ -202,15 +219,18 @@ def _has_own_topic(intent: ParsedIntent, glossary: GlossarySnapshot) -> bool:
     spans += [(start, end) for start, end, _ in periods_find(normalized, date.today())]
     for start, end in spans:
         chars[start:end] = " " * (end - start)
-    rest = _words_removed("".join(chars), intent.operation)
+    rest = _words_removed("".join(chars), intent)
     if _LEFTOVER.search(rest):
         return True
-    return any(
-        _LEFTOVER.search(_words_removed(text_normalize(term), intent.operation)) for term in intent.unrecognized_terms
-    )
+    return any(_LEFTOVER.search(_words_removed(text_normalize(term), intent)) for term in intent.unrecognized_terms)
 
 
-def _words_removed(text: str, operation: Operation | None) -> str:
+def _words_removed(text: str, intent: ParsedIntent) -> str:
+    operation = intent.operation
+    if intent.decimals is not None:
+        text = _DECIMALS_WORDS.sub(" ", text)
+    if len(intent.channels) > 1 or len(intent.entities) > 1:
+        text = _LIST_WORDS.sub(" ", text)
     text = NUMERIC_CUES.sub(" ", text)
     if operation is not None:
         if operation.cue:

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
 
-from .compute import UNIT_PCT, UNIT_PP, UNIT_RANK, Change, Computed, Ranking, Reason
+from .compute import UNIT_PCT, UNIT_PP, UNIT_RANK, Change, Computed, Ranking, Reason, number_display
+from .compute.display import RATE_DECIMALS
 from .glossary import GlossarySnapshot
 from .types import FactRecord, Period, SubTask
 
@@ -163,10 +164,16 @@ def _common(facts: Sequence[FactRecord], glossary: GlossarySnapshot, language: s
     return " ".join(parts)
 
 
-def computed_lines(computed: Computed, glossary: GlossarySnapshot, language: str) -> list[str]:
-    """A ratio, share, sum, CAGR or formula metric: result, formula, inputs."""
+def computed_lines(
+    computed: Computed, glossary: GlossarySnapshot, language: str, *, multiple: bool = False
+) -> list[str]:
+    """A ratio, share, sum, CAGR or formula metric: result, formula, inputs. With `multiple`, a
+    ratio shows also as a multiple of the same value (`400.24%（4.00 倍）`)."""
     head = " ".join(x for x in (_common(computed.inputs, glossary, language), computed.name(language)) if x)
     figure = computed_figure(computed, glossary, language)
+    if multiple:
+        times = number_display(computed.value, RATE_DECIMALS if computed.decimals is None else computed.decimals)
+        figure += f" ({times}×)" if _is_en(language) else f"（{times} 倍）"
     result = f"{head}: {figure}." if _is_en(language) else f"{head}为 {figure}。"
     return [result, formula_line(computed, language), *input_lines(computed.inputs, glossary, language)]
 
@@ -234,6 +241,48 @@ def change_lines(
             result = f"{head}{'增加' if sign > 0 else '减少'} {amount}。"
     if note:
         result += f" {note}" if _is_en(language) else note
+    formula = formula_line(rate if rate is not None else amount_item, language)
+    return [result, formula, *input_lines(amount_item.inputs, glossary, language)]
+
+
+_GAP_NO_RATE = {
+    "base_zero": ("对比基数为 0，不计算相对差异。", "The base is zero, so no relative difference is given."),
+    "base_negative": ("对比基数为负，不计算相对差异。", "The base is negative, so no relative difference is given."),
+}
+
+
+def gap_lines(change: Change, other: tuple[str, str], glossary: GlossarySnapshot, language: str) -> list[str]:
+    """A difference between two listed items, first minus second: `ACME香港 FY2025 营业收入比
+    ACME东南亚多 15,701.3 百万元，高 188.84%。`, then formula and inputs. A percentage differs in
+    percentage points; a zero or negative second item gives the difference and no rate."""
+    amount_item, rate = change.change, change.rate
+    assert amount_item.subject is not None
+    head = _subject(amount_item.subject, glossary, language)
+    amount = _unsigned(computed_figure(amount_item, glossary, language))
+    sign = amount_item.value.compare(Decimal(0))
+    points = amount_item.unit == UNIT_PP
+    note = ""
+    if change.no_rate is not None and change.no_rate.code != "percentage_points":
+        fixed = _GAP_NO_RATE.get(change.no_rate.code)
+        note = fixed[1 if _is_en(language) else 0] if fixed else change.no_rate.text(language)
+    if _is_en(language):
+        if sign == 0:
+            result = f"{head} was the same as {other[1]}."
+        elif points:
+            result = f"{head} was {amount} {'higher' if sign > 0 else 'lower'} than {other[1]}."
+        else:
+            relative = f" ({_unsigned(rate.display)} {'higher' if sign > 0 else 'lower'})" if rate else ""
+            result = f"{head} was {amount} {'more' if sign > 0 else 'less'} than {other[1]}{relative}."
+        result += f" {note}" if note else ""
+    else:
+        if sign == 0:
+            result = f"{head}与{other[0]}相同。"
+        elif points:
+            result = f"{head}比{other[0]}{'高' if sign > 0 else '低'} {amount}。"
+        else:
+            relative = f"，{'高' if sign > 0 else '低'} {_unsigned(rate.display)}" if rate else ""
+            result = f"{head}比{other[0]}{'多' if sign > 0 else '少'} {amount}{relative}。"
+        result += note
     formula = formula_line(rate if rate is not None else amount_item, language)
     return [result, formula, *input_lines(amount_item.inputs, glossary, language)]
 

@@ -33,6 +33,8 @@ class Item:
     words: tuple[str, str] = ("", "")  # a change's comparison: 同比 / YoY, 较 FY2024 / vs FY2024
     change_only: bool = False  # a difference asked with one period: the growth's absolute change
     line: bool = False  # the one-line difference of a listed pair (`对比：…`)
+    other: tuple[str, str] = ("", "")  # a difference between two items: the second one's name
+    multiple: bool = False  # a ratio of one metric between two items: also shown as a multiple
 
 
 @dataclass(frozen=True)
@@ -68,11 +70,13 @@ def _item_lines(item: Item, glossary: GlossarySnapshot, language: str) -> list[s
         return [render.cannot_compute_line(item.asked, outcome.reason, language)]
     if isinstance(outcome, Change) and item.line:
         return [render.difference_line(outcome, glossary, language)]
+    if isinstance(outcome, Change) and item.other[0]:
+        return render.gap_lines(outcome, item.other, glossary, language)
     if isinstance(outcome, Change):
         return render.change_lines(outcome, item.words, glossary, language, change_only=item.change_only)
     if isinstance(outcome, Ranking):
         return render.ranking_lines(outcome, glossary, language)
-    return render.computed_lines(outcome, glossary, language)
+    return render.computed_lines(outcome, glossary, language, multiple=item.multiple)
 
 
 def _inputs(outcome: Outcome) -> tuple[FactRecord, ...]:

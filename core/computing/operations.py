@@ -1,5 +1,10 @@
 """The operations (SPEC §6a) mapped onto the engine: which keys each one reads, over which listed
-entities, periods and channels, and what is refused before any figure is read.
+entities, periods and channels, and what is refused before any figure is read. Growth,
+difference and CAGR are in `changes`, ratio and share in `parts`; sum and rank run here, across
+the members of one axis.
+
+A sum adds one metric only: two metrics are refused before any figure is read, saying why (two
+units, or two different metrics).
 """
 
 from __future__ import annotations
@@ -18,14 +23,10 @@ from ..compute import (
     Change,
     Computed,
     Ranking,
-    cagr_compute,
     difference_compute,
     facts_lookup,
     formula_compute,
-    growth_compute,
     rank_compute,
-    ratio_compute,
-    share_compute,
     sum_compute,
     value_display,
 )
@@ -47,7 +48,9 @@ from ..types import (
     SubTask,
 )
 from .answer import RANK_LISTED_WHOLE, RANK_SHOWN, ComputedAnswer, Item, assemble
-from .subjects import Axes, Context, Reader, members_of, refusal
+from .changes import cagr_items, difference_items, growth_items
+from .parts import ratio_items, share_items
+from .subjects import Axes, Context, Reader, members_of, metrics_joined, refusal, units_refusal
 
 
 # -- operations ----------------------------------------------------------------------------
@@ -90,118 +93,6 @@ def _operation_problem(operation: Operation) -> CannotCompute | None:
     return None
 
 
-_COMPARISON_WORDS = {YOY: ("同比", "YoY"), QOQ: ("环比", "QoQ")}
-
-
-def _growth(context: Context, axes: Axes, operation: Operation) -> list[Item]:
-    zh, en = _COMPARISON_WORDS[operation.comparison]
-    change_only = operation.kind == OP_DIFFERENCE
-    items = []
-    for task in axes.tasks():
-        outcome = growth_compute(context.lookup, task, operation.comparison, **context.options)
-        asked = context.asked(
-            task, f"{zh}变动额" if change_only else f"{zh}增长率", f"{en} change" if change_only else f"{en} growth"
-        )
-        items.append(Item(outcome, asked, (zh, en), change_only))
-    return items
-
-
-def _difference(context: Context, axes: Axes, operation: Operation) -> list[Item]:
-    if len(axes.periods) < 2:
-        return _growth(context, axes, operation)
-    ordered = sorted(axes.periods, key=lambda p: p.sort_key)
-    base, current = ordered[0], ordered[-1]
-    items = []
-    for metric, entity, channel in itertools.product(axes.metrics, axes.entities, axes.channels):
-        task = SubTask(metric, entity, current, channel)
-        outcome = difference_compute(context.lookup, task, replace(task, period=base), **context.options)
-        words = (f"较 {base.label} ", f"vs {base.label}")
-        items.append(
-            Item(outcome, context.asked(task, f"较 {base.label} 的差额", f"difference vs {base.label}"), words)
-        )
-    return items
-
-
-def _cagr(context: Context, axes: Axes, operation: Operation) -> list[Item]:
-    ordered = sorted(axes.periods, key=lambda p: p.sort_key)
-    items = []
-    for metric, entity, channel in itertools.product(axes.metrics, axes.entities, axes.channels):
-        task = SubTask(metric, entity, ordered[-1], channel)
-        asked = context.asked(task, "复合年增长率", "CAGR")
-        if len(ordered) < 2:
-            outcome: CannotCompute | Computed = refusal(
-                OP_CAGR,
-                "one_period",
-                "复合增长率需要起止两个年份（例如 2022年到2025年）。",
-                "A CAGR needs a start and an end year (e.g. 2022 to 2025).",
-            )
-        else:
-            outcome = cagr_compute(context.lookup, task, ordered[0], **context.options)
-        items.append(Item(outcome, asked))
-    return items
-
-
-def _ratio(context: Context, axes: Axes, operation: Operation) -> list[Item]:
-    items = []
-    for entity, period, channel in itertools.product(axes.entities, axes.periods, axes.channels):
-        numerator = SubTask(axes.metrics[0], entity, period, channel)
-        other = context.glossary.display("metric", axes.metrics[1], "zh") if len(axes.metrics) > 1 else ""
-        other_en = context.glossary.display("metric", axes.metrics[1], "en") if len(axes.metrics) > 1 else ""
-        asked = context.asked(numerator, f"与{other}之比", f"to {other_en} ratio")
-        if len(axes.metrics) < 2:
-            outcome: CannotCompute | Computed = refusal(
-                OP_RATIO, "one_metric", "比率需要两个指标（甲与乙之比）。", "A ratio needs two metrics (A to B)."
-            )
-        else:
-            outcome = ratio_compute(
-                context.lookup, numerator, replace(numerator, metric=axes.metrics[1]), **context.options
-            )
-        items.append(Item(outcome, asked))
-    return items
-
-
-def _share(context: Context, axes: Axes, operation: Operation) -> list[Item]:
-    """Part of a whole: two metrics, two entities, a channel of its TOTAL, an entity of its parent."""
-    glossary = context.glossary
-    parents = {code: info.parent for code, info in glossary.entities.items()}
-    pairs: list[tuple[SubTask, SubTask | None]] = []
-    if len(axes.metrics) > 1:
-        for entity, period, channel in itertools.product(axes.entities, axes.periods, axes.channels):
-            part = SubTask(axes.metrics[0], entity, period, channel)
-            pairs.append((part, replace(part, metric=axes.metrics[1])))
-    elif len(axes.entities) > 1:
-        for metric, period, channel in itertools.product(axes.metrics, axes.periods, axes.channels):
-            part = SubTask(metric, axes.entities[0], period, channel)
-            pairs.append((part, replace(part, entity=axes.entities[1])))
-    elif any(c != "TOTAL" for c in axes.channels):
-        for metric, entity, period, channel in itertools.product(
-            axes.metrics, axes.entities, axes.periods, [c for c in axes.channels if c != "TOTAL"]
-        ):
-            part = SubTask(metric, entity, period, channel)
-            pairs.append((part, replace(part, channel="TOTAL")))
-    else:
-        for metric, entity, period in itertools.product(axes.metrics, axes.entities, axes.periods):
-            part = SubTask(metric, entity, period)
-            parent = parents.get(entity)
-            pairs.append((part, replace(part, entity=parent) if parent else None))
-    items = []
-    for part, whole in pairs:
-        asked = context.asked(part, "占比", "share")
-        if whole is None:
-            name_zh, name_en = (glossary.display("entity", part.entity, lang) for lang in ("zh", "en"))
-            outcome: CannotCompute | Computed = refusal(
-                OP_SHARE,
-                "no_whole",
-                f"{name_zh} 没有上级实体，无法确定占比的整体；请指明整体（另一指标、上级实体或渠道合计）。",
-                f"{name_en} has no parent entity, so the whole of the share is unknown; "
-                "name the whole (another metric, a parent entity or a channel's total).",
-            )
-        else:
-            outcome = share_compute(context.lookup, part, whole, parents=parents, **context.options)
-        items.append(Item(outcome, asked))
-    return items
-
-
 def _across(context: Context, axes: Axes, operation: Operation, words: tuple[str, str]) -> list[Item]:
     """One sum or ranking per combination of the other axes, over the members (and every metric
     listed: the engine refuses more than one)."""
@@ -210,6 +101,10 @@ def _across(context: Context, axes: Axes, operation: Operation, words: tuple[str
     if isinstance(members, CannotCompute):
         return [Item(members, context.asked(first, *words))]
     axis, values = members
+    if axis != "channel" and any(c != "TOTAL" for c in axes.channels):
+        # A channel named with a total word (`线上收入合计`): the run is over the named channel,
+        # not also over the TOTAL channel the word matched.
+        axes = replace(axes, channels=tuple(c for c in axes.channels if c != "TOTAL"))
     rest = {
         "entity": (axes.entities[:1], axes.periods, axes.channels),
         "channel": (axes.entities, axes.periods, axes.channels[:1]),
@@ -259,7 +154,24 @@ def _member(first: SubTask, metric: str, axis: str, value: Any) -> SubTask:
 
 
 def _sum(context: Context, axes: Axes, operation: Operation) -> list[Item]:
+    metrics = tuple(dict.fromkeys(axes.metrics))
+    if len(metrics) > 1:
+        first = SubTask(metrics[0], axes.entities[0], axes.periods[0], axes.channels[0])
+        more = metrics_joined(context, metrics[1:])
+        asked = context.asked(first, f"和{more[0]}合计", f"and {more[1]} total")
+        refused = units_refusal(context, OP_SUM, metrics, ("合计", "added up")) or _two_metrics(context, metrics)
+        return [Item(refused, asked)]
     return _across(context, axes, operation, ("合计", "total"))
+
+
+def _two_metrics(context: Context, metrics: Sequence[str]) -> CannotCompute:
+    zh, en = metrics_joined(context, metrics)
+    return refusal(
+        OP_SUM,
+        "mixed_metrics",
+        f"{zh}是不同的指标，不能相加；合计只加总同一指标的多个实体、渠道或期间。",
+        f"{en} are different metrics and are not added up; a total adds one metric over entities, channels or periods.",
+    )
 
 
 def _rank(context: Context, axes: Axes, operation: Operation) -> list[Item]:
@@ -267,11 +179,11 @@ def _rank(context: Context, axes: Axes, operation: Operation) -> list[Item]:
 
 
 OPERATIONS: dict[str, Callable[[Context, Axes, Operation], list[Item]]] = {
-    OP_GROWTH: _growth,
-    OP_DIFFERENCE: _difference,
-    OP_CAGR: _cagr,
-    OP_RATIO: _ratio,
-    OP_SHARE: _share,
+    OP_GROWTH: growth_items,
+    OP_DIFFERENCE: difference_items,
+    OP_CAGR: cagr_items,
+    OP_RATIO: ratio_items,
+    OP_SHARE: share_items,
     OP_SUM: _sum,
     OP_RANK: _rank,
 }

@@ -119,6 +119,10 @@ class Axes:
             intent.channels or (intent.channel,),
         )
 
+    def listed(self, axis: str) -> tuple[Any, ...]:
+        """The values listed on `axis` (metric, entity, period or channel)."""
+        return {"metric": self.metrics, "entity": self.entities, "period": self.periods, "channel": self.channels}[axis]
+
     def tasks(self) -> list[SubTask]:
         return [SubTask(m, e, p, c) for m, e, p, c in itertools.product(*self._lists())]
 
@@ -166,6 +170,43 @@ class Context:
 
 def refusal(kind: str, code: str, zh: str, en: str) -> CannotCompute:
     return CannotCompute(kind, Reason(code, zh, en))
+
+
+def joined(names: Sequence[str], language: str) -> str:
+    """`A和B` / `A、B和C`; `A and B` / `A, B and C`."""
+    if len(names) < 2:
+        return "".join(names)
+    last = " and " if language == "en" else "和"
+    return (", " if language == "en" else "、").join(names[:-1]) + last + names[-1]
+
+
+def metrics_joined(context: Context, metrics: Sequence[str]) -> tuple[str, str]:
+    names = {lang: [context.glossary.display("metric", m, lang) for m in metrics] for lang in ("zh", "en")}
+    return joined(names["zh"], "zh"), joined(names["en"], "en")
+
+
+def units_refusal(context: Context, kind: str, metrics: Sequence[str], verb: tuple[str, str]) -> CannotCompute | None:
+    """Two or more metrics the glossary gives different units, refused before any figure is read:
+    `新开门店数（COUNT）和活跃会员数（万人）单位不一致，不能合计。`"""
+    glossary = context.glossary
+    units = {code: glossary.metrics[code].unit for code in metrics if code in glossary.metrics}
+    if len(set(units.values())) < 2:
+        return None
+
+    def listed(language: str) -> str:
+        def one(code: str) -> str:
+            unit = glossary.unit_display(units[code], language) or units[code]
+            name = glossary.display("metric", code, language)
+            return f"{name} ({unit})" if language == "en" else f"{name}（{unit}）"
+
+        return joined([one(code) for code in units], language)
+
+    return refusal(
+        kind,
+        "mixed_units",
+        f"{listed('zh')}单位不一致，不能{verb[0]}。",
+        f"{listed('en')} are in different units, so they cannot be {verb[1]}.",
+    )
 
 
 def members_of(context: Context, axes: Axes, operation: Operation) -> tuple[str, Sequence[Any]] | CannotCompute:

@@ -75,6 +75,28 @@ def test_two_turns_with_one_conversation_id_carry_the_follow_up(analyst: APIClie
     assert [(f["entity"], f["period"], f["value"]) for f in third["facts"]] == [("ACME_HK", "FY2024", "25730.1")]
 
 
+def test_an_faq_turn_in_between_does_not_break_the_follow_up(analyst: APIClient) -> None:
+    _ask(analyst, GROUP_REVENUE, "c-faq")
+    faq = _ask(analyst, "财年是怎么定义的", "c-faq")
+    assert faq["route"] == "faq"
+    body = _ask(analyst, "那香港呢？", "c-faq")
+    assert body["route"] == "structured"
+    assert [(f["metric"], f["entity"], f["value"]) for f in body["facts"]] == [("REVENUE", "ACME_HK", "24015.8")]
+
+
+def test_a_narrative_turn_in_between_is_the_context_of_the_next_question(analyst: APIClient) -> None:
+    _ask(analyst, GROUP_REVENUE, "c-narrative")
+    _ask(analyst, "香港最近的监管政策怎么样", "c-narrative")
+    body = _ask(analyst, "那东南亚呢", "c-narrative")
+    assert body["route"] != "structured" and not body["facts"]
+
+
+def test_decimals_alone_re_answer_the_previous_growth_question(analyst: APIClient) -> None:
+    _ask(analyst, "集团2025年营收同比增长多少", "c-decimals")
+    body = _ask(analyst, "保留1位小数", "c-decimals")
+    assert body["route"] == "structured" and [c["display"] for c in body["computed"]] == ["8.5%", "10,110.4"]
+
+
 def test_a_follow_up_without_a_conversation_id_inherits_nothing(analyst: APIClient) -> None:
     _ask(analyst, GROUP_REVENUE, "c-2")
     body = _ask(analyst, "那香港呢？")

@@ -45,6 +45,8 @@ def previous_of(name: str, glossary: GlossarySnapshot) -> ParsedIntent:
             parse("2025年营收", glossary), operation=Operation(OP_RANK, cue="最高", over="entities")
         ),
         "a narrative question": parse("香港最近的监管政策怎么样", glossary),
+        "hong kong revenue": parse("香港2025年营收是多少", glossary),
+        "hong kong revenue growth": replace(parse("香港2025年营收同比增长多少", glossary), operation=GROWTH),
     }[name]
 
 
@@ -85,6 +87,29 @@ INHERITS = [
         (("GROSS_MARGIN",), ("ACME_HK", "ACME_SEA"), (FY2024, FY2025), "TOTAL", None, "structured"),
     ),
     ("revenue ranking", "那2024年呢", (("REVENUE",), (None,), (FY2024,), "TOTAL", OP_RANK, "structured")),
+    # a pronoun for the previous subject with a metric of its own (它 / 其 / its)
+    ("hong kong revenue", "那它的毛利率呢", (("GROSS_MARGIN",), ("ACME_HK",), (FY2025,), "TOTAL", None, "structured")),
+    ("hong kong revenue", "其毛利率呢", (("GROSS_MARGIN",), ("ACME_HK",), (FY2025,), "TOTAL", None, "structured")),
+    (
+        "hong kong revenue",
+        "what about its gross margin?",
+        (("GROSS_MARGIN",), ("ACME_HK",), (FY2025,), "TOTAL", None, "structured"),
+    ),
+    # another metric for the same operation (按 X), another subject to compare (和 X 比)
+    ("revenue ranking", "按营业利润呢", (("OPERATING_PROFIT",), (None,), (FY2025,), "TOTAL", OP_RANK, "structured")),
+    (
+        "hong kong revenue growth",
+        "和东南亚比呢",
+        (("REVENUE",), ("ACME_SEA",), (FY2025,), "TOTAL", OP_GROWTH, "structured"),
+    ),
+    # decimals alone: the previous question again, shown to that many places
+    ("revenue ranking", "保留1位小数", (("REVENUE",), (None,), (FY2025,), "TOTAL", OP_RANK, "structured")),
+    (
+        "group revenue growth",
+        "用两位小数",
+        (("REVENUE",), ("ACME_GROUP",), (FY2025,), "TOTAL", OP_GROWTH, "structured"),
+    ),
+    ("hong kong revenue", "保留2位小数", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "structured")),
     # a bare "why" stays narrative, carries the previous slots for retrieval, and no operation
     ("group revenue growth", "那为什么呢？", (("REVENUE",), ("ACME_GROUP",), (FY2025,), "TOTAL", None, "narrative")),
     ("group revenue", "why?", (("REVENUE",), ("ACME_GROUP",), (FY2025,), "TOTAL", None, "narrative")),
@@ -139,6 +164,41 @@ def test_a_question_with_a_topic_of_its_own_is_not_a_follow_up(glossary, previou
 def test_the_three_hijack_questions_never_become_the_previous_number(glossary, question: str) -> None:
     applied, _ = follow_up_apply(parse(question, glossary), previous_of("group revenue", glossary), glossary)
     assert applied.route != "structured"
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "decimals"),
+    [("revenue ranking", "保留1位小数", 1), ("group revenue growth", "用两位小数", 2)],
+)
+def test_decimals_alone_apply_to_the_inherited_operation(glossary, previous: str, question: str, decimals: int) -> None:
+    applied, note = follow_up_apply(parse(question, glossary), previous_of(previous, glossary), glossary)
+    assert applied.operation is not None and applied.operation.decimals == decimals
+    assert note is not None
+
+
+@pytest.mark.parametrize(
+    "question", ["保留整数", "保留小数点后两位", "to 1 decimal place", "round to the nearest integer"]
+)
+def test_every_way_of_asking_for_decimals_continues(glossary, question: str) -> None:
+    own = replace(parse(question, glossary), decimals=1, operation=None)  # as the parser should read it
+    applied, note = follow_up_apply(own, previous_of("group revenue growth", glossary), glossary)
+    assert note is not None and applied.operation is not None and applied.operation.decimals == 1
+
+
+def test_a_list_of_channels_continues_the_previous_question_by_channel(glossary) -> None:
+    channels = ("ONLINE", "STORE", "DISTRIBUTOR")
+    own = replace(parse("分渠道看呢", glossary), channel="ONLINE", channels=channels, channel_given=True)
+    applied, note = follow_up_apply(own, previous_of("hong kong revenue growth", glossary), glossary)
+    assert _slots(applied)[:2] == (("REVENUE",), ("ACME_HK",)) and applied.channels == channels
+    assert applied.operation is not None and applied.operation.kind == OP_GROWTH and note is not None
+    unlisted = parse("分渠道看呢", glossary)  # no list read: the words are a topic of their own
+    assert follow_up_apply(unlisted, previous_of("hong kong revenue growth", glossary), glossary) == (unlisted, None)
+
+
+def test_decimals_with_a_topic_of_their_own_are_not_a_follow_up(glossary) -> None:
+    own = parse("监管政策保留1位小数", glossary)
+    applied, note = follow_up_apply(own, previous_of("group revenue growth", glossary), glossary)
+    assert (applied, note) == (own, None)
 
 
 def test_an_unknown_metric_term_is_a_topic_of_its_own(glossary) -> None:
@@ -211,6 +271,19 @@ def test_the_answer_leads_with_the_note(glossary, store: InMemoryFactStore) -> N
     assert result.follow_up_note == "【沿用上一问】指标 营业收入，期间 FY2025"
     assert result.answer.startswith("【沿用上一问】指标 营业收入，期间 FY2025\n")
     assert [(f.entity, str(f.value)) for f in result.facts] == [("ACME_HK", "24015.8")]
+
+
+def test_decimals_alone_re_answer_the_previous_growth(glossary, store: InMemoryFactStore) -> None:
+    result = _answer("保留1位小数", glossary, store, previous_of("group revenue growth", glossary))
+    assert result.route == "structured" and result.answer_kind == "answer"
+    assert [c.display for c in result.computed] == ["8.5%", "10,110.4"]
+    assert "同比增长 8.5%" in result.answer
+
+
+def test_a_pronoun_with_its_own_metric_answers_for_the_previous_entity(glossary, store: InMemoryFactStore) -> None:
+    result = _answer("那它的毛利率呢", glossary, store, previous_of("hong kong revenue", glossary))
+    assert [(f.metric, f.entity, str(f.value)) for f in result.facts] == [("GROSS_MARGIN", "ACME_HK", "33.1")]
+    assert "未指定实体" not in result.answer
 
 
 def test_a_scope_is_not_a_follow_up(glossary, store: InMemoryFactStore) -> None:
