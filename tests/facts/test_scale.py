@@ -100,6 +100,17 @@ def test_full_company_names_resolve_among_5000_entities_and_700k_facts(tmp_path:
         assert percent(expected) in body["answer"]
         assert {f["metric"] for f in body["facts"]} <= {f"M{j:03d}" for j in range(FACT_METRICS)}
 
+    for _ in range(10):  # a ratio of two stored metrics named in the question
+        i = rng.randrange(ENTITIES)
+        a, b = rng.sample([0, 3, 4, 5, 6], 2)  # 营业收入, 营业利润, 净利润, 资本开支, 经营现金流
+        company = synthetic.entity(i)
+        body = ask(f"{company['full']}2025年{synthetic.metric(a)['name']}与{synthetic.metric(b)['name']}之比")
+        [item] = [c for c in body["computed"] if c["kind"] == "ratio"]
+        with localcontext() as ctx:
+            ctx.prec = 34
+            expected = value(i, a, 2025) / value(i, b, 2025)
+        assert exact(Decimal(item["value"])) == exact(expected) and percent(expected) in body["answer"]
+
     for _ in range(10):  # ranking one stored metric over all 5,000 subsidiaries
         j = rng.randrange(FACT_METRICS)
         measure = synthetic.metric(j)
@@ -108,7 +119,7 @@ def test_full_company_names_resolve_among_5000_entities_and_700k_facts(tmp_path:
         ranks = [c for c in body["computed"] if c["kind"] == "rank"]
         assert ranks[0]["inputs"][0]["entity"] == synthetic.entity(leader)["code"]
         assert ranks[0]["ranked_value"] == str(value(leader, j, 2025))
-        assert len(ranks) == 10 and "5,000 项参与排名" in body["answer"]
+        assert len(ranks) == 10 and "5,000 项参与排名" in body["answer"], body["answer"][:200]
         shown = [Decimal(r["ranked_value"]) for r in ranks]
         assert shown == sorted(shown, reverse=True)
 
