@@ -179,8 +179,8 @@ _IN_BATCH = 500  # codes per IN clause: well under SQLite's bound on query param
 
 def figures_get(
     metric: str, entities: Collection[str], period: Period, channel: str, *, cleared: bool, order: str = "desc"
-) -> list[tuple[str, Decimal | float | str, str]]:
-    """`(entity, value, sensitivity)` of one metric's facts for one period and channel, among
+) -> list[tuple[str, Decimal | float | str, str, str]]:
+    """`(entity, value, sensitivity, unit)` of one metric's facts for one period and channel, among
     `entities`, that the caller may see, highest value first (`order="asc"`: lowest first): what
     a long ranking reads to find its head.
 
@@ -194,11 +194,12 @@ def figures_get(
     if order not in ("desc", "asc"):
         raise ValueError(f"order must be 'desc' or 'asc', not {order!r}")
     meta = FactMetric._meta
-    metric_c, entity_c, channel_c = (meta.get_field(f).column for f in ("metric", "entity", "channel"))
+    metric_c, entity_c, channel_c, unit_c = (meta.get_field(f).column for f in ("metric", "entity", "channel", "unit"))
     hidden, hidden_params = visible_to_sql("sensitivity", cleared=cleared)
     sql = (
-        f"SELECT {entity_c}, value, sensitivity FROM {meta.db_table} WHERE {metric_c} = %s AND period_type = %s "
-        f"AND period = %s AND {channel_c} = %s AND review_status = %s{hidden}"
+        f"SELECT {entity_c}, value, sensitivity, {unit_c} FROM {meta.db_table} "
+        f"WHERE {metric_c} = %s AND period_type = %s AND period = %s AND {channel_c} = %s "
+        f"AND review_status = %s{hidden}"
     )
     params: list[object] = [metric, period.period_type, period.period, channel, FactMetric.Review.APPROVED]
     params += hidden_params
@@ -228,7 +229,7 @@ class OrmFactStore:
 
     def figures_get(
         self, metric: str, entities: Collection[str], period: Period, channel: str, *, cleared: bool, order: str
-    ) -> list[tuple[str, Decimal | float | str, str]]:
+    ) -> list[tuple[str, Decimal | float | str, str, str]]:
         return figures_get(metric, entities, period, channel, cleared=cleared, order=order)
 
 

@@ -90,14 +90,14 @@ class InMemoryFactStore:
 
     def figures_get(
         self, metric: str, entities: Iterable[str], period: Period, channel: str, *, cleared: bool, order: str
-    ) -> list[tuple[str, Decimal, str]]:
+    ) -> list[tuple[str, Decimal, str, str]]:
         """Best first; tied figures in reverse listing order, so callers cannot rely on it."""
         self.figure_calls = getattr(self, "figure_calls", 0) + 1
         found = []
         for entity in entities:
             fact = self.facts.get((metric, entity, period.period_type, period.period, channel))
             if fact is not None and (fact.sensitivity != RESTRICTED or cleared):
-                found.append((entity, fact.value, fact.sensitivity))
+                found.append((entity, fact.value, fact.sensitivity, fact.unit))
         found.reverse()
         return sorted(found, key=lambda row: row[1], reverse=order == "desc")
 

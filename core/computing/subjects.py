@@ -63,8 +63,8 @@ class Reader:
         rows = self._store.figures_get(
             first.metric, entities, first.period, first.channel, cleared=self._cleared, order=order
         )
-        if len(rows) <= top:
-            return None
+        if len(rows) <= top or len({row[3] for row in rows}) > 1:
+            return None  # short, or in mixed units: the engine ranks every key (and refuses the mix)
         # Every figure tied with the `top`-th is in the head, and so is any the store could only
         # order approximately against it (equal as doubles): the engine then ranks the head exactly.
         boundary = float(Decimal(str(rows[top - 1][1])))

@@ -10,7 +10,7 @@ digits, half-up display): the answer kind, every computed value, unit and displa
 facts in order, the keys not found, the formula and the result line.
 
 RESTRICTED figures carry three decimal places and no other figure does, so an uncleared answer
-showing three decimals would be showing one. Two known product bugs are pinned as strict xfails.
+showing three decimals would be showing one.
 """
 
 from __future__ import annotations
@@ -579,8 +579,9 @@ def margin_level_expect(data: Generated, case: Case, cleared: bool) -> Expect:
 
 def sum_expect(data: Generated, case: Case, cleared: bool) -> Expect:
     (period,) = case.periods
-    if len(case.metrics) > 1:
-        return refused("mixed_metrics", (), "只能合计同一指标")
+    if len(case.metrics) > 1:  # refused before any figure is read, units first
+        units = {GLOSSARY.metrics[m].unit for m in case.metrics}
+        return refused("mixed_metrics", (), "单位不一致" if len(units) > 1 else "只能合计同一指标")
     if HOME in case.entities:
         return refused("overlap", (), "所列项目有重叠")
     if len(case.entities) > 1:
@@ -669,7 +670,7 @@ def rank_expect(data: Generated, case: Case, cleared: bool, members: Sequence[Su
         if len(figures) > 20
         else [f for item in ordered for f in item[3]]
     )
-    phrases = [f"（{len(figures)} 项参与排名）"]
+    phrases = [f"（{len(figures):,} 项参与排名）"]
     if missing:
         phrases.append("未找到：")
     if len(missing) > 10:
@@ -1058,12 +1059,6 @@ def test_a_ranking_of_a_listed_handful_with_mixed_units_is_refused() -> None:
     assert result.answer_kind == "refusal" and "单位不一致" in result.answer and result.facts == ()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="product bug: a long ranking's head read from bare figures ignores units, while ranking "
-    "every key refuses mixed units",
-)
 def test_a_ranking_across_every_subsidiary_with_mixed_units_is_refused() -> None:
     data = generated()
     case = field_rank_case("ACTIVE_MEMBERS", fy(2025), "TOTAL", "desc", None)
@@ -1076,12 +1071,6 @@ def test_a_ranking_across_every_subsidiary_with_mixed_units_is_refused() -> None
 # -- difference between two entities ---------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="product bug: `A和B营收相差多少` (two entities, one period) answers each entity's year-on-year "
-    "change instead of A − B, or a refusal",
-)
 def test_a_difference_between_two_entities_is_not_answered_with_their_own_changes() -> None:
     data = generated()
     a, b = [e for e in data.entities if all(data.seen(SubTask("REVENUE", e, fy(y)), False) for y in (2024, 2025))][:2]

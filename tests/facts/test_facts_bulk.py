@@ -86,8 +86,8 @@ def test_bare_figures_are_the_facts_values_and_sensitivities(demo, extra: int) -
             }
             for order in ("desc", "asc"):
                 rows = selectors.figures_get(metric, entities, key, channel, cleared=cleared, order=order)
-                assert {e: (Decimal(str(v)), s) for e, v, s in rows} == expected and len(rows) == len(expected)
-                values = [Decimal(str(v)) for _, v, _ in rows]
+                assert {e: (Decimal(str(v)), s) for e, v, s, _ in rows} == expected and len(rows) == len(expected)
+                values = [Decimal(str(v)) for _, v, _, _ in rows]
                 assert values == sorted(values, reverse=order == "desc")
     restricted = FactMetric.objects.filter(sensitivity=RESTRICTED).first()
     key = Period(restricted.period_type, restricted.period)
