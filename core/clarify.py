@@ -6,27 +6,39 @@ early on the first two modes before any FAQ, tool, retrieval or LLM call:
 
 1. the security gate on the raw question → `out_of_scope_entity`;
 2. a narrative or find_documents route → `none`;
-3. a metric-like term the glossary does not know (`unknown_metric`) → `ask_first` with the
-   closest known metrics, never a shorter alias's figure; no metric → `ask_first`, listing
-   metrics closest to the question's wording first;
-4. a missing entity or period → `answer_with_assumptions` (home entity, latest complete
+3. an operation the engine cannot run as asked (前0名, 排名第0, or a field no parser writes), or a
+   rounding out of range on a level (保留100位小数 with no operation) → `ask_first` stating the
+   allowed range. An operation's own rounding out of range is refused by the engine, which
+   states the range;
+4. a term the glossary does not know (`unknown_metric`) → `ask_first` naming it: a metric-like
+   term with the closest known metrics, never a shorter alias's figure; a name where the entity
+   goes (腾讯2025年营收) with the entities in scope, never the home entity's figure; no metric →
+   `ask_first` naming the unknown words, listing metrics closest to the question's wording first;
+5. a stretch of time no period type holds (前三季度, 1-9月, 3月, Q5) → `ask_first` with the periods
+   there are (FY, H1/H2, Q1–Q4), never the full year's figure;
+6. a missing entity or period → `answer_with_assumptions` (home entity, latest complete
    fiscal year) with a banner and narrowing options; with no home entity, `ask_first` for it;
-5. otherwise `none`.
+7. otherwise `none`.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from datetime import date
 from difflib import SequenceMatcher
 
+from .compute.display import MAX_DECIMALS
 from .glossary import GlossarySnapshot
-from .periods import latest_complete_fiscal_year
+from .intent import term_names_entity
+from .periods import latest_complete_fiscal_year, periods_unread
 from .security import SecurityVerdict
 from .types import (
     CLARIFY_ANSWER_WITH_ASSUMPTIONS,
     CLARIFY_ASK_FIRST,
     CLARIFY_NONE,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
+    OPERATIONS,
     ROUTE_FIND_DOCUMENTS,
     ROUTE_NARRATIVE,
     ClarificationResult,
@@ -36,6 +48,7 @@ from .types import (
 )
 
 MAX_OPTIONS = 8
+_CJK_WORD = re.compile(r"[\u3400-\u9fff]{2,}")
 
 
 def clarify_scope(
@@ -48,10 +61,18 @@ def clarify_scope(
         )
     if intent.route in (ROUTE_NARRATIVE, ROUTE_FIND_DOCUMENTS):
         return ClarificationResult(mode=CLARIFY_NONE)
+    problem = _operation_problem(intent, language)
+    if problem is not None:
+        return ClarificationResult(mode=CLARIFY_ASK_FIRST, question=problem)
+    if intent.unknown_metric and term_names_entity(intent, glossary):
+        return _ask_for_known_entity(intent, intent.unknown_metric, glossary, language)
     if intent.unknown_metric:
         return _ask_for_known_metric(intent, intent.unknown_metric, glossary, language)
     if intent.metric is None:
         return _ask_for_metric(intent, glossary, language)
+    unread = periods_unread(intent.normalized, reference_date) if intent.normalized else []
+    if unread:
+        return _ask_for_period(intent, unread[0], reference_date, language)
 
     home = glossary.home_entity
     if intent.entity is None and home is None:
@@ -83,8 +104,107 @@ def _ask_for_metric(intent: ParsedIntent, glossary: GlossarySnapshot, language: 
     if language == "en":
         question = "Which metric do you mean? Options: " + ", ".join(names) + "."
     else:
-        question = "请问您想查询哪个指标？可选：" + "、".join(names) + "。"
+        unknown = [t for t in intent.unrecognized_terms if _CJK_WORD.fullmatch(t)]
+        named = "未找到指标" + "、".join(f"“{t}”" for t in unknown) + "。" if unknown else ""
+        question = named + "请问您想查询哪个指标？可选：" + "、".join(names) + "。"
     return ClarificationResult(mode=CLARIFY_ASK_FIRST, question=question, narrowing_options=options)
+
+
+def _operation_problem(intent: ParsedIntent, language: str) -> str | None:
+    """What in the operation asked for cannot be done as asked, in the analyst's words: a top N
+    or a place in a ranking below 1, a field no parser writes (an intent from elsewhere), or a
+    level's rounding outside 0 to `MAX_DECIMALS` places (a level's figure would otherwise show
+    a different rounding without a word; an operation's is refused by the engine)."""
+    en = language == "en"
+    op = intent.operation
+    if op is None:
+        if intent.decimals is not None and not 0 <= intent.decimals <= MAX_DECIMALS:
+            if en:
+                return f"Decimal places must be between 0 and {MAX_DECIMALS}; please ask again within that range."
+            return f"小数位数须在 0 到 {MAX_DECIMALS} 之间，请在此范围内重新指定（例如“保留两位小数”）。"
+        return None
+    if op.top is not None and op.top < 1:
+        return "A top N must be at least 1 (e.g. top 3)." if en else "前 N 名的 N 须至少为 1（例如“前三名”）。"
+    if op.position is not None and op.position < 1:
+        return "A place in a ranking starts at 1 (e.g. second highest)." if en else "名次从 1 开始（例如“排名第二”）。"
+    known = (
+        op.kind in OPERATIONS
+        and op.comparison in ("yoy", "qoq")
+        and op.order in ("asc", "desc")
+        and op.over in (None, "entities", "channels")
+    )
+    if not known:
+        return "The computation asked for is not understood." if en else "无法识别要做的计算，请换一种问法。"
+    return None
+
+
+def _ask_for_known_entity(
+    intent: ParsedIntent, term: str, glossary: GlossarySnapshot, language: str
+) -> ClarificationResult:
+    """`腾讯2025年营收`: the name is no entity the desk covers; offer the entities in scope (never
+    an external one) for the metric asked, and give no figure of any of them."""
+    term = term[:32]
+    entities = [e for e in glossary.in_scope_entities() if not glossary.is_external(e.code)][:MAX_OPTIONS]
+    names = [glossary.display("entity", e.code, language) for e in entities]
+    scope = {"metric": intent.metric} if intent.metric else {}
+    options = tuple(
+        NarrowingOption(name, intent.raw_question, {"entity": e.code, **scope})
+        for e, name in zip(entities, names, strict=True)
+    )
+    if language == "en":
+        question = (
+            f"'{term}' is not a company or region covered here, so no other entity's figure is given in its "
+            "place. Which entity do you mean? Options: " + ", ".join(names) + "."
+        )
+    else:
+        question = (
+            f"未识别“{term}”：它不是本系统覆盖的公司或地区，为避免答非所问，不以其他实体的数字代替。请问您想查询："
+            + "、".join(names)
+            + "？"
+        )
+    return ClarificationResult(mode=CLARIFY_ASK_FIRST, question=question, narrowing_options=options)
+
+
+def _ask_for_period(
+    intent: ParsedIntent, unread: tuple[int, int, str], reference_date: date, language: str
+) -> ClarificationResult:
+    """`前三季度`, `1-9月`, `Q5`: say which periods the data holds and offer them for the year the
+    question named (else the latest complete fiscal year); each option asks the same question
+    with that period in place of the words, so choosing it answers."""
+    start, end, words = unread
+    named = re.search(r"(?<![0-9])(?:199[0-9]|20[0-9]{2}|2100)(?![0-9])", words)
+    year = int(named.group(0)) if named else latest_complete_fiscal_year(reference_date).year
+    periods = [
+        Period("FY", str(year)),
+        Period("HY", f"{year}H1"),
+        Period("HY", f"{year}H2"),
+        *(Period("QUARTER", f"{year}Q{q}") for q in range(1, 5)),
+    ]
+    text = intent.normalized
+    options = tuple(
+        NarrowingOption(p.label, f"{text[:start]}{p.label}{text[end:]}", {"period": p.label}) for p in periods
+    )
+    written = _as_written(words, intent.raw_question)
+    labels = [p.label for p in periods]
+    if language == "en":
+        question = (
+            f"'{written}' is not a period the figures are kept for: they are kept by fiscal year (FY), half "
+            "(H1/H2) and quarter (Q1–Q4), so no full-year or other figure is given in its place. "
+            "Which period do you mean? Options: " + ", ".join(labels) + "."
+        )
+    else:
+        question = (
+            f"无法按“{written}”查询：数据按财年（FY）、半年（H1/H2）和季度（Q1–Q4）记录，"
+            "为避免答非所问，不以全年或其他期间的数字代替。请问您想查询：" + "、".join(labels) + "？"
+        )
+    return ClarificationResult(mode=CLARIFY_ASK_FIRST, question=question, narrowing_options=options)
+
+
+def _as_written(words: str, question: str) -> str:
+    """Normalised words in the question's own casing (`Q5`, not `q5`)."""
+    written = unicodedata.normalize("NFKC", question)
+    found = re.search(r"\s?".join(re.escape(ch) for ch in words if not ch.isspace()), written, re.IGNORECASE)
+    return found.group(0) if found else words
 
 
 def _ask_for_known_metric(

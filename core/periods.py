@@ -6,7 +6,7 @@ periods it names, with their spans, in reading order. Absolute forms (`FY2025`, 
 `去年Q3`, `last quarter` …) are understood; bare `Q3` / `上半年` mean this year's.
 
 Month spans are read as the period they cover (`1-6月` → H1, `1-3月` → Q1, `7-12月` → H2,
-`1-12月` → the year); English halves and quarters too (`H1 2025`, `first half of 2025`,
+`1-12月` → the year, `前两季度` → H1); English halves and quarters too (`H1 2025`, `first half of 2025`,
 `Q3 FY25`). A quarter or a half named without a year takes the year of the list it stands in
 (`2025年第三季度和第四季度`, `Q3 and Q4 2025`), or of the period before it in the sentence.
 
@@ -14,6 +14,9 @@ A four-digit number is a year only in 1990–2100 and only when no unit or decim
 so `2025万元` or `2025.5` never become periods. A two-digit number is a year only right before
 年 (`24年`), not as a count of years (`近3年`, `近10年`, `10年期`). The fiscal year is the
 calendar year.
+
+A stretch no period type holds (`前三季度`, `1-9月`, a single month, `Q5`, `13月`) is claimed with
+its year, so the year is never read as the fiscal year, and is listed by `periods_unread`.
 """
 
 from __future__ import annotations
@@ -44,9 +47,33 @@ _QUARTER = r"(?:(?<![a-z])q(?P<q1>[1-4])|第(?P<q2>[一二三四1-4])季度?|(?P
 _MONTH = r"(?:1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])"
 _MONTHS = rf"(?<![0-9一二三四五六七八九十])(?P<m1>{_MONTH})\s?月?\s?(?:-|~|〜|至|到|—|–)\s?(?P<m2>{_MONTH})\s?月份?"
 # `2025年前6个月` is the months from January (without a year it may mean the last six);
-# `前三季度` (nine months) is no period type (see `_UNREAD`).
+# `前两季度` is the first half, `前三季度` (nine months) is no period type (see `_UNREAD`).
 _FIRST_MONTHS = r"前(?P<m2>[0-9]{1,2}|十[一二]?|[一二两三四五六七八九])个月"
-_FIRST_QUARTERS = r"前(?:三|3)个?季度?"
+_FIRST_QUARTERS = r"前(?P<fq>[一二两三四1-4])个?季度?"
+_FIRST_QUARTERS_SPAN = {1: ("QUARTER", "Q1"), 2: ("HY", "H1"), 4: ("FY", "")}
+# Stretches of time the grammar recognises but no period type holds: a single month, a month or
+# a quarter that does not exist, a year to date. Each is claimed with the year before it, so
+# the year is never read as the whole fiscal year, and reported by `periods_unread`.
+_ANY_YEAR = r"(?<![0-9.])(?:199[0-9]|20[0-9]{2}|2100)(?![0-9])"
+_BAD_QUARTER = r"(?:(?<![a-z])q(?:0|[5-9]|[1-9][0-9]+)(?![0-9])|第(?:[五六七八九十零]+|0|[5-9]|[1-9][0-9]+)季度?)"
+_BAD_HALF = r"(?<![a-z])h(?:0|[3-9]|[1-9][0-9]+)(?![0-9])"
+_BAD_MONTH = r"(?<![0-9])(?:0+|1[3-9]|[2-9][0-9]|[1-9][0-9]{2,})\s?月"
+# a date (`12月31日`) is left alone: `截至2025年12月31日止年度` names the year
+_ONE_MONTH = (
+    r"(?<![0-9一二三四五六七八九十])(?:1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])\s?月份?"
+    r"(?!\s?(?:[0-9]|[一二三四五六七八九十])+\s?[日号])"
+)
+_RELATIVE_MONTH = r"本月|当月|这个?月|上一?个?月|下一?个?月"
+# the last N years or quarters: a list the question does not name
+_RECENT = r"(?:近|最近|过去|前)(?:[0-9]+|[一二两三四五六七八九十]+)个?(?:财年|年度|年|季度|个?月)"
+_EN_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_EN_UNREAD = (
+    r"(?<![a-z0-9])(?:9m|(?:the )?(?:first )?(?:nine|9) months|ytd|year[- ]to[- ]date|this month|last month"
+    rf"|{_EN_MONTH}\.?(?= (?:of )?{_ANY_YEAR}))(?![a-z])"
+)
 _ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 _EN_HALF = r"(?<![a-z])(?P<ord>first|second|1st|2nd) half"
 _EN_QUARTER = r"(?<![a-z])(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th) quarter"
@@ -146,6 +173,22 @@ def _months(m: re.Match[str], ref: date) -> Period | None:
     return Period(period_type, f"{year}{suffix}")
 
 
+def _first_quarters(m: re.Match[str], ref: date) -> Period | None:
+    """`前两季度` is H1, `前一季度` Q1, `前四季度` the year; `前三季度` is `_UNREAD`."""
+    year = _year_of(m, ref)
+    span = _FIRST_QUARTERS_SPAN.get(_CN_NUMBER.get(m.group("fq")) or int(m.group("fq")))
+    if year is None:
+        return None
+    if span is None:
+        return _UNREAD
+    period_type, suffix = span
+    return Period(period_type, f"{year}{suffix}")
+
+
+def _unread(m: re.Match[str], ref: date) -> Period:
+    return _UNREAD
+
+
 def _with_year(build: Callable[[int, re.Match[str]], Period]) -> Builder:
     def builder(m: re.Match[str], ref: date) -> Period | None:
         year = _year_of(m, ref)
@@ -159,7 +202,13 @@ _RULES: list[tuple[re.Pattern[str], Builder, bool]] = [
     (re.compile(_YEAR_PREFIX + r"\s?(?:的)?\s?" + _MONTHS), _months, False),
     (re.compile(_MONTHS), _months, True),
     (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})\s?(?:的)?\s?{_FIRST_MONTHS}"), _months, False),
-    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})?\s?(?:的)?\s?{_FIRST_QUARTERS}"), lambda m, r: _UNREAD, False),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})?\s?(?:的)?\s?{_FIRST_QUARTERS}"), _first_quarters, False),
+    (re.compile(rf"(?:{_BAD_QUARTER}|{_BAD_HALF})\s?(?:fy\s?)?{_ANY_YEAR}"), _unread, False),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})?\s?(?:的)?\s?(?:{_BAD_QUARTER}|{_BAD_HALF})"), _unread, False),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})?\s?(?:的)?\s?(?:{_BAD_MONTH}|{_ONE_MONTH})"), _unread, False),
+    (re.compile(_RELATIVE_MONTH), _unread, False),
+    (re.compile(_RECENT), _unread, False),
+    (re.compile(rf"{_EN_UNREAD}(?:(?: of)?(?: fy)?\s?{_ANY_YEAR})?"), _unread, False),
     (re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _HALF), lambda m, r: _hy(_rel_year(m, r), m.group("half")), False),
     (
         re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _QUARTER),
@@ -273,12 +322,8 @@ def _years_carry(text: str, found: list[_Found]) -> list[_Found]:
     return items
 
 
-def periods_find(text: str, reference: date) -> list[tuple[int, int, Period]]:
-    """Every period named in normalised `text`, as `(start, end, period)` in reading order.
-
-    Rules are tried most specific first; a span claimed by one rule is not reused. A quarter or
-    a half named without a year takes the year of its list or sentence, else the reference's.
-    """
+def _claim(text: str, reference: date) -> list[_Found]:
+    """Rules are tried most specific first; a span claimed by one rule is not reused."""
     claimed: list[_Found] = []
     for pattern, build, bare in _RULES:
         for m in pattern.finditer(text):
@@ -288,8 +333,24 @@ def periods_find(text: str, reference: date) -> list[tuple[int, int, Period]]:
             period = build(m, reference)
             if period is not None:
                 claimed.append((start, end, period, bare))
-    claimed = sorted((item for item in claimed if item[2] != _UNREAD), key=lambda item: item[0])
+    return sorted(claimed, key=lambda item: item[0])
+
+
+def periods_find(text: str, reference: date) -> list[tuple[int, int, Period]]:
+    """Every period named in normalised `text`, as `(start, end, period)` in reading order.
+
+    A quarter or a half named without a year takes the year of its list or sentence, else the
+    reference's. A stretch no period type holds is left out (see `periods_unread`).
+    """
+    claimed = [item for item in _claim(text, reference) if item[2] != _UNREAD]
     return [(start, end, period) for start, end, period, _ in _years_carry(text, claimed)]
+
+
+def periods_unread(text: str, reference: date) -> list[tuple[int, int, str]]:
+    """Every stretch of time in normalised `text` that the grammar recognises but no period type
+    (FY, H1/H2, Q1–Q4) holds, as `(start, end, words)`: `前三季度`, `1-9月`, `3月`, `Q5`, `第五季度`,
+    `13月`, `YTD`. A question naming one must be asked back, never answered for the year."""
+    return [(start, end, text[start:end].strip()) for start, end, p, _ in _claim(text, reference) if p == _UNREAD]
 
 
 def period_parse(text: str, reference: date | None = None) -> Period | None:

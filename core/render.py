@@ -345,17 +345,27 @@ def _row_figure(display: str, unit: str, glossary: GlossarySnapshot, language: s
 MISSING_NAMED = 10  # keys without a figure named one by one; the rest are counted
 
 
-def ranking_lines(ranking: Ranking, glossary: GlossarySnapshot, language: str) -> list[str]:
-    """The leader first, then one line per row in rank order (ties marked), then the subjects
-    without the figure (listed as missing, never dropped), the order rule and the inputs."""
+def ranking_lines(
+    ranking: Ranking, glossary: GlossarySnapshot, language: str, *, position: int | None = None
+) -> list[str]:
+    """The headline (the leader, or the place `position` asked about: 排名第二), then one line per
+    row in rank order (ties marked), then the subjects without the figure (listed as missing,
+    never dropped), the order rule and the inputs."""
     en = _is_en(language)
     subjects = [r.subject for r in ranking.rows] + list(ranking.missing) + list(ranking.not_meaningful)
-    names = dict(zip(subjects, _names(subjects, glossary, language), strict=True))
-    over = _ranked_over(subjects, glossary, language)
+    # a key cut by a top N still says what the ranked subjects differ in (one row is no list)
+    metric = ranking.rows[0].subject.metric if ranking.rows else None
+    cut = (SubTask(metric, f.entity, f.period, f.channel) for f in ranking.inputs) if metric else iter(())
+    listed = set(subjects)
+    outside = next((key for key in cut if key not in listed), None)
+    field = [*subjects, outside] if outside is not None else subjects
+    names = dict(zip(field, _names(field, glossary, language), strict=True))
+    over = _ranked_over(field, glossary, language) if field else ""
     desc = ranking.order == "desc"
     lines = []
-    leaders = [r for r in ranking.rows if r.rank == 1]
-    if leaders:
+    if position is not None and position > 1:
+        lines.append(_place_line(ranking, position, names, over, glossary, language))
+    elif leaders := [r for r in ranking.rows if r.rank == 1]:
         figure = _row_figure(leaders[0].display, leaders[0].unit, glossary, language)
         tied = len(leaders) > 1
         who = ", ".join(names[r.subject] for r in leaders) if en else "、".join(names[r.subject] for r in leaders)
@@ -395,6 +405,42 @@ def ranking_lines(ranking: Ranking, glossary: GlossarySnapshot, language: str) -
     )
     shown_inputs = [f for row in ranking.rows for f in row.inputs]
     return [*lines, *input_lines(shown_inputs, glossary, language)]
+
+
+def _place_line(
+    ranking: Ranking,
+    position: int,
+    names: dict[SubTask, str],
+    over: str,
+    glossary: GlossarySnapshot,
+    language: str,
+) -> str:
+    """`FY2025 营业收入从高到低排第 2 的是 ACME香港（…）。`: the row in that place in the order, with
+    every row tied with it; or that the ranking has no such place."""
+    en = _is_en(language)
+    desc = ranking.order == "desc"
+    if position > len(ranking.rows):
+        count = ranking.count or len(ranking.rows)
+        if position > count:
+            if en:
+                return f"{over}: only {count:,} ranked, so there is no No. {position:,}."
+            return f"{over}只有 {count:,} 项参与排名，没有第 {position:,} 名。"
+        if en:
+            return f"{over}: No. {position:,} is not among the rows listed."
+        return f"{over}第 {position:,} 名不在所列的排名之内。"
+    rank = ranking.rows[position - 1].rank
+    placed = [r for r in ranking.rows if r.rank == rank]
+    figure = _row_figure(placed[0].display, placed[0].unit, glossary, language)
+    tied = len(placed) > 1
+    if en:
+        who = ", ".join(names[r.subject] for r in placed)
+        way = "highest first" if desc else "lowest first"
+        tie = f", tied at No. {rank}" if tied else ""
+        return f"No. {position:,} {over} ({way}): {who} ({figure}{tie})."
+    who = "、".join(names[r.subject] for r in placed)
+    way = "从高到低" if desc else "从低到高"
+    tie = f"（并列第 {rank} 名）" if tied else ""
+    return f"{over}{way}排第 {position:,} 的是 {who}（{figure}）{tie}。"
 
 
 def cannot_compute_line(asked: tuple[str, str], reason: Reason, language: str) -> str:

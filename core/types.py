@@ -147,7 +147,9 @@ class Operation:
     `依据：指标 营业收入 · 同比`). `decimals` is what the question asked for (`保留3位小数`),
     None for the default. `over` says what a ranking or a sum runs across when the question
     names no list: `entities` (the home entity's subsidiaries, 各地区 / 哪个地区) or `channels`
-    (every channel, 各渠道).
+    (every channel, 各渠道). `position` is the place a ranking question asks about (排名第二,
+    倒数第二, second highest: 2, counted in `order`); None when it asks for the whole order or
+    the leader.
     """
 
     kind: str
@@ -157,6 +159,7 @@ class Operation:
     top: int | None = None  # rank: 前N / top N
     decimals: int | None = None
     over: str | None = None  # rank / sum with no list: entities | channels
+    position: int | None = None  # rank: the N-th place asked about (第N名, N-th highest)
 
 
 @dataclass(frozen=True)

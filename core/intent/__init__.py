@@ -8,10 +8,12 @@ in the analyst's words: `依据：指标 营业收入 · 同比`). Deterministic
 Competitor mentions are matched jointly with every other alias, so the span of `中国竞安`
 is taken by the external entity and can never be read as ACME_CN.
 
-Never a shorter alias: a metric alias followed by 率 (or by margin / ratio / rate / yield) names
-a longer term; when that term is no alias of its own the metric is dropped and the term is
-reported as `unknown_metric` (净利 is not 净利率). A ranking or a sum over 各地区 / 各渠道 lists the
-subsidiaries or channels it runs over, never an external entity.
+Never a shorter alias, never another entity (`core.intent.terms`): a metric alias with unread
+words beside it names a longer term (净利 is not 净利率, 净利润 is not 归母净利润); the metric is
+dropped and the term reported as `unknown_metric`. So is an acronym nothing reads (ROA), and a
+name where the entity goes (腾讯2025年营收), which is never answered as the home entity. A parent
+named right before its own child is the child (`ACME HK`). A ranking or a sum over 各地区 / 各渠道
+lists the subsidiaries or channels it runs over, never an external entity.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from datetime import date
 from ..glossary import GlossarySnapshot
 from ..normalize import compact_view, question_language, text_normalize
 from ..operations import OVER_CHANNELS, OVER_ENTITIES, OperatorReading, cues_read, operation_read
-from ..periods import periods_find
+from ..periods import periods_find, periods_unread
 from ..types import ENTITY_SUBSIDIARY, OP_SUM, ROUTE_COMPOSITE, ROUTE_STRUCTURED, Match, ParsedIntent, Period, Routing
 from .route import (
     DOCUMENT_CUES,
@@ -30,11 +32,13 @@ from .route import (
     NARRATIVE_CUES,
     NUMERIC_CUES,
     WHY_CUES,
+    RouteCues,
     operation_stands,
     route_choose,
     route_cues_find,
     route_reason_write,
 )
+from .terms import latin_term_find, longer_terms_drop, name_term_find, term_names_entity
 
 __all__ = [
     "DOCUMENT_CUES",
@@ -44,6 +48,7 @@ __all__ = [
     "WHY_CUES",
     "is_inconclusive",
     "parse_intent",
+    "term_names_entity",
 ]
 
 TOTAL = "TOTAL"
@@ -51,9 +56,6 @@ _FILLER = re.compile(
     r"请问|请|帮我|查询|查一下|查|一下|告诉我|分别|是多少|多少|是什么|什么|是|的|了|吗|呢|和|与|及|以及|对比|比较|"
     r"有|为什么|为何|原因|怎么|如何|哪些|哪个|情况|数据|[?？!！。,，、:：;；()（）\"'“”‘’\-/.0-9 ]"
 )
-# What follows a metric alias and makes it a longer term (净利 + 率, net profit + margin).
-_LONGER_ZH = re.compile(r"\s?率")
-_LONGER_EN = re.compile(r"\s?(?:margin|ratio|rate|yield)s?(?![a-z])")
 
 
 def parse_intent(question: str, glossary: GlossarySnapshot, reference_date: date) -> ParsedIntent:
@@ -64,9 +66,13 @@ def parse_intent(question: str, glossary: GlossarySnapshot, reference_date: date
     names = [span for m, span in zip(matches, spans, strict=True) if not (m.kind == "channel" and m.code == TOTAL)]
     cues = cues_read(normalized, taken=names)
     cue_spans = [(c.start, c.end) for c in cues]
-    kept, unknown_metric = _longer_terms_drop(normalized, matches, spans, cue_spans)
+    found_periods = periods_find(normalized, reference_date)
+    unread = [(s, e) for s, e, _ in periods_unread(normalized, reference_date)]
+    read = [(s, e) for s, e, _ in found_periods] + unread + cue_spans + _route_cue_spans(normalized)
+    kept, unknown_metric = longer_terms_drop(normalized, matches, spans, read)
+    kept = _children_merge(kept, normalized, glossary)
     relative = [(c.start, c.end) for c in cues if c.relative]
-    period_spans = [(s, e, p) for s, e, p in periods_find(normalized, reference_date) if not _inside((s, e), relative)]
+    period_spans = [(s, e, p) for s, e, p in found_periods if not _inside((s, e), relative)]
 
     metrics: list[str] = []
     entities: list[str] = []
@@ -92,8 +98,13 @@ def parse_intent(question: str, glossary: GlossarySnapshot, reference_date: date
         entities=len(entities),
         channels=len([c for c in channels if c != TOTAL]),
         periods=len(periods),
+        period_types=len({p.period_type for p in periods}),
     )
     cues_found = route_cues_find(normalized)
+    if unknown_metric is None:
+        unknown_metric = _unknown_term(
+            question, normalized, [*spans, *read], period_spans, metrics, entities, external, reading, cues_found
+        )
     route, confidence = route_choose(metrics, entities, periods, channels, reading, unknown_metric, cues_found)
     operation = reading.operation if operation_stands(route, cues_found) else None
     if route in (ROUTE_STRUCTURED, ROUTE_COMPOSITE):
@@ -149,37 +160,48 @@ def _inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
     return any(start <= span[0] and span[1] <= end for start, end in spans)
 
 
-def _longer_terms_drop(
-    normalized: str, matches: list[Match], spans: list[tuple[int, int]], cue_spans: list[tuple[int, int]]
-) -> tuple[list[tuple[Match, tuple[int, int]]], str | None]:
-    """The matches that stand for what the question names, and the first longer metric-like term
-    no alias covers.
-
-    A metric hit followed by 率 (or, after an English alias, by margin / ratio / rate / yield) is
-    part of a longer term: had that term been an alias, the longest match would have taken it.
-    The word is not a term's end when another hit or an operator cue holds it (营收增长率 is
-    revenue and a growth; `operating profit to revenue ratio` asks for a ratio).
-    """
-    taken = [span for m, span in zip(matches, spans, strict=True)]
-    kept: list[tuple[Match, tuple[int, int]]] = []
-    unknown: str | None = None
-    for m, (start, end) in zip(matches, spans, strict=True):
-        if m.kind == "metric":
-            follower = _LONGER_EN if normalized[end - 1].isascii() else _LONGER_ZH
-            after = follower.match(normalized, end)
-            if after is not None:
-                word = (after.end() - len(after.group(0).lstrip()), after.end())
-                held = [span for span in taken if span != (start, end)] + cue_spans
-                if not any(s < word[1] and word[0] < e for s, e in held):
-                    unknown = unknown or _term(normalized[start : after.end()])
-                    continue
-        kept.append((m, (start, end)))
-    return kept, unknown
+def _route_cue_spans(normalized: str) -> list[tuple[int, int]]:
+    """The words the route cues read (多少, 为什么, 下降 …): never part of a metric's name."""
+    return [m.span() for cue in (NARRATIVE_CUES, NUMERIC_CUES, DOCUMENT_CUES) for m in cue.finditer(normalized)]
 
 
-def _term(text: str) -> str:
-    """A term as the analyst wrote it: Chinese without spaces, English words single-spaced."""
-    return text if text.isascii() else "".join(text.split())
+def _children_merge(
+    kept: list[tuple[Match, tuple[int, int]]], normalized: str, glossary: GlossarySnapshot
+) -> list[tuple[Match, tuple[int, int]]]:
+    """A parent entity named right before one of its own children names the child (`ACME HK`,
+    `集团香港`): the two words are one name, not a list."""
+    merged: list[tuple[Match, tuple[int, int]]] = []
+    for m, span in kept:
+        if merged and m.kind == "entity" and not m.external:
+            before, before_span = merged[-1]
+            child = glossary.entities.get(m.code)
+            adjacent = normalized[before_span[1] : span[0]].strip() == ""
+            if before.kind == "entity" and adjacent and child is not None and child.parent == before.code:
+                merged[-1] = (m, (before_span[0], span[1]))
+                continue
+        merged.append((m, span))
+    return merged
+
+
+def _unknown_term(
+    question: str,
+    normalized: str,
+    read: list[tuple[int, int]],
+    period_spans: list[tuple[int, int, Period]],
+    metrics: list[str],
+    entities: list[str],
+    external: str | None,
+    reading: OperatorReading,
+    cues: RouteCues,
+) -> str | None:
+    """An acronym asking for a number (ROA), or a name where the entity goes (腾讯2025年营收)."""
+    asks_for_numbers = bool(cues.numeric or reading.operation or (entities and period_spans) or metrics)
+    acronym = latin_term_find(
+        question, normalized, read, language=question_language(question), asks_for_numbers=asks_for_numbers
+    )
+    if acronym is not None or not metrics or entities or external is not None:
+        return acronym
+    return name_term_find(question, normalized, read, [(s, e) for s, e, _ in period_spans])
 
 
 def _entities_over(entities: list[str], over: str | None, glossary: GlossarySnapshot) -> list[str]:

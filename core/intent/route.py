@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ..glossary import GlossarySnapshot
 from ..operations import OperatorReading
 from ..types import ROUTE_COMPOSITE, ROUTE_FIND_DOCUMENTS, ROUTE_NARRATIVE, ROUTE_STRUCTURED, Operation, Period
+from .terms import term_is_a_name
 
 # A cue asking for an explanation: with a metric, the question is composite even when it also
 # asks for a computation.
@@ -130,7 +131,9 @@ def route_reason_write(
         explained_by = cues.why or cues.narrative
         if route == ROUTE_COMPOSITE and explained_by is not None:
             parts.append(_cue_text("narrative cue", "归因线索", explained_by.group(0), question, en))
-        if unknown_metric:
+        if unknown_metric and term_is_a_name(unknown_metric, metrics, glossary):
+            parts.append(f'unknown name "{unknown_metric}"' if en else f"未识别的名称「{unknown_metric}」")
+        elif unknown_metric:
             parts.append(f'unknown metric "{unknown_metric}"' if en else f"未识别的指标「{unknown_metric}」")
     if not parts:
         if has_slots:

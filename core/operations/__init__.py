@@ -46,14 +46,20 @@ class OperatorReading:
     relative_spans: tuple[tuple[int, int], ...]  # 较去年: its period is the base, not asked about
 
 
-def operation_read(cues: Sequence[Cue], *, metrics: int, entities: int, channels: int, periods: int) -> OperatorReading:
+def operation_read(
+    cues: Sequence[Cue], *, metrics: int, entities: int, channels: int, periods: int, period_types: int = 1
+) -> OperatorReading:
     """The one operation the cues ask for, given how many metrics, entities, channels (TOTAL
-    aside) and periods the question listed.
+    aside) and periods (of how many period types) the question listed.
 
     Precedence: CAGR, share, ratio, then growth or difference (a difference needs two listed
-    items; with two periods it is the difference between them), then sum (which needs two listed
-    entities, channels or periods, or a 各X list: otherwise 合计 is the TOTAL channel's level), then
-    rank. A rank cue beside another operator keeps its order, top and list on that operation.
+    items; with two periods it is the difference between them, and so is a growth asked over
+    exactly two periods of one type: `2023年和2025年营收同比增长多少` is 2025 against 2023, not each
+    year's own growth), then sum (which needs two listed entities, channels or periods, or a 各X
+    list: otherwise 合计 is the TOTAL channel's level), then rank. A rank cue beside another
+    operator keeps its order, top, place and list on that operation.
+
+    Counts are passed on as asked (前0名, 保留100位小数): the clarifier refuses one out of range.
     """
     by_kind: dict[str, list[Cue]] = {}
     for cue in cues:
@@ -64,14 +70,23 @@ def operation_read(cues: Sequence[Cue], *, metrics: int, entities: int, channels
     decimals = by_kind[CUE_DECIMALS][0].decimals if CUE_DECIMALS in by_kind else None
     listed = max(entities, channels, periods) >= 2 or (metrics >= 2)
 
-    kind = _kind(by_kind, listed=listed, periods=periods, entities=entities, channels=channels, over=over)
+    two_periods = periods == 2 and period_types == 1
+    kind = _kind(
+        by_kind,
+        listed=listed,
+        periods=periods,
+        two_periods=two_periods,
+        entities=entities,
+        channels=channels,
+        over=over,
+    )
     if kind is not None and kind == OP_RANK and over is None and entities == 0 and channels < 2 and metrics:
         over = OVER_ENTITIES  # a ranking that names no list runs over the home entity's subsidiaries
     operation = None
     if kind is not None:
-        shown = by_kind.get(kind) or by_kind[OP_DIFFERENCE]
+        shown = by_kind.get(kind) or by_kind.get(OP_DIFFERENCE) or by_kind[OP_GROWTH]
         if kind == OP_RANK:  # 最高 / 前三 says more than 哪个地区
-            shown = [c for c in shown if c.order or c.top] or shown
+            shown = [c for c in shown if c.order or c.top or c.position] or shown
         growth = by_kind.get(OP_GROWTH, [])
         ranks = by_kind.get(OP_RANK, [])
         orders = [c.order for c in ranks if c.order]  # the first word that says which end
@@ -81,6 +96,7 @@ def operation_read(cues: Sequence[Cue], *, metrics: int, entities: int, channels
             comparison=QOQ if any(c.comparison == QOQ for c in growth) else YOY,
             order=orders[0] if orders else "desc",
             top=next((c.top for c in ranks if c.top is not None), None),
+            position=next((c.position for c in ranks if c.position is not None), None),
             decimals=decimals,
             over=over,
         )
@@ -94,13 +110,22 @@ def operation_read(cues: Sequence[Cue], *, metrics: int, entities: int, channels
 
 
 def _kind(
-    by_kind: dict[str, list[Cue]], *, listed: bool, periods: int, entities: int, channels: int, over: str | None
+    by_kind: dict[str, list[Cue]],
+    *,
+    listed: bool,
+    periods: int,
+    two_periods: bool,
+    entities: int,
+    channels: int,
+    over: str | None,
 ) -> str | None:
     for kind in (OP_CAGR, OP_SHARE, OP_RATIO):
         if kind in by_kind:
             return kind
     if OP_DIFFERENCE in by_kind and (periods >= 2 or (OP_GROWTH not in by_kind and listed)):
         return OP_DIFFERENCE
+    if OP_GROWTH in by_kind and two_periods:
+        return OP_DIFFERENCE  # a growth between the two periods named
     if OP_GROWTH in by_kind or OP_DIFFERENCE in by_kind:
         return OP_GROWTH  # 较上年增加了多少: the change against the year before
     if OP_SUM in by_kind and (max(entities, channels, periods) >= 2 or over is not None):

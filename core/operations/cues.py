@@ -47,8 +47,24 @@ _NUMBERS = {
     "nine": 9,
     "ten": 10,
 }
-_ZH_N = r"[0-9]{1,2}|十[一二三四五六七八九]?|[一二两三四五六七八九]十?"
-_EN_N = r"[0-9]{1,2}|zero|one|two|three|four|five|six|seven|eight|nine|ten"
+# A count is read whole (`保留100位小数` is 100, never the `00` inside it), so a count out of range
+# reaches the clarifier as asked and is refused there.
+_ZH_N = r"(?<![0-9])[0-9]+|十[一二三四五六七八九]?|[一二两三四五六七八九]十?"
+_EN_N = r"[0-9]+|zero|one|two|three|four|five|six|seven|eight|nine|ten"
+_EN_ORDINAL = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|[0-9]+(?:st|nd|rd|th))"
+_ORDINALS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+}
+_COUNT_DIGITS = 18  # a longer digit string is as out of range as any: read as 10**18
 _EN_START = r"(?<![a-z0-9])"
 _EN_END = r"(?![a-z0-9])"
 _SEP = r"[^,，。.？?!！;；、]"  # one character inside a clause
@@ -65,7 +81,12 @@ def _number(text: str | None) -> int | None:
     if not text:
         return None
     if text.isdigit():
-        return int(text)
+        digits = text.lstrip("0") or "0"
+        return int(digits) if len(digits) <= _COUNT_DIGITS else 10**_COUNT_DIGITS
+    if text in _ORDINALS:
+        return _ORDINALS[text]
+    if text[-2:] in ("st", "nd", "rd", "th") and text[:-2].isdigit():
+        return _number(text[:-2])
     if text in _NUMBERS:
         return _NUMBERS[text]
     if text.startswith("十"):  # 十一 … 十九
@@ -86,6 +107,7 @@ class Cue:
     comparison: str = YOY
     order: str | None = None  # rank: asc | desc when the word says so
     top: int | None = None
+    position: int | None = None  # rank: the N-th place asked about
     over: str | None = None
     decimals: int | None = None
     relative: bool = False  # stands for the base period (较上年, vs last year)
@@ -104,7 +126,21 @@ def _fixed(**extras: Any) -> _Extras:
 
 
 def _rank(order: str | None) -> _Extras:
-    return lambda m: {"order": order, "top": _number(m.groupdict().get("top") or m.groupdict().get("top2"))}
+    def extras(m: re.Match[str]) -> dict[str, Any]:
+        groups = m.groupdict()
+        return {
+            "order": order,
+            "top": _number(groups.get("top") or groups.get("top2")),
+            "position": _number(groups.get("pos")),
+        }
+
+    return extras
+
+
+def _ranked_from_bottom(m: re.Match[str]) -> dict[str, Any]:
+    """倒数第二, second lowest, ranked last: counted from the bottom."""
+    groups = m.groupdict()
+    return {"order": "asc", "position": _number(groups.get("pos") or groups.get("pos2"))}
 
 
 def _decimals(m: re.Match[str]) -> dict[str, Any]:
@@ -115,7 +151,7 @@ def _decimals(m: re.Match[str]) -> dict[str, Any]:
 
 _RULES: list[tuple[str, str, _Extras]] = [
     # -- CAGR (before growth: 复合增长率 holds 增长率) ------------------------------------------------
-    (OP_CAGR, r"(?:年均)?(?:年)?复合(?:年均)?(?:增长率|增速|增长)|年均(?:增长率|增速)|年化增长率", _none),
+    (OP_CAGR, r"(?:年均)?(?:年)?复合(?:年均|年)?(?:增长率|增速|增长)|年均(?:增长率|增速)|年化增长率", _none),
     (
         OP_CAGR,
         _EN_START + r"(?:cagr|compound(?:ed)? (?:annual |average )*growth(?: rate)?|compound(?:ed)? annual"
@@ -157,6 +193,12 @@ _RULES: list[tuple[str, str, _Extras]] = [
         OP_GROWTH,
         _EN_START + r"(?:yoy|y/y|year[- ](?:over|on)[- ]year|growth|gr[eo]w(?:n|s|ing)?|increase[ds]?|decrease[ds]?"
         r"|percentage points?|pp|change in (?:pp|percentage points?))" + _EN_END,
+        _none,
+    ),
+    (
+        OP_GROWTH,
+        _EN_START + r"how much [^,.;?!]{0,60}?(?<![a-z])(?P<cue>declin\w*|drop\w*|f[ae]ll\w*|shr[iu]nk\w*"
+        r"|ris(?:e|es|en|ing)|rose|chang\w*|(?:go|goes|gone|went) (?:up|down))" + _EN_END,
         _none,
     ),
     (OP_GROWTH, _EN_START + _EN_LAST + r" year(?:'s)?" + _EN_END, _fixed(relative=True)),
@@ -203,10 +245,24 @@ _RULES: list[tuple[str, str, _Extras]] = [
     (OP_RANK, rf"(?:最低|最小|最少|最差|最慢)(?:的(?P<top>{_ZH_N})(?:个|家|名|位))?|更低|更少|更小", _rank("asc")),
     (
         OP_RANK,
-        rf"(?:最高|最大|最多|最好|最快)(?:的(?P<top>{_ZH_N})(?:个|家|名|位))?|更高|更多|更大|排名第一",
+        rf"(?:最高|最大|最多|最好|最快)(?:的(?P<top>{_ZH_N})(?:个|家|名|位))?|更高|更多|更大",
         _rank("desc"),
     ),
-    (OP_RANK, rf"倒数(?:第|前)?(?P<top>{_ZH_N})?(?:名|位)?|后(?P<top2>{_ZH_N})(?:名|位)", _rank("asc")),
+    # a place in the order: 排名第二, 第二名, 第二高, 倒数第二 (a 第N that is no quarter or period)
+    (
+        OP_RANK,
+        rf"(?:排名|排行|排在?|名列|位列|位居)第(?P<pos>{_ZH_N})(?:名|位)?(?!个?季|个?月|年|天|日|周|期|半|{_ZH_N})"
+        rf"|第(?P<pos2>{_ZH_N})(?:名|位)",
+        lambda m: {"order": None, "position": _number(m.group("pos") or m.group("pos2"))},
+    ),
+    (OP_RANK, rf"第(?P<pos>{_ZH_N})(?:高|大|多)", _rank("desc")),
+    (OP_RANK, rf"第(?P<pos>{_ZH_N})(?:低|小|少)|倒数第(?P<pos2>{_ZH_N})(?:名|位)?", _ranked_from_bottom),
+    (
+        OP_RANK,
+        r"(?:排名|排行|排在?|位列|位居|名列)(?:在)?最后(?:一名|一位)?|最后一名|最后一位|末位|垫底",
+        _rank("asc"),
+    ),
+    (OP_RANK, rf"倒数(?:前)?(?P<top>{_ZH_N})?(?:名|位)?|后(?P<top2>{_ZH_N})(?:名|位)", _rank("asc")),
     (
         OP_RANK,
         rf"排名|排序|排行|名列|(?<![目此之以提])前(?P<top>{_ZH_N})(?:名|位|家|个|大)?(?!个?季|个?月|年|天|日|周|期|半|{_ZH_N})",
@@ -227,6 +283,24 @@ _RULES: list[tuple[str, str, _Extras]] = [
         _EN_START + r"(?:highest|largest|biggest|most(?! recent| recently| likely| of)|best|fastest|higher"
         rf"|top(?:[- ](?P<top>{_EN_N})| (?=(?:{_EN_ENTITY_DIMS}|channels?|perform))))" + _EN_END,
         _rank("desc"),
+    ),
+    (
+        OP_RANK,
+        _EN_START + rf"(?P<pos>{_EN_ORDINAL}) (?:highest|largest|biggest|most|best|fastest)" + _EN_END,
+        _rank("desc"),
+    ),
+    (
+        OP_RANK,
+        _EN_START + rf"(?:(?P<pos>{_EN_ORDINAL}) (?:lowest|smallest|least|worst|slowest)"
+        r"|(?:rank(?:ed|s)?|placed?|came|finish(?:ed)?) (?:in )?(?:the )?last(?: place)?|in last place)" + _EN_END,
+        _ranked_from_bottom,
+    ),
+    (
+        OP_RANK,
+        _EN_START
+        + rf"(?:rank(?:ed|s)?|placed?|came) (?:in )?(?:the )?(?:no\.? ?|number |#)?(?P<pos>{_EN_ORDINAL}|[0-9]+)"
+        r"(?: place)?" + _EN_END,
+        _rank(None),
     ),
     (
         OP_RANK,

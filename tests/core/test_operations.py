@@ -451,3 +451,303 @@ def test_a_list_word_inside_an_operator_phrase_is_still_read() -> None:
     assert intent.operation is not None and intent.operation.kind == "share"
     assert intent.operation.over == "channels"
     assert intent.channels == ("ONLINE",)  # the named part; the whole is its entity's TOTAL
+
+
+# -- a metric alias inside a longer term no alias covers (redteam A) --------------------------------
+# The longer term is the alias with the CJK words right beside it that nothing else reads: no
+# name, period, operator cue, question word or filler.
+LONGER_TERMS = [
+    ("集团2025年归母净利润是多少", "归母净利润"),
+    ("集团2025年扣非净利润是多少", "扣非净利润"),
+    ("集团2025年付费会员数是多少", "付费会员数"),
+    ("集团2025年资本开支回报率是多少", "资本开支回报率"),
+    ("集团2025年归属于母公司所有者的净利润是多少", "归属于母公司所有者的净利润"),
+    ("请问归母净利润", "归母净利润"),
+    ("香港2025年营业外收入", "营业外收入"),
+    ("2025年扣非后净利润同比增长多少", "扣非后净利润"),
+]
+
+
+@pytest.mark.parametrize(("question", "term"), LONGER_TERMS, ids=[q for q, _ in LONGER_TERMS])
+def test_a_metric_alias_beside_unread_words_is_part_of_a_longer_term(question: str, term: str) -> None:
+    intent = parsed(question)
+    assert (intent.metrics, intent.unknown_metric) == ((), term)
+    assert intent.route == "structured" and term in intent.unrecognized_terms
+
+
+def test_a_longer_term_beside_a_known_metric_keeps_the_known_one() -> None:
+    intent = parsed("集团2025年营收和归母净利润")
+    assert (intent.metrics, intent.unknown_metric) == (("REVENUE",), "归母净利润")
+
+
+def test_the_longer_term_rule_reads_the_glossary_not_a_word_list() -> None:
+    """Once a curator adds the longer term as an alias, it is that metric."""
+    glossary = glossary_with_metric(COMPUTED, "NET_PROFIT_PARENT", "归母净利润", "归母净利润")
+    assert (parsed("集团2025年归母净利润是多少", glossary).metrics, parsed("集团2025年归母净利润").unknown_metric) == (
+        ("NET_PROFIT_PARENT",),
+        "归母净利润",
+    )
+
+
+# Ordinary questions whose words beside the metric are names, periods, cues, question words or
+# filler: each keeps its metric and names no unknown term.
+KEEPS_ITS_METRIC: list[tuple[str, tuple[str, ...]]] = [
+    ("香港营收", ("REVENUE",)),
+    ("集团的净利润", ("NET_PROFIT",)),
+    ("请问净利润", ("NET_PROFIT",)),
+    ("营收同比", ("REVENUE",)),
+    ("哪个地区营收最高", ("REVENUE",)),
+    ("线上收入占比", ("REVENUE",)),
+    ("2025年营收前两名", ("REVENUE",)),
+    ("净利润和营收合计", ("NET_PROFIT", "REVENUE")),
+    ("营收是多少呢", ("REVENUE",)),
+    ("上半年营收", ("REVENUE",)),
+    ("香港地区的营收", ("REVENUE",)),
+    ("东南亚市场营收是多少", ("REVENUE",)),
+    ("集团线上渠道收入", ("REVENUE",)),
+    ("公司去年营收", ("REVENUE",)),
+    ("集团在香港的营收", ("REVENUE",)),
+    ("集团全年营收", ("REVENUE",)),
+    ("集团2025年营收总额", ("REVENUE",)),
+    ("2025年营收规模有多大", ("REVENUE",)),
+    ("香港营收情况", ("REVENUE",)),
+    ("中国内地营收数据", ("REVENUE",)),
+    ("集团营收为多少", ("REVENUE",)),
+    ("集团营收同比增长多少", ("REVENUE",)),
+    ("集团营收较上年增长了多少", ("REVENUE",)),
+    ("集团新开门店数量", ("NEW_STORES",)),
+    ("帮我查一下营收", ("REVENUE",)),
+    ("告诉我香港的毛利率", ("GROSS_MARGIN",)),
+    ("营收和毛利分别是多少", ("REVENUE", "GROSS_PROFIT")),
+    ("香港营收比东南亚多多少", ("REVENUE",)),
+    ("各地区营收排名", ("REVENUE",)),
+    ("今年一季度营收", ("REVENUE",)),
+    ("2025年1-6月营收", ("REVENUE",)),
+    ("营收为什么下降", ("REVENUE",)),
+    ("我们的营收是多少", ("REVENUE",)),
+    ("集团营收大约多少", ("REVENUE",)),
+    ("集团整体营收", ("REVENUE",)),
+    ("香港子公司营收", ("REVENUE",)),
+    ("去年同期营收", ("REVENUE",)),
+    ("集团2025年营收是多少亿元", ("REVENUE",)),
+    ("香港营收占集团的比重", ("REVENUE",)),
+    ("最新的营收", ("REVENUE",)),
+    ("集团2025年营收增长率", ("REVENUE",)),
+    ("2025年营收最少的地区", ("REVENUE",)),
+    ("营收排在最后的地区", ("REVENUE",)),
+    ("2025年营收第二名是哪个地区", ("REVENUE",)),
+]
+
+
+@pytest.mark.parametrize(("question", "metrics"), KEEPS_ITS_METRIC, ids=[q for q, _ in KEEPS_ITS_METRIC])
+def test_ordinary_words_beside_a_metric_keep_it(question: str, metrics: tuple[str, ...]) -> None:
+    intent = parsed(question)
+    assert (intent.metrics, intent.unknown_metric) == (metrics, None)
+
+
+def test_the_ordinary_questions_are_many() -> None:
+    assert len(KEEPS_ITS_METRIC) >= 30
+
+
+# -- unknown Latin metric-like terms (redteam I) --------------------------------------------------------
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("集团2025年ROA是多少", "ROA"),
+        ("集团2025年EBITDA是多少", "EBITDA"),
+        ("香港2025年GMV", "GMV"),
+        ("What was ACME Group EBIT in 2025?", "EBIT"),
+        ("What was ACME Group EBITDA margin in 2025?", "EBITDA margin"),
+        ("集团2025年营收和EBITDA", "EBITDA"),
+    ],
+)
+def test_an_unknown_acronym_asking_for_a_number_is_an_unknown_metric(question: str, term: str) -> None:
+    intent = parsed(question)
+    assert intent.unknown_metric == term and intent.route == "structured"
+    assert "REVENUE" not in intent.metrics or "营收" in question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was Hong Kong revenue in FY2025 in USD?",
+        "ACME Group revenue YoY in 2025",
+        "集团2025年ROE是多少",
+        "ACME Group revenue CAGR from 2021 to 2025",
+        "集团的AI战略",
+        "HK revenue Q3 2025",
+    ],
+)
+def test_known_or_non_metric_acronyms_are_not_unknown_metrics(question: str) -> None:
+    assert parsed(question).unknown_metric is None
+
+
+# -- a company the glossary does not know (redteam J) ---------------------------------------------------
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("腾讯2025年营收", "腾讯"),
+        ("请问腾讯2025年的营收是多少", "腾讯"),
+        ("Tencent revenue in 2025", "Tencent"),
+        ("What was Tencent's revenue in 2025?", "Tencent"),
+        ("中国平安2025年营收", "中国平安"),  # holds the alias 中国
+        ("腾讯集团2025年营收是多少", "腾讯集团"),  # holds the alias 集团
+    ],
+)
+def test_an_unknown_name_in_entity_position_is_never_the_home_entity(question: str, term: str) -> None:
+    intent = parsed(question)
+    assert intent.entities == () and intent.unknown_metric == term
+    assert intent.metrics == ("REVENUE",) and intent.route == "structured"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "2025年营收",
+        "公司2025年营收",
+        "今年营收是多少",
+        "What was revenue in 2025?",
+        "Show me revenue for 2025",
+        "Group revenue in 2025",
+        "Total revenue in 2025",
+    ],
+)
+def test_generic_words_in_entity_position_are_not_a_name(question: str) -> None:
+    intent = parsed(question)
+    assert intent.unknown_metric is None and intent.metrics == ("REVENUE",)
+
+
+def test_an_unknown_name_is_named_as_a_name_in_the_reason() -> None:
+    assert parsed("腾讯2025年营收").routing.reason == "依据：指标 营业收入 · 未识别的名称「腾讯」"
+
+
+def test_words_between_an_entity_and_its_metric_belong_to_the_metric() -> None:
+    intent = parsed("集团2025年归母净利润")
+    assert (intent.entities, intent.unknown_metric) == (("ACME_GROUP",), "归母净利润")
+    assert parsed("集团总营收").metrics == ("REVENUE",)
+
+
+def test_an_entity_beside_unread_words_in_a_topic_question_stays_a_topic() -> None:
+    intent = parsed("东南亚扩张有什么计划")
+    assert (intent.route, intent.entities, intent.unknown_metric) == ("narrative", ("ACME_SEA",), None)
+
+
+def test_a_parent_named_right_before_its_child_is_the_child() -> None:
+    assert parsed("ACME HK revenue 2025").entities == ("ACME_HK",)
+    assert parsed("ACME Group and HK revenue 2025").entities == ("ACME_GROUP", "ACME_HK")
+
+
+# -- position words (redteam F) -------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("question", "order", "position", "top"),
+    [
+        ("2025年营收排在最后的地区", "asc", None, None),
+        ("2025年营收排名最后的是哪个地区", "asc", None, None),
+        ("2025年营收倒数第一的地区", "asc", 1, None),
+        ("2025年营收倒数第二的地区", "asc", 2, None),
+        ("2025年营收最少的地区", "asc", None, None),
+        ("2025年营收排名第二的地区", "desc", 2, None),
+        ("2025年营收第二名是哪个地区", "desc", 2, None),
+        ("2025年营收第二高的地区", "desc", 2, None),
+        ("2025年营收排第三的地区", "desc", 3, None),
+        ("2025年营收倒数前两名", "asc", None, 2),
+        ("Which region had the second highest revenue in 2025?", "desc", 2, None),
+        ("Which region ranked last by revenue in 2025?", "asc", None, None),
+        ("Which region had the 3rd lowest revenue in 2025?", "asc", 3, None),
+    ],
+)
+def test_position_words_read_the_order_and_the_place(
+    question: str, order: str, position: int | None, top: int | None
+) -> None:
+    op = parsed(question).operation
+    assert op is not None and op.kind == "rank"
+    assert (op.order, op.position, op.top) == (order, position, top)
+
+
+def test_a_quarter_is_no_place_in_a_ranking() -> None:
+    intent = parsed("集团2025年第二季度营收")
+    assert intent.operation is None and [p.label for p in intent.periods] == ["2025Q2"]
+
+
+# -- numbers as asked: rounding and top N (redteam L, M) --------------------------------------------------
+@pytest.mark.parametrize(
+    ("question", "decimals"),
+    [
+        ("集团2025年营收同比增长多少，保留100位小数", 100),
+        ("集团2025年营收同比增长多少，保留1000000000位小数", 1000000000),
+        ("集团2025年营收同比增长多少，保留2位小数", 2),
+        ("集团2025年营收同比增长多少，保留十二位小数", 12),
+        ("ACME Group revenue growth in 2025 to 100 decimal places", 100),
+    ],
+)
+def test_the_rounding_asked_for_is_read_whole(question: str, decimals: int) -> None:
+    assert parsed(question).decimals == decimals
+
+
+def test_a_very_long_number_of_places_is_read_without_raising() -> None:
+    assert (parsed("集团2025年营收同比增长多少，保留" + "9" * 5000 + "位小数").decimals or 0) > 12
+
+
+@pytest.mark.parametrize(
+    ("question", "top"),
+    [("2025年营收前0名", 0), ("Top 0 regions by revenue in 2025", 0), ("2025年营收前100名", 100)],
+)
+def test_the_top_n_asked_for_is_read_whole(question: str, top: int) -> None:
+    op = parsed(question).operation
+    assert op is not None and op.kind == "rank" and op.top == top
+
+
+# -- decline and drop with how much (redteam G) ----------------------------------------------------------
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How much did HK revenue decline last year?",
+        "How much did Hong Kong revenue drop in 2025?",
+        "By how much did ACME Group net profit fall in 2025?",
+        "How much has HK revenue declined in 2025?",
+    ],
+)
+def test_how_much_with_a_fall_is_a_growth(question: str) -> None:
+    intent = parsed(question)
+    assert intent.operation is not None and intent.operation.kind == "growth"
+    assert intent.operation.comparison == "yoy" and intent.route == "structured"
+    assert "how much" not in intent.operation.cue
+
+
+@pytest.mark.parametrize(
+    "question", ["Why did ACME Group revenue decline in 2025?", "Did HK revenue fall in 2025?", "HK revenue decline"]
+)
+def test_a_fall_without_how_much_is_no_computation(question: str) -> None:
+    assert parsed(question).operation is None
+
+
+# -- differences between two listed items (redteam B) ---------------------------------------------------
+DIFFERENCES: list[tuple[str, dict[str, Any]]] = [
+    ("2025年香港营收比东南亚少多少", dict(entities=("ACME_HK", "ACME_SEA"), periods=("FY2025",))),
+    ("2025年东南亚营收比香港少多少", dict(entities=("ACME_SEA", "ACME_HK"))),
+    ("2025年香港和东南亚营收的差额", dict(entities=("ACME_HK", "ACME_SEA"))),
+    ("集团2025年营收和净利润差多少", dict(metrics=("REVENUE", "NET_PROFIT"), entities=("ACME_GROUP",))),
+    ("集团2025年营收比净利润多多少", dict(metrics=("REVENUE", "NET_PROFIT"))),
+    ("集团2025年线上和门店收入相差多少", dict(channels=("ONLINE", "STORE"))),
+    ("集团2025年线上收入比门店多多少", dict(channels=("ONLINE", "STORE"))),
+    ("集团2025年 vs 2023年营收增长多少", dict(periods=("FY2025", "FY2023"), metrics=("REVENUE",))),
+    ("集团营收从2023到2025变化了多少", dict(periods=("FY2023", "FY2025"))),
+    ("集团2023年和2025年营收同比增长多少", dict(periods=("FY2023", "FY2025"))),
+    ("ACME Group revenue growth 2025 vs 2023", dict(periods=("FY2025", "FY2023"))),
+]
+
+
+@pytest.mark.parametrize(("question", "expected"), DIFFERENCES, ids=[q for q, _ in DIFFERENCES])
+def test_a_difference_lists_both_items_in_the_order_asked(question: str, expected: dict[str, Any]) -> None:
+    check(parsed(question), dict(op="difference", route="structured", unknown=None, **expected))
+
+
+@pytest.mark.parametrize(
+    ("question", "periods"),
+    [
+        ("香港和东南亚2025年营收同比增长多少", ("FY2025",)),
+        ("集团2023年、2024年和2025年营收同比增长多少", ("FY2023", "FY2024", "FY2025")),
+    ],
+)
+def test_a_growth_over_one_or_many_periods_stays_a_growth(question: str, periods: tuple[str, ...]) -> None:
+    check(parsed(question), dict(op="growth", periods=periods))

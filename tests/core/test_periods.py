@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.normalize import text_normalize
-from core.periods import period_parse, periods_find
+from core.periods import period_parse, periods_find, periods_unread
 from core.types import Period
 
 REF = date(2026, 3, 15)
@@ -191,3 +191,57 @@ def test_a_two_digit_year_reads_the_same_on_every_reference_date(text: str, labe
     for reference in (date(2000, 1, 1), date(2001, 7, 1), date(2026, 3, 15), date(2080, 1, 1)):
         period = period_parse(text, reference)
         assert period is not None and period.label == label, (text, reference)
+
+
+# -- stretches of time no period type holds (redteam D) ------------------------------------------------
+def unread(text: str) -> list[str]:
+    return [words for _, _, words in periods_unread(text_normalize(text), REF)]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("集团2025年前三季度营收", ["2025年前三季度"]),
+        ("2025年1-9月", ["2025年1-9月"]),
+        ("集团2025年Q5营收", ["2025年q5"]),
+        ("Q5 2025", ["q5 2025"]),
+        ("2025年第五季度", ["2025年第五季度"]),
+        ("2025年13月营收", ["2025年13月"]),
+        ("2025年3月营收", ["2025年3月"]),
+        ("去年12月", ["去年12月"]),
+        ("上个月营收", ["上个月"]),
+        ("近3年营收", ["近3年"]),
+        ("revenue in March 2025", ["march 2025"]),
+        ("9M 2025 revenue", ["9m 2025"]),
+        ("YTD revenue", ["ytd"]),
+        ("2025H3", ["2025h3"]),
+    ],
+)
+def test_a_stretch_no_period_type_holds_is_reported_with_its_year_and_never_read(text: str, words: list[str]) -> None:
+    assert unread(text) == words
+    assert labels(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2025年前两季度", ["2025H1"]),
+        ("2025年前两个季度", ["2025H1"]),
+        ("2025年前一季度", ["2025Q1"]),
+        ("2025年前四季度", ["FY2025"]),
+        ("截至2025年12月31日止年度", ["FY2025"]),  # a date, not a month
+        ("2025年第三季度", ["2025Q3"]),
+        ("2025年1-6月", ["2025H1"]),
+        ("近年来营收", []),
+    ],
+)
+def test_what_the_unread_rules_leave_alone(text: str, expected: list[str]) -> None:
+    assert labels(text) == expected and unread(text) == []
+
+
+@given(st.text(alphabet="2025年前三季度第五Q5q1-913月份上个近H3 ", max_size=30))
+def test_a_span_is_either_read_or_unread_never_both(text: str) -> None:
+    normalized = text_normalize(text)
+    read = [(s, e) for s, e, _ in periods_find(normalized, REF)]
+    for start, end, _ in periods_unread(normalized, REF):
+        assert not any(s < end and start < e for s, e in read)

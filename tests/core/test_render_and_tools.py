@@ -71,3 +71,41 @@ def test_tool_schemas_come_from_the_glossary(glossary: GlossarySnapshot) -> None
 def test_period_arguments_accept_any_absolute_form(glossary: GlossarySnapshot) -> None:
     task = arguments_normalize({"metric": "REVENUE", "entity": "ACME_GROUP", "period": "2025年第四季度"}, glossary, REF)
     assert isinstance(task, SubTask) and task.period == period_parse("2025Q4")
+
+
+# -- a ranking's headline names the place asked about (redteam F) ------------------------------------
+def _regions_ranked(store, order: str = "desc", top: int | None = None):
+    from core.compute import rank_compute
+
+    fy2025 = period_parse("FY2025")
+    assert fy2025 is not None
+    keys = [SubTask("REVENUE", code, fy2025) for code in ("ACME_CN", "ACME_HK", "ACME_SEA")]
+    return rank_compute(lambda t: store.fact_get(t, cleared=True), keys, order=order, top=top)
+
+
+@pytest.mark.parametrize(
+    ("language", "order", "position", "headline"),
+    [
+        ("zh", "desc", 2, "FY2025 营业收入从高到低排第 2 的是 ACME香港（24,015.8 百万元）。"),
+        ("zh", "asc", 2, "FY2025 营业收入从低到高排第 2 的是 ACME香港（24,015.8 百万元）。"),
+        ("zh", "desc", 1, "FY2025 营业收入最高的是 ACME中国内地（96,120.3 百万元）。"),
+        ("zh", "desc", 5, "FY2025 营业收入只有 3 项参与排名，没有第 5 名。"),
+        ("en", "desc", 2, "No. 2 FY2025 revenue (highest first): Hong Kong (24,015.8 CNY m)."),
+        ("en", "desc", 4, "FY2025 revenue: only 3 ranked, so there is no No. 4."),
+    ],
+)
+def test_a_ranking_headline_names_the_place_asked(
+    glossary: GlossarySnapshot, store, language: str, order: str, position: int, headline: str
+) -> None:
+    from core.render import ranking_lines
+
+    lines = ranking_lines(_regions_ranked(store, order), glossary, language, position=position)
+    assert lines[0] == headline
+    assert any(line.startswith("1. ") for line in lines)  # the whole order is still listed
+
+
+def test_a_ranking_cut_to_one_row_still_names_the_leader(glossary: GlossarySnapshot, store) -> None:
+    from core.render import ranking_lines
+
+    lines = ranking_lines(_regions_ranked(store, "asc", top=1), glossary, "zh")
+    assert lines[0] == "FY2025 营业收入最低的是 ACME东南亚（8,314.5 百万元）。"
