@@ -382,7 +382,14 @@ def _run_structured(request: _Request, intent: ParsedIntent) -> _Part:
     tasks = subtasks_of(intent)
     if len(tasks) > 1 or any(t.metric in glossary.formula_metrics for t in tasks):
         # Listed sub-tasks and formula metrics run deterministically, with no LLM.
-        answer = levels_answer(tasks, glossary=glossary, store=store, cleared=cleared, language=intent.language)
+        answer = levels_answer(
+            tasks,
+            glossary=glossary,
+            store=store,
+            cleared=cleared,
+            language=intent.language,
+            decimals=intent.decimals,
+        )
         return _computed_part(answer)
     task = tasks[0]
     try:

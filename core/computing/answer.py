@@ -35,6 +35,7 @@ class Item:
     line: bool = False  # the one-line difference of a listed pair (`对比：…`)
     other: tuple[str, str] = ("", "")  # a difference between two items: the second one's name
     multiple: bool = False  # a ratio of one metric between two items: also shown as a multiple
+    position: int | None = None  # a ranking: the place asked about (排名第二), named in the headline
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def _item_lines(item: Item, glossary: GlossarySnapshot, language: str) -> list[s
     if isinstance(outcome, Change):
         return render.change_lines(outcome, item.words, glossary, language, change_only=item.change_only)
     if isinstance(outcome, Ranking):
-        return render.ranking_lines(outcome, glossary, language)
+        return render.ranking_lines(outcome, glossary, language, position=item.position)
     return render.computed_lines(outcome, glossary, language, multiple=item.multiple)
 
 

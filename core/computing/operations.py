@@ -88,7 +88,8 @@ def _operation_problem(operation: Operation) -> CannotCompute | None:
         return refusal(
             operation.kind, "bad_comparison", "无法识别增长的比较基期。", "The growth comparison is not known."
         )
-    if operation.kind == OP_RANK and (operation.order not in ("desc", "asc") or (operation.top or 1) < 1):
+    out_of_range = any(n is not None and n < 1 for n in (operation.top, operation.position))
+    if operation.kind == OP_RANK and (operation.order not in ("desc", "asc") or out_of_range):
         return refusal(operation.kind, "bad_rank", "无法识别排名的方式。", "The ranking asked for is not understood.")
     return None
 
@@ -121,7 +122,8 @@ def _across(context: Context, axes: Axes, operation: Operation, words: tuple[str
             tasks = [_member(first, m, axis, v) for m in axes.metrics for v in values]
             context.lookup.prefetch(tasks, context.glossary.formula_metrics)
             outcome = sum_compute(context.lookup, tasks, parents=parents, **context.options)
-        items.append(Item(outcome, context.asked(first, *words, period=axis != "period")))
+        position = operation.position if operation.kind == OP_RANK else None
+        items.append(Item(outcome, context.asked(first, *words, period=axis != "period"), position=position))
     return items
 
 
@@ -133,6 +135,8 @@ def _ranking(
     them (one metric across entities), before any key of the rest is built."""
     count = len(values) * len(metrics)
     top = operation.top if operation.top is not None or count <= RANK_LISTED_WHOLE else RANK_SHOWN
+    if top is not None and operation.position is not None and count > RANK_LISTED_WHOLE:
+        top = max(top, operation.position)  # the place asked about is among the rows listed
     formulas = context.glossary.formula_metrics
     if top is not None and count > RANK_LISTED_WHOLE and axis == "entity" and len(metrics) == 1:
         head = context.lookup.ranking_head(first, values, order=operation.order, top=top, formulas=formulas)
@@ -191,11 +195,18 @@ OPERATIONS: dict[str, Callable[[Context, Axes, Operation], list[Item]]] = {
 
 # -- levels --------------------------------------------------------------------------------
 def levels_answer(
-    tasks: Sequence[SubTask], *, glossary: GlossarySnapshot, store: FactStore, cleared: bool, language: str
+    tasks: Sequence[SubTask],
+    *,
+    glossary: GlossarySnapshot,
+    store: FactStore,
+    cleared: bool,
+    language: str,
+    decimals: int | None = None,
 ) -> ComputedAnswer:
-    """Each sub-task's stored fact, else its formula metric's value, else `查不到`; with exactly
-    two found facts that differ only in period (of one type), their difference."""
-    context = Context(glossary, Reader(store, cleared), language, None)
+    """Each sub-task's stored fact, else its formula metric's value (shown to `decimals` places
+    when the question asked), else `查不到`; with exactly two found facts that differ only in
+    period (of one type), their difference."""
+    context = Context(glossary, Reader(store, cleared), language, decimals)
     formulas = glossary.formula_metrics
     items: list[Item] = []
     for task in tasks:
@@ -203,7 +214,7 @@ def levels_answer(
         if fact is not None or task.metric not in formulas:
             items.append(Item(fact if fact is not None else task))
             continue
-        outcome = formula_compute(context.lookup, task, formulas, label=glossary.display)
+        outcome = formula_compute(context.lookup, task, formulas, label=glossary.display, decimals=decimals)
         items.append(Item(outcome, context.asked(task, "", "")))
     pair = render.comparable_pair([i.outcome for i in items if isinstance(i.outcome, FactRecord)])
     if pair is not None:

@@ -53,11 +53,12 @@ _PLAIN = _word_set(
     "累计 元 万元 亿元 百万元 千元 万 亿 百万 千 人民币 美元 港元 港币 个百分点 百分点 百分比",
     "人 万人 家 个 名 位 项 笔 次 倍 成 增长 增加 减少 下降 上升 下滑 提高 降低 变化 变动 变 涨",
     "跌 高 低 大 小 改善 恶化 同比 环比 最高 最低 最大 最小 最多 最少 排名 排行 排序",
+    "它 它们 其 他们 她们 该 该公司 此 此公司 它的 其中",  # a follow-up's pronouns: 那它的毛利率呢
 )
 _PLAIN_LONGEST = max(map(len, _PLAIN))
 # Function characters stripped from the far end of a term as written (`请问归母` is the term `归母`); a
 # content character there (大 of 大客户) stays part of it.
-_PARTICLES = frozenset("的之于了吗呢吧啊呀么嘛是为在和与及或跟同从到至对按就都也又还再只仅请查看列并且那这由将")
+_PARTICLES = frozenset("的之于了吗呢吧啊呀么嘛是为在和与及或跟同从到至对按就都也又还再只仅请查看列并且那这由将它其该此")
 # The structural words that join a name's words (归属于母公司所有者的净利润), as in the matcher.
 _JOINING = frozenset("的之于")
 
