@@ -185,7 +185,8 @@ def spelled(draw: st.DrawFn, alias: str) -> list[str]:
                 pieces.append(ch)
                 continue
             style = draw(st.sampled_from([Style.NORMAL, Style.TONE, Style.TONE3]))
-            reading = draw(st.sampled_from(pinyin(ch, style=style, heteronym=True)[0]))
+            # The reading a reader would give it (the gate reads no rarer one): `華` is `hua`, not `kua`.
+            reading = pinyin(ch, style=style)[0][0]
             letters = [c for c in reading if not c.isdigit()]
             letters[-1] += "".join(c for c in reading if c.isdigit())
             pieces += [draw(st.sampled_from([c, c.upper()])) for c in letters]
