@@ -160,6 +160,7 @@ class Operation:
     decimals: int | None = None
     over: str | None = None  # rank / sum with no list: entities | channels
     position: int | None = None  # rank: the N-th place asked about (第N名, N-th highest)
+    ranked: bool = False  # growth: the members' rates ordered by `order` (哪个地区增长最快, 增速排名)
 
 
 @dataclass(frozen=True)

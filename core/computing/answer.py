@@ -36,6 +36,7 @@ class Item:
     other: tuple[str, str] = ("", "")  # a difference between two items: the second one's name
     multiple: bool = False  # a ratio of one metric between two items: also shown as a multiple
     position: int | None = None  # a ranking: the place asked about (排名第二), named in the headline
+    lead: tuple[str, str] = ("", "")  # a line said before the item's own (zh, en)
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,11 @@ class ComputedAnswer:
 
 # -- assembly ------------------------------------------------------------------------------
 def _item_lines(item: Item, glossary: GlossarySnapshot, language: str) -> list[str]:
+    lead = item.lead[1] if language == "en" else item.lead[0]
+    return ([lead] if lead else []) + _own_lines(item, glossary, language)
+
+
+def _own_lines(item: Item, glossary: GlossarySnapshot, language: str) -> list[str]:
     outcome = item.outcome
     if isinstance(outcome, FactRecord):
         return [render.fact_line(outcome, glossary, language)]

@@ -38,7 +38,38 @@ def growth_items(context: Context, axes: Axes, operation: Operation) -> list[Ite
             task, f"{zh}变动额" if change_only else f"{zh}增长率", f"{en} change" if change_only else f"{en} growth"
         )
         items.append(Item(outcome, asked, (zh, en), change_only))
-    return items
+    return _by_rate(context, items, operation) if operation.ranked and len(items) > 1 else items
+
+
+def _by_rate(context: Context, items: list[Item], operation: Operation) -> list[Item]:
+    """Growths ordered by their rate (哪个地区增长最快, 增速排名), the fastest (or slowest) named
+    first, ties named together; a member without a rate follows, as it is, never dropped."""
+    desc = operation.order == "desc"
+    rated = [i for i in items if isinstance(i.outcome, Change) and i.outcome.rate is not None]
+    rest = [i for i in items if i not in rated]
+    rated.sort(key=lambda i: i.outcome.rate.value, reverse=desc)  # type: ignore[union-attr]
+    if not rated:
+        return items
+    top = rated[0].outcome.rate  # type: ignore[union-attr]
+    leaders = [i.outcome.rate for i in rated if i.outcome.rate.value == top.value]  # type: ignore[union-attr]
+
+    def who(language: str) -> str:
+        names = []
+        for rate in leaders:
+            subject = rate.subject
+            varying = {i.outcome.rate.subject.entity for i in rated}  # type: ignore[union-attr]
+            kind, code = ("entity", subject.entity) if len(varying) > 1 else ("channel", subject.channel)
+            names.append(context.glossary.display(kind, code, language))
+        return (", " if language == "en" else "、").join(names)
+
+    tied = len(leaders) > 1
+    zh = f"增长{'最快' if desc else '最慢'}的是 {who('zh')}（{top.display_text('zh')}）{'（并列）' if tied else ''}。"
+    en = (
+        f"{'Fastest' if desc else 'Slowest'} growth: {who('en')} ({top.display_text('en')}){' (tied)' if tied else ''}."
+    )
+    first = rated[0]
+    ordered = [Item(first.outcome, first.asked, first.words, first.change_only, lead=(zh, en)), *rated[1:], *rest]
+    return ordered
 
 
 def two_periods(periods: tuple[Period, ...]) -> tuple[Period, Period] | None:

@@ -99,6 +99,7 @@ def operation_read(
             position=next((c.position for c in ranks if c.position is not None), None),
             decimals=decimals,
             over=over,
+            ranked=kind == OP_GROWTH and bool(ranks),
         )
     return OperatorReading(
         operation=operation,

@@ -24,3 +24,21 @@ def test_no_place_or_count_out_of_range_reaches_the_engine() -> None:
     for question in ("2025年营收前0名的地区", "2025年营收排名第0的地区"):
         result = ask(question)
         assert result.answer_kind in ("clarification", "refusal") and not result.computed
+
+
+def test_which_member_grew_fastest_orders_the_growths_by_rate() -> None:
+    fastest = ask("2025年哪个地区营收同比增长最快")
+    lines = fastest.answer.splitlines()
+    assert lines[0] == "增长最快的是 ACME东南亚（59.66%）。"
+    order = [line.split(" FY2025")[0] for line in lines if " FY2025 营业收入同比" in line]
+    assert order == ["ACME东南亚", "ACME中国内地", "ACME香港"]  # 59.66%, 9.97%, -6.66%
+    assert {c.kind for c in fastest.computed} == {"growth"} and len(fastest.facts) == 6
+    slowest = ask("2025年哪个地区营收同比增长最慢")
+    assert slowest.answer.splitlines()[0] == "增长最慢的是 ACME香港（-6.66%）。"
+    assert not ask("集团2025年营收同比增长多少").answer.startswith("增长最")  # one subject: nothing to order
+
+
+def test_two_metrics_apart_in_points_is_their_difference_not_each_ones_growth() -> None:
+    result = ask("集团2025年毛利率和营业利润率差多少个百分点")
+    assert result.answer.splitlines()[0] == "ACME集团 FY2025 毛利率比营业利润率高 22.31 个百分点。"
+    assert [c.kind for c in result.computed] == ["difference"]
