@@ -1,9 +1,10 @@
 """Ratio, share and sum over found or computed figures.
 
 Takes a lookup and the keys asked about; returns a `Computed` (ratio and share as `PCT`
-fractions, sum in the inputs' unit) or `CannotCompute` with the reason. A sum needs every
-input, one metric and one unit, and refuses overlapping items (a channel with its total, an
-entity with its parent) instead of counting twice.
+fractions, sum in the inputs' unit) or `CannotCompute` with the reason. A share's whole is
+another metric, the parent entity, the channels' TOTAL or a longer period of the same key that
+contains the part's. A sum needs every input, one metric and one unit, and refuses overlapping
+items (a channel with its total, an entity with its parent) instead of counting twice.
 """
 
 from __future__ import annotations
@@ -99,6 +100,19 @@ def _ancestors(entity: str, parents: Parents) -> list[str]:
     return out
 
 
+def period_contains(whole: Period, part: Period) -> bool:
+    """Whether `part` lies inside `whole` and is shorter: H1 or a quarter in its year, a quarter
+    in its half."""
+    if whole.year != part.year or whole == part:
+        return False
+    if whole.period_type == "FY":
+        return part.period_type in ("HY", "QUARTER")
+    if whole.period_type == "HY" and part.period_type == "QUARTER":
+        quarter = int(part.period[-1])
+        return (quarter <= 2) == whole.period.endswith("H1")
+    return False
+
+
 def share_compute(
     lookup: FactLookup,
     part: SubTask,
@@ -109,10 +123,19 @@ def share_compute(
     decimals: int | None = None,
     label: Label = code_label,
 ) -> Computed | CannotCompute:
-    """`part / whole` in `PCT`, where the whole is another metric, the parent entity or TOTAL."""
+    """`part / whole` in `PCT`, where the whole is another metric, the parent entity, TOTAL or a
+    longer period containing the part's (H1 of its year, a quarter of its half or year)."""
     decimals_check(decimals)
-    differ = [axis for axis in ("metric", "entity", "channel") if getattr(part, axis) != getattr(whole, axis)]
-    fits = part.period == whole.period and len(differ) == 1
+    axes = ("metric", "entity", "channel", "period")
+    differ = [axis for axis in axes if getattr(part, axis) != getattr(whole, axis)]
+    if differ == ["period"] and not period_contains(whole.period, part.period):
+        return refuse(
+            KIND_SHARE,
+            "mismatch",
+            f"{part.period.label} 不在 {whole.period.label} 之内，不能求占比。",
+            f"{part.period.label} is not part of {whole.period.label}, so it has no share of it.",
+        )
+    fits = len(differ) == 1
     if fits and differ == ["channel"]:
         fits = whole.channel == "TOTAL"
     if fits and differ == ["entity"] and parents is not None:
@@ -142,13 +165,22 @@ def share_compute(
             found,
         )
     entity = differ == ["entity"]
-    name = names(
-        lambda lang: (
-            f"{describe(part, label, lang, entity=entity)} share of {describe(whole, label, lang, entity=entity)}"
-            if lang == "en"
-            else f"{describe(part, label, lang, entity=entity)}占{describe(whole, label, lang, entity=entity)}比重"
+    if differ == ["period"]:
+        name = names(
+            lambda lang: (
+                f"{describe(part, label, lang, entity=False)} {part.period.label} share of {whole.period.label}"
+                if lang == "en"
+                else f"{describe(part, label, lang, entity=False)} {part.period.label} 占 {whole.period.label} 比重"
+            )
         )
-    )
+    else:
+        name = names(
+            lambda lang: (
+                f"{describe(part, label, lang, entity=entity)} share of {describe(whole, label, lang, entity=entity)}"
+                if lang == "en"
+                else f"{describe(part, label, lang, entity=entity)}占{describe(whole, label, lang, entity=entity)}比重"
+            )
+        )
     return computed_build(
         KIND_SHARE,
         _quotient(x, y),

@@ -16,9 +16,10 @@ from dataclasses import replace
 
 from ..compute import QOQ, YOY, CannotCompute, Change, Computed, cagr_compute, difference_compute, growth_compute
 from ..compute.build import describe
+from ..compute.change import gap_names
 from ..types import OP_CAGR, OP_DIFFERENCE, OP_GROWTH, Operation, Period, SubTask
 from .answer import Item
-from .composed import change_renamed, gap_names, metrics_difference
+from .composed import change_renamed
 from .subjects import Axes, Context, refusal, units_refusal
 
 _COMPARISON_WORDS = {YOY: ("同比", "YoY"), QOQ: ("环比", "QoQ")}
@@ -143,13 +144,9 @@ def _gaps(context: Context, axes: Axes, axis: str) -> list[Item]:
         if getattr(task, axis) != first:
             continue
         base = replace(task, **{axis: second})
-        outcome: Change | CannotCompute
-        if axis == "metric":
-            outcome = metrics_difference(context.lookup, task, second, **context.options)
-        else:
-            outcome = difference_compute(context.lookup, task, base, **context.options)
-            if isinstance(outcome, Change):
-                outcome = change_renamed(outcome, OP_DIFFERENCE, *gap_names(task, base, label))
+        outcome = difference_compute(context.lookup, task, base, **context.options)
+        if axis != "metric" and isinstance(outcome, Change):
+            outcome = change_renamed(outcome, OP_DIFFERENCE, *gap_names(task, base, label))
         asked = context.asked(task, f"与{other[0]}的差额", f"difference from {other[1]}")
         items.append(Item(outcome, asked, other=other))
     return items

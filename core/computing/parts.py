@@ -17,10 +17,11 @@ import itertools
 from dataclasses import replace
 
 from ..compute import CannotCompute, Computed, ratio_compute, share_compute
+from ..compute.aggregate import period_contains
 from ..types import OP_RATIO, OP_SHARE, Operation, Period, SubTask
 from .answer import Item
 from .changes import two_periods
-from .composed import period_contains, period_share, shares_difference
+from .composed import shares_difference
 from .subjects import Axes, Context, refusal
 
 _RATIO_AXES = ("metric", "entity", "channel")
@@ -84,7 +85,7 @@ def share_items(context: Context, axes: Axes, operation: Operation) -> list[Item
     glossary = context.glossary
     parents = {code: info.parent for code, info in glossary.entities.items()}
     named = [c for c in axes.channels if c != "TOTAL"]
-    pairs: list[tuple[SubTask, SubTask | Period | None]] = []
+    pairs: list[tuple[SubTask, SubTask | None]] = []
     period_pair = _period_pair(axes.periods)
     if len(axes.metrics) > 1:
         for entity, period, channel in itertools.product(axes.entities, axes.periods, axes.channels):
@@ -92,7 +93,8 @@ def share_items(context: Context, axes: Axes, operation: Operation) -> list[Item
             pairs.append((part, replace(part, metric=axes.metrics[1])))
     elif period_pair is not None:
         for metric, entity, channel in itertools.product(axes.metrics, axes.entities, axes.channels):
-            pairs.append((SubTask(metric, entity, period_pair[0], channel), period_pair[1]))
+            part = SubTask(metric, entity, period_pair[0], channel)
+            pairs.append((part, replace(part, period=period_pair[1])))
     elif operation.over == "entities" or len(set(axes.entities)) > 2:
         for metric, entity, period, channel in itertools.product(
             axes.metrics, _regions(context, axes), axes.periods, axes.channels
@@ -121,8 +123,6 @@ def share_items(context: Context, axes: Axes, operation: Operation) -> list[Item
         outcome: CannotCompute | Computed
         if whole is None:
             outcome = _no_whole(context, part)
-        elif isinstance(whole, Period):
-            outcome = period_share(context.lookup, part, whole, **context.options)
         else:
             outcome = share_compute(context.lookup, part, whole, parents=parents, **context.options)
             if isinstance(outcome, Computed):

@@ -328,14 +328,68 @@ def test_difference_of_percentages_is_in_points() -> None:
     assert outcome.change.value == D("-14.9") and outcome.change.display == "-14.9 pp"
 
 
-def test_difference_across_metrics_or_period_types_is_refused() -> None:
+def test_difference_across_period_types_or_metrics_of_two_keys_is_refused() -> None:
     lookup = facts_lookup([])
     for a, b in (
-        (task("REVENUE", "A", "FY2025"), task("NET_PROFIT", "A", "FY2025")),
+        (task("REVENUE", "A", "FY2025"), task("NET_PROFIT", "B", "FY2025")),
+        (task("REVENUE", "A", "FY2025"), task("NET_PROFIT", "A", "FY2024")),
         (task("REVENUE", "A", "FY2025"), task("REVENUE", "A", "2025H1")),
     ):
         outcome = difference_compute(lookup, a, b)
         assert isinstance(outcome, CannotCompute) and outcome.reason.code == "mismatch"
+
+
+def test_difference_between_two_metrics_of_one_key() -> None:
+    lookup = facts_lookup(
+        [fact("GROSS_PROFIT", "A", "FY2025", "45.5"), fact("OPERATING_PROFIT", "A", "FY2025", "30.2")]
+    )
+    outcome = difference_compute(lookup, task("GROSS_PROFIT", "A", "FY2025"), task("OPERATING_PROFIT", "A", "FY2025"))
+    assert isinstance(outcome, Change) and outcome.kind == "difference" and outcome.rate is not None
+    change, rate = outcome.change, outcome.rate
+    assert change.value == D("15.3") and change.display == "15.3" and change.unit == "CNY_M"
+    assert change.formula == "GROSS_PROFIT[FY2025] - OPERATING_PROFIT[FY2025]"
+    assert (change.name_zh, change.name_en) == (
+        "GROSS_PROFIT与OPERATING_PROFIT的差额",
+        "GROSS_PROFIT minus OPERATING_PROFIT",
+    )
+    assert rate.value == exact(lambda: D("15.3") / D("30.2")) and rate.display == "50.66%"
+    assert rate.name_zh == "GROSS_PROFIT较OPERATING_PROFIT的差异率"
+    assert computed_reevaluate(rate) == rate.value and len(rate.inputs) == 2
+
+
+@pytest.mark.parametrize(
+    ("base", "code", "zh"),
+    [
+        ("0", "base_zero", "对比基数为 0，不计算相对差异。"),
+        ("-317.4", "base_negative", "对比基数为负，不计算相对差异。"),
+    ],
+)
+def test_difference_from_a_metric_not_positive_has_no_rate(base: str, code: str, zh: str) -> None:
+    lookup = facts_lookup([fact("NET_PROFIT", "A", "FY2025", "12.6"), fact("OPERATING_PROFIT", "A", "FY2025", base)])
+    outcome = difference_compute(lookup, task("NET_PROFIT", "A", "FY2025"), task("OPERATING_PROFIT", "A", "FY2025"))
+    assert isinstance(outcome, Change) and outcome.rate is None and outcome.no_rate is not None
+    assert outcome.change.value == D("12.6") - D(base)
+    assert (outcome.no_rate.code, outcome.no_rate.zh) == (code, zh)
+
+
+def test_difference_between_two_percentage_metrics_is_in_points() -> None:
+    lookup = facts_lookup(
+        [
+            fact("GROSS_MARGIN", "A", "FY2025", "29.7", unit="PCT"),
+            fact("OPERATING_MARGIN", "A", "FY2025", "7.4", unit="PCT"),
+        ]
+    )
+    outcome = difference_compute(lookup, task("GROSS_MARGIN", "A", "FY2025"), task("OPERATING_MARGIN", "A", "FY2025"))
+    assert isinstance(outcome, Change) and outcome.rate is None and outcome.no_rate is not None
+    assert outcome.change.value == D("22.3") and outcome.change.unit == "PP" and outcome.change.display == "22.3 pp"
+    assert outcome.change.name_zh == "GROSS_MARGIN与OPERATING_MARGIN的差额"
+    assert outcome.no_rate.zh == "百分比指标的差异以百分点表示，不计算差异率。"
+
+
+def test_difference_between_metrics_of_two_units_is_refused() -> None:
+    lookup = facts_lookup([fact("REVENUE", "A", "FY2025", "5"), fact("NEW_STORES", "A", "FY2025", "3", unit="COUNT")])
+    outcome = difference_compute(lookup, task("REVENUE", "A", "FY2025"), task("NEW_STORES", "A", "FY2025"))
+    assert isinstance(outcome, CannotCompute) and outcome.reason.code == "mixed_units"
 
 
 # -- CAGR ------------------------------------------------------------------------------------
@@ -481,6 +535,36 @@ def test_share_of_two_metrics(demo: InMemoryFactStore, label) -> None:
 def test_share_needs_a_part_and_its_whole(part: SubTask, whole: SubTask) -> None:
     outcome = share_compute(facts_lookup([]), part, whole)
     assert isinstance(outcome, CannotCompute) and outcome.reason.code == "mismatch"
+
+
+@pytest.mark.parametrize(
+    ("part", "whole", "display"),
+    [("2025H1", "FY2025", "33.75%"), ("2025Q3", "FY2025", "25.00%"), ("2025Q2", "2025H1", "55.56%")],
+)
+def test_share_of_a_period_in_a_longer_one(part: str, whole: str, display: str) -> None:
+    figures = {"FY2025": "120", "2025H1": "40.5", "2025Q2": "22.5", "2025Q3": "30"}
+    lookup = facts_lookup([fact("REVENUE", "A", label, v) for label, v in figures.items()])
+    outcome = share_compute(lookup, task("REVENUE", "A", part), task("REVENUE", "A", whole))
+    assert isinstance(outcome, Computed) and outcome.kind == "share" and outcome.unit == "PCT"
+    assert outcome.value == exact(lambda: D(figures[part]) / D(figures[whole])) and outcome.display == display
+    assert outcome.formula == f"REVENUE[{part}] / REVENUE[{whole}]"
+    assert (outcome.name_zh, outcome.name_en) == (f"REVENUE {part} 占 {whole} 比重", f"REVENUE {part} share of {whole}")
+
+
+@pytest.mark.parametrize(
+    ("part", "whole"),
+    [("2025Q3", "2025H1"), ("2024H1", "FY2025"), ("FY2025", "2025H1"), ("2025H2", "2025H1")],
+)
+def test_share_of_a_period_outside_the_other_is_refused(part: str, whole: str) -> None:
+    outcome = share_compute(facts_lookup([]), task("REVENUE", "A", part), task("REVENUE", "A", whole))
+    assert isinstance(outcome, CannotCompute) and outcome.reason.code == "mismatch"
+    assert outcome.reason.zh == f"{part} 不在 {whole} 之内，不能求占比。"
+
+
+def test_share_of_a_period_refuses_a_non_positive_whole() -> None:
+    lookup = facts_lookup([fact("NET_PROFIT", "A", "2025H1", "5"), fact("NET_PROFIT", "A", "FY2025", "-2")])
+    outcome = share_compute(lookup, task("NET_PROFIT", "A", "2025H1"), task("NET_PROFIT", "A", "FY2025"))
+    assert isinstance(outcome, CannotCompute) and outcome.reason.code == "not_meaningful"
 
 
 @pytest.mark.parametrize("whole", ["0", "-10"])
