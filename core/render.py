@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from .compute import UNIT_PCT, UNIT_PP, UNIT_RANK, Change, Computed, Ranking, Reason, number_display
+from .compute.change import GAP_NO_RATE
 from .compute.display import RATE_DECIMALS
 from .glossary import GlossarySnapshot
 from .types import FactRecord, Period, SubTask
@@ -196,6 +197,54 @@ def _no_rate_note(change: Change, language: str) -> str:
     return reason.text(language)
 
 
+# By language (English or not): the sentence of a change when unchanged, with a rate, in
+# percentage points, and with the amount only; each verb is (rising, falling).
+_CHANGE_SENTENCES = {
+    True: (
+        "{head} was unchanged {word}.",
+        "{head} {grew} {rate} {word}, {up} {amount}.",
+        "{head} {rose} {amount} {word}.",
+        "{head} was {up} {amount} {word}.",
+    ),
+    False: (
+        "{head}{word}持平。",
+        "{head}{word}{grew} {rate}，{up} {amount}。",
+        "{head}{word}{rose} {amount}。",
+        "{head}{word}{up} {amount}。",
+    ),
+}
+_CHANGE_VERBS = {
+    True: {"grew": ("grew", "fell"), "up": ("up", "down"), "rose": ("rose", "fell")},
+    False: {"grew": ("增长", "下降"), "up": ("增加", "减少"), "rose": ("上升", "下降")},
+}
+
+# By language: the sentence of a difference between two items when they are the same, in
+# percentage points, and in amount, then the rate that may follow the amount.
+_GAP_SENTENCES = {
+    True: (
+        "{head} was the same as {other}.",
+        "{head} was {amount} {higher} than {other}.",
+        "{head} was {amount} {more} than {other}{relative}.",
+        " ({rate} {higher})",
+    ),
+    False: (
+        "{head}与{other}相同。",
+        "{head}比{other}{higher} {amount}。",
+        "{head}比{other}{more} {amount}{relative}。",
+        "，{higher} {rate}",
+    ),
+}
+_GAP_VERBS = {
+    True: {"higher": ("higher", "lower"), "more": ("more", "less")},
+    False: {"higher": ("高", "低"), "more": ("多", "少")},
+}
+
+
+def _worded(template: str, verbs: dict[str, tuple[str, str]], sign: Decimal, **values: str) -> str:
+    """`template` filled with `values` and each verb in its rising or falling form."""
+    return template.format(**{key: pair[0 if sign > 0 else 1] for key, pair in verbs.items()}, **values)
+
+
 def change_lines(
     change: Change,
     words: tuple[str, str],
@@ -217,38 +266,19 @@ def change_lines(
     amount = _unsigned(computed_figure(amount_item, glossary, language))
     sign = amount_item.value.compare(Decimal(0))
     note = "" if change_only else _no_rate_note(change, language)
-    if _is_en(language):
-        word = words[1]
-        if sign == 0:
-            result = f"{head} was unchanged {word}."
-        elif rate is not None:
-            verb = ("grew", "up") if sign > 0 else ("fell", "down")
-            result = f"{head} {verb[0]} {_unsigned(rate.display)} {word}, {verb[1]} {amount}."
-        elif amount_item.unit == UNIT_PP:
-            result = f"{head} {'rose' if sign > 0 else 'fell'} {amount} {word}."
-        else:
-            result = f"{head} was {'up' if sign > 0 else 'down'} {amount} {word}."
-    else:
-        head = f"{head}{words[0]}"
-        if sign == 0:
-            result = f"{head}持平。"
-        elif rate is not None:
-            verb = ("增长", "增加") if sign > 0 else ("下降", "减少")
-            result = f"{head}{verb[0]} {_unsigned(rate.display)}，{verb[1]} {amount}。"
-        elif amount_item.unit == UNIT_PP:
-            result = f"{head}{'上升' if sign > 0 else '下降'} {amount}。"
-        else:
-            result = f"{head}{'增加' if sign > 0 else '减少'} {amount}。"
+    en = _is_en(language)
+    unchanged, rated, in_points, plain = _CHANGE_SENTENCES[en]
+    template = (
+        unchanged if sign == 0 else rated if rate is not None else in_points if amount_item.unit == UNIT_PP else plain
+    )
+    shown_rate = _unsigned(rate.display) if rate is not None else ""
+    result = _worded(
+        template, _CHANGE_VERBS[en], sign, head=head, word=words[1 if en else 0], rate=shown_rate, amount=amount
+    )
     if note:
-        result += f" {note}" if _is_en(language) else note
+        result += f" {note}" if en else note
     formula = formula_line(rate if rate is not None else amount_item, language)
     return [result, formula, *input_lines(amount_item.inputs, glossary, language)]
-
-
-_GAP_NO_RATE = {
-    "base_zero": ("对比基数为 0，不计算相对差异。", "The base is zero, so no relative difference is given."),
-    "base_negative": ("对比基数为负，不计算相对差异。", "The base is negative, so no relative difference is given."),
-}
 
 
 def gap_lines(change: Change, other: tuple[str, str], glossary: GlossarySnapshot, language: str) -> list[str]:
@@ -263,26 +293,16 @@ def gap_lines(change: Change, other: tuple[str, str], glossary: GlossarySnapshot
     points = amount_item.unit == UNIT_PP
     note = ""
     if change.no_rate is not None and change.no_rate.code != "percentage_points":
-        fixed = _GAP_NO_RATE.get(change.no_rate.code)
+        fixed = GAP_NO_RATE.get(change.no_rate.code)
         note = fixed[1 if _is_en(language) else 0] if fixed else change.no_rate.text(language)
-    if _is_en(language):
-        if sign == 0:
-            result = f"{head} was the same as {other[1]}."
-        elif points:
-            result = f"{head} was {amount} {'higher' if sign > 0 else 'lower'} than {other[1]}."
-        else:
-            relative = f" ({_unsigned(rate.display)} {'higher' if sign > 0 else 'lower'})" if rate else ""
-            result = f"{head} was {amount} {'more' if sign > 0 else 'less'} than {other[1]}{relative}."
-        result += f" {note}" if note else ""
-    else:
-        if sign == 0:
-            result = f"{head}与{other[0]}相同。"
-        elif points:
-            result = f"{head}比{other[0]}{'高' if sign > 0 else '低'} {amount}。"
-        else:
-            relative = f"，{'高' if sign > 0 else '低'} {_unsigned(rate.display)}" if rate else ""
-            result = f"{head}比{other[0]}{'多' if sign > 0 else '少'} {amount}{relative}。"
-        result += note
+    en = _is_en(language)
+    same, in_points, plain, relative = _GAP_SENTENCES[en]
+    template = same if sign == 0 else in_points if points else plain
+    verbs = _GAP_VERBS[en]
+    shown_rate = _worded(relative, verbs, sign, rate=_unsigned(rate.display)) if rate is not None else ""
+    result = _worded(template, verbs, sign, head=head, other=other[1 if en else 0], amount=amount, relative=shown_rate)
+    if note:
+        result += f" {note}" if en else note
     formula = formula_line(rate if rate is not None else amount_item, language)
     return [result, formula, *input_lines(amount_item.inputs, glossary, language)]
 
