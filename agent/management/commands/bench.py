@@ -67,10 +67,7 @@ class Command(BaseCommand):
         if options["all"] or options["ingest"]:
             size = "50" if quick else "200"
             command = [sys.executable, "-m", "benchmarks.ingest_bench", "--pages", size, "--slides", size]
-            done = subprocess.run(command, cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=3600)
-            if done.returncode != 0:
-                raise RuntimeError(f"ingest benchmark failed:\n{done.stderr[-3000:]}")
-            results["ingest"] = json.loads(done.stdout.strip().splitlines()[-1])
+            results["ingest"] = _module_run(command, "ingest")
             self.stdout.write(json.dumps(results["ingest"], ensure_ascii=False))
         out = Path(settings.BASE_DIR) / "bench_out"
         out.mkdir(exist_ok=True)
@@ -158,10 +155,7 @@ class Command(BaseCommand):
             *map(str, years),
         ]
         self.stdout.write(f"{backend}: {' '.join(command[1:])}")
-        done = subprocess.run(command, cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=3600)
-        if done.returncode != 0:
-            raise RuntimeError(f"{backend} benchmark failed:\n{done.stderr[-3000:]}")
-        result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+        result = _module_run(command, backend)
         self.stdout.write(json.dumps(result, ensure_ascii=False))
         return result
 
@@ -174,10 +168,7 @@ class Command(BaseCommand):
         command = [sys.executable, "-m", "benchmarks.computed_backend", "--backend", backend, "--workdir", str(workdir)]
         command += sizes
         self.stdout.write(f"{backend}: {' '.join(command[1:])}")
-        done = subprocess.run(command, cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=3600)
-        if done.returncode != 0:
-            raise RuntimeError(f"{backend} computed benchmark failed:\n{done.stderr[-3000:]}")
-        result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+        result = _module_run(command, f"{backend} computed")
         self.stdout.write(json.dumps(result, ensure_ascii=False))
         return result
 
@@ -198,12 +189,18 @@ class Command(BaseCommand):
             *sizes,
         ]
         self.stdout.write(f"{backend}: {' '.join(command[1:])}")
-        done = subprocess.run(command, cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=3600)
-        if done.returncode != 0:
-            raise RuntimeError(f"{backend} search benchmark failed:\n{done.stderr[-3000:]}")
-        result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+        result = _module_run(command, f"{backend} search")
         self.stdout.write(json.dumps(result, ensure_ascii=False))
         return result
+
+
+def _module_run(command: list[str], what: str) -> dict[str, Any]:
+    """Run one benchmark module in a fresh process; its last line of output is its JSON result."""
+    done = subprocess.run(command, cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=3600)
+    if done.returncode != 0:
+        raise RuntimeError(f"{what} benchmark failed:\n{done.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
 
 
 def _machine() -> str:
