@@ -42,3 +42,10 @@ def test_two_metrics_apart_in_points_is_their_difference_not_each_ones_growth() 
     result = ask("集团2025年毛利率和营业利润率差多少个百分点")
     assert result.answer.splitlines()[0] == "ACME集团 FY2025 毛利率比营业利润率高 22.31 个百分点。"
     assert [c.kind for c in result.computed] == ["difference"]
+
+
+def test_colloquial_rise_and_fall_words_ask_for_the_growth_not_the_level() -> None:
+    for question in ("香港2025年营收涨了多少？", "香港2025年营收跌了多少", "香港2025年营收跌幅"):
+        result = ask(question)
+        assert [c.kind for c in result.computed] == ["growth", "growth"], question
+        assert "6.66%" in result.answer and "1,714.3" in result.answer, question
