@@ -26,6 +26,11 @@ class EntityInfo:
     kind: str
     parent: str | None = None
     geography: str = ""
+    # Reporting conventions a curator sets per company (issue J): the month its fiscal year ends
+    # (None: a dated column is the fiscal year that ends on that date) and its reporting
+    # currency (ISO 4217; "" when not set), which a bare `$` in its tables means.
+    year_end_month: int | None = None
+    currency: str = ""
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from .extract import extract
 from .ir import ExtractedDocument, ExtractionError, Table
-from .tables import FactCandidate, facts_from_document, facts_from_table
+from .tables import DocumentFacts, FactCandidate, document_facts, facts_from_document, facts_from_table
 
 __all__ = [
+    "DocumentFacts",
     "ExtractedDocument",
     "ExtractionError",
     "FactCandidate",
     "Table",
+    "document_facts",
     "extract",
     "facts_from_document",
     "facts_from_table",

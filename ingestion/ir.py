@@ -65,7 +65,9 @@ class Table:
 
     `scheme="labels"`: a cell is named by its row label and column header
     (`{prefix},row=…,col=…`); `scheme="a1"`: by its sheet cell (`{prefix}!C4`), where
-    `origin` is the 1-based (row, column) of `rows[0][0]` in the sheet.
+    `origin` is the 1-based (row, column) of `rows[0][0]` in the sheet. `lead` is the text
+    right before the table (the paragraph or line that introduces it, e.g. "… (in thousands):"),
+    where a scale is often stated; `heading` is the nearest section heading above it.
     """
 
     locator_prefix: str
@@ -74,6 +76,8 @@ class Table:
     scheme: Literal["labels", "a1"] = "labels"
     origin: tuple[int, int] = (1, 1)
     sheet: str = ""
+    lead: str = ""
+    heading: str = ""
 
     @property
     def width(self) -> int:

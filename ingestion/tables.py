@@ -553,6 +553,42 @@ def _cell_locator(scope: _Scope, row: _Row, column: _Column, cell: tuple[int, in
     return table.cell_locator(r, c, row_label=row.label, col_label=column.header)
 
 
+@dataclass(frozen=True)
+class DocumentFacts:
+    """What a document's tables yield: every candidate, and one warning per table that gave none."""
+
+    candidates: list[FactCandidate]
+    warnings: list[str]
+
+
+def document_facts(
+    document: ExtractedDocument,
+    *,
+    glossary: GlossarySnapshot,
+    sensitivity: str,
+    default_entity: str | None = None,
+) -> DocumentFacts:
+    """The fact candidates of every table; a key given two different values becomes pending.
+
+    A table that yields no candidate gives a warning naming the table and why, the same in
+    every format.
+    """
+    candidates: list[FactCandidate] = []
+    warnings: list[str] = []
+    for table in document.tables:
+        found = facts_from_table(
+            table,
+            glossary=glossary,
+            document_name=document.name,
+            sensitivity=sensitivity,
+            default_entity=default_entity,
+        )
+        if not found:
+            warnings.append(f"{table.locator_prefix}: no facts read (no period header was found)")
+        candidates.extend(found)
+    return DocumentFacts(_conflicts_marked(candidates), warnings)
+
+
 def facts_from_document(
     document: ExtractedDocument,
     *,
@@ -560,18 +596,13 @@ def facts_from_document(
     sensitivity: str,
     default_entity: str | None = None,
 ) -> list[FactCandidate]:
-    """The fact candidates of every table; a key given two different values becomes pending."""
-    candidates = [
-        fact
-        for table in document.tables
-        for fact in facts_from_table(
-            table,
-            glossary=glossary,
-            document_name=document.name,
-            sensitivity=sensitivity,
-            default_entity=default_entity,
-        )
-    ]
+    """The fact candidates of every table (see `document_facts`)."""
+    return document_facts(
+        document, glossary=glossary, sensitivity=sensitivity, default_entity=default_entity
+    ).candidates
+
+
+def _conflicts_marked(candidates: list[FactCandidate]) -> list[FactCandidate]:
     by_key: dict[tuple[str, str, str, str, str], list[int]] = {}
     for index, fact in enumerate(candidates):
         by_key.setdefault(fact.key, []).append(index)
