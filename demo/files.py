@@ -237,7 +237,7 @@ def _results_deck(name: str, facts: list[DemoFact], names: _Names) -> bytes:
             channels = _ordered({f.channel for f in facts if f.entity == entity} - {"TOTAL"}, names.channels)
             for channel in channels:
                 mine = [f for f in facts if f.entity == entity and f.channel == channel]
-                heading = f"{names.entities.get(entity, entity)} — {names.channels.get(channel, channel)}"
+                heading = f"{names.entities.get(entity, entity)} — {names.channels.get(channel, channel)}{_MONEY_UNIT}"
                 _slide_table(presentation, heading, _grid(mine, names, periods, channel=channel))
 
     return _pptx_bytes(build, title)

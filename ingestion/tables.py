@@ -1,26 +1,35 @@
-"""Tables → fact candidates (SPEC §15, issue D).
+"""Tables → fact candidates (SPEC §15, issues D and J).
 
 Two layouts are read: metric rows × period columns (a header row of periods) and the transposed
 one (period rows × metric columns). Headers may span several rows (merged cells such as `2025`
-over `H1 | H2`, or `FY2025` over `线上 | 门店`). Each value cell is resolved through the glossary:
+over `H1 | H2`, `Domestic` over repeated years, `Years Ended September 30,` over a row of years).
+Each value cell is resolved through the glossary:
 
-- the **metric** from the row label (or, for a row naming only a channel such as `其中：线上`,
-  the metric of the row above; for a row naming only an entity, the one metric of the title);
-- the **entity** from the row label, else the column header, the table title, the sheet name,
-  the first cell, then `default_entity`;
+- the **metric** from the row label as printed (`Gross margin (%)`), else under its section
+  heading (a label-only row or one ending in `:`: `RSUs` › `Granted`), else the label read
+  without units and footnotes; an explicit sub-row (`其中：线上`, `of which`) takes the metric of
+  the row above; a bare total (`Total`, `合计`) never does;
+- the **entity** from the row label, else the column header, the table title, the nearest
+  heading, the sheet name, the first cell, then `default_entity`;
 - the **channel** from the row label, else the column header or the title; `TOTAL` by default;
-- the **period** from the column header, through the SPEC §5 grammar (absolute forms only);
-- the **unit** from the value (`29.7%`) or the label (`新开门店数（家）`), else from a header or
-  title (`（人民币百万元）`) when it agrees with the metric's unit, else the metric's own unit;
-  `亿元` / `万元` / `千元` are converted to 百万元 exactly.
+  columns sharing a period are a dimension: a channel the glossary names, else review;
+- the **period** from the column header (`headers`: dates, `Fiscal 2019`, `FY19`, `2019/20`,
+  footnote marks), through the SPEC §5 grammar (absolute forms only); a dated header is checked
+  against the company's fiscal year end when the curator set one;
+- the **unit**: a percent value or a unit on the label (`（家）`) must be the metric's; a money
+  figure's scale and currency (`scales`) come from the label, the column header, the table
+  (corner, title rows, caption) or the sentence before it, and are converted exactly into the
+  metric's scale, or stored as printed for an `AS_PRINTED` metric.
 
 Anything not understood becomes a `pending` candidate with its reason, never an approved guess:
 an unknown label (with a suggested alias and, when one is close, a suggested metric), an
-external or missing entity, a unit that contradicts the metric's.
+external or missing entity, a unit that contradicts the metric's, a scale nobody stated, a
+column group, a bare total, two values for one key.
 """
 
 from __future__ import annotations
 
+import calendar
 import difflib
 import re
 import unicodedata
@@ -35,8 +44,10 @@ from core.normalize import compact_view, text_normalize
 from core.periods import periods_find
 from core.types import Period
 
+from .headers import fiscal_year, header_prepare, not_a_period, periods_rewrite
 from .ir import ExtractedDocument, Table
-from .values import _BRACKETS, UnitHint, UnitMarkers, is_numeric, value_parse
+from .scales import AS_PRINTED, DOLLAR, Printed, dollar_currency, scale_read, scale_strip, unit_code, unit_parse
+from .values import _BRACKETS, UnitHint, UnitMarkers, cell_currency, is_numeric, value_parse
 
 # Two reference dates: a period that reads the same on both is absolute (FY2025), one that
 # does not is relative (去年, H1) and means nothing inside a document.
@@ -67,6 +78,7 @@ _SUB_HEADER_ROWS = 2
 _FUZZY_CUTOFF = 0.6
 
 Status = Literal["approved", "pending"]
+TOTAL = "TOTAL"
 
 
 @dataclass(frozen=True)
@@ -108,13 +120,24 @@ class _Reading:
     channels: tuple[str, ...] = ()
     periods: tuple[Period, ...] = ()
     relative: bool = False
-    unit: UnitHint | None = None
+    unit: UnitHint | None = None  # a unit other than money (`%`, `家`)
     leftover: str = ""
+    printed: Printed | None = None  # the currency and scale it states
+    dates: tuple[date, ...] = ()
+    not_period: bool = False  # `Change`, `% of total`, `Note`
+    whole: bool = False  # the whole label is one alias, as printed
 
     @property
     def period(self) -> Period | None:
         """The one absolute period of a clean period header, else None."""
-        if self.relative or len(self.periods) != 1 or self.leftover or self.externals:
+        if self.leftover:
+            return None
+        return self.column_period
+
+    @property
+    def column_period(self) -> Period | None:
+        """The one absolute period of a column header, which may also carry a group caption."""
+        if self.relative or self.not_period or len(self.periods) != 1 or self.externals:
             return None
         if len(self.metrics) > 1 or len(self.entities) > 1 or len(self.channels) > 1:
             return None
@@ -122,6 +145,31 @@ class _Reading:
 
 
 _NOTHING = _Reading()
+# Words of a report's column headers that name no dimension (`Years Ended`, `As of`, `Restated`).
+_HEADER_FILLER = (
+    "fortheyearsended",
+    "fortheyearended",
+    "fiscalyearsended",
+    "fiscalyearended",
+    "fiscalyearend",
+    "yearsended",
+    "yearended",
+    "yearend",
+    "fiscalyears",
+    "fiscalyear",
+    "fiscal",
+    "asofandfortheyearended",
+    "asof",
+    "asat",
+    "ended",
+    "restated",
+    "asreported",
+    "balances",
+    "balance",
+    "amount",
+    "total",
+)
+_SUB_ROW = re.compile(r"^(?:其中|of which|ofwhich|including|incl\.?|among which|thereof)\s*[:：,，]?\s*", re.IGNORECASE)
 
 
 def _distinct(items: Iterable[str]) -> tuple[str, ...]:
@@ -138,23 +186,52 @@ class _Reader:
     def __init__(self, glossary: GlossarySnapshot):
         self.glossary = glossary
         self.markers = UnitMarkers((u.code, u.name_zh, u.name_en) for u in glossary.units.values())
-        self.cache: dict[str, _Reading] = {}
+        self.cache: dict[tuple[str, bool], _Reading] = {}
         self.metric_names = [
             (text_normalize(text), code) for code in glossary.metrics for text in glossary.aliases_of("metric", code)
         ]
 
     def read(self, raw: str) -> _Reading:
+        """A label, a title or a caption: only bracketed units and scales are set aside."""
+        return self._cached(raw, header=False)
+
+    def header(self, raw: str) -> _Reading:
+        """A column header: currency, scale, footnotes and report words are set aside too."""
+        return self._cached(raw, header=True)
+
+    def _cached(self, raw: str, *, header: bool) -> _Reading:
         if not raw.strip():
             return _NOTHING
-        found = self.cache.get(raw)
+        found = self.cache.get((raw, header))
         if found is None:
-            found = self.cache[raw] = self._read(raw)
+            found = self.cache[(raw, header)] = self._read(raw, header=header)
         return found
 
-    def _read(self, raw: str) -> _Reading:
-        normalized = _report_periods(text_normalize(raw))
+    def _whole(self, raw: str) -> _Reading | None:
+        """The label as printed, when it is one metric's alias (`Gross margin (%)`, `Current year1`)."""
+        target = self.glossary.matcher.lookup(raw)
+        if target is None or target.kind != "metric":
+            return None
+        normalized = text_normalize(raw)
         unit = self.markers.hint(normalized)
+        money = unit is not None and unit_parse(unit.code) is not None
+        return _Reading(metrics=(target.code,), unit=None if money else unit, whole=True)
+
+    def _read(self, raw: str, *, header: bool) -> _Reading:
+        if not header:
+            whole = self._whole(raw)
+            if whole is not None:
+                return whole
+        normalized, dates = periods_rewrite(_report_periods(text_normalize(header_prepare(raw))))
+        printed = scale_read(normalized) if header else _bracketed_scale(normalized)
+        unit = self.markers.hint(normalized)
+        money = unit_parse(unit.code) if unit is not None else None
+        if money is not None:
+            if printed is None or printed.factor is None:
+                printed = Printed(money[0], money[1] * unit.factor)  # type: ignore[union-attr]
+            unit = None
         core = self.markers.strip(normalized)
+        core = scale_strip(core) if header else _BRACKETS.sub(_scale_bracket_drop, core)
         first, second = periods_find(core, _REF_A), periods_find(core, _REF_B)
         relative = [p for *_, p in first] != [p for *_, p in second]
         chars = list(core)
@@ -168,7 +245,7 @@ class _Reader:
             taken[m.start : m.end] = [True] * (m.end - m.start)
         leftover = "".join(ch for ch, used in zip(compact, taken, strict=True) if not used)
         leftover = "".join(ch for ch in leftover if unicodedata.category(ch)[0] not in "PSZ")
-        for word in _FILLER:
+        for word in (*_FILLER, *_HEADER_FILLER) if header else _FILLER:
             leftover = leftover.replace(word, "")
         entities = [m for m in matches if m.kind == "entity"]
         return _Reading(
@@ -180,6 +257,9 @@ class _Reader:
             relative=relative,
             unit=unit,
             leftover=leftover,
+            printed=printed,
+            dates=dates,
+            not_period=header and (not_a_period(core) or any(ch.isdigit() for ch in leftover)),
         )
 
     def alias_text(self, label: str) -> str:
@@ -197,6 +277,19 @@ class _Reader:
             if ratio > score:
                 best, score = code, ratio
         return best
+
+
+def _bracketed_scale(normalized: str) -> Printed | None:
+    """The scale a label states in brackets (`Number of shares (thousands)`, `Revenue ($m)`)."""
+    for m in _BRACKETS.finditer(normalized):
+        found = scale_read(m.group(1))
+        if found is not None:
+            return found
+    return None
+
+
+def _scale_bracket_drop(m: re.Match[str]) -> str:
+    return " " if scale_read(m.group(1)) is not None and not scale_strip(m.group(1)).strip() else m.group(0)
 
 
 def _report_periods(text: str) -> str:
@@ -242,7 +335,7 @@ def _is_title_row(row: list[str], reader: _Reader) -> bool:
     if len(values) != 1:
         return False
     (text,) = values
-    return not is_numeric(text) and reader.read(text).period is None
+    return not is_numeric(text) and reader.header(text).column_period is None
 
 
 def _header_like(row: list[str], first: int, *, label_allowed: bool) -> bool:
@@ -258,9 +351,9 @@ def _find_header(grid: list[list[str]], reader: _Reader) -> tuple[int, int] | No
         cells = [(c, text) for c, text in enumerate(grid[r]) if text]
         if not cells:
             continue
-        periods = [c for c, text in cells if reader.read(text).period is not None]
+        periods = [c for c, text in cells if c >= 1 and reader.header(text).column_period is not None]
         numeric = [c for c, text in cells if c not in periods and is_numeric(text)]
-        if periods and not numeric and min(periods) >= 1:
+        if periods and not numeric:
             return r, min(periods)
         if numeric:
             return None
@@ -278,7 +371,7 @@ def _layout(grid: list[list[str]], reader: _Reader) -> _Layout | None:
         grid, transposed = flipped, True
     row, first = found
     top = row
-    while top > 0 and _header_like(grid[top - 1], first, label_allowed=False) and len(set(grid[top - 1]) - {""}) > 1:
+    while top > 0 and _header_like(grid[top - 1], first, label_allowed=False):
         top -= 1
     bottom = row
     while (
@@ -288,15 +381,17 @@ def _layout(grid: list[list[str]], reader: _Reader) -> _Layout | None:
     ):
         bottom += 1
     layout = _Layout(grid, transposed, top, bottom, first)
-    if bottom > row:  # keep sub-header rows only if they do not spoil any period column
+    if bottom > row:  # keep sub-header rows only if they do not lose a period
         plain = replace(layout, bottom=row)
-        if _period_columns(plain, reader) > _period_columns(layout, reader):
+        if _period_count(plain, reader) > _period_count(layout, reader):
             return plain
     return layout
 
 
-def _period_columns(layout: _Layout, reader: _Reader) -> int:
-    return sum(1 for text in _column_headers(layout).values() if reader.read(text).period is not None)
+def _period_count(layout: _Layout, reader: _Reader) -> int:
+    """How many distinct periods the value columns name."""
+    periods = {reader.header(text).column_period for text in _column_headers(layout).values()}
+    return len(periods - {None})
 
 
 def _column_headers(layout: _Layout) -> dict[int, str]:
@@ -316,6 +411,18 @@ def _column_headers(layout: _Layout) -> dict[int, str]:
     return headers
 
 
+def _table_scale(layout: _Layout, reader: _Reader) -> list[_Reading]:
+    """Header rows holding nothing but one scale statement (`(in millions)` in one cell)."""
+    found = []
+    for r in range(layout.top, layout.bottom + 1):
+        texts = {cell for cell in layout.grid[r][layout.first :] if cell}
+        if len(texts) == 1:
+            reading = reader.header(texts.pop())
+            if reading.printed is not None and reading.column_period is None and not reading.leftover:
+                found.append(reading)
+    return found
+
+
 @dataclass(frozen=True)
 class _Context:
     entity: str | None
@@ -323,10 +430,16 @@ class _Context:
     metric: str | None
     channel: str | None
     unit: UnitHint | None
+    printed: Printed | None  # the scale and currency the table states, else the lead sentence's
 
 
-def _context(sources: list[_Reading], entity_sources: list[_Reading], default_entity: str | None) -> _Context:
-    """The table-level entity, metric, channel and unit, from the first source that names one."""
+def _context(
+    sources: list[_Reading],
+    entity_sources: list[_Reading],
+    default_entity: str | None,
+    scale_sources: list[_Reading],
+) -> _Context:
+    """The table-level entity, metric, channel, unit and scale, from the first source that names one."""
     entity, external = None, False
     for reading in entity_sources:
         if len(reading.entities) == 1:
@@ -338,7 +451,19 @@ def _context(sources: list[_Reading], entity_sources: list[_Reading], default_en
     metric = next((r.metrics[0] for r in sources if len(r.metrics) == 1), None)
     channel = next((r.channels[0] for r in entity_sources if len(r.channels) == 1), None)
     unit = next((r.unit for r in entity_sources if r.unit is not None), None)
-    return _Context(entity or default_entity, external, metric, channel, unit)
+    printed = _printed_merge(r.printed for r in scale_sources)
+    return _Context(entity or default_entity, external, metric, channel, unit, printed)
+
+
+def _printed_merge(statements: Iterable[Printed | None]) -> Printed | None:
+    """The first scale stated, with the first currency stated beside any of them."""
+    stated = [p for p in statements if p is not None]
+    scaled = next((p for p in stated if p.factor is not None), None)
+    currency = next((p.currency for p in stated if p.currency and p.currency != DOLLAR), "")
+    currency = currency or next((p.currency for p in stated if p.currency), "")
+    if scaled is None:
+        return Printed(currency, None) if currency else None
+    return Printed(scaled.currency or currency, scaled.factor, scaled.per_share_excepted)
 
 
 def facts_from_table(
@@ -351,6 +476,34 @@ def facts_from_table(
     sheet_name: str | None = None,
 ) -> list[FactCandidate]:
     """Every value cell of `table` as a fact candidate, each with its cell-level locator."""
+    return table_read(
+        table,
+        glossary=glossary,
+        document_name=document_name,
+        sensitivity=sensitivity,
+        default_entity=default_entity,
+        sheet_name=sheet_name,
+    ).candidates
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """What one table yields; `problem` says why it yields nothing ("" when it yields facts)."""
+
+    candidates: list[FactCandidate]
+    problem: str = ""
+
+
+def table_read(
+    table: Table,
+    *,
+    glossary: GlossarySnapshot,
+    document_name: str,
+    sensitivity: str,
+    default_entity: str | None = None,
+    sheet_name: str | None = None,
+) -> TableFacts:
+    """Every value cell of `table` as a fact candidate, or why there is none."""
     reader = _reader_for(glossary)
     width = table.width
     grid = [row + [""] * (width - len(row)) for row in table.rows]
@@ -360,7 +513,7 @@ def facts_from_table(
     preamble = [next(c for c in grid[r] if c) for r in range(start)]
     layout = _layout(grid[start:], reader)
     if layout is None:
-        return []
+        return TableFacts([], "no row or column of periods (years, dates, FY2025 …) was found")
     grid = layout.grid
 
     def real(r: int, c: int) -> tuple[int, int]:
@@ -371,30 +524,96 @@ def facts_from_table(
         grid[r][c] for r in range(layout.top, layout.bottom + 1) for c in range(layout.first) if grid[r][c]
     )
     titled = [reader.read(t) for t in [table.title, *preamble, *above]]
+    headed = [reader.header(t) for t in [*preamble, *above, corner]]
     sheet = reader.read(sheet_name if sheet_name is not None else table.sheet)
-    context = _context([*titled, reader.read(corner)], [*titled, sheet, reader.read(corner)], default_entity)
+    heading = reader.read(table.heading)
+    lead = reader.read("")
+    lead_printed = scale_read(text_normalize(table.lead), prose=True) if table.lead else None
+    scales = [*_table_scale(layout, reader), *headed, *titled, replace(lead, printed=lead_printed)]
+    context = _context(
+        [*titled, reader.read(corner)], [*titled, heading, sheet, reader.read(corner)], default_entity, scales
+    )
 
-    headers = {c: _Column(text, reader.read(text)) for c, text in _column_headers(layout).items()}
-    columns = {c: column for c, column in headers.items() if column.reading.period is not None}
+    headers = {c: _Column(text, reader.header(text)) for c, text in _column_headers(layout).items()}
+    columns = {c: column for c, column in headers.items() if column.reading.column_period is not None}
     if not columns:
-        return []
+        return TableFacts([], "no column header names a period")
+    groups = _column_groups(columns)
+    label_columns = _label_columns(layout, reader)
 
     scope = _Scope(reader, table, layout.transposed, context, document_name, sensitivity)
     candidates: list[FactCandidate] = []
     last_metric: str | None = None
+    section = ""
     for r in range(layout.bottom + 1, len(grid)):
-        row = _row(reader, grid[r][: layout.first], inherited=last_metric)
+        cells = grid[r]
+        label_cells = [cells[c] if c in label_columns else _unit_only(reader, cells[c]) for c in range(layout.first)]
+        values = [(c, value_parse(cells[c])) for c in columns]
+        if not any(parsed for _, parsed in values):
+            heading_text = _section_heading(cells, label_columns)
+            if heading_text is not None:
+                section, last_metric = heading_text, None
+            continue
+        row = _row(reader, label_cells, section=section, inherited=last_metric)
+        if row.label.rstrip().endswith((":", "：")):
+            section = row.label.rstrip(" :：")
         if len(row.reading.metrics) == 1 and row.known:
             last_metric = row.reading.metrics[0]
         elif row.reading.metrics or not row.known:
             last_metric = None
-        values = [(c, value_parse(grid[r][c])) for c in columns]
-        if not any(parsed for _, parsed in values):
-            continue
         for c, parsed in values:
             if parsed is not None:
-                candidates.append(_candidate(scope, row, columns[c], real(r, c), parsed))
-    return candidates
+                candidate = _candidate(scope, row, columns[c], real(r, c), parsed, currency=cell_currency(cells[c]))
+                if c in groups:
+                    candidate = replace(candidate, status="pending", reason=_join(candidate.reason, groups[c]))
+                candidates.append(candidate)
+    return TableFacts(candidates, "" if candidates else "no value cell under a period column")
+
+
+def _column_groups(columns: dict[int, _Column]) -> dict[int, str]:
+    """Columns that share a period with another (`Domestic` / `International` over the same years)
+    and name no channel of their own: a dimension the glossary does not name, so each of their
+    cells waits for review. A column whose group is a channel stays that channel's."""
+    by_period: dict[Period | None, list[int]] = {}
+    for c, column in columns.items():
+        by_period.setdefault(column.reading.column_period, []).append(c)
+    problems: dict[int, str] = {}
+    for period, same in by_period.items():
+        if len(same) < 2 or period is None:
+            continue
+        channels = [_one(columns[c].reading.channels) for c in same]
+        names = ", ".join(f"'{columns[c].header}'" for c in same)
+        for c, channel in zip(same, channels, strict=True):
+            if channel is None or channels.count(channel) > 1:
+                problems[c] = (
+                    f"columns {names} all hold {period.label}: add their groups as channels or split the table"
+                )
+    return problems
+
+
+def _label_columns(layout: _Layout, reader: _Reader) -> list[int]:
+    """The columns before the periods that make up a row's label: a later one headed with words
+    of its own (`Note`, `Useful life`) is an attribute, not part of the label."""
+    labels = [0]
+    for c in range(1, layout.first):
+        header = " ".join(layout.grid[r][c] for r in range(layout.top, layout.bottom + 1) if layout.grid[r][c])
+        if not header or not reader.header(header).leftover:
+            labels.append(c)
+    return labels
+
+
+def _unit_only(reader: _Reader, text: str) -> str:
+    """An attribute column's cell counts only when it names a unit (a `单位` column)."""
+    return text if text and reader.markers.whole(text) is not None else ""
+
+
+def _section_heading(cells: list[str], label_columns: list[int]) -> str | None:
+    """A labelled row with nothing else in it heads a section; None for any other row."""
+    label = " ".join(cells[c] for c in label_columns if cells[c]).strip()
+    others = [cell for c, cell in enumerate(cells) if c not in label_columns and cell.strip()]
+    if not label or others or is_numeric(label):
+        return None
+    return label.rstrip(" :：")
 
 
 @dataclass(frozen=True)
@@ -415,7 +634,9 @@ class _Row:
     reading: _Reading
     known: bool  # the glossary knows every word of the label, and it names no period
     unit: UnitHint | None
-    inherited_metric: str | None  # the metric of the row above, for a row naming only a channel
+    inherited_metric: str | None  # the metric of the row above, for an explicit sub-row (`其中：线上`)
+    total: bool = False  # a bare total (`Total`, `合计`) the glossary names no metric for
+    printed: Printed | None = None  # a money unit the row states (a `百万元` unit cell)
 
 
 @dataclass(frozen=True)
@@ -424,33 +645,61 @@ class _Column:
     reading: _Reading
 
 
-def _row(reader: _Reader, label_cells: list[str], *, inherited: str | None) -> _Row:
+def _row(reader: _Reader, label_cells: list[str], *, section: str, inherited: str | None) -> _Row:
     parts: list[str] = []
     unit: UnitHint | None = None
+    printed: Printed | None = None
     for text in label_cells:
         if not text:
             continue
         whole = reader.markers.whole(text)
-        if whole is not None:
+        money = unit_parse(whole.code) if whole is not None else None
+        if money is not None:
+            printed = Printed(money[0], money[1] * whole.factor)  # type: ignore[union-attr]
+        elif whole is not None:
             unit = whole
         elif not is_numeric(text):  # a serial-number column (序号) is no part of the label
             parts.append(text)
     label = " ".join(parts)
-    reading = reader.read(label)
+    sub_row = _SUB_ROW.match(label) is not None
+    reading = _qualified(reader, label, section)
     known = not reading.leftover and not reading.periods
-    return _Row(label, reading, known, reading.unit or unit, inherited)
+    channel_only = known and bool(reading.channels) and not reading.metrics and not reading.entities
+    total = channel_only and not sub_row and reading.channels == (TOTAL,)
+    printed = reading.printed or printed
+    return _Row(label, reading, known, reading.unit or unit, inherited if sub_row else None, total, printed)
+
+
+def _qualified(reader: _Reader, label: str, section: str) -> _Reading:
+    """The label read under its section heading when that names exactly one metric
+    (`RSUs` › `Granted`), else the label alone."""
+    if section:
+        qualified = reader.read(f"{section} {label}")
+        if len(qualified.metrics) == 1 and not qualified.leftover and not qualified.periods:
+            alone = reader.read(label)
+            if not (alone.whole and alone.metrics != qualified.metrics):
+                return qualified
+    return reader.read(label)
 
 
 def _candidate(
-    scope: _Scope, row: _Row, column: _Column, cell: tuple[int, int], parsed: tuple[Decimal, bool]
+    scope: _Scope,
+    row: _Row,
+    column: _Column,
+    cell: tuple[int, int],
+    parsed: tuple[Decimal, bool],
+    *,
+    currency: str = "",
 ) -> FactCandidate:
     """One value cell as a fact: pending, with every reason, when anything is not understood."""
     metric, alias, metric_problems = _metric_resolve(scope, row, column)
     entity, entity_problems = _entity_resolve(scope.context, row.reading, column.reading)
     channel, channel_problems = _channel_resolve(scope.context, row.reading, column.reading)
-    value, unit, unit_problems = _unit_resolve(scope, row, column, metric=metric, parsed=parsed)
-    reasons = [*metric_problems, *entity_problems, *channel_problems, *unit_problems]
-    period = column.reading.periods[0]
+    period, period_problems = _period_resolve(scope, column, entity)
+    value, unit, unit_problems = _unit_resolve(
+        scope, row, column, metric=metric, entity=entity, parsed=parsed, currency=currency
+    )
+    reasons = [*metric_problems, *entity_problems, *channel_problems, *period_problems, *unit_problems]
     return FactCandidate(
         entity=entity,
         metric=metric,
@@ -469,6 +718,22 @@ def _candidate(
     )
 
 
+def _period_resolve(scope: _Scope, column: _Column, entity: str) -> tuple[Period, list[str]]:
+    """The column's period; a dated header is checked against the company's fiscal year end."""
+    period = column.reading.column_period
+    assert period is not None
+    info = scope.reader.glossary.entities.get(entity)
+    month = info.year_end_month if info is not None else None
+    if month is None or len(column.reading.dates) != 1 or period.period_type != "FY":
+        return period, []
+    day = column.reading.dates[0]
+    year = fiscal_year(day, month)
+    if year is None:
+        name = calendar.month_name[month]
+        return period, [f"{day.isoformat()} is not a fiscal year end of {entity} (its year ends in {name})"]
+    return Period("FY", str(year)), []
+
+
 def _metric_resolve(scope: _Scope, row: _Row, column: _Column) -> tuple[str, str, list[str]]:
     """The metric, the alias a curator could add for the label ("" when none is needed), and problems.
 
@@ -478,6 +743,12 @@ def _metric_resolve(scope: _Scope, row: _Row, column: _Column) -> tuple[str, str
     reader, reading = scope.reader, row.reading
     if row.known and len(reading.metrics) == 1:
         return reading.metrics[0], "", []
+    if row.total:
+        return (
+            "",
+            reader.alias_text(row.label),
+            [f"a total row: the glossary does not say which metric '{row.label}' totals"],
+        )
     if row.known and not reading.metrics:
         channel_only = bool(reading.channels) and not reading.entities and not reading.externals
         metric = (
@@ -511,36 +782,75 @@ def _entity_resolve(context: _Context, row: _Reading, column: _Reading) -> tuple
 
 
 def _channel_resolve(context: _Context, row: _Reading, column: _Reading) -> tuple[str, list[str]]:
-    channel = _one(row.channels) or _one(column.channels) or context.channel or "TOTAL"
+    channel = _one(row.channels) or _one(column.channels) or context.channel or TOTAL
     return channel, ["several channels in one label"] if len(row.channels) > 1 else []
 
 
 def _unit_resolve(
-    scope: _Scope, row: _Row, column: _Column, *, metric: str, parsed: tuple[Decimal, bool]
+    scope: _Scope,
+    row: _Row,
+    column: _Column,
+    *,
+    metric: str,
+    entity: str,
+    parsed: tuple[Decimal, bool],
+    currency: str,
 ) -> tuple[Decimal, str, list[str]]:
     """The value in the unit the fact is stored in, that unit's code ("" for none), and problems.
 
-    A unit on the value (`29.7%`) or the row label wins, and must be the metric's; a header's or
-    the title's counts only when it agrees with the metric's; else the metric's own unit.
+    A percent value (`29.7%`) or a unit on the row label (`（家）`) must be the metric's unit. A
+    money figure takes its scale from the row label, else the column header, else the table
+    (header, title, caption, the sentence before it) and its currency from the cell, the label,
+    the header, the table, else the company's; it is converted exactly into the metric's scale,
+    or kept as printed for an `AS_PRINTED` metric. No stated scale: pending, never a guess.
     """
     value, percent = parsed
-    metric_info = scope.reader.glossary.metrics.get(metric)
+    glossary = scope.reader.glossary
+    metric_info = glossary.metrics.get(metric)
     metric_unit = metric_info.unit if metric_info is not None else ""
+    metric_money = unit_parse(metric_unit)
     explicit = UnitHint("PCT") if percent else row.unit
-    ambient = column.reading.unit or scope.context.unit
-    problems: list[str] = []
-    hint: UnitHint | None
     if explicit is not None:
-        hint = explicit
-        if metric_unit and explicit.code != metric_unit:
+        problems = []
+        if metric_unit and metric_unit != AS_PRINTED and explicit.code != metric_unit:
             problems.append(f"unit {explicit.code} but {metric} is in {metric_unit}")
-    elif ambient is not None and (not metric_unit or ambient.code == metric_unit):
-        hint = ambient
-    else:
-        hint = UnitHint(metric_unit) if metric_unit else None
-    if hint is not None and hint.factor != 1:
-        value = value * hint.factor
-    return value, hint.code if hint is not None else "", problems
+        return value * explicit.factor, explicit.code, problems
+    if metric_unit and metric_unit != AS_PRINTED and metric_money is None:
+        ambient = column.reading.unit or scope.context.unit
+        factor = ambient.factor if ambient is not None and ambient.code == metric_unit else Decimal(1)
+        return value * factor, metric_unit, []  # a count or a ratio: a money scale does not apply
+    printed = _printed_for(scope, row, column, currency)
+    info = glossary.entities.get(entity)
+    company = info.currency if info is not None else ""
+    stated = printed.currency if printed is not None else ""
+    if stated == DOLLAR:
+        stated = dollar_currency(company)
+    factor = printed.factor if printed is not None else None
+    if factor is None:
+        where = "the row, its column, the table's title or the sentence before it"
+        return value, metric_unit if metric_money else "", [f"no scale stated ({where} name none)"]
+    if metric_money is None:  # AS_PRINTED, or no metric: keep what the table prints
+        code = unit_code(stated or company, factor)
+        if code is None:
+            return value, "", [f"a scale of {factor} has no unit"]
+        return value, code, []
+    wanted_currency, wanted_factor = metric_money
+    if stated and wanted_currency and stated != wanted_currency:
+        return value, metric_unit, [f"printed in {stated} but {metric} is in {wanted_currency}"]
+    return value * (factor / wanted_factor), metric_unit, []
+
+
+def _printed_for(scope: _Scope, row: _Row, column: _Column, currency: str) -> Printed | None:
+    """The scale and currency that apply to one cell: the row's, else the column's, else the
+    table's (a `per share` row keeps its own figures when the table excepts them)."""
+    table = scope.context.printed
+    if table is not None and table.per_share_excepted and _PER_SHARE_LABEL.search(row.label.lower()):
+        table = Printed(table.currency, Decimal(1))
+    cell = scale_read(text_normalize(currency)) if currency else None
+    return _printed_merge([row.printed, column.reading.printed, table, cell])
+
+
+_PER_SHARE_LABEL = re.compile(r"per (?:common |ordinary )?share|per unit|\beps\b|每股")
 
 
 def _cell_locator(scope: _Scope, row: _Row, column: _Column, cell: tuple[int, int]) -> str:
@@ -576,16 +886,16 @@ def document_facts(
     candidates: list[FactCandidate] = []
     warnings: list[str] = []
     for table in document.tables:
-        found = facts_from_table(
+        read = table_read(
             table,
             glossary=glossary,
             document_name=document.name,
             sensitivity=sensitivity,
             default_entity=default_entity,
         )
-        if not found:
-            warnings.append(f"{table.locator_prefix}: no facts read (no period header was found)")
-        candidates.extend(found)
+        if read.problem:
+            warnings.append(f"{table.locator_prefix}: no facts read ({read.problem})")
+        candidates.extend(read.candidates)
     return DocumentFacts(_conflicts_marked(candidates), warnings)
 
 

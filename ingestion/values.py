@@ -156,15 +156,35 @@ def decimal_parse(raw: str) -> Decimal:
     return -value if negative else value
 
 
+_CELL_CURRENCY = re.compile(r"^(?:(?:us|hk|nt|nz|a|c|s|u\.s\.)\s?\$|[$€£¥]|rmb|usd|eur|gbp|cny|hkd)\s*", re.IGNORECASE)
+_PARENTHESISED_PERCENT = re.compile(r"^\((.*)%\s*\)$")
+
+
+def cell_currency(raw: str) -> str:
+    """The currency mark a value cell starts with (`$`, `€`, `US$`), as written; "" for none."""
+    text = unicodedata.normalize("NFKC", raw).strip().lstrip("(")
+    m = _CELL_CURRENCY.match(text)
+    return m.group(0).strip() if m else ""
+
+
 def value_parse(raw: str) -> tuple[Decimal, bool] | None:
-    """`(value, is_percent)` for a numeric cell, or None for an empty, dash or non-numeric one."""
+    """`(value, is_percent)` for a numeric cell, or None for an empty, dash or non-numeric one.
+
+    A leading currency mark (`$`, `€`, `US$`, `RMB`) is no part of the value; `(248%)` is -248%.
+    """
     text = unicodedata.normalize("NFKC", raw).strip().replace("\u2212", "-")
     if text.lower() in NO_VALUE:
         return None
+    text = _PARENTHESISED_PERCENT.sub(r"(\1)%", text)
     percent = text.endswith("%")
     if percent:
         text = text[:-1].strip()
-    text = text.lstrip("¥$").strip()
+    negative = text.startswith("(") and text.endswith(")")
+    if negative:
+        text = text[1:-1].strip()
+    text = _CELL_CURRENCY.sub("", text).strip()
+    if negative:
+        text = f"({text})"
     if not any(ch.isdigit() for ch in text) or not _NUMBER.fullmatch(text):
         return None
     try:

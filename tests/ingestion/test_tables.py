@@ -237,7 +237,7 @@ def test_period_over_channel_sub_headers(glossary: GlossarySnapshot) -> None:
 
 
 def test_channel_from_the_title_and_from_sub_rows(glossary: GlossarySnapshot) -> None:
-    titled = Table("slide=6,table=1", "ACME中国内地 — 线上", [["项目", "FY2025"], ["营业收入", "41,230.5"]])
+    titled = Table("slide=6,table=1", "ACME中国内地 — 线上（百万元）", [["项目", "FY2025"], ["营业收入", "41,230.5"]])
     (fact,) = read(titled, glossary)
     assert (fact.entity, fact.channel, fact.status) == ("ACME_CN", "ONLINE", "approved")
 
@@ -245,7 +245,7 @@ def test_channel_from_the_title_and_from_sub_rows(glossary: GlossarySnapshot) ->
         "sheet=ACME香港",
         "",
         [
-            ["项目", "FY2024"],
+            ["项目（百万元）", "FY2024"],
             ["营业收入", "25,730.1"],
             ["其中：线上", "5,230.0"],
             ["其中：门店", "20,500.1"],
@@ -266,11 +266,11 @@ def test_channel_from_the_title_and_from_sub_rows(glossary: GlossarySnapshot) ->
 @pytest.mark.parametrize(
     ("title", "sheet", "rows", "default", "entity"),
     [
-        ("ACME香港 主要指标", "", [["项目", "FY2025"]], None, "ACME_HK"),
-        ("主要指标", "ACME东南亚", [["项目", "FY2025"]], None, "ACME_SEA"),
-        ("主要指标", "Sheet1", [["ACME中国内地", "FY2025"]], None, "ACME_CN"),
-        ("主要指标", "", [["项目", "FY2025"]], "ACME_GROUP", "ACME_GROUP"),
-        ("Hong Kong key figures", "", [["Item", "FY2025"]], None, "ACME_HK"),
+        ("ACME香港 主要指标（百万元）", "", [["项目", "FY2025"]], None, "ACME_HK"),
+        ("主要指标（百万元）", "ACME东南亚", [["项目", "FY2025"]], None, "ACME_SEA"),
+        ("主要指标（百万元）", "Sheet1", [["ACME中国内地", "FY2025"]], None, "ACME_CN"),
+        ("主要指标（百万元）", "", [["项目", "FY2025"]], "ACME_GROUP", "ACME_GROUP"),
+        ("Hong Kong key figures (RMB m)", "", [["Item", "FY2025"]], None, "ACME_HK"),
     ],
 )
 def test_entity_from_title_sheet_name_first_cell_or_default(
@@ -308,7 +308,7 @@ def test_segment_table_entity_rows_metric_from_title(glossary: GlossarySnapshot)
 def test_columns_that_are_not_one_absolute_period_are_ignored(glossary: GlossarySnapshot) -> None:
     table = Table(
         "table=1",
-        "ACME集团",
+        "ACME集团（百万元）",
         [["项目", "FY2025", "H1", "FY2025 vs FY2024", "去年", "备注"], ["营业收入", "1.0", "2.0", "3.0", "4.0", "5.0"]],
     )
     assert facts(read(table, glossary)) == {("ACME_GROUP", "REVENUE", "FY2025", "TOTAL", "1.0", "CNY_M", "approved")}
@@ -340,9 +340,9 @@ def test_sensitivity_and_document_are_carried(glossary: GlossarySnapshot) -> Non
 def test_document_level_conflicts_become_pending(glossary: GlossarySnapshot) -> None:
     from ingestion.ir import ExtractedDocument
 
-    same = Table("table=1", "ACME香港", [["项目", "FY2025"], ["营业收入", "24,015.8"]])
-    repeat = Table("table=2", "ACME香港", [["项目", "FY2025"], ["营收", "24015.8"]])
-    other = Table("table=3", "ACME香港", [["项目", "FY2025"], ["销售额", "99.0"]])
+    same = Table("table=1", "ACME香港（百万元）", [["项目", "FY2025"], ["营业收入", "24,015.8"]])
+    repeat = Table("table=2", "ACME香港（百万元）", [["项目", "FY2025"], ["营收", "24015.8"]])
+    other = Table("table=3", "ACME香港（百万元）", [["项目", "FY2025"], ["销售额", "99.0"]])
     document = ExtractedDocument("x.docx", "", "", [same, repeat], [], 0)
     (kept,) = facts_from_document(document, glossary=glossary, sensitivity="INTERNAL")
     assert kept.status == "approved" and kept.locator.startswith("table=1")
@@ -387,7 +387,9 @@ def test_forecast_and_month_columns_are_not_periods(glossary: GlossarySnapshot) 
 
 
 def test_a_serial_number_column_is_not_part_of_the_label(glossary: GlossarySnapshot) -> None:
-    table = Table("table=1", "ACME集团", [["序号", "项目", "FY2025"], ["1", "营业收入", "1.0"], ["2", "净利润", "2.0"]])
+    table = Table(
+        "table=1", "ACME集团（百万元）", [["序号", "项目", "FY2025"], ["1", "营业收入", "1.0"], ["2", "净利润", "2.0"]]
+    )
     assert {(f.metric, f.status) for f in read(table, glossary)} == {
         ("REVENUE", "approved"),
         ("NET_PROFIT", "approved"),
