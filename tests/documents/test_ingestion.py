@@ -84,7 +84,7 @@ def workbook_bytes(rows: list[list[object]], title: str = "ACME香港") -> bytes
 
 
 def test_unknown_row_labels_wait_in_the_review_queue(demo, analyst: APIClient) -> None:
-    data = workbook_bytes([["指标", "FY2026"], ["营业收入", 30000.5], ["坪效", 12.3]])
+    data = workbook_bytes([["指标（百万元）", "FY2026"], ["营业收入", 30000.5], ["坪效", 12.3]])
     outcome = document_ingest(name="hk_2026.xlsx", data=data)
     assert outcome.facts == {"approved": 1, "pending": 1, "conflicts": 0}
     pending = FactMetric.objects.get(review_status="pending")

@@ -28,7 +28,9 @@ def test_a_text_document_is_written_with_its_chunks() -> None:
 def test_a_workbook_becomes_facts_and_goes_with_them() -> None:
     entity_make()
     metric_make()
-    book = xlsx_bytes(lambda w: sheet_rows(w.create_sheet("ACME香港"), [["指标", "FY2026"], ["营业收入", 42]]))
+    book = xlsx_bytes(
+        lambda w: sheet_rows(w.create_sheet("ACME香港"), [["指标（百万元）", "FY2026"], ["营业收入", 42]])
+    )
     outcome = document_ingest(name="hk.xlsx", data=book)
     assert outcome.facts == {"approved": 1, "pending": 0, "conflicts": 0}
     fact = FactMetric.objects.get()
