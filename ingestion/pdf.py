@@ -10,9 +10,10 @@ table comes between) and its `heading` the nearest large line above it.
 
 A table split over pages is read as printed: a page whose first table has no text above it
 (running headers and footers aside) continues the previous page's last table when that one has
-no text below it and as many columns. The continuation takes its title, lead and heading, and
-its header rows (the rows above the first row with a number other than a year) when it does not
-repeat them, so its columns are still named.
+no text below it, the two have as many columns, and the new one repeats the header rows (the
+rows above the first row with a number other than a year) or has none of its own. The
+continuation takes the previous table's title, lead and heading, and its header rows when it
+does not repeat them, so its columns are still named.
 A PDF that needs a password is refused; text that cannot be decoded to Unicode (`(cid:N)`) is
 dropped with a warning; a scanned PDF (no text layer) yields nothing and is refused as empty.
 """
@@ -275,7 +276,7 @@ def _tables_placed(pages: list[_Page], pieces: dict[int, list[_Piece]]) -> list[
             text_above = any(
                 ln["bottom"] <= found.top + 1 and (page.number, k) not in running for k, ln in enumerate(page.lines)
             )
-            if position == 0 and open_table is not None and not text_above and table.width == open_table.width:
+            if position == 0 and open_table is not None and not text_above and _continues(open_table, table):
                 table = _continued(open_table, table)
             made[index] = table
         tables.extend(made[index] for index in range(len(page.found)))
@@ -287,6 +288,18 @@ def _tables_placed(pages: list[_Page], pieces: dict[int, list[_Piece]]) -> list[
             if not any(ln["top"] >= bottom - 1 and (page.number, k) not in running for k, ln in enumerate(page.lines)):
                 open_table = made[last]
     return tables
+
+
+def _continues(previous: Table, table: Table) -> bool:
+    """Whether `table`, found where a continuation would be, reads as one: as many columns, and
+    either the previous header repeated or no header of its own (a row naming columns above
+    its first number; a label alone, such as `Liabilities:`, names none)."""
+    if table.width != previous.width:
+        return False
+    header = _header_rows(previous.rows)
+    if header and table.rows[: len(header)] == header:
+        return True
+    return not any(any(row[1:]) for row in _header_rows(table.rows))
 
 
 def _continued(previous: Table, table: Table) -> Table:

@@ -202,6 +202,7 @@ def test_pdf_table_continued_with_repeated_header_rows_is_not_given_them_twice()
 
 def test_pdf_table_at_the_top_of_a_page_is_no_continuation_when_text_or_shape_says_otherwise() -> None:
     narrow = [["", "2019"], ["Deferred rent", "1,204"]]
+    other = [["", "2017", "2016"], ["Deferred rent", "1,204", "1,117"]]
     data = pdf_story(
         [
             ("p", INTRO),
@@ -212,6 +213,8 @@ def test_pdf_table_at_the_top_of_a_page_is_no_continuation_when_text_or_shape_sa
             ("break",),
             ("p", "Fees were as follows:"),
             ("table", long_grid(2), 0),  # text above it on its page
+            ("break",),
+            ("table", other, 0),  # a header of its own
         ]
     )
     tables = extract("report.pdf", data).tables
@@ -220,6 +223,16 @@ def test_pdf_table_at_the_top_of_a_page_is_no_continuation_when_text_or_shape_sa
         "page=2,table=1",
         "page=2,table=2",
         "page=3,table=1",
+        "page=4,table=1",
     ]
-    assert [(t.title, t.lead) for t in tables[1:]] == [("", ""), ("", ""), ("Fees were as follows:",) * 2]
-    assert [t.rows for t in tables[1:]] == [narrow, long_grid(20), long_grid(2)]
+    assert [(t.title, t.lead) for t in tables[1:]] == [("", ""), ("", ""), ("Fees were as follows:",) * 2, ("", "")]
+    assert [t.rows for t in tables[1:]] == [narrow, long_grid(20), long_grid(2), other]
+
+
+def test_pdf_continuation_may_open_with_a_section_label_instead_of_a_header() -> None:
+    grid = [["", "2019", "2018"], *([f"Asset {i}", "1", "2"] for i in range(34)), ["Liabilities:", "", ""]]
+    grid += [[f"Liability {i}", "3", "4"] for i in range(30)]
+    data = pdf_story([("p", INTRO), ("table", grid, 0)])
+    first, rest = extract("report.pdf", data).tables
+    assert rest.title == first.title and rest.rows[:2] == [["", "2019", "2018"], ["Liabilities:", "", ""]]
+    assert first.rows + rest.rows[1:] == grid
