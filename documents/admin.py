@@ -11,6 +11,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 
 from common.access import ClearanceFilteredAdmin
 from core.types import SENSITIVITIES
@@ -28,15 +30,20 @@ class UploadForm(forms.Form):
 
 @admin.register(Document)
 class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ["name", "media_type", "sensitivity", "status", "chunk_count", "fact_count", "uploaded_at"]
+    list_display = [
+        "name", "media_type", "sensitivity", "status", "chunk_count", "fact_count", "warning_summary", "uploaded_at",
+    ]  # fmt: skip
     list_filter = ["status", "sensitivity"]
     search_fields = ["name"]
-    readonly_fields = ["name", "sha256", "media_type", "size_bytes", "status", "error", "uploaded_by", "uploaded_at"]
+    readonly_fields = [
+        "name", "sha256", "media_type", "size_bytes", "status", "error", "warning_list", "uploaded_by", "uploaded_at",
+    ]  # fmt: skip
     fields = [
         "name",
         "sensitivity",
         "status",
         "error",
+        "warning_list",
         "media_type",
         "size_bytes",
         "sha256",
@@ -52,6 +59,18 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
     @admin.display(description="facts")
     def fact_count(self, document: Document) -> int:
         return document.facts.count()
+
+    @admin.display(description="warnings")
+    def warning_summary(self, document: Document) -> str:
+        """The first warning, and how many more; the change form lists them all."""
+        if not document.warnings:
+            return ""
+        more = len(document.warnings) - 1
+        return f"{document.warnings[0]}（另 {more} 条）" if more else document.warnings[0]
+
+    @admin.display(description="warnings")
+    def warning_list(self, document: Document) -> str:
+        return format_html_join(mark_safe("<br>"), "{}", ((w,) for w in document.warnings)) or "—"
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         actions = super().get_actions(request)

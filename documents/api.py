@@ -37,6 +37,7 @@ def job_dict(job: IngestJob) -> dict[str, Any]:
         "message": job.message,
         "attempts": job.attempts,
         "document_id": job.document_id,
+        "warnings": list(job.document.warnings) if job.document is not None else [],
         "created_at": job.created_at.isoformat(),
         "finished_at": job.finished_at.isoformat() if job.finished_at else None,
     }

@@ -26,6 +26,9 @@ class Document(models.Model):
     )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
     error = models.TextField(blank=True)
+    # What ingestion could not read but did not refuse the file for: extraction warnings, and
+    # one per table that yielded no fact.
+    warnings = models.JSONField(default=list, blank=True)
     uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     uploaded_at = models.DateTimeField(auto_now_add=True)
 

@@ -1,6 +1,8 @@
 """Office files and text in, facts (with cell-level locators) and chunks out: one document at a
 time, all or nothing, idempotent by sha256. The pipeline writes the `Document`; the chunks and
-the facts are written by their owners' services (`retrieval`, `facts`)."""
+the facts are written by their owners' services (`retrieval`, `facts`). What was read without
+refusing the file but needs a curator's eye (extraction warnings, a table that yielded no fact)
+is kept as the document's `warnings`, the same in every format."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from facts.selectors import glossary_snapshot
 from facts.services import facts_delete, facts_replace
 from ingestion.extract import extract
 from ingestion.ir import ExtractionError
-from ingestion.tables import facts_from_document
+from ingestion.tables import document_facts
 from retrieval.embedders import Embedder, EmbedderError
 from retrieval.services import chunks_delete, chunks_prepare, chunks_replace
 
@@ -64,14 +66,20 @@ class DocumentOutcome:
     status: str  # created | replaced | unchanged
     chunks: int = 0
     facts: dict[str, int] = field(default_factory=lambda: {"approved": 0, "pending": 0, "conflicts": 0})
+    warnings: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
+        """One line for the CLI and the job status, the warnings included."""
         f = self.facts
-        return (
+        line = (
             f"{self.document.name}: {self.status}, {self.chunks} chunk(s), {f['approved']} fact(s), "
             f"{f['pending']} pending for review{f', {f["conflicts"]} conflicting' if f['conflicts'] else ''}, "
             f"{self.document.sensitivity}"
         )
+        if not self.warnings:
+            return line
+        count = len(self.warnings)
+        return f"{line}; {count} warning{'s' if count > 1 else ''}: {'; '.join(self.warnings)}"
 
 
 def document_ingest(
@@ -91,7 +99,9 @@ def document_ingest(
     existing = Document.objects.filter(name=name).first()
     if existing is not None and existing.sha256 == sha256 and existing.status == Document.Status.READY:
         step(100)
-        return DocumentOutcome(existing, "unchanged", existing.chunks.count(), _fact_counts(existing))
+        return DocumentOutcome(
+            existing, "unchanged", existing.chunks.count(), _fact_counts(existing), list(existing.warnings)
+        )
     try:
         extracted = extract(name, data)
     except ExtractionError as error:
@@ -102,9 +112,10 @@ def document_ingest(
     text = "\n".join([extracted.title, *(block.text for block in extracted.blocks[:40])])
     level = sensitivity_classify(name=name, text=text, explicit=sensitivity)
     glossary = glossary_snapshot()
-    candidates = facts_from_document(extracted, glossary=glossary, sensitivity=level)
-    if not extracted.blocks and not candidates:
-        raise IngestError(f"{name}: nothing to index (no text and no table values)")
+    # A table that yields no fact is a warning, not a refusal, in every format; a file with no
+    # text and no table at all was refused by `extract`.
+    found = document_facts(extracted, glossary=glossary, sensitivity=level)
+    warnings = [*extracted.warnings, *found.warnings]
     step(60)
     try:
         chunks = chunks_prepare(
@@ -117,14 +128,15 @@ def document_ingest(
         document = existing or Document(name=name)
         document.sha256, document.media_type, document.size_bytes = sha256, extracted.media_type, len(data)
         document.sensitivity, document.status, document.error = level, Document.Status.READY, ""
+        document.warnings = warnings
         if uploaded_by is not None and getattr(uploaded_by, "is_authenticated", False):
             document.uploaded_by = uploaded_by
         document.full_clean()
         document.save()
         stored = chunks_replace(document=document, chunks=chunks, sensitivity=level)
-        counts = facts_replace(document_id=document.pk, source_doc=document.name, candidates=candidates)
+        counts = facts_replace(document_id=document.pk, source_doc=document.name, candidates=found.candidates)
     step(100)
-    return DocumentOutcome(document, "replaced" if existing else "created", stored, counts)
+    return DocumentOutcome(document, "replaced" if existing else "created", stored, counts, warnings)
 
 
 def _fact_counts(document: Document) -> dict[str, int]:

@@ -6,6 +6,11 @@ slide title), its text frames in reading order (`slide=N`) and its speaker notes
 Heading styles open sections (`section=<heading>`, paragraphs numbered within), the Title style
 (or the first level-1 heading) is the document title; a table (`table=M`) is titled by the
 caption paragraph just before it.
+
+What sits around a table: its `lead` is the text right before it (pptx: the text shape just
+above it, however long; docx: the paragraph just before it, none after a heading) and its
+`heading` the nearest heading above (pptx: the slide title; docx: the nearest Title or Heading
+paragraph).
 """
 
 from __future__ import annotations
@@ -104,7 +109,8 @@ def read_pptx(name: str, data: bytes, *, media_type: str, max_pages: int) -> Ext
             captions.sort(key=lambda s: (s.top or 0) + (s.height or 0))
             caption = _cell_text(captions[-1].text_frame.text) if captions else ""
             title = caption if caption and len(caption) <= _CAPTION_LIMIT else slide_title
-            tables.append(Table(f"slide={number},table={count}", title, _pptx_grid(shape.table)))
+            grid = _pptx_grid(shape.table)
+            tables.append(Table(f"slide={number},table={count}", title, grid, lead=caption, heading=slide_title))
         if slide.has_notes_slide:
             notes = slide.notes_slide.notes_text_frame
             for paragraph in notes.paragraphs if notes is not None else []:
@@ -162,6 +168,7 @@ def read_docx(name: str, data: bytes, *, media_type: str, max_pages: int) -> Ext
     document = Document(io.BytesIO(data))
     title = ""
     section = ""
+    heading = ""  # the nearest Title or Heading paragraph, for the tables below it
     para = 0
     blocks: list[Block] = []
     tables: list[Table] = []
@@ -169,13 +176,17 @@ def read_docx(name: str, data: bytes, *, media_type: str, max_pages: int) -> Ext
     for item in document.iter_inner_content():
         if isinstance(item, DocxTable):
             caption = previous[1] if previous is not None and _is_caption(*previous) else ""
-            tables.append(Table(f"table={len(tables) + 1}", caption, _docx_grid(item)))
+            lead = previous[1] if previous is not None else ""
+            grid = _docx_grid(item)
+            tables.append(Table(f"table={len(tables) + 1}", caption, grid, lead=lead, heading=heading))
             previous = None
             continue
         text = _cell_text(item.text)
         if not text:
             continue
         level = _heading_level(item)
+        if level is not None:
+            heading = text
         if level is not None and (level == 0 or (level == 1 and not title and not section)) and not title:
             title = text
             previous = None

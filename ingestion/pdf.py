@@ -5,6 +5,15 @@ the text as paragraphs (`page=N`, numbered from 1 on each page). Lines are joine
 paragraph unless a vertical gap, an indent or a short previous line ends it; CJK lines join with
 no space. Lines set larger than the body text are headings: the largest on the first page is the
 document title (unless the PDF's metadata has one), the others open sections (`Block.heading`).
+A table's `lead` is the last paragraph above it on its page (none when a heading or another
+table comes between) and its `heading` the nearest large line above it.
+
+A table split over pages is read as printed: a page whose first table has no text above it
+(running headers and footers aside) continues the previous page's last table when that one has
+no text below it, the two have as many columns, and the new one repeats the header rows (the
+rows above the first row with a number other than a year) or has none of its own. The
+continuation takes the previous table's title, lead and heading, and its header rows when it
+does not repeat them, so its columns are still named.
 A PDF that needs a password is refused; text that cannot be decoded to Unicode (`(cid:N)`) is
 dropped with a warning; a scanned PDF (no text layer) yields nothing and is refused as empty.
 """
@@ -14,14 +23,46 @@ from __future__ import annotations
 import io
 import re
 from collections import Counter
+from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Any
 
 from .ir import Block, ExtractedDocument, ExtractionError, Table
+from .values import value_parse
 
 _CID = re.compile(r"\(cid:[0-9]+\)")
 _TITLE_GAP = 36.0  # points: how far above a table its title line may sit
 _HEADING_RATIO = 1.15
+_MARGIN = 0.1  # running headers and footers sit in this fraction of the page at its top or bottom
+_YEAR = re.compile(r"(?:19|20)[0-9]{2}|2100")
+
+
+@dataclass(frozen=True)
+class _Found:
+    """A table as found on its page, before its lead and heading are known."""
+
+    top: float
+    bottom: float
+    title: str
+    rows: list[list[str]]
+
+
+@dataclass(frozen=True)
+class _Page:
+    number: int
+    height: float
+    lines: list[dict[str, Any]]
+    found: list[_Found]
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """A paragraph or a heading line as laid out on its page."""
+
+    top: float
+    bottom: float
+    text: str
+    is_heading: bool
 
 
 def _inside(obj: dict[str, Any], boxes: list[tuple[float, float, float, float]]) -> bool:
@@ -110,7 +151,7 @@ def read_pdf(name: str, data: bytes, *, media_type: str, max_pages: int) -> Extr
         warnings = []
         if getattr(pdf.doc, "encryption", None):
             warnings.append("the PDF is encrypted with an empty user password (permissions only); read as usual")
-        pages: list[tuple[int, list[dict[str, Any]], list[Table]]] = []
+        pages: list[_Page] = []
         sizes: Counter[float] = Counter()
         dropped = 0
         for number, page in enumerate(pdf.pages, start=1):
@@ -126,17 +167,17 @@ def read_pdf(name: str, data: bytes, *, media_type: str, max_pages: int) -> Extr
             for line in lines:
                 sizes[_size(line)] += len(line["text"])
             tables = []
-            for index, table in enumerate(found, start=1):
+            for table in found:
                 top = table.bbox[1]
                 above = [ln for ln in lines if ln["bottom"] <= top + 1 and ln["top"] >= top - _TITLE_GAP]
                 title = _cell(above[-1]["text"]) if above else ""
                 grid = [[_cell(cell) for cell in row] for row in table.extract()]
-                tables.append(Table(f"page={number},table={index}", title, grid))
-            pages.append((number, lines, tables))
+                tables.append(_Found(top, table.bbox[3], title, grid))
+            pages.append(_Page(number, float(page.height), lines, tables))
             page.close()
         if dropped:
             warnings.append(f"{dropped} lines of text could not be decoded (fonts without a Unicode mapping)")
-            if not any(lines for _, lines, _ in pages) and not any(tables for _, _, tables in pages):
+            if not any(p.lines for p in pages) and not any(p.found for p in pages):
                 raise ExtractionError(
                     f"{name}: no readable text: the PDF's fonts have no Unicode mapping (or it is scanned); "
                     "OCR is not supported.",
@@ -144,23 +185,28 @@ def read_pdf(name: str, data: bytes, *, media_type: str, max_pages: int) -> Extr
                 )
         body = sizes.most_common(1)[0][0] if sizes else 0.0
         meta = pdf.metadata or {}
-        title, blocks = _paragraphs(pages, body, str(meta.get("Title") or "").strip())
-        tables = [t for _, _, page_tables in pages for t in page_tables]
+        title, blocks, pieces = _paragraphs(pages, body, str(meta.get("Title") or "").strip())
+        tables = _tables_placed(pages, pieces)
     finally:
         pdf.close()
     return ExtractedDocument(name, media_type, title or PurePath(name).stem, tables, blocks, count, warnings)
 
 
-def _paragraphs(
-    pages: list[tuple[int, list[dict[str, Any]], list[Table]]], body: float, title: str
-) -> tuple[str, list[Block]]:
-    """Lines → paragraph blocks (`page=N`, numbered per page); large lines → title and headings."""
-    largest = max((_size(line) for _, lines, _ in pages for line in lines), default=0.0)
+def _paragraphs(pages: list[_Page], body: float, title: str) -> tuple[str, list[Block], dict[int, list[_Piece]]]:
+    """Lines → paragraph blocks (`page=N`, numbered per page); large lines → title and headings.
+
+    Also returns, per page number, its paragraphs and heading lines where they sit (`_Piece`).
+    """
+    largest = max((_size(line) for page in pages for line in page.lines), default=0.0)
     blocks: list[Block] = []
+    pieces: dict[int, list[_Piece]] = {}
     heading = ""
-    for number, lines, _ in pages:
+    for page in pages:
+        number, lines = page.number, page.lines
+        placed = pieces.setdefault(number, [])
         para = 0
         current: list[str] = []
+        span = (0.0, 0.0)
         previous: dict[str, Any] | None = None
         left = min((line["x0"] for line in lines), default=0.0)
         right = max((line["x1"] for line in lines), default=0.0)
@@ -180,17 +226,111 @@ def _paragraphs(
             if new and current:
                 para += 1
                 blocks.append(Block(current[0], f"page={number}", para, heading))
+                placed.append(_Piece(*span, current[0], False))
                 current = []
             if heading_line:
-                if not title and number == pages[0][0] and size == largest and not blocks:
+                if not title and number == pages[0].number and size == largest and not blocks:
                     title = text
                 elif text != title:
                     heading = text
+                placed.append(_Piece(line["top"], line["bottom"], text, True))
                 previous = None
                 continue
-            current = [_join(current[0], text)] if current else [text]
+            if current:
+                current = [_join(current[0], text)]
+                span = (span[0], line["bottom"])
+            else:
+                current, span = [text], (line["top"], line["bottom"])
             previous = line
         if current:
             para += 1
             blocks.append(Block(current[0], f"page={number}", para, heading))
-    return title, blocks
+            placed.append(_Piece(*span, current[0], False))
+    return title, blocks, pieces
+
+
+def _tables_placed(pages: list[_Page], pieces: dict[int, list[_Piece]]) -> list[Table]:
+    """Every table with its lead and heading; a table continued from the previous page as one."""
+    running = _running_lines(pages)
+    tables: list[Table] = []
+    heading = ""  # the nearest heading above the current page
+    open_table: Table | None = None  # the previous page's last table, when nothing follows it there
+    for page in pages:
+        placed = pieces.get(page.number, [])
+        by_top = sorted(range(len(page.found)), key=lambda i: page.found[i].top)
+        made: dict[int, Table] = {}
+        for position, index in enumerate(by_top):
+            found = page.found[index]
+            above = [p for p in placed if p.bottom <= found.top + 1]
+            headings = [p.text for p in above if p.is_heading]
+            floor = max((f.bottom for f in page.found if f.bottom <= found.top + 1), default=0.0)
+            near = [p for p in above if p.top >= floor - 1]
+            lead = near[-1].text if near and not near[-1].is_heading else ""
+            table = Table(
+                f"page={page.number},table={index + 1}",
+                found.title,
+                found.rows,
+                lead=lead,
+                heading=headings[-1] if headings else heading,
+            )
+            text_above = any(
+                ln["bottom"] <= found.top + 1 and (page.number, k) not in running for k, ln in enumerate(page.lines)
+            )
+            if position == 0 and open_table is not None and not text_above and _continues(open_table, table):
+                table = _continued(open_table, table)
+            made[index] = table
+        tables.extend(made[index] for index in range(len(page.found)))
+        heading = next((p.text for p in reversed(placed) if p.is_heading), heading)
+        open_table = None
+        if by_top:
+            last = max(range(len(page.found)), key=lambda i: page.found[i].bottom)
+            bottom = page.found[last].bottom
+            if not any(ln["top"] >= bottom - 1 and (page.number, k) not in running for k, ln in enumerate(page.lines)):
+                open_table = made[last]
+    return tables
+
+
+def _continues(previous: Table, table: Table) -> bool:
+    """Whether `table`, found where a continuation would be, reads as one: as many columns, and
+    either the previous header repeated or no header of its own (a row naming columns above
+    its first number; a label alone, such as `Liabilities:`, names none)."""
+    if table.width != previous.width:
+        return False
+    header = _header_rows(previous.rows)
+    if header and table.rows[: len(header)] == header:
+        return True
+    return not any(any(row[1:]) for row in _header_rows(table.rows))
+
+
+def _continued(previous: Table, table: Table) -> Table:
+    """`table` read as the rest of `previous`: its caption, and its header rows unless repeated."""
+    header = _header_rows(previous.rows)
+    rows = table.rows if table.rows[: len(header)] == header else [*header, *table.rows]
+    return replace(table, title=previous.title, rows=rows, lead=previous.lead, heading=previous.heading)
+
+
+def _header_rows(rows: list[list[str]]) -> list[list[str]]:
+    """The rows above the first row holding a number other than a year ([] when no row holds one)."""
+    for index, row in enumerate(rows):
+        if any(value_parse(cell) is not None and not _YEAR.fullmatch(cell.strip()) for cell in row):
+            return [list(r) for r in rows[:index]]
+    return []
+
+
+_PAGE_NUMBER = re.compile(
+    r"[-–—\s]*(?:page\s*)?#(?:\s*(?:of|/)\s*#)?[-–—\s]*|第\s*#\s*页(?:\s*[,，]?\s*共\s*#\s*页)?", re.I
+)
+
+
+def _running_lines(pages: list[_Page]) -> set[tuple[int, int]]:
+    """Running headers and footers as (page number, line index): lines in a page's top or bottom
+    margin that are a page number or recur, numbers aside, in the margins of another page."""
+    keyed: list[tuple[int, int, str]] = []
+    for page in pages:
+        for index, line in enumerate(page.lines):
+            if line["bottom"] <= page.height * _MARGIN or line["top"] >= page.height * (1 - _MARGIN):
+                keyed.append((page.number, index, re.sub(r"[0-9]+", "#", " ".join(line["text"].split()))))
+    pages_of: dict[str, set[int]] = {}
+    for number, _, key in keyed:
+        pages_of.setdefault(key, set()).add(number)
+    return {(number, index) for number, index, key in keyed if len(pages_of[key]) > 1 or _PAGE_NUMBER.fullmatch(key)}

@@ -2,7 +2,9 @@
 
 Every worksheet is read; blocks of rows separated by blank rows become tables, and a row holding
 a single text (a merged title such as `ACME香港 五年财务摘要（人民币百万元）`) becomes the title of
-the block below it. Merged cells holding text are filled across their range so that a merged
+the block below it (and its `lead`: the text right before the table). Above a sheet's first
+table, a lone text row followed by another is a heading: the `heading` of every table below it
+on that sheet. Merged cells holding text are filled across their range so that a merged
 header reads in every column it covers. Numbers are rendered as the sheet displays them: a
 percent format gives `29.7%`, a fixed-decimal format keeps its decimals (`5,230.0` → `5230.0`).
 Cell locators are real A1 references: `sheet=ACME香港!C4`.
@@ -144,9 +146,12 @@ def _tables(sheet: str, cells: dict[tuple[int, int], str]) -> list[Table]:
             blocks.append([r])
     tables: list[Table] = []
     caption = ""
+    heading = ""
     for block in blocks:
         texts = set(by_row[block[0]].values())
         if len(texts) == 1 and not is_numeric(next(iter(texts))):
+            if not tables:  # after a table, a lone row may be its footnote, never a heading
+                heading = caption or heading
             caption = next(iter(texts))
             block = block[1:]
             if not block:
@@ -156,7 +161,9 @@ def _tables(sheet: str, cells: dict[tuple[int, int], str]) -> list[Table]:
         if (last_col - first_col + 1) * len(block) > 4 * MAX_CELLS:
             raise ExtractionError(f"sheet {sheet}: the used range is too large to read as a table.", "too_large")
         grid = [[by_row[r].get(c, "") for c in range(first_col, last_col + 1)] for r in block]
-        tables.append(Table(f"sheet={sheet}", caption, grid, "a1", (block[0], first_col), sheet))
+        tables.append(
+            Table(f"sheet={sheet}", caption, grid, "a1", (block[0], first_col), sheet, lead=caption, heading=heading)
+        )
         caption = ""
     return tables
 
