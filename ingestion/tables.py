@@ -513,7 +513,7 @@ def table_read(
     preamble = [next(c for c in grid[r] if c) for r in range(start)]
     layout = _layout(grid[start:], reader)
     if layout is None:
-        return TableFacts([], "no row or column of periods (years, dates, FY2025 …) was found")
+        return TableFacts([], "no row or column of periods (years, dates or fiscal years) was found")
     grid = layout.grid
 
     def real(r: int, c: int) -> tuple[int, int]:

@@ -23,7 +23,7 @@ from tests.ingestion.builders import docx_bytes, docx_table, pdf_bytes, sheet_ro
 pytestmark = pytest.mark.django_db
 CAPTION = "Deferred charges"
 NO_PERIOD = [["Item", "Amount"], ["Deferred rent", "1,204"], ["Deferred fees", "310"]]
-REASON = "no facts read (no period header was found)"
+REASON = "no facts read (no row or column of periods (years, dates or fiscal years) was found)"
 
 
 def _docx(document: Any) -> None:
