@@ -40,7 +40,7 @@ _FISCAL_WORD = re.compile(rf"(?<![a-z])fiscal(?: year)?\s?{_YEAR}")
 _FOOTNOTE = re.compile(r"\(\s?(?:[0-9]{1,2}|[ac-jl-z])\s?\)|(?<=[a-z]{3})[0-9]{1,2}(?![0-9])")
 _NOT_PERIOD = re.compile(
     r"(?<![a-z])(?:change|changes|chg|variance|var|increase|decrease|growth|movement|difference|cagr|yoy|vs"
-    r"|versus|note|notes|percentage|percent|proportion|fav|unfav|better|worse|weeks?|months?|quarter|half|budget"
+    r"|versus|note|notes|percentage|percent|proportion|fav|unfav|better|worse|weeks?|months?|quarters?|half|budget"
     r"|forecast|plan|target|estimated?|guidance|outlook|ytd|ltm|ttm|pro ?forma)(?![a-z])"
     r"|(?<![a-z0-9])(?:fy)?(?:19|20)[0-9]{2}[b-gi-pr-z](?![a-z])"
     r"|%\s*[a-z]|[a-z]\s*\(?%|变动|增减|增长|同比|环比|占比|比例|附注|变化|比重|预算|预测|目标|计划|累计"
@@ -95,6 +95,17 @@ def periods_rewrite(normalized: str) -> tuple[str, tuple[date, ...]]:
     text = _SHORT_FISCAL.sub(lambda m: f" fy20{m.group(1)} ", text)
     text = _YEAR_WEEKS.sub(" ", text)
     return " ".join(text.split()), tuple(d for _, d in sorted(dates, key=lambda item: item[0]))
+
+
+_SUB_ANNUAL = re.compile(
+    r"(?<![a-z])(?:quarters?|(?:three|six|nine|3|6|9) months|interim|half[- ]year|semi-?annual)(?![a-z])"
+    r"|(?<![0-9])(?:[1-9]|[1-4][0-9]|5[01]) weeks|季度|半年|中期"
+)
+
+
+def sub_annual(normalized: str) -> bool:
+    """A caption that makes dated columns quarters or halves (`Quarters Ended`), not fiscal years."""
+    return bool(_SUB_ANNUAL.search(normalized))
 
 
 def not_a_period(normalized: str) -> bool:

@@ -44,7 +44,7 @@ from core.normalize import compact_view, text_normalize
 from core.periods import periods_find
 from core.types import Period
 
-from .headers import fiscal_year, header_prepare, not_a_period, periods_rewrite
+from .headers import fiscal_year, header_prepare, not_a_period, periods_rewrite, sub_annual
 from .ir import ExtractedDocument, Table
 from .scales import AS_PRINTED, DOLLAR, Printed, dollar_currency, scale_read, scale_strip, unit_code, unit_parse
 from .values import _BRACKETS, UnitHint, UnitMarkers, cell_currency, is_numeric, value_parse
@@ -259,7 +259,7 @@ class _Reader:
             leftover=leftover,
             printed=printed,
             dates=dates,
-            not_period=header and (not_a_period(core) or any(ch.isdigit() for ch in leftover)),
+            not_period=header and (not_a_period(normalized) or any(ch.isdigit() for ch in leftover)),
         )
 
     def alias_text(self, label: str) -> str:
@@ -534,9 +534,12 @@ def table_read(
         [*titled, reader.read(corner)], [*titled, heading, sheet, reader.read(corner)], default_entity, scales
     )
 
-    headers = {c: _Column(text, reader.header(text)) for c, text in _column_headers(layout).items()}
-    columns = {c: column for c, column in headers.items() if column.reading.column_period is not None}
+    captions = [table.title, *preamble, *above, corner]
+    dated_ok = not any(sub_annual(text_normalize(text)) for text in captions if text)
+    columns = _columns(_column_headers(layout), reader, dated_ok=dated_ok)
     if not columns:
+        if not dated_ok:
+            return TableFacts([], "its dated columns are quarters or halves, which a date alone does not name")
         return TableFacts([], "no column header names a period")
     groups = _column_groups(columns)
     label_columns = _label_columns(layout, reader)
@@ -549,6 +552,11 @@ def table_read(
         cells = grid[r]
         label_cells = [cells[c] if c in label_columns else _unit_only(reader, cells[c]) for c in range(layout.first)]
         values = [(c, value_parse(cells[c])) for c in columns]
+        again = None if layout.transposed else _header_again(cells, layout.first, reader, dated_ok=dated_ok)
+        if again:  # a second block under its own header row (`Dec 30, 2017 | … | Dec 29, 2018`)
+            columns, section, last_metric = again, "", None
+            groups = _column_groups(columns)
+            continue
         if not any(parsed for _, parsed in values):
             heading_text = _section_heading(cells, label_columns)
             if heading_text is not None:
@@ -568,6 +576,24 @@ def table_read(
                     candidate = replace(candidate, status="pending", reason=_join(candidate.reason, groups[c]))
                 candidates.append(candidate)
     return TableFacts(candidates, "" if candidates else "no value cell under a period column")
+
+
+def _columns(headers: dict[int, str], reader: _Reader, *, dated_ok: bool = True) -> dict[int, _Column]:
+    """The value columns whose header names a period; a dated one only when the table's caption
+    does not make its dates the ends of quarters or halves (`Quarters Ended`)."""
+    read = {c: _Column(text, reader.header(text)) for c, text in headers.items()}
+    return {
+        c: column
+        for c, column in read.items()
+        if column.reading.column_period is not None and (dated_ok or not column.reading.dates)
+    }
+
+
+def _header_again(cells: list[str], first: int, reader: _Reader, *, dated_ok: bool) -> dict[int, _Column] | None:
+    """The period columns of a body row that is a header row again, else None."""
+    if not _header_like(cells, first, label_allowed=True):
+        return None
+    return _columns({c: cells[c] for c in range(first, len(cells)) if cells[c]}, reader, dated_ok=dated_ok) or None
 
 
 def _column_groups(columns: dict[int, _Column]) -> dict[int, str]:

@@ -286,3 +286,23 @@ def test_a_table_without_facts_gives_a_warning() -> None:
     assert result.candidates == [] and result.warnings == [
         "table=1: no facts read (no row or column of periods (years, dates or fiscal years) was found)"
     ]
+
+
+def test_dates_under_a_quarters_caption_are_not_fiscal_years() -> None:
+    rows = [["Quarters Ended", "July 27, 2019", "October 27, 2018"], ["Revenue", "$13,428", "$13,072"]]
+    assert read(rows, lead="Quarterly data (in millions):") == []
+
+
+def test_a_second_header_row_starts_a_new_block() -> None:
+    rows = [
+        ["(In Millions)", "Dec 29, 2018", "Acquisitions", "Dec 28, 2019"],
+        ["Revenue", "5,424", "1,758", "7,155"],
+        ["(In Millions)", "Dec 30, 2017", "Acquisitions", "Dec 29, 2018"],
+        ["Net income", "5,421", "3", "5,424"],
+    ]
+    assert cells(read(rows)) == {
+        ("REVENUE", "FY2018", "5424", "AMT_M", "approved"),
+        ("REVENUE", "FY2019", "7155", "AMT_M", "approved"),
+        ("NET_INCOME", "FY2017", "5421", "AMT_M", "approved"),
+        ("NET_INCOME", "FY2018", "5424", "AMT_M", "approved"),
+    }
