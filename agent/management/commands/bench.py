@@ -38,6 +38,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--computed", action="store_true", help="growth, formula and ranking answers over 1,000,000 facts"
         )
+        parser.add_argument(
+            "--tables", action="store_true", help="TAT-QA tables as xlsx, docx and PDF, cell by cell against print"
+        )
         parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
         parser.add_argument("--quick", action="store_true", help="a tenth of the sizes, for a smoke run")
 
@@ -69,6 +72,9 @@ class Command(BaseCommand):
             command = [sys.executable, "-m", "benchmarks.ingest_bench", "--pages", size, "--slides", size]
             results["ingest"] = _module_run(command, "ingest")
             self.stdout.write(json.dumps(results["ingest"], ensure_ascii=False))
+        if options["all"] or options["tables"]:
+            command = [sys.executable, "-m", "benchmarks.tables_bench", *(["--limit", "40"] if quick else [])]
+            results["tables"] = _module_run(command, "tables")
         out = Path(settings.BASE_DIR) / "bench_out"
         out.mkdir(exist_ok=True)
         (out / "results.json").write_text(json.dumps(results, ensure_ascii=False, indent=2), encoding="utf-8")
@@ -264,4 +270,13 @@ def markdown(results: dict[str, Any]) -> str:
             f"| ingestion of text documents, {search['backend']} | — | {ingest['documents_per_s']} documents/s, "
             f"{ingest['chunks_per_s']} chunks/s, {ingest['chars_per_s']:,} characters/s |"
         )
+    for fmt, score in results.get("tables", {}).get("formats", {}).items():
+        for which in ("all", "selected"):
+            figures = score[which]
+            lines.append(
+                f"| TAT-QA tables as {fmt}, {which} ({figures['tables']} tables, {figures['scored_cells']:,} cells) "
+                f"| ≥ 95% exact approved, 0 wrong approved | {figures['exact_share']:.1%} exact approved, "
+                f"{figures['wrong_approved']:,} wrong approved, {figures['pending']:,} pending, "
+                f"{figures['missing']:,} missing ({score['seconds']} s) |"
+            )
     return "\n".join(lines)

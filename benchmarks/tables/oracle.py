@@ -1,0 +1,459 @@
+"""Ground truth for a TAT-QA table, read from the grid as printed (issue J, deliverable 6).
+
+Takes one TAT-QA item (`table.table`, `paragraphs`, `questions`) and its index in the file;
+returns a `TableTruth`: every number cell with its row label, the metric alias a curator would
+give that row, the fiscal year of its column and the scale it must be stored with, each cell
+in exactly one class (`SCORED` or a named class outside the oracle). Written independently of
+the product: nothing here imports `ingestion` or `core`, so the two cannot share a parser's bug.
+
+The rules, in the order they apply:
+
+- **number cell**: column ≥ 1, text that parses as a number once `$ € £ ¥`, spaces and thousands
+  commas are removed; `(x)` is negative, a trailing `%` a percent; `—`, `-`, `–` and empty are
+  no value. Exact `Decimal`.
+- **header rows**: from the top down to (not including) the first row holding a number cell that
+  is not a year (1990–2100 and nothing else). The *period header* is the header rows down to the
+  last one with text beyond the label column; header rows below it (labels only) are body rows.
+- **period of a column**: its period-header texts joined, where an empty cell of an upper row
+  takes the caption on its left when both columns agree on whether their cells below name a
+  year. `FY<y>` when the text names exactly one year y (`2019`, `2 0 1 9`, `December 31, 2019`,
+  `Fiscal 2019`, `FY19`, `F19`, `2019/20` → 2020; footnote marks allowed; a date in 1–7 January
+  names the year before). A header naming no year or two, or with change / % / percent /
+  variance / increase / decrease / note (not "see note") / vs, is no period (a header cell that
+  is only `%` is the column's unit). One naming a quarter, a half or N weeks (N ≠ 52, 53) is a
+  sub-year column, and so is every dated column beside it, or every column when the label
+  column's header names one (`Quarters Ended`). Period columns sharing one year form a column
+  group (a dimension the glossary lacks): their cells are expected pending.
+- **rows**: the label is `row[0]` stripped; a labelled row with no number cell, or whose label
+  ends with ":", is a section heading; a value row's section is the nearest heading above it. A
+  label on more than one value row of a table is qualified `"{section} {label}"`; if that still
+  repeats (or there is no section) the rows collide and their cells are expected pending.
+- **scale**: a percent cell is `percent`; else the table's gold scale, the one of thousand /
+  million / billion among its table questions, else the one scale stated in the grid or the
+  lead paragraph, else `unknown`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+SCORED = "scored"
+NON_PERIOD = "non_period_column"
+SUB_YEAR = "sub_year_column"
+UNLABELLED = "unlabelled_row"
+COLLIDING = "colliding_row"
+COLUMN_GROUP = "column_group"
+EXPECTED_PENDING = (COLLIDING, COLUMN_GROUP)
+
+PERCENT, UNKNOWN = "percent", "unknown"
+SCALES = ("thousand", "million", "billion")
+
+_NO_VALUE = frozenset({"", "-", "—", "–", "―"})
+_CURRENCY_MARKS = str.maketrans("", "", "$€£¥ ")
+_PLAIN_NUMBER = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+")
+
+_SPACED_YEAR = re.compile(r"(?<![0-9])([12]) ([09]) ([0-9]) ([0-9])(?![0-9])")
+_SPLIT_YEAR = re.compile(r"(?<![0-9])((?:19|20)[0-9]{2})\s?/\s?([0-9]{4}|[0-9]{2})(?![0-9])")
+_EARLY_JANUARY = re.compile(
+    r"\bjan(?:uary)?\.?\s+0?([1-7])(?![0-9])\s*,?\s*((?:19|20)[0-9]{2})(?![0-9])"
+    r"|(?<![0-9])0?([1-7])\s+jan(?:uary)?\.?,?\s+((?:19|20)[0-9]{2})(?![0-9])",
+    re.IGNORECASE,
+)
+_FY_SHORT = re.compile(r"(?<![a-z0-9])fy?\s?'?([0-9]{2})(?![0-9])", re.IGNORECASE)
+_YEAR = re.compile(r"(?<![0-9])(199[0-9]|20[0-9]{2}|2100)(?![0-9])")
+_NOT_A_PERIOD = re.compile(
+    r"%|\b(?:change|variance|increase|decrease|vs)\b|(?<!except )\bpercent\w*|(?<!see )\bnotes?\b(?!\s*[0-9])",
+    re.IGNORECASE,
+)
+_PERCENT_UNIT = re.compile(r"\(?\s*%\s*\)?")
+_SUB_YEAR = re.compile(
+    r"\b(?:q[1-4]|[1-4]q|h[12]|quarters?|half|three months|six months|nine months)\b|\b([0-9]+)\s*-?\s*weeks?\b",
+    re.IGNORECASE,
+)
+_FULL_YEAR_WEEKS = {"52", "53"}
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_DATED = re.compile(rf"\b{_MONTH}\s+[0-9]{{1,2}}\b|\b[0-9]{{1,2}}\s+{_MONTH}(?![a-z])", re.IGNORECASE)
+
+_IN_SCALE = re.compile(r"(?<![a-z])in\s*(thousand|million|billion)s?\b", re.IGNORECASE)
+_BRACKET_SCALE = re.compile(r"\(\s*(thousand|million|billion)s?\s*\)", re.IGNORECASE)
+_THOUSANDS_MARK = re.compile(r"[\'’‘`]\s?000\b")
+_CURRENCY = r"(?:[$€£¥]|\b(?:us|s|a|c|nt|hk|r)\$|\b(?:usd|eur|gbp|rmb|cny|hkd|sgd|aud|cad|jpy|chf|sek|nok|dkk))"
+_CURRENCY_SCALE = re.compile(
+    _CURRENCY + r"\s?[\'’]?\s?(thousands?|millions?|billions?|mn|m|bn|b|k)(?![a-z0-9])", re.IGNORECASE
+)
+_SHORT_SCALE = {"m": "million", "mn": "million", "b": "billion", "bn": "billion", "k": "thousand"}
+
+
+def entity_code(index: int) -> str:
+    return f"TQ{index:03d}"
+
+
+def company_name(index: int) -> str:
+    return f"Company {index:03d}"
+
+
+def number_read(text: str) -> tuple[Decimal, bool] | None:
+    """`(value, is_percent)` of a printed number cell, or None for no value or a non-number."""
+    compact = unicodedata.normalize("NFKC", text).translate(_CURRENCY_MARKS).replace("\u2212", "-")
+    if compact in _NO_VALUE:
+        return None
+    percent = compact.endswith("%")
+    if percent:
+        compact = compact[:-1]
+    negative = compact.startswith("(") and compact.endswith(")")
+    if negative:
+        compact = compact[1:-1]
+        if not percent and compact.endswith("%"):
+            percent, compact = True, compact[:-1]
+    if compact.startswith("-"):
+        negative, compact = not negative, compact[1:]
+    if not _PLAIN_NUMBER.fullmatch(compact):
+        return None
+    try:
+        value = Decimal(compact.replace(",", ""))
+    except InvalidOperation:
+        return None
+    return (-value if negative else value), percent
+
+
+def is_year(text: str) -> bool:
+    """A cell that is a year and nothing else (`2019`, `2 0 1 9`)."""
+    return bool(_YEAR.fullmatch("".join(text.split())))
+
+
+def years_named(text: str) -> set[int]:
+    """Every fiscal year a header text names (see the module docstring for the forms)."""
+    text = _SPACED_YEAR.sub(lambda m: "".join(m.groups()), text)
+    found: set[int] = set()
+
+    def split(m: re.Match[str]) -> str:
+        end = m.group(2)
+        found.add(int(end) if len(end) == 4 else int(m.group(1)[:2] + end))
+        return " "
+
+    def january(m: re.Match[str]) -> str:
+        found.add(int(m.group(2) or m.group(4)) - 1)
+        return " "
+
+    def short(m: re.Match[str]) -> str:
+        found.add(2000 + int(m.group(1)))
+        return " "
+
+    text = _SPLIT_YEAR.sub(split, text)
+    text = _EARLY_JANUARY.sub(january, text)
+    text = _FY_SHORT.sub(short, text)
+    found.update(int(y) for y in _YEAR.findall(text))
+    return found
+
+
+def is_sub_year(text: str) -> bool:
+    return any(m.group(1) is None or m.group(1) not in _FULL_YEAR_WEEKS for m in _SUB_YEAR.finditer(text))
+
+
+def header_period(text: str) -> tuple[int | None, str]:
+    """(the fiscal year, "") of a period header, or (None, the class of a column that is none)."""
+    if _NOT_A_PERIOD.search(text):
+        return None, NON_PERIOD
+    if is_sub_year(text):
+        return None, SUB_YEAR
+    years = years_named(text)
+    return (years.pop(), "") if len(years) == 1 else (None, NON_PERIOD)
+
+
+def scales_stated(text: str) -> frozenset[str]:
+    """The scales a text states as a unit: `in thousands`, `(millions)`, `$'000`, `€m`, `$ million` …
+
+    A scale word right after a figure (`$6.2 million`) is part of that figure, not a unit.
+    """
+    found = {m.group(1).lower() for m in _IN_SCALE.finditer(text)}
+    found |= {m.group(1).lower() for m in _BRACKET_SCALE.finditer(text)}
+    if _THOUSANDS_MARK.search(text):
+        found.add("thousand")
+    for m in _CURRENCY_SCALE.finditer(text):
+        word = m.group(1).lower()
+        found.add(_SHORT_SCALE.get(word) or word.rstrip("s"))
+    return frozenset(found)
+
+
+def scale_stated(text: str) -> bool:
+    return bool(scales_stated(text))
+
+
+def gold_scale(questions: list[dict[str, Any]]) -> str:
+    """The one scale among the table's questions answered from the table, else `unknown`."""
+    scales = {
+        q.get("scale", "")
+        for q in questions
+        if q.get("answer_from") in ("table", "table-text") and q.get("scale") in SCALES
+    }
+    return scales.pop() if len(scales) == 1 else UNKNOWN
+
+
+def lead_index(paragraphs: list[dict[str, Any]]) -> int | None:
+    """Where the table goes, as an index into the paragraphs sorted by `order` (it follows that one).
+
+    The first paragraph that states a scale, else the first ending with ":", else the last; None
+    when there is no paragraph.
+    """
+    texts = [p["text"] for p in paragraphs_sorted(paragraphs)]
+    if not texts:
+        return None
+    for index, text in enumerate(texts):
+        if scale_stated(text):
+            return index
+    for index, text in enumerate(texts):
+        if text.rstrip().endswith(":"):
+            return index
+    return len(texts) - 1
+
+
+def paragraphs_sorted(paragraphs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(paragraphs, key=lambda p: p["order"])
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One number cell of the grid and what the product must make of it."""
+
+    row: int
+    col: int
+    text: str
+    value: Decimal
+    percent: bool
+    label: str
+    alias: str  # the metric alias of its row ("" for an unlabelled row)
+    year: int | None  # the fiscal year of its column (None outside period columns)
+    kind: str  # SCORED or a class outside the oracle
+    scale: str  # percent | thousand | million | billion | unknown
+
+
+@dataclass(frozen=True)
+class TableTruth:
+    index: int
+    uid: str
+    grid: list[list[str]]
+    header_rows: int  # the period header's rows (what a continuation page repeats)
+    periods: dict[int, int]  # column → fiscal year, for the period columns
+    cells: list[Cell]
+    lead: str
+    gold_scale: str
+    stated_scales: frozenset[str]
+
+    @property
+    def entity(self) -> str:
+        return entity_code(self.index)
+
+    @property
+    def company(self) -> str:
+        return company_name(self.index)
+
+    @property
+    def selected(self) -> bool:
+        """The scale is decidable from what is printed: the grid or its lead states exactly one
+        scale, and the gold scale does not contradict it."""
+        return len(self.stated_scales) == 1 and self.gold_scale in (UNKNOWN, *self.stated_scales)
+
+    def aliases(self) -> list[str]:
+        return list(dict.fromkeys(cell.alias for cell in self.cells if cell.alias and cell.year is not None))
+
+
+def _header_end(grid: list[list[str]]) -> int:
+    for r, row in enumerate(grid):
+        for c in range(1, len(row)):
+            if number_read(row[c]) is not None and not is_year(row[c]):
+                return r
+    return len(grid)
+
+
+def _period_header_rows(grid: list[list[str]], band: int) -> int:
+    rows = 0
+    for r in range(band):
+        if any(cell.strip() for cell in grid[r][1:]):
+            rows = r + 1
+    return rows
+
+
+def column_headers(grid: list[list[str]], rows: int) -> dict[int, list[str]]:
+    """Each column's period-header texts, top down, merged captions spread.
+
+    An empty cell of an upper row takes the caption on its left (the label column never spreads)
+    when the caption's column and this one agree on whether their cells below name a year. A
+    merged caption's span is not printed (TAT-QA sets it in one of the columns it covers), and
+    that agreement is what tells `2019` over `Amount | % of total`, or `% of penetration` over
+    two dates, from `Percent Change` over `Actual | Constant` beside a `2018` column.
+    """
+    width = max((len(row) for row in grid), default=0)
+    cells = [[grid[r][c].strip() if c < len(grid[r]) else "" for c in range(width)] for r in range(rows)]
+
+    def dated_below(r: int, c: int) -> bool:
+        return bool(years_named(" ".join(cells[below][c] for below in range(r + 1, rows))))
+
+    filled = [list(row) for row in cells]
+    for r in range(rows - 1):
+        source = 0
+        for c in range(1, width):
+            if cells[r][c]:
+                source = c
+            elif source >= 1 and dated_below(r, source) == dated_below(r, c):
+                filled[r][c] = cells[r][source]
+            else:
+                source = 0
+    return {c: [row[c] for row in filled if row[c]] for c in range(1, width)}
+
+
+def columns_read(grid: list[list[str]], rows: int) -> tuple[dict[int, int], dict[int, str], set[int]]:
+    """(column → fiscal year for the period columns, column → class, the columns whose unit is `%`).
+
+    A sub-year caption in the label column (`Quarters Ended`) makes every column sub-year; a
+    sub-year column makes every dated column sub-year too (quarter ends are dated).
+    """
+    periods: dict[int, int] = {}
+    kinds: dict[int, str] = {}
+    percent_columns: set[int] = set()
+    headers = column_headers(grid, rows)
+    for c, parts in headers.items():
+        year, kind, percent_unit = column_period(parts)
+        if percent_unit:
+            percent_columns.add(c)
+        if year is None:
+            kinds[c] = kind
+        else:
+            periods[c] = year
+    corner = " ".join(grid[r][0] for r in range(rows) if grid[r])
+    if is_sub_year(corner) or SUB_YEAR in kinds.values():
+        for c in list(periods):
+            if is_sub_year(corner) or _DATED.search(" ".join(headers[c])):
+                kinds[c] = SUB_YEAR
+                del periods[c]
+    repeated = {y for y in periods.values() if list(periods.values()).count(y) > 1}
+    for c, year in periods.items():
+        kinds[c] = COLUMN_GROUP if year in repeated else SCORED
+    return periods, kinds, percent_columns
+
+
+def column_period(parts: list[str]) -> tuple[int | None, str, bool]:
+    """(fiscal year or None, the class of a column that is no period, whether its unit is `%`).
+
+    A header cell that is nothing but `%` or `(%)` is the column's unit, like `€m` beside a year.
+    """
+    percent_unit = any(_PERCENT_UNIT.fullmatch(part) for part in parts)
+    year, kind = header_period(" ".join(part for part in parts if not _PERCENT_UNIT.fullmatch(part)))
+    return year, kind, percent_unit
+
+
+def table_truth(item: dict[str, Any], index: int) -> TableTruth:
+    grid = [[str(cell) for cell in row] for row in item["table"]["table"]]
+    paragraphs = paragraphs_sorted(item.get("paragraphs", []))
+    at = lead_index(paragraphs)
+    lead = paragraphs[at]["text"] if at is not None else ""
+    band = _header_end(grid)
+    header_rows = _period_header_rows(grid, band)
+    periods, column_kind, percent_columns = columns_read(grid, header_rows)
+
+    labels, sections, numbers = _rows(grid, header_rows, band)
+    aliases, colliding = _aliases(labels, sections, numbers)
+    gold = gold_scale(item.get("questions", []))
+    stated = scales_stated(" ".join(" ".join(row) for row in grid) + " " + lead)
+    table_scale = gold if gold != UNKNOWN else (next(iter(stated)) if len(stated) == 1 else UNKNOWN)
+    cells: list[Cell] = []
+    for r, found in numbers.items():
+        label = labels[r]
+        for c, (value, percent) in found.items():
+            if column_kind[c] != SCORED:
+                kind = column_kind[c]
+            elif not label:
+                kind = UNLABELLED
+            elif r in colliding:
+                kind = COLLIDING
+            else:
+                kind = SCORED
+            cells.append(
+                Cell(
+                    row=r,
+                    col=c,
+                    text=grid[r][c],
+                    value=value,
+                    percent=percent,
+                    label=label,
+                    alias=aliases.get(r, ""),
+                    year=periods.get(c),
+                    kind=kind,
+                    scale=PERCENT if percent or c in percent_columns else table_scale,
+                )
+            )
+    return TableTruth(
+        index=index,
+        uid=item["table"].get("uid", ""),
+        grid=grid,
+        header_rows=header_rows,
+        periods=periods,
+        cells=cells,
+        lead=lead,
+        gold_scale=gold,
+        stated_scales=stated,
+    )
+
+
+def _rows(
+    grid: list[list[str]], header_rows: int, band: int
+) -> tuple[dict[int, str], dict[int, str], dict[int, dict[int, tuple[Decimal, bool]]]]:
+    """Row labels, each value row's section, and each value row's number cells (body rows only)."""
+    labels: dict[int, str] = {}
+    sections: dict[int, str] = {}
+    numbers: dict[int, dict[int, tuple[Decimal, bool]]] = {}
+    section = ""
+    for r in range(header_rows, len(grid)):
+        row = grid[r]
+        label = row[0].strip() if row else ""
+        found = {}
+        if r >= band:
+            for c in range(1, len(row)):
+                read = number_read(row[c])
+                if read is not None:
+                    found[c] = read
+        if found:
+            labels[r], sections[r], numbers[r] = label, section, found
+        if label and (not found or label.endswith(":")):
+            section = label.rstrip(":").strip()
+    return labels, sections, numbers
+
+
+def _aliases(
+    labels: dict[int, str], sections: dict[int, str], numbers: dict[int, dict[int, tuple[Decimal, bool]]]
+) -> tuple[dict[int, str], set[int]]:
+    """Each value row's metric alias, and the colliding rows: a repeated label with no section
+    above it, or whose qualified alias still repeats."""
+    counts: dict[str, int] = {}
+    for r in numbers:
+        if labels[r]:
+            counts[_fold(labels[r])] = counts.get(_fold(labels[r]), 0) + 1
+    aliases: dict[int, str] = {}
+    colliding: set[int] = set()
+    for r in numbers:
+        label = labels[r]
+        if not label:
+            continue
+        repeated = counts[_fold(label)] > 1
+        aliases[r] = f"{sections[r]} {label}" if repeated and sections[r] else label
+        if repeated and not sections[r]:
+            colliding.add(r)
+    final: dict[str, list[int]] = {}
+    for r, alias in aliases.items():
+        final.setdefault(_fold(alias), []).append(r)
+    colliding |= {r for rows in final.values() if len(rows) > 1 for r in rows}
+    return aliases, colliding
+
+
+def _fold(text: str) -> str:
+    return "".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def truths_build(items: list[dict[str, Any]]) -> list[TableTruth]:
+    return [table_truth(item, index) for index, item in enumerate(items)]
