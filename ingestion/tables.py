@@ -187,6 +187,7 @@ class _Reader:
         self.glossary = glossary
         self.markers = UnitMarkers((u.code, u.name_zh, u.name_en) for u in glossary.units.values())
         self.cache: dict[tuple[str, bool], _Reading] = {}
+        self.closest: dict[str, str] = {}
         self.metric_names = [
             (text_normalize(text), code) for code in glossary.metrics for text in glossary.aliases_of("metric", code)
         ]
@@ -214,8 +215,11 @@ class _Reader:
             return None
         normalized = text_normalize(raw)
         unit = self.markers.hint(normalized)
-        money = unit is not None and unit_parse(unit.code) is not None
-        return _Reading(metrics=(target.code,), unit=None if money else unit, whole=True)
+        money = unit_parse(unit.code) if unit is not None else None
+        printed = _bracketed_scale(normalized)
+        if money is not None and printed is None:
+            printed = Printed(money[0], money[1] * unit.factor)  # type: ignore[union-attr]
+        return _Reading(metrics=(target.code,), unit=None if money else unit, whole=True, printed=printed)
 
     def _read(self, raw: str, *, header: bool) -> _Reading:
         if not header:
@@ -270,12 +274,21 @@ class _Reader:
         return text[2:].lstrip(" :：") if text.startswith("其中") else text
 
     def closest_metric(self, label: str) -> str:
-        key = text_normalize(label)
+        found = self.closest.get(label)
+        if found is None:
+            found = self.closest[label] = self._closest(label)
+        return found
+
+    def _closest(self, label: str) -> str:
         best, score = "", _FUZZY_CUTOFF
+        matcher = difflib.SequenceMatcher(None, autojunk=False)
+        matcher.set_seq2(text_normalize(label))  # the label's index is built once
         for name, code in self.metric_names:
-            ratio = difflib.SequenceMatcher(None, key, name).ratio()
-            if ratio > score:
-                best, score = code, ratio
+            matcher.set_seq1(name)
+            if matcher.real_quick_ratio() > score and matcher.quick_ratio() > score:
+                ratio = matcher.ratio()
+                if ratio > score:
+                    best, score = code, ratio
         return best
 
 
