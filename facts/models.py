@@ -202,8 +202,9 @@ class FactMetric(models.Model):
         PENDING = "pending", "pending"
         REJECTED = "rejected", "rejected"
 
-    # Index diet: the natural-key index leads with entity_code, so entity and entity+metric
-    # filters use it; pending rows and document links get partial indexes. Every index costs
+    # Index diet: the approved natural-key index leads with entity_code, so entity and
+    # entity+metric filters of approved rows use it; pending rows and document links get partial
+    # indexes. Every index costs
     # time on a million-row import.
     # Pending rows (from an ingested table whose label the glossary does not know) may lack a
     # metric or an entity; an approved row never does (see the check constraint).
@@ -254,8 +255,13 @@ class FactMetric(models.Model):
     class Meta:
         ordering = ["entity_id", "metric_id", "period_type", "period", "channel_id"]
         constraints = [
+            # One approved fact per key answers questions; pending and rejected rows may share
+            # a key (two sources that disagree both wait in the review queue, neither dropped).
+            # The partial index also serves every question's read, which filters approved rows.
             models.UniqueConstraint(
-                fields=["entity", "metric", "period_type", "period", "channel"], name="fact_natural_key"
+                fields=["entity", "metric", "period_type", "period", "channel"],
+                condition=Q(review_status="approved"),
+                name="fact_approved_key",
             ),
             models.CheckConstraint(
                 condition=~Q(review_status="approved")
