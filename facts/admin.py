@@ -59,8 +59,8 @@ class AliasInline(admin.TabularInline):  # type: ignore[type-arg]
 
 @admin.register(Entity)
 class EntityAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ["code", "name", "kind", "parent", "geography"]
-    list_filter = ["kind"]
+    list_display = ["code", "name", "kind", "parent", "geography", "year_end_month", "currency"]
+    list_filter = ["kind", "year_end_month", "currency"]
     search_fields = ["code", "name", "aliases__text"]
     inlines = [AliasInline]
 
