@@ -7,7 +7,7 @@ from datetime import date
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
@@ -59,8 +59,8 @@ class AliasInline(admin.TabularInline):  # type: ignore[type-arg]
 
 @admin.register(Entity)
 class EntityAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ["code", "name", "kind", "parent", "geography"]
-    list_filter = ["kind"]
+    list_display = ["code", "name", "kind", "parent", "geography", "year_end_month", "currency"]
+    list_filter = ["kind", "year_end_month", "currency"]
     search_fields = ["code", "name", "aliases__text"]
     inlines = [AliasInline]
 
@@ -255,15 +255,18 @@ class FactMetricAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore
 
     list_display = [
         "entity", "metric", "period_label", "channel", "value", "unit", "source_doc", "locator",
-        "sensitivity", "review_status", "suggested_alias",
+        "sensitivity", "review_status", "review_note", "suggested_alias",
     ]  # fmt: skip
     list_filter = ["review_status", "sensitivity", "period_type"]
-    search_fields = ["entity__code", "metric__code", "source_doc", "suggested_alias"]
+    search_fields = ["entity__code", "metric__code", "source_doc", "suggested_alias", "review_note"]
     readonly_fields = [
         "metric", "entity", "period_type", "period", "channel", "value", "unit", "source_doc",
         "locator", "document", "valid_as_of", "suggested_alias", "ingested_at",
     ]  # fmt: skip
     actions = ["approve", "reject"]
+    # Newest rows first, read backwards along the primary key: the natural key's index holds
+    # approved rows only, so ordering the whole table by it would sort every row.
+    ordering = ["-pk"]
     restricted_lookups = ("sensitivity", "document__sensitivity")
     list_select_related = False
     show_full_result_count = False
@@ -273,10 +276,24 @@ class FactMetricAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore
 
     @admin.action(description="批准所选事实（进入问答）")
     def approve(self, request: HttpRequest, queryset: QuerySet[FactMetric]) -> None:
-        count = facts_review(facts=queryset, status=FactMetric.Review.APPROVED)
-        self.message_user(request, f"已批准 {count} 条事实。")
+        outcome = facts_review(facts=queryset, status=FactMetric.Review.APPROVED)
+        self.message_user(request, f"已批准 {outcome.changed} 条事实。")
+        if outcome.held:
+            self.message_user(
+                request,
+                f"{outcome.held} 条未批准：同一指标、实体、期间和渠道已有已批准的事实，或所选事实中有两条同键"
+                "（见审核备注）。请先驳回其中错误的一条，再批准另一条。",
+                messages.WARNING,
+            )
+        if outcome.incomplete:
+            self.message_user(
+                request,
+                f"{outcome.incomplete} 条未批准：缺少指标、实体或单位。"
+                "请先在术语表中添加建议的别名并重新导入文档，或驳回。",
+                messages.WARNING,
+            )
 
     @admin.action(description="驳回所选事实")
     def reject(self, request: HttpRequest, queryset: QuerySet[FactMetric]) -> None:
-        count = facts_review(facts=queryset, status=FactMetric.Review.REJECTED)
-        self.message_user(request, f"已驳回 {count} 条事实。")
+        outcome = facts_review(facts=queryset, status=FactMetric.Review.REJECTED)
+        self.message_user(request, f"已驳回 {outcome.changed} 条事实。")

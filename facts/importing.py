@@ -2,9 +2,10 @@
 
 Columns: `entity,metric,period,value,unit` plus optional `channel,source_doc,locator,valid_as_of,
 sensitivity`. Any alias names an entity, metric or channel; any absolute period form is
-accepted. Rows are upserted on the natural key in batches, inside one transaction: a bad row
-aborts the whole import with row-numbered errors (unless `skip_invalid`), and memory stays
-bounded by the batch size whatever the file's length.
+accepted. Rows are upserted on the natural key of approved facts (a pending row of the same key
+stays in the review queue) in batches, inside one transaction: a bad row aborts the whole import
+with row-numbered errors (unless `skip_invalid`), and memory stays bounded by the batch size
+whatever the file's length.
 """
 
 from __future__ import annotations
@@ -281,6 +282,8 @@ _COLUMNS = (
 )
 _KEY_COLUMNS = _COLUMNS[:5]
 _STAGE = "ragspine_fact_stage"
+# A literal, not a parameter: an upsert's conflict target must repeat the partial index's predicate.
+_APPROVED = f"review_status = '{FactMetric.Review.APPROVED.value}'"
 _PG_TYPES = ("text",) * 5 + ("numeric", "text", "text", "text", "date", "text", "text", "text", "text", "timestamptz")
 
 
@@ -352,7 +355,9 @@ def _upsert(cursor: Any, writes: list[tuple[Any, ...]], *, staged: bool) -> list
     """Insert or update; from the PostgreSQL stage only rows that differ, returning which were new."""
     table = connection.ops.quote_name(FactMetric._meta.db_table)
     updates = ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[5:])
-    conflict = f"ON CONFLICT ({', '.join(_KEY_COLUMNS)}) DO UPDATE SET {updates}"
+    # The conflict target is the partial unique index of approved facts (`fact_approved_key`):
+    # a pending row on the same key is left in the review queue, beside the imported fact.
+    conflict = f"ON CONFLICT ({', '.join(_KEY_COLUMNS)}) WHERE {_APPROVED} DO UPDATE SET {updates}"
     if staged:
         changed = ", ".join(f"{table}.{c}" for c in _COLUMNS[5:-1])
         incoming = ", ".join(f"excluded.{c}" for c in _COLUMNS[5:-1])
@@ -373,7 +378,7 @@ def _upsert(cursor: Any, writes: list[tuple[Any, ...]], *, staged: bool) -> list
 
 
 def _existing(cursor: Any, keys: list[tuple[str, str, str, str, str]]) -> dict[tuple[str, ...], tuple[Any, ...]]:
-    """Current state of the rows with these natural keys, by an indexed join (500 keys a query)."""
+    """Current state of the approved facts with these keys, by an indexed join (500 keys a query)."""
     table = connection.ops.quote_name(FactMetric._meta.db_table)
     found: dict[tuple[str, ...], tuple[Any, ...]] = {}
     for start in range(0, len(keys), 500):
@@ -383,7 +388,8 @@ def _existing(cursor: Any, keys: list[tuple[str, str, str, str, str]]) -> dict[t
             f"SELECT f.metric_code, f.entity_code, f.period_type, f.period, f.channel_code, f.value, f.unit_code, "
             f"f.source_doc, f.locator, f.valid_as_of, f.sensitivity, f.review_status "
             f"FROM k JOIN {table} f ON f.metric_code = k.m "
-            f"AND f.entity_code = k.e AND f.period_type = k.pt AND f.period = k.p AND f.channel_code = k.c",
+            f"AND f.entity_code = k.e AND f.period_type = k.pt AND f.period = k.p AND f.channel_code = k.c "
+            f"AND f.{_APPROVED}",
             [part for key in chunk for part in key],
         )
         for row in cursor.fetchall():

@@ -6,7 +6,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.core.validators import RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
 
@@ -14,6 +14,7 @@ from core.glossary import alias_key
 from core.types import ENTITY_KINDS, SENSITIVITIES
 
 code_validator = RegexValidator(r"^[A-Z0-9][A-Z0-9_]*$", "A code is upper-case letters, digits and _.")
+currency_validator = RegexValidator(r"^[A-Z]{3}$", "A currency is an ISO 4217 code of three capitals: USD, EUR, CNY …")
 
 
 class ExactDecimalField(models.Field):  # type: ignore[type-arg]
@@ -74,11 +75,37 @@ class Entity(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, to_field="code", related_name="children"
     )
     geography = models.CharField(max_length=64, blank=True)
+    year_end_month = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(12)],
+        help_text=(
+            "The month the company's fiscal year ends in, 1–12 (12 for calendar years, 3 for years "
+            "ending in March): its tables' dated headers are read as the fiscal year ending then, and "
+            "a 52/53-week year as the fiscal year it ends in. Blank: not set; a dated column is the "
+            "fiscal year that ends on that date."
+        ),
+    )
+    currency = models.CharField(
+        max_length=3,
+        blank=True,
+        validators=[currency_validator],
+        help_text=(
+            "The company's reporting currency, an ISO 4217 code of three capitals (USD, EUR, CNY, "
+            "TWD …): what a bare $ in its tables means. Blank: not set."
+        ),
+    )
 
     class Meta:
         ordering = ["code"]
         verbose_name_plural = "entities"
-        constraints = [models.UniqueConstraint(fields=["kind"], condition=Q(kind="home"), name="one_home_entity")]
+        constraints = [
+            models.UniqueConstraint(fields=["kind"], condition=Q(kind="home"), name="one_home_entity"),
+            models.CheckConstraint(
+                condition=Q(year_end_month__isnull=True) | Q(year_end_month__gte=1, year_end_month__lte=12),
+                name="entity_year_end_month_range",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
@@ -202,8 +229,9 @@ class FactMetric(models.Model):
         PENDING = "pending", "pending"
         REJECTED = "rejected", "rejected"
 
-    # Index diet: the natural-key index leads with entity_code, so entity and entity+metric
-    # filters use it; pending rows and document links get partial indexes. Every index costs
+    # Index diet: the approved natural-key index leads with entity_code, so entity and
+    # entity+metric filters of approved rows use it; pending rows and document links get partial
+    # indexes. Every index costs
     # time on a million-row import.
     # Pending rows (from an ingested table whose label the glossary does not know) may lack a
     # metric or an entity; an approved row never does (see the check constraint).
@@ -254,8 +282,13 @@ class FactMetric(models.Model):
     class Meta:
         ordering = ["entity_id", "metric_id", "period_type", "period", "channel_id"]
         constraints = [
+            # One approved fact per key answers questions; pending and rejected rows may share
+            # a key (two sources that disagree both wait in the review queue, neither dropped).
+            # The partial index also serves every question's read, which filters approved rows.
             models.UniqueConstraint(
-                fields=["entity", "metric", "period_type", "period", "channel"], name="fact_natural_key"
+                fields=["entity", "metric", "period_type", "period", "channel"],
+                condition=Q(review_status="approved"),
+                name="fact_approved_key",
             ),
             models.CheckConstraint(
                 condition=~Q(review_status="approved")

@@ -55,9 +55,9 @@ def glossary_snapshot() -> GlossarySnapshot:
 
 def glossary_load(*, version: int = 0) -> GlossarySnapshot:
     entities = [
-        EntityInfo(code, name, kind, parent, geography)
-        for code, name, kind, parent, geography in Entity.objects.values_list(
-            "code", "name", "kind", "parent_id", "geography"
+        EntityInfo(*row)
+        for row in Entity.objects.values_list(
+            "code", "name", "kind", "parent_id", "geography", "year_end_month", "currency"
         )
     ]
     metrics = [

@@ -13,6 +13,7 @@ from .glossary import (
     glossary_changed,
     metric_formula_problems,
     unit_ensure,
+    unit_names,
 )
 from .glossary_import import GlossaryReport, ImportAborted, glossary_import, glossary_rows_read
 
@@ -33,4 +34,5 @@ __all__ = [
     "glossary_rows_read",
     "metric_formula_problems",
     "unit_ensure",
+    "unit_names",
 ]

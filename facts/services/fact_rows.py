@@ -1,36 +1,82 @@
-"""Writes to the fact table: the review queue, and the facts an ingested document produced."""
+"""Writes to the fact table: the review queue, and the facts an ingested document produced.
+
+One approved fact per natural key (metric, entity, period, channel) answers questions. Any
+number of pending or rejected rows may share that key: a value that disagrees with the approved
+one is kept in the review queue with the disagreement as its note, never dropped, and approving
+it is refused while the approved fact holds the key.
+"""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 
 from ingestion.tables import FactCandidate
 
 from ..models import FactMetric
 from .glossary import unit_ensure
 
+_KEY_FIELDS = ("metric_id", "entity_id", "period_type", "period", "channel_id")
+_NOTE_LENGTH = FactMetric._meta.get_field("review_note").max_length or 255
+_PK_BATCH = 500
+
+
+@dataclass(frozen=True)
+class ReviewOutcome:
+    """What `facts_review` did: `changed` rows took the status; the others were left as they were.
+
+    `held`: not approved because an approved fact already holds their key, or because another
+    selected row has the same key (reject one first). `incomplete`: not approved because the
+    metric, the entity or the unit is still missing.
+    """
+
+    changed: int
+    held: int = 0
+    incomplete: int = 0
+
 
 @transaction.atomic
-def facts_review(*, facts: Any, status: str) -> int:
+def facts_review(*, facts: Any, status: str) -> ReviewOutcome:
     """Approve or reject facts (the review queue); only approved facts answer questions.
 
     A row still missing its metric or entity cannot be approved: add the alias it suggests
-    (glossary-gap report) and re-ingest the document, or reject it.
+    (glossary-gap report) and re-ingest the document, or reject it. Nor can a row whose key an
+    approved fact holds, or two selected rows of one key: that would put a second figure for
+    one key in front of an analyst. Reject the one that is wrong, then approve the other.
     """
     facts = facts.exclude(review_status=status)
-    if status == "approved":
-        facts = facts.filter(metric__isnull=False, entity__isnull=False, unit__isnull=False)
-    return int(facts.update(review_status=status))
+    if status != FactMetric.Review.APPROVED:
+        return ReviewOutcome(changed=int(facts.update(review_status=status)))
+    complete = facts.filter(metric__isnull=False, entity__isnull=False, unit__isnull=False)
+    incomplete = facts.count() - complete.count()
+    approved_holder = FactMetric.objects.filter(
+        review_status=FactMetric.Review.APPROVED, **{field: OuterRef(field) for field in _KEY_FIELDS}
+    )
+    rows = list(complete.annotate(held=Exists(approved_holder)).values_list("pk", "held", *_KEY_FIELDS))
+    selected_per_key = Counter(tuple(row[2:]) for row in rows)
+    free = [row[0] for row in rows if not row[1] and selected_per_key[tuple(row[2:])] == 1]
+    changed = 0
+    for start in range(0, len(free), _PK_BATCH):
+        batch = free[start : start + _PK_BATCH]
+        changed += FactMetric.objects.filter(pk__in=batch).update(review_status=status)
+    return ReviewOutcome(changed=changed, held=len(rows) - len(free), incomplete=incomplete)
 
 
 @transaction.atomic
 def facts_replace(*, document_id: int, source_doc: str, candidates: Sequence[FactCandidate]) -> dict[str, int]:
-    """Replace the facts a document produced. Approved cells upsert on the natural key (and
-    take over the lineage); pending cells wait in the review queue unless a row already holds
-    their key."""
+    """Replace the facts a document produced; every candidate is kept.
+
+    An approved cell whose key is free becomes the approved fact; one whose key an approved
+    fact already holds with the same value and unit takes it over (with its lineage). A cell
+    whose value differs from the approved one waits in the review queue with the conflict as
+    its note, and so does every pending cell, whatever other rows share its key. Counts:
+    `approved`, `pending`, and `conflicts` (pending rows that disagree with an approved fact).
+    """
     FactMetric.objects.filter(document_id=document_id).delete()
     counts = {"approved": 0, "pending": 0, "conflicts": 0}
     for candidate in candidates:
@@ -51,24 +97,47 @@ def facts_replace(*, document_id: int, source_doc: str, candidates: Sequence[Fac
             "document_id": document_id,
             "sensitivity": candidate.sensitivity,
             "suggested_alias": candidate.suggested_alias[:255],
-            "review_note": candidate.reason[:255],
         }
-        approved = candidate.status == "approved" and key["metric_id"] and key["entity_id"]
-        holder = FactMetric.objects.filter(**key).first() if key["metric_id"] and key["entity_id"] else None
-        if approved:
+        complete = bool(key["metric_id"] and key["entity_id"])
+        holder = (
+            FactMetric.objects.filter(**key, review_status=FactMetric.Review.APPROVED).first() if complete else None
+        )
+        agrees = holder is not None and (holder.value, holder.unit_id) == (candidate.value, values["unit_id"])
+        if candidate.status == "approved" and complete and (holder is None or agrees):
             if holder is None:
                 FactMetric.objects.create(**key, **values, review_status="approved")
             else:
-                for attribute, value in {**values, "review_status": "approved"}.items():
+                for attribute, value in values.items():
                     setattr(holder, attribute, value)
+                holder.review_note = ""
                 holder.save()
             counts["approved"] += 1
-        elif holder is not None:
+            continue
+        note = candidate.reason
+        if holder is not None and not agrees:
+            note = conflict_note(holder, candidate.reason)
             counts["conflicts"] += 1
-        else:
-            FactMetric.objects.create(**key, **values, review_status="pending")
-            counts["pending"] += 1
+        FactMetric.objects.create(**key, **values, review_note=note[:_NOTE_LENGTH], review_status="pending")
+        counts["pending"] += 1
     return counts
+
+
+def conflict_note(holder: FactMetric, reason: str = "") -> str:
+    """`conflicts with the approved value V UNIT from DOC LOCATOR`, then `reason`, within the note's
+    length. V is the stored value, whole: when it cannot fit, the note names no value at all;
+    the source is shortened first, then the other reason."""
+    source = f" from {holder.source_doc} {holder.locator}".rstrip()
+    shown = f"conflicts with the approved value {format(holder.value, 'f')} {holder.unit_id or ''}".rstrip()
+    if len(shown) > _NOTE_LENGTH // 2:
+        shown = "conflicts with an approved value"
+    note = _clipped(shown + source, _NOTE_LENGTH)
+    if reason and len(note) + 3 < _NOTE_LENGTH:
+        note = _clipped(f"{note}; {reason}", _NOTE_LENGTH)
+    return note
+
+
+def _clipped(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @transaction.atomic

@@ -1,9 +1,11 @@
-"""Writes to the glossary: its version stamp, units, and aliases (`aliases_create` is the one way
-an alias is made, with the rule that an alias, a code or a name points at one code only), and
-`metric_formula_problems`, the check a formula passes before it is saved."""
+"""Writes to the glossary: its version stamp, units (`unit_ensure`, named by `unit_names`), and
+aliases (`aliases_create` is the one way an alias is made, with the rule that an alias, a code or a
+name points at one code only), and `metric_formula_problems`, the check a formula passes before it
+is saved."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,6 +28,45 @@ KNOWN_UNITS = {
     "PCT": ("%", "%"),
     "COUNT": ("", ""),
     "TEN_THOUSAND_PERSONS": ("万人", "10k persons"),
+    "AS_PRINTED": ("按原表", "as printed"),
+}
+
+# Unit codes the table extractor writes for amounts: a currency with an optional scale (USD_K,
+# CNY_100M), or an amount whose currency the document does not state (AMT_M).
+MONEY_UNIT = re.compile(r"^(?P<cur>[A-Z]{3})(?:_(?P<scale>K|M|B|10K|100M))?$")
+AMOUNT_UNIT = re.compile(r"^AMT(?:_(?P<scale>K|M|B|10K|100M))?$")
+SCALE_NAMES = {
+    "": ("", ""),
+    "K": ("千", "k"),
+    "M": ("百万", "m"),
+    "B": ("十亿", "bn"),
+    "10K": ("万", "10k"),
+    "100M": ("亿", "100m"),
+}
+CURRENCY_NAMES_ZH = {
+    "AUD": "澳元",
+    "CAD": "加元",
+    "CHF": "瑞士法郎",
+    "CNY": "元",
+    "DKK": "丹麦克朗",
+    "EUR": "欧元",
+    "GBP": "英镑",
+    "HKD": "港元",
+    "IDR": "印尼盾",
+    "INR": "印度卢比",
+    "JPY": "日元",
+    "KRW": "韩元",
+    "MOP": "澳门元",
+    "MYR": "林吉特",
+    "NOK": "挪威克朗",
+    "NZD": "新西兰元",
+    "PHP": "菲律宾比索",
+    "SEK": "瑞典克朗",
+    "SGD": "新加坡元",
+    "THB": "泰铢",
+    "TWD": "新台币",
+    "USD": "美元",
+    "VND": "越南盾",
 }
 
 
@@ -37,8 +78,25 @@ def glossary_changed() -> None:
         GlossaryState.objects.create(pk=1, version=1, token=token)
 
 
+def unit_names(code: str) -> tuple[str, str]:
+    """A unit code's Chinese and English display names: USD_K → 千美元 / USD k, CNY_100M → 亿元 /
+    CNY 100m, AMT_M → 百万（币种未注明） / m (currency not stated); a code of no known form is its
+    own name."""
+    if code in KNOWN_UNITS:
+        return KNOWN_UNITS[code]
+    if amount := AMOUNT_UNIT.match(code):
+        zh, en = SCALE_NAMES[amount["scale"] or ""]
+        return f"{zh}（币种未注明）", f"{en} (currency not stated)".strip()
+    if money := MONEY_UNIT.match(code):
+        zh, en = SCALE_NAMES[money["scale"] or ""]
+        currency = money["cur"]
+        return zh + CURRENCY_NAMES_ZH.get(currency, currency), f"{currency} {en}".strip()
+    return code, code
+
+
 def unit_ensure(code: str) -> Unit:
-    zh, en = KNOWN_UNITS.get(code, (code, code))
+    """The unit with this code, created with `unit_names` on first use."""
+    zh, en = unit_names(code)
     unit, _ = Unit.objects.get_or_create(code=code, defaults={"name_zh": zh, "name_en": en})
     return unit
 

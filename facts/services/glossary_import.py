@@ -1,10 +1,12 @@
 """Glossary imports (`manage.py import_glossary`, `load_demo`): CSV rows merged into the glossary,
-all or nothing; the optional last column `formula` defines formula metrics (SPEC §6a).
+all or nothing. Optional columns: `formula` defines formula metrics (SPEC §6a); `year_end_month`
+(1–12) and `currency` (ISO 4217) are an entity's reporting conventions (issue J).
 `ImportAborted` is how every import (glossary, facts, FAQ) reports bad rows."""
 
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +49,8 @@ class _Target:
     entity_kind: str = ""
     parent: str = ""
     formula: str = ""
+    year_end_month: str = ""
+    currency: str = ""
     aliases: list[str] = field(default_factory=list)
     rows: list[int] = field(default_factory=list)
     formula_rows: list[int] = field(default_factory=list)
@@ -81,7 +85,13 @@ def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryRe
     entities = [t for t in targets.values() if t.kind == "entity"]
     existing_entities = {e.code: e for e in Entity.objects.filter(code__in=[t.code for t in entities])}
     new_entities = [
-        Entity(code=t.code, name=t.name, kind=t.entity_kind or "subsidiary")
+        Entity(
+            code=t.code,
+            name=t.name,
+            kind=t.entity_kind or "subsidiary",
+            year_end_month=int(t.year_end_month) if t.year_end_month else None,
+            currency=t.currency,
+        )
         for t in entities
         if t.code not in existing_entities
     ]
@@ -90,10 +100,19 @@ def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryRe
     changed = []
     for t in entities:
         entity = existing_entities.get(t.code)
-        if entity and (entity.name, entity.kind) != (t.name, t.entity_kind or entity.kind):
-            entity.name, entity.kind = t.name, t.entity_kind or entity.kind
+        if entity is None:
+            continue
+        # A blank cell keeps what the glossary holds (a curator may have set it in admin).
+        wanted = (
+            t.name,
+            t.entity_kind or entity.kind,
+            int(t.year_end_month) if t.year_end_month else entity.year_end_month,
+            t.currency or entity.currency,
+        )
+        if (entity.name, entity.kind, entity.year_end_month, entity.currency) != wanted:
+            entity.name, entity.kind, entity.year_end_month, entity.currency = wanted
             changed.append(entity)
-    Entity.objects.bulk_update(changed, ["name", "kind"], batch_size=500)
+    Entity.objects.bulk_update(changed, _ENTITY_COLUMNS, batch_size=500)
     report.updated["entity"] = len(changed)
     parent_of = {t.code: t.parent for t in entities if t.parent}
     children = [e for e in Entity.objects.filter(code__in=parent_of) if e.parent_id != parent_of[e.code]]
@@ -140,8 +159,31 @@ def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryRe
     return report
 
 
-_FIELDS = {"entity": ("name", "entity_kind", "parent"), "metric": ("name", "unit"), "channel": ("name",)}
-_WHAT = {"name": "named", "unit": "in unit", "entity_kind": "of entity_kind", "parent": "under parent"}
+_FIELDS = {
+    "entity": ("name", "entity_kind", "parent", "year_end_month", "currency"),
+    "metric": ("name", "unit"),
+    "channel": ("name",),
+}
+_WHAT = {
+    "name": "named",
+    "unit": "in unit",
+    "entity_kind": "of entity_kind",
+    "parent": "under parent",
+    "year_end_month": "with year_end_month",
+    "currency": "in currency",
+}
+_ENTITY_COLUMNS = ["name", "kind", "year_end_month", "currency"]
+_CONVENTIONS = ("year_end_month", "currency")
+_CURRENCY = re.compile(r"^[A-Z]{3}$")
+
+
+def _convention_problem(name: str, given: str) -> str | None:
+    """Why a `year_end_month` or `currency` cell cannot be stored, or None."""
+    if name == "year_end_month" and not (given.isdigit() and given.isascii() and 1 <= int(given) <= 12):
+        return f"year_end_month must be the number of the month the fiscal year ends in, 1 to 12, not '{given[:40]}'"
+    if name == "currency" and not _CURRENCY.match(given):
+        return f"currency must be an ISO 4217 code of three letters (USD, EUR, CNY …), not '{given[:40]}'"
+    return None
 
 
 def _glossary_targets(rows: Iterable[tuple[int, dict[str, str]]]) -> tuple[dict[tuple[str, str], _Target], list[str]]:
@@ -155,6 +197,9 @@ def _glossary_targets(rows: Iterable[tuple[int, dict[str, str]]]) -> tuple[dict[
             errors.append(f"row {number}: more values than the header has columns")
             continue
         value = {key: (row.get(key) or "").strip() for key in ("code", "name", "alias", "unit", "parent", "formula")}
+        value["currency"] = (row.get("currency") or "").strip().upper()
+        month = (row.get("year_end_month") or "").strip()
+        value["year_end_month"] = str(int(month)) if month.isdigit() and month.isascii() else month
         kind = (row.get("kind") or "").strip().lower()
         code = value["code"]
         entity_kind = (row.get("entity_kind") or "").strip().lower()
@@ -172,6 +217,14 @@ def _glossary_targets(rows: Iterable[tuple[int, dict[str, str]]]) -> tuple[dict[
             continue
         if value["formula"] and kind != "metric":
             errors.append(f"row {number}: only a metric has a formula; {kind} {code} cannot")
+            continue
+        given_conventions = [name for name in _CONVENTIONS if value[name]]
+        if given_conventions and kind != "entity":
+            errors.append(f"row {number}: only an entity has a {given_conventions[0]}; {kind} {code} cannot")
+            continue
+        problems = [p for name in given_conventions if (p := _convention_problem(name, value[name]))]
+        if problems:
+            errors.extend(f"row {number}: entity {code}: {problem}" for problem in problems)
             continue
         target = targets.setdefault((kind, code), _Target(kind, code, ""))
         target.rows.append(number)

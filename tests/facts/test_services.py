@@ -63,12 +63,14 @@ def test_a_documents_facts_upsert_on_the_natural_key_and_go_with_it() -> None:
     unknown = candidate_make(metric="", status="pending", suggested_alias="坪效", reason="unknown row label '坪效'")
     counts = facts_replace(document_id=first.pk, source_doc=first.name, candidates=[candidate_make(), unknown])
     assert counts == {"approved": 1, "pending": 1, "conflicts": 0}
-    held = candidate_make(value=Decimal("1.5"))
+    held = candidate_make(locator="sheet=ACME香港!C7")
     counts = facts_replace(document_id=second.pk, source_doc=second.name, candidates=[held, held])
     assert counts == {"approved": 2, "pending": 0, "conflicts": 0}
     fact = FactMetric.objects.get(review_status="approved")
-    assert (fact.document_id, fact.source_doc, fact.value) == (second.pk, "second.xlsx", Decimal("1.5"))
-    pending = candidate_make(status="pending", reason="conflicting values in document")
-    assert facts_replace(document_id=first.pk, source_doc=first.name, candidates=[pending])["conflicts"] == 1
+    assert (fact.document_id, fact.source_doc, fact.locator) == (second.pk, "second.xlsx", "sheet=ACME香港!C7")
+    pending = candidate_make(status="pending", reason="conflicting values in document", value=Decimal("1.5"))
+    counts = facts_replace(document_id=first.pk, source_doc=first.name, candidates=[pending])
+    assert counts == {"approved": 0, "pending": 1, "conflicts": 1}
     assert facts_delete(document_id=second.pk) == 1
+    assert facts_delete(document_id=first.pk) == 1
     assert not FactMetric.objects.exists()

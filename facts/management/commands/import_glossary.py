@@ -10,7 +10,10 @@ from facts.services import glossary_import, glossary_rows_read
 
 
 class Command(BaseCommand):
-    help = "Import glossary rows (kind,code,name,alias,unit,entity_kind,parent[,formula]), all or nothing."
+    help = (
+        "Import glossary rows (kind,code,name,alias,unit,entity_kind,parent[,formula][,year_end_month]"
+        "[,currency]), all or nothing."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path)
