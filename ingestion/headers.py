@@ -34,14 +34,18 @@ _MONTH_DAY_YEAR = re.compile(
 )
 _DAY_MONTH_YEAR = re.compile(rf"(?<![0-9])(?P<day>[0-9]{{1,2}})\s?(?P<month>{_MONTH})\.?,?\s?{_YEAR}(?![0-9])")
 _MONTH_YEAR = re.compile(rf"(?<![a-z])(?P<month>{_MONTH})\.?,?\s?{_YEAR}(?![0-9])")
-_SPLIT_YEAR = re.compile(r"(?<![0-9])(?:fy\s?)?(19[0-9]{2}|20[0-9]{2})\s?[/-]\s?([0-9]{2})(?![0-9])")
+_SPLIT_YEAR = re.compile(
+    r"(?<![0-9])(?:fy\s?)?(19[0-9]{2}|20[0-9]{2})\s?(?:/\s?((?:19|20)?[0-9]{2})|-\s?([0-9]{2}))(?![0-9])"
+)  # `2019/20`, `2017/2018`, `2019-20`; `2021-2022` is a range of two years
 _SHORT_FISCAL = re.compile(r"(?<![a-z0-9])(?:fy|f)\s?'?([0-9]{2})(?![0-9])")
 _FISCAL_WORD = re.compile(rf"(?<![a-z])fiscal(?: year)?\s?{_YEAR}")
 _FOOTNOTE = re.compile(r"\(\s?(?:[0-9]{1,2}|[ac-jl-z])\s?\)|(?<=[a-z]{3})[0-9]{1,2}(?![0-9])")
 _NOT_PERIOD = re.compile(
     r"(?<![a-z])(?:change|changes|chg|variance|var|increase|decrease|growth|movement|difference|cagr|yoy|vs"
-    r"|versus|note|notes|percentage|percent|proportion|fav|unfav|better|worse|weeks?|months?|quarters?|half|budget"
-    r"|forecast|plan|target|estimated?|guidance|outlook|ytd|ltm|ttm|pro ?forma)(?![a-z])"
+    r"|versus|(?<!see )notes?(?!\s?[0-9])|percentage|percent|proportion|fav|unfav|better|worse|weeks?|months?"
+    r"|quarters?|half|budget"
+    r"|forecast|estimated?|guidance|outlook|ytd|ltm|ttm|pro ?forma)(?![a-z])"
+    r"|(?:19|20)[0-9]{2}\s?(?:plan|target)(?![a-z])"
     r"|(?<![a-z0-9])(?:fy)?(?:19|20)[0-9]{2}[b-gi-pr-z](?![a-z])"
     r"|%\s*[a-z]|[a-z]\s*\(?%|变动|增减|增长|同比|环比|占比|比例|附注|变化|比重|预算|预测|目标|计划|累计"
 )
@@ -89,7 +93,12 @@ def periods_rewrite(normalized: str) -> tuple[str, tuple[date, ...]]:
     for pattern in (_DAY_MONTH_YEAR, _MONTH_DAY_YEAR, _MONTH_YEAR):
         text = pattern.sub(dated, text)
     text = _SPLIT_YEAR.sub(
-        lambda m: f" fy{int(m.group(1)) + 1} " if (int(m.group(1)) + 1) % 100 == int(m.group(2)) else m.group(0), text
+        lambda m: (
+            f" fy{int(m.group(1)) + 1} "
+            if (int(m.group(1)) + 1) % 100 == int(m.group(2) or m.group(3)) % 100
+            else m.group(0)
+        ),
+        text,
     )
     text = _FISCAL_WORD.sub(lambda m: f" fy{m.group('year')} ", text)
     text = _SHORT_FISCAL.sub(lambda m: f" fy20{m.group(1)} ", text)

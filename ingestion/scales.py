@@ -104,7 +104,7 @@ _NUMBER_BEFORE = re.compile(r"[0-9][0-9,.]*\s?$")
 # `in thousands`, `(thousands)`, `in thousand nt dollars`, `$ in millions`, `(inthousands)`.
 _WORD_SCALE = re.compile(r"(?<![a-z])(?:in\s?)?(?P<word>thousands?|millions?|billions?|mn|mio|bn|000s)(?![a-z])")
 # `$'000`, `'000`, `rmb'000`, `$000`, `€000`.
-_THOUSANDS_MARK = re.compile(r"(?:(?<=[$€£¥])['’]?|['’])000(?![0-9])")
+_THOUSANDS_MARK = re.compile(r"(?:(?<=[$€£¥])['’‘`]?|['’‘`])\s?000(?![0-9])")
 # `€m`, `£m`, `$m`, `us$m`, `usdm`, `rmbm`, `$bn`, `€k`.
 _LETTER_SCALE = re.compile(
     r"(?:(?<=[$€£¥])|(?<=usd)|(?<=eur)|(?<=gbp)|(?<=rmb)|(?<=aud)|(?<=rmb )|(?<=cny )|(?<=usd )|(?<=eur ))"
@@ -172,14 +172,19 @@ def _currency_only(normalized: str) -> bool:
     return not re.sub(r"[\s()（）:：,]|in|单位", "", rest)
 
 
+_SCALE_WORDS = re.compile(r"(?<![a-z])(?:dollars|amounts|tabular amounts|expressed|all figures|figures|of|in)(?![a-z])")
+
+
 def scale_strip(normalized: str) -> str:
     """The text without its scale statements and currency words (what is left names the rest)."""
-    normalized = re.sub(r"(?:,\s*)?except (?:for )?[a-z -]*?(?:data|amounts?|figures?|information)", " ", normalized)
+    normalized = re.sub(r"(?:,\s*)?except (?:for )?[a-z -]+", " ", normalized)
     spans = _scale_spans(normalized)
     chars = list(normalized)
     for start, end, _ in spans:
         chars[start:end] = " " * (end - start)
     text = _CURRENCY.sub(" ", "".join(chars))
     text = re.sub(r"[(（]\s*[,;]?\s*[)）]", " ", text)
-    text = re.sub(r"(?<![a-z])(?:dollars|amounts|tabular amounts|expressed)(?![a-z])", " ", text)
+    text = re.sub(
+        r"(?<![a-z])(?:dollars|amounts|tabular amounts|expressed|all figures|figures|of|in)(?![a-z])", " ", text
+    )
     return " ".join(text.split())

@@ -126,6 +126,7 @@ class _Reading:
     dates: tuple[date, ...] = ()
     not_period: bool = False  # `Change`, `% of total`, `Note`
     whole: bool = False  # the whole label is one alias, as printed
+    qualified: bool = False  # read under its section heading
 
     @property
     def period(self) -> Period | None:
@@ -436,6 +437,21 @@ def _table_scale(layout: _Layout, reader: _Reader) -> list[_Reading]:
     return found
 
 
+_CURRENCY_MARK = re.compile(r"\s*(?:[a-zA-Z]{0,3}\s?[$€£¥]|[A-Z]{3})\s*")
+
+
+def _body_scale(grid: list[list[str]], layout: _Layout, reader: _Reader) -> list[_Reading]:
+    """Rows under the header holding nothing but one scale statement (`(In thousands)` alone)."""
+    found = []
+    for r in range(layout.bottom + 1, len(grid)):
+        texts = {cell for cell in grid[r] if cell and not _CURRENCY_MARK.fullmatch(cell)}
+        if len(texts) == 1:
+            reading = reader.header(texts.pop())
+            if reading.printed is not None and reading.printed.factor is not None and not reading.leftover:
+                found.append(reading)
+    return found
+
+
 @dataclass(frozen=True)
 class _Context:
     entity: str | None
@@ -476,7 +492,8 @@ def _printed_merge(statements: Iterable[Printed | None]) -> Printed | None:
     currency = currency or next((p.currency for p in stated if p.currency), "")
     if scaled is None:
         return Printed(currency, None) if currency else None
-    return Printed(scaled.currency or currency, scaled.factor, scaled.per_share_excepted)
+    excepted = any(p.per_share_excepted for p in stated)
+    return Printed(scaled.currency or currency, scaled.factor, excepted)
 
 
 def facts_from_table(
@@ -542,7 +559,8 @@ def table_read(
     heading = reader.read(table.heading)
     lead = reader.read("")
     lead_printed = scale_read(text_normalize(table.lead), prose=True) if table.lead else None
-    scales = [*_table_scale(layout, reader), *headed, *titled, replace(lead, printed=lead_printed)]
+    stated = [*_table_scale(layout, reader), *_body_scale(grid, layout, reader)]
+    scales = [*stated, *headed, *titled, replace(lead, printed=lead_printed)]
     context = _context(
         [*titled, reader.read(corner)], [*titled, heading, sheet, reader.read(corner)], default_entity, scales
     )
@@ -558,6 +576,7 @@ def table_read(
     label_columns = _label_columns(layout, reader)
 
     scope = _Scope(reader, table, layout.transposed, context, document_name, sensitivity)
+    repeats = _repeated_labels(grid, layout, columns, label_columns, reader)
     candidates: list[FactCandidate] = []
     last_metric: str | None = None
     section = ""
@@ -566,16 +585,23 @@ def table_read(
         label_cells = [cells[c] if c in label_columns else _unit_only(reader, cells[c]) for c in range(layout.first)]
         values = [(c, value_parse(cells[c])) for c in columns]
         again = None if layout.transposed else _header_again(cells, layout.first, reader, dated_ok=dated_ok)
-        if again:  # a second block under its own header row (`Dec 30, 2017 | … | Dec 29, 2018`)
-            columns, section, last_metric = again, "", None
-            groups = _column_groups(columns)
-            continue
+        if again:  # a second block under its own header rows (`Dec 30, 2017 | … | Dec 29, 2018`)
+            rest = replace(table, rows=grid[r:], origin=(table.origin[0] + start + r, table.origin[1]))
+            candidates += table_read(
+                rest,
+                glossary=glossary,
+                document_name=document_name,
+                sensitivity=sensitivity,
+                default_entity=default_entity,
+                sheet_name=sheet_name,
+            ).candidates
+            break
         if not any(parsed for _, parsed in values):
             heading_text = _section_heading(cells, label_columns)
             if heading_text is not None:
                 section, last_metric = heading_text, None
             continue
-        row = _row(reader, label_cells, section=section, inherited=last_metric)
+        row = _row(reader, label_cells, section=section, inherited=last_metric, repeats=repeats, r=r)
         if row.label.rstrip().endswith((":", "：")):
             section = row.label.rstrip(" :：")
         if len(row.reading.metrics) == 1 and row.known:
@@ -589,6 +615,37 @@ def table_read(
                     candidate = replace(candidate, status="pending", reason=_join(candidate.reason, groups[c]))
                 candidates.append(candidate)
     return TableFacts(candidates, "" if candidates else "no value cell under a period column")
+
+
+def _repeated_labels(
+    grid: list[list[str]], layout: _Layout, columns: dict[int, _Column], label_columns: list[int], reader: _Reader
+) -> dict[tuple[int, str], int]:
+    """(row, folded label) → how many value rows of its block carry that label, when more than one.
+    A block ends where a header row starts again."""
+    counts: dict[str, list[int]] = {}
+    found: dict[tuple[int, str], int] = {}
+
+    def close() -> None:
+        for label, rows in counts.items():
+            if len(rows) > 1:
+                found.update({(r, label): len(rows) for r in rows})
+        counts.clear()
+
+    for r in range(layout.bottom + 1, len(grid)):
+        cells = grid[r]
+        if not layout.transposed and _header_again(cells, layout.first, reader, dated_ok=True):
+            close()
+            continue
+        if any(value_parse(cells[c]) for c in range(layout.first, len(cells))):
+            label = " ".join(cells[c] for c in label_columns if cells[c] and not is_numeric(cells[c]))
+            if label and _SUB_ROW.match(label) is None:
+                counts.setdefault(_fold(label), []).append(r)
+    close()
+    return found
+
+
+def _fold(text: str) -> str:
+    return "".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def _columns(headers: dict[int, str], reader: _Reader, *, dated_ok: bool = True) -> dict[int, _Column]:
@@ -676,6 +733,7 @@ class _Row:
     inherited_metric: str | None  # the metric of the row above, for an explicit sub-row (`其中：线上`)
     total: bool = False  # a bare total (`Total`, `合计`) the glossary names no metric for
     printed: Printed | None = None  # a money unit the row states (a `百万元` unit cell)
+    repeated: int = 0  # how often this label heads a value row of the block, when more than once
 
 
 @dataclass(frozen=True)
@@ -684,7 +742,15 @@ class _Column:
     reading: _Reading
 
 
-def _row(reader: _Reader, label_cells: list[str], *, section: str, inherited: str | None) -> _Row:
+def _row(
+    reader: _Reader,
+    label_cells: list[str],
+    *,
+    section: str,
+    inherited: str | None,
+    repeats: dict[tuple[int, str], int] | None = None,
+    r: int = 0,
+) -> _Row:
     parts: list[str] = []
     unit: UnitHint | None = None
     printed: Printed | None = None
@@ -701,23 +767,25 @@ def _row(reader: _Reader, label_cells: list[str], *, section: str, inherited: st
             parts.append(text)
     label = " ".join(parts)
     sub_row = _SUB_ROW.match(label) is not None
-    reading = _qualified(reader, label, section)
-    known = not reading.leftover and not reading.periods
+    repeated = (repeats or {}).get((r, _fold(label)), 0)
+    reading = _qualified(reader, label, section, repeated=bool(repeated))
+    known = bool(label) and not reading.leftover and not reading.periods
     channel_only = known and bool(reading.channels) and not reading.metrics and not reading.entities
     total = channel_only and not sub_row and reading.channels == (TOTAL,)
     printed = reading.printed or printed
-    return _Row(label, reading, known, reading.unit or unit, inherited if sub_row else None, total, printed)
+    return _Row(label, reading, known, reading.unit or unit, inherited if sub_row else None, total, printed, repeated)
 
 
-def _qualified(reader: _Reader, label: str, section: str) -> _Reading:
-    """The label read under its section heading when that names exactly one metric
-    (`RSUs` › `Granted`), else the label alone."""
-    if section:
+def _qualified(reader: _Reader, label: str, section: str, *, repeated: bool) -> _Reading:
+    """The label read under its section heading (`RSUs` › `Granted`) when that names exactly one
+    metric and the label repeats in the table, or alone names no one metric; else the label."""
+    alone = reader.read(label)
+    if not repeated and len(alone.metrics) == 1 and not alone.leftover and not alone.periods:
+        return alone
+    if section and label:
         qualified = reader.read(f"{section} {label}")
         if len(qualified.metrics) == 1 and not qualified.leftover and not qualified.periods:
-            alone = reader.read(label)
-            if not (alone.whole and alone.metrics != qualified.metrics):
-                return qualified
+            return replace(qualified, qualified=True)
     return reader.read(label)
 
 
@@ -780,6 +848,9 @@ def _metric_resolve(scope: _Scope, row: _Row, column: _Column) -> tuple[str, str
     name), for the reviewer; the problem keeps the fact pending.
     """
     reader, reading = scope.reader, row.reading
+    if row.repeated and not reading.qualified and row.inherited_metric is None:
+        problem = f"'{row.label}' heads {row.repeated} rows of this table: name each under its heading"
+        return _one(reading.metrics) or "", reader.alias_text(row.label), [problem]
     if row.known and len(reading.metrics) == 1:
         return reading.metrics[0], "", []
     if row.total:
@@ -889,7 +960,7 @@ def _printed_for(scope: _Scope, row: _Row, column: _Column, currency: str) -> Pr
     return _printed_merge([row.printed, column.reading.printed, table, cell])
 
 
-_PER_SHARE_LABEL = re.compile(r"per (?:common |ordinary )?share|per unit|\beps\b|每股")
+_PER_SHARE_LABEL = re.compile(r"per (?:[a-z]+ ){0,2}(?:share|unit)|\beps\b|每股")
 
 
 def _cell_locator(scope: _Scope, row: _Row, column: _Column, cell: tuple[int, int]) -> str:

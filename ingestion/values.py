@@ -185,7 +185,7 @@ def value_parse(raw: str) -> tuple[Decimal, bool] | None:
     text = _CELL_CURRENCY.sub("", text).strip()
     if negative:
         text = f"({text})"
-    if not any(ch.isdigit() for ch in text) or not _NUMBER.fullmatch(text):
+    if not any(ch.isdigit() for ch in text) or not _NUMBER.fullmatch(text) or text.endswith((",", "，")):
         return None
     try:
         return decimal_parse(text), percent

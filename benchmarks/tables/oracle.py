@@ -49,7 +49,7 @@ COLLIDING = "colliding_row"
 COLUMN_GROUP = "column_group"
 EXPECTED_PENDING = (COLLIDING, COLUMN_GROUP)
 
-PERCENT, UNKNOWN = "percent", "unknown"
+PERCENT, UNKNOWN, ONE = "percent", "unknown", "one"
 SCALES = ("thousand", "million", "billion")
 
 _NO_VALUE = frozenset({"", "-", "—", "–", "―"})
@@ -66,7 +66,8 @@ _EARLY_JANUARY = re.compile(
 _FY_SHORT = re.compile(r"(?<![a-z0-9])fy?\s?'?([0-9]{2})(?![0-9])", re.IGNORECASE)
 _YEAR = re.compile(r"(?<![0-9])(199[0-9]|20[0-9]{2}|2100)(?![0-9])")
 _NOT_A_PERIOD = re.compile(
-    r"%|\b(?:change|variance|increase|decrease|vs)\b|(?<!except )\bpercent\w*|(?<!see )\bnotes?\b(?!\s*[0-9])",
+    r"%|\b(?:change|variance|increase|decrease|vs|estimated?|budget|forecast)\b"
+    r"|(?<!except )\bpercent\w*|(?<!see )\bnotes?\b(?!\s*[0-9])",
     re.IGNORECASE,
 )
 _PERCENT_UNIT = re.compile(r"\(?\s*%\s*\)?")
@@ -348,52 +349,86 @@ def column_period(parts: list[str]) -> tuple[int | None, str, bool]:
     return year, kind, percent_unit
 
 
+_PER_SHARE_EXCEPTED = re.compile(r"except\s+(?:for\s+)?(?:share\s+and\s+)?per[- ]share", re.IGNORECASE)
+_PER_SHARE_LABEL = re.compile(r"per (?:common |ordinary |diluted |basic )?share|\beps\b", re.IGNORECASE)
+_PERCENT_LABEL = re.compile(r"%")
+
+
+def _block_starts(grid: list[list[str]]) -> list[int]:
+    """Where each block of the table begins: row 0, and every body row that is a period header
+    again (no number but years, e.g. a second `Dec 30, 2017 | … | Dec 29, 2018` row)."""
+    starts = [0]
+    r = _header_end(grid)
+    while r < len(grid):
+        row = grid[r]
+        cells = row[1:]
+        numbers = [c for c in cells if number_read(c) is not None and not is_year(c)]
+        if not numbers and any(years_named(c) for c in cells) and r > starts[-1] + _header_end(grid[starts[-1] :]):
+            starts.append(r)
+        r += 1
+    return starts
+
+
 def table_truth(item: dict[str, Any], index: int) -> TableTruth:
     grid = [[str(cell) for cell in row] for row in item["table"]["table"]]
     paragraphs = paragraphs_sorted(item.get("paragraphs", []))
     at = lead_index(paragraphs)
     lead = paragraphs[at]["text"] if at is not None else ""
-    band = _header_end(grid)
-    header_rows = _period_header_rows(grid, band)
-    periods, column_kind, percent_columns = columns_read(grid, header_rows)
-
-    labels, sections, numbers = _rows(grid, header_rows, band)
-    aliases, colliding = _aliases(labels, sections, numbers)
     gold = gold_scale(item.get("questions", []))
-    stated = scales_stated(" ".join(" ".join(row) for row in grid) + " " + lead)
+    printed = " ".join(" ".join(row) for row in grid) + " " + lead
+    stated = scales_stated(printed)
     table_scale = gold if gold != UNKNOWN else (next(iter(stated)) if len(stated) == 1 else UNKNOWN)
+    per_share_excepted = bool(_PER_SHARE_EXCEPTED.search(printed))
+    starts = _block_starts(grid)
     cells: list[Cell] = []
-    for r, found in numbers.items():
-        label = labels[r]
-        for c, (value, percent) in found.items():
-            if column_kind[c] != SCORED:
-                kind = column_kind[c]
-            elif not label:
-                kind = UNLABELLED
-            elif r in colliding:
-                kind = COLLIDING
+    first_header_rows, first_periods = 0, {}
+    for number, begin in enumerate(starts):
+        end = starts[number + 1] if number + 1 < len(starts) else len(grid)
+        block = grid[begin:end]
+        band = _header_end(block)
+        header_rows = _period_header_rows(block, band)
+        periods, column_kind, percent_columns = columns_read(block, header_rows)
+        if number == 0:
+            first_header_rows, first_periods = header_rows, periods
+        labels, sections, numbers = _rows(block, header_rows, band)
+        aliases, colliding = _aliases(labels, sections, numbers)
+        for r, found in numbers.items():
+            label = labels[r]
+            if _PERCENT_LABEL.search(label):
+                row_scale = PERCENT
+            elif per_share_excepted and _PER_SHARE_LABEL.search(label):
+                row_scale = ONE
             else:
-                kind = SCORED
-            cells.append(
-                Cell(
-                    row=r,
-                    col=c,
-                    text=grid[r][c],
-                    value=value,
-                    percent=percent,
-                    label=label,
-                    alias=aliases.get(r, ""),
-                    year=periods.get(c),
-                    kind=kind,
-                    scale=PERCENT if percent or c in percent_columns else table_scale,
+                row_scale = table_scale
+            for c, (value, percent) in found.items():
+                if column_kind[c] != SCORED:
+                    kind = column_kind[c]
+                elif not label:
+                    kind = UNLABELLED
+                elif r in colliding:
+                    kind = COLLIDING
+                else:
+                    kind = SCORED
+                cells.append(
+                    Cell(
+                        row=begin + r,
+                        col=c,
+                        text=grid[begin + r][c],
+                        value=value,
+                        percent=percent,
+                        label=label,
+                        alias=aliases.get(r, ""),
+                        year=periods.get(c),
+                        kind=kind,
+                        scale=PERCENT if percent or c in percent_columns else row_scale,
+                    )
                 )
-            )
     return TableTruth(
         index=index,
         uid=item["table"].get("uid", ""),
         grid=grid,
-        header_rows=header_rows,
-        periods=periods,
+        header_rows=first_header_rows,
+        periods=first_periods,
         cells=cells,
         lead=lead,
         gold_scale=gold,

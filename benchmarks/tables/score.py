@@ -201,7 +201,7 @@ def table_tally(truth: TableTruth, candidates: list[FactCandidate], glossary: Gl
             continue
         keyed.setdefault(_key(metric, truth.entity, cell.year), []).append(cell)
     for cells in keyed.values():
-        if len(cells) > 1:  # two rows whose aliases the glossary reads as one metric
+        if len({cell.value for cell in cells}) > 1:  # two rows the glossary reads as one metric, two values
             for cell in cells:
                 if kinds[(cell.row, cell.col)] == SCORED:
                     kinds[(cell.row, cell.col)] = COLLIDING
@@ -220,7 +220,8 @@ def table_tally(truth: TableTruth, candidates: list[FactCandidate], glossary: Gl
         for cell in cells:
             if kinds[(cell.row, cell.col)] in EXPECTED_PENDING:
                 outcome[(cell.row, cell.col)] = "approved"
-        if len(cells) > 1 or kinds[(cells[0].row, cells[0].col)] != SCORED:
+        same = len({c.value for c in cells}) == 1  # a figure printed twice (a summary repeated)
+        if (len(cells) > 1 and not same) or kinds[(cells[0].row, cells[0].col)] != SCORED:
             kind = kinds[(cells[0].row, cells[0].col)]
             wrong.append(_wrong(truth, fact, cells[0].label, f"expected pending ({kind})", "expected pending"))
             continue
@@ -232,9 +233,10 @@ def table_tally(truth: TableTruth, candidates: list[FactCandidate], glossary: Gl
             value_exact.add((cell.row, cell.col))
             kind, why = "scale", f"scale {scale}, printed in {cell.scale}"
         else:
-            value_exact.add((cell.row, cell.col))
-            outcome[(cell.row, cell.col)] = "exact"
-            unverified += cell.scale == UNKNOWN
+            for twin in cells:
+                value_exact.add((twin.row, twin.col))
+                outcome[(twin.row, twin.col)] = "exact"
+                unverified += twin.scale == UNKNOWN
             continue
         outcome[(cell.row, cell.col)] = "wrong"
         wrong.append(_wrong(truth, fact, cell.label, why, kind))

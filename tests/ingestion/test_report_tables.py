@@ -306,3 +306,15 @@ def test_a_second_header_row_starts_a_new_block() -> None:
         ("NET_INCOME", "FY2017", "5421", "AMT_M", "approved"),
         ("NET_INCOME", "FY2018", "5424", "AMT_M", "approved"),
     }
+
+
+def test_a_repeated_label_outside_its_heading_waits_for_review() -> None:
+    rows = [["(in thousands)", "2019"], ["Revenue", "10"], ["Deferred", ""], ["Revenue", "12"]]
+    got = read(rows)
+    assert {f.status for f in got} == {"pending"} and all("heads 2 rows" in f.reason for f in got)
+
+
+def test_an_unlabelled_row_never_takes_a_metric_from_the_title() -> None:
+    rows = [["(in thousands)", "2019"], ["Revenue", "10"], ["", "25"]]
+    by_value = {f.value: f for f in read(rows, title="Revenue")}
+    assert by_value[Decimal(25)].status == "pending" and by_value[Decimal(10)].status == "approved"
