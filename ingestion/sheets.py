@@ -133,8 +133,26 @@ def _fill_merges(cells: dict[tuple[int, int], str], merges: list[tuple[int, int,
                 cells[(r, c)] = text
 
 
+_YEAR_LIKE = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])")
+
+
+def _continues(by_row: dict[int, dict[int, str]], previous: list[int], block: list[int]) -> bool:
+    """A block one blank row below a table, with no header of its own (no year-like cell): the
+    same table after a spacer row, as annual reports set them."""
+    if block[0] != previous[-1] + 2:
+        return False
+    if not any(is_numeric(text) for r in previous for text in by_row[r].values()):
+        return False
+    return not any(_YEAR_LIKE.search(text) for r in block for text in by_row[r].values())
+
+
 def _tables(sheet: str, cells: dict[tuple[int, int], str]) -> list[Table]:
-    """Blocks of consecutive non-blank rows; a lone single-text row titles the block below."""
+    """Blocks of consecutive non-blank rows; a lone single-text row titles the block below.
+
+    The lone rows above a table (a note such as `… (in thousands):`, then a caption) are its
+    lead; the last is its title. A block one spacer row below a table, with no header of its
+    own, continues that table.
+    """
     by_row: dict[int, dict[int, str]] = {}
     for (r, c), text in cells.items():
         by_row.setdefault(r, {})[c] = text
@@ -142,30 +160,43 @@ def _tables(sheet: str, cells: dict[tuple[int, int], str]) -> list[Table]:
     for r in sorted(by_row):
         if blocks and r == blocks[-1][-1] + 1:
             blocks[-1].append(r)
+        elif blocks and _continues(by_row, blocks[-1], [r, *_run(by_row, r)]):
+            blocks[-1].extend([r - 1, r])
         else:
             blocks.append([r])
     tables: list[Table] = []
-    caption = ""
+    lone: list[str] = []
     heading = ""
     for block in blocks:
-        texts = set(by_row[block[0]].values())
+        texts = {text for text in (by_row.get(block[0]) or {}).values()}
         if len(texts) == 1 and not is_numeric(next(iter(texts))):
-            if not tables:  # after a table, a lone row may be its footnote, never a heading
-                heading = caption or heading
-            caption = next(iter(texts))
+            if not tables and lone:  # after a table, a lone row may be its footnote, never a heading
+                heading = lone[0]
+            lone.append(next(iter(texts)))
             block = block[1:]
             if not block:
                 continue
-        columns = sorted({c for r in block for c in by_row[r]})
+        caption = lone[-1] if lone else ""
+        columns = sorted({c for r in block for c in by_row.get(r, {})})
         first_col, last_col = columns[0], columns[-1]
         if (last_col - first_col + 1) * len(block) > 4 * MAX_CELLS:
             raise ExtractionError(f"sheet {sheet}: the used range is too large to read as a table.", "too_large")
-        grid = [[by_row[r].get(c, "") for c in range(first_col, last_col + 1)] for r in block]
+        grid = [[by_row.get(r, {}).get(c, "") for c in range(first_col, last_col + 1)] for r in block]
+        lead = " ".join(lone)
         tables.append(
-            Table(f"sheet={sheet}", caption, grid, "a1", (block[0], first_col), sheet, lead=caption, heading=heading)
+            Table(f"sheet={sheet}", caption, grid, "a1", (block[0], first_col), sheet, lead=lead, heading=heading)
         )
-        caption = ""
+        lone = []
     return tables
+
+
+def _run(by_row: dict[int, dict[int, str]], r: int) -> list[int]:
+    """The rows that follow `r` without a gap."""
+    found = []
+    while r + 1 in by_row:
+        r += 1
+        found.append(r)
+    return found
 
 
 def read_xlsx(name: str, data: bytes, *, media_type: str, max_pages: int) -> ExtractedDocument:

@@ -558,7 +558,9 @@ def table_read(
     sheet = reader.read(sheet_name if sheet_name is not None else table.sheet)
     heading = reader.read(table.heading)
     lead = reader.read("")
-    lead_printed = scale_read(text_normalize(table.lead), prose=True) if table.lead else None
+    lead_printed = _printed_merge(
+        scale_read(text_normalize(text), prose=True) for text in (table.lead, table.heading) if text
+    )
     stated = [*_table_scale(layout, reader), *_body_scale(grid, layout, reader)]
     scales = [*stated, *headed, *titled, replace(lead, printed=lead_printed)]
     context = _context(

@@ -96,7 +96,8 @@ def test_xlsx_lead_is_the_title_row_and_a_lone_row_above_it_the_heading() -> Non
 
     first, second = extract("book.xlsx", xlsx_bytes(build)).tables
     caption = "Deferred charges (in thousands)"
-    assert context(first) == (caption, caption, "ACME Hong Kong Limited")
+    # The lead is every lone row above the table: a note, then its caption.
+    assert context(first) == (caption, f"ACME Hong Kong Limited {caption}", "ACME Hong Kong Limited")
     # A lone row after a table (a footnote) is not a heading; the sheet's heading still holds.
     assert context(second)[1:] == ("Deferred fees (in thousands)", "ACME Hong Kong Limited")
 
@@ -236,3 +237,14 @@ def test_pdf_continuation_may_open_with_a_section_label_instead_of_a_header() ->
     first, rest = extract("report.pdf", data).tables
     assert rest.title == first.title and rest.rows[:2] == [["", "2019", "2018"], ["Liabilities:", "", ""]]
     assert first.rows + rest.rows[1:] == grid
+
+
+def test_xlsx_a_spacer_row_inside_a_table_does_not_split_it() -> None:
+    def build(workbook: Any) -> None:
+        sheet_rows(
+            workbook.create_sheet("Taxes"),
+            [["(in millions)", "2019", "2018"], ["Inventories", 43, 58], [], ["Intangible assets", 964, 552]],
+        )
+
+    (table,) = extract("book.xlsx", xlsx_bytes(build)).tables
+    assert table.rows[-1][0] == "Intangible assets" and table.a1(3, 1) == "B4"
