@@ -249,6 +249,21 @@ def _paragraphs(pages: list[_Page], body: float, title: str) -> tuple[str, list[
     return title, blocks, pieces
 
 
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?。！？])\s+(?=[A-Z0-9(\u4e00-\u9fff])")
+
+
+def _last_sentence(near: list[_Piece]) -> str:
+    """The sentence right before a table: the last paragraph above it, joined to the one before
+    when it only ends that one's sentence (the layout pass may break a sentence in two:
+    `… consisted of the following (in` / `thousands):`)."""
+    if not near or near[-1].is_heading:
+        return ""
+    text = near[-1].text
+    if text[:1].islower() and len(near) > 1 and not near[-2].is_heading:
+        text = f"{near[-2].text} {text}"
+    return _SENTENCE_BREAK.split(text)[-1]
+
+
 def _tables_placed(pages: list[_Page], pieces: dict[int, list[_Piece]]) -> list[Table]:
     """Every table with its lead and heading; a table continued from the previous page as one."""
     running = _running_lines(pages)
@@ -265,7 +280,7 @@ def _tables_placed(pages: list[_Page], pieces: dict[int, list[_Piece]]) -> list[
             headings = [p.text for p in above if p.is_heading]
             floor = max((f.bottom for f in page.found if f.bottom <= found.top + 1), default=0.0)
             near = [p for p in above if p.top >= floor - 1]
-            lead = near[-1].text if near and not near[-1].is_heading else ""
+            lead = _last_sentence(near)
             table = Table(
                 f"page={page.number},table={index + 1}",
                 found.title,
