@@ -39,7 +39,10 @@ _SPLIT_YEAR = re.compile(
 )  # `2019/20`, `2017/2018`, `2019-20`; `2021-2022` is a range of two years
 _SHORT_FISCAL = re.compile(r"(?<![a-z0-9])(?:fy|f)\s?'?([0-9]{2})(?![0-9])")
 _FISCAL_WORD = re.compile(rf"(?<![a-z])fiscal(?: year)?\s?{_YEAR}")
-_FOOTNOTE = re.compile(r"\(\s?(?:[0-9]{1,2}|[ac-jl-z])\s?\)|(?<=[a-z]{3})[0-9]{1,2}(?![0-9])")
+_FOOTNOTE = re.compile(
+    r"\(\s?(?:[0-9]{1,2}|[ac-jl-z])\s?\)|(?<=[a-z]{3})[0-9]{1,2}(?![0-9])"
+    r"|(?<![a-z])(?:see )?notes? [0-9]{1,2}[a-z]?(?![0-9])"
+)
 _NOT_PERIOD = re.compile(
     r"(?<![a-z])(?:change|changes|chg|variance|var|increase|decrease|growth|movement|difference|cagr|yoy|vs"
     r"|versus|(?<!see )notes?(?!\s?[0-9])|percentage|percent|proportion|fav|unfav|better|worse|weeks?|months?"

@@ -143,11 +143,21 @@ def _continues(by_row: dict[int, dict[int, str]], previous: list[int], block: li
         return False
     if not any(is_numeric(text) for r in previous for text in by_row[r].values()):
         return False
-    return not any(_YEAR_LIKE.search(text) for r in block for text in by_row[r].values())
+    return not any(_header_like(by_row[r]) for r in block)
+
+
+def _header_like(row: dict[int, str]) -> bool:
+    """A row that could head a table: a text naming a year, or years in a row with no label."""
+    texts = [row[c] for c in sorted(row)]
+    if any(_YEAR_LIKE.search(text) and not is_numeric(text) for text in texts):
+        return True
+    labelled = not is_numeric(texts[0]) if texts else False
+    return not labelled and any(_YEAR_LIKE.fullmatch(text) for text in texts)
 
 
 def _tables(sheet: str, cells: dict[tuple[int, int], str]) -> list[Table]:
-    """Blocks of consecutive non-blank rows; a lone single-text row titles the block below.
+    """Blocks of consecutive non-blank rows; a lone single-text row at the block's left edge titles
+    the block below (one further right, such as `Fiscal 2019` over a group of columns, heads them).
 
     The lone rows above a table (a note such as `… (in thousands):`, then a caption) are its
     lead; the last is its title. A block one spacer row below a table, with no header of its
@@ -168,8 +178,10 @@ def _tables(sheet: str, cells: dict[tuple[int, int], str]) -> list[Table]:
     lone: list[str] = []
     heading = ""
     for block in blocks:
-        texts = {text for text in (by_row.get(block[0]) or {}).values()}
-        if len(texts) == 1 and not is_numeric(next(iter(texts))):
+        first_row = by_row.get(block[0]) or {}
+        texts = set(first_row.values())
+        body_left = min((c for r in block[1:] for c in by_row.get(r, {})), default=min(first_row))
+        if len(texts) == 1 and not is_numeric(next(iter(texts))) and min(first_row) <= body_left:
             if not tables and lone:  # after a table, a lone row may be its footnote, never a heading
                 heading = lone[0]
             lone.append(next(iter(texts)))

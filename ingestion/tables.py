@@ -76,6 +76,7 @@ _HALF_FIRST = re.compile(r"(?<![a-z0-9])([12])h\s?(20[0-9]{2}|[0-9]{2})(?![0-9])
 _HEADER_SCAN = 8
 _SUB_HEADER_ROWS = 2
 _FUZZY_CUTOFF = 0.6
+_CAPTION_LIMIT = 80  # a longer text above a table is prose, whose words do not caption its columns
 
 Status = Literal["approved", "pending"]
 TOTAL = "TOTAL"
@@ -359,13 +360,16 @@ def _header_like(row: list[str], first: int, *, label_allowed: bool) -> bool:
     return label_allowed or not any(row[:first])
 
 
-def _find_header(grid: list[list[str]], reader: _Reader) -> tuple[int, int] | None:
-    """(header row, first period column) of a metric-rows × period-columns grid, or None."""
+def _find_header(grid: list[list[str]], reader: _Reader, *, strict: bool = False) -> tuple[int, int] | None:
+    """(header row, first period column) of a metric-rows × period-columns grid, or None.
+
+    `strict` (periods down the first column): a cell must be a period and nothing else, so a row
+    label such as `Net balances at September 30, 2018` is no period."""
     for r in range(min(len(grid), _HEADER_SCAN)):
         cells = [(c, text) for c, text in enumerate(grid[r]) if text]
         if not cells:
             continue
-        periods = [c for c, text in cells if c >= 1 and reader.header(text).column_period is not None]
+        periods = [c for c, text in cells if c >= 1 and _period_of(reader.header(text), strict=strict) is not None]
         numeric = [c for c, text in cells if c not in periods and is_numeric(text)]
         if periods and not numeric:
             return r, min(periods)
@@ -379,7 +383,7 @@ def _layout(grid: list[list[str]], reader: _Reader) -> _Layout | None:
     found = _find_header(grid, reader)
     if found is None:
         flipped = [list(column) for column in zip(*grid, strict=True)] if grid else []
-        found = _find_header(flipped, reader)
+        found = _find_header(flipped, reader, strict=True)
         if found is None:
             return None
         grid, transposed = flipped, True
@@ -568,8 +572,14 @@ def table_read(
     )
 
     captions = [table.title, *preamble, *above, corner]
-    dated_ok = not any(sub_annual(text_normalize(text)) for text in captions if text)
-    columns = _columns(_column_headers(layout), reader, dated_ok=dated_ok)
+    dated_ok = not any(sub_annual(text_normalize(text)) for text in captions if 0 < len(text) <= _CAPTION_LIMIT)
+    headers = _column_headers(layout)
+    columns = _columns(headers, reader, dated_ok=dated_ok, strict=layout.transposed)
+    for c in headers.keys() - columns.keys():
+        rescued = _caption_dropped(layout, c, reader)
+        if rescued is not None and (dated_ok or not rescued.reading.dates):
+            columns[c] = rescued
+    columns = dict(sorted(columns.items()))
     if not columns:
         if not dated_ok:
             return TableFacts([], "its dated columns are quarters or halves, which a date alone does not name")
@@ -650,14 +660,37 @@ def _fold(text: str) -> str:
     return "".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
-def _columns(headers: dict[int, str], reader: _Reader, *, dated_ok: bool = True) -> dict[int, _Column]:
+def _caption_dropped(layout: _Layout, c: int, reader: _Reader) -> _Column | None:
+    """A column whose caption above (`31,` left of a broken merge) spoils an otherwise clean period
+    cell: the period cell and what sits below it, when that is only a scale (`(in millions)`)."""
+    if layout.transposed:
+        return None
+    parts = [layout.grid[r][c] for r in range(layout.top, layout.bottom + 1)]
+    for i in range(len(parts) - 1, 0, -1):
+        if not parts[i] or reader.header(parts[i]).period is None:
+            continue
+        below = [p for p in parts[i + 1 :] if p]
+        if all(reader.header(p).printed is not None and not reader.header(p).leftover for p in below):
+            text = " ".join([parts[i], *below])
+            return _Column(text, reader.header(text))
+        return None
+    return None
+
+
+def _period_of(reading: _Reading, *, strict: bool) -> Period | None:
+    return reading.period if strict else reading.column_period
+
+
+def _columns(
+    headers: dict[int, str], reader: _Reader, *, dated_ok: bool = True, strict: bool = False
+) -> dict[int, _Column]:
     """The value columns whose header names a period; a dated one only when the table's caption
     does not make its dates the ends of quarters or halves (`Quarters Ended`)."""
     read = {c: _Column(text, reader.header(text)) for c, text in headers.items()}
     return {
         c: column
         for c, column in read.items()
-        if column.reading.column_period is not None and (dated_ok or not column.reading.dates)
+        if _period_of(column.reading, strict=strict) is not None and (dated_ok or not column.reading.dates)
     }
 
 
@@ -1034,8 +1067,8 @@ def _conflicts_marked(candidates: list[FactCandidate]) -> list[FactCandidate]:
         if len(same) == 1:
             kept.append(fact)
         elif len({(candidates[i].value, candidates[i].unit) for i in same}) == 1:
-            if index == same[0]:
-                kept.append(fact)  # the same fact twice (a summary repeated): keep the first
+            if index == same[0] or fact.status != "approved":
+                kept.append(fact)  # the same fact twice (a summary repeated): keep the first approved one
         else:
             kept.append(replace(fact, status="pending", reason=_join(fact.reason, "conflicting values in document")))
     return kept

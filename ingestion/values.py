@@ -18,6 +18,7 @@ from core.normalize import text_normalize
 
 NO_VALUE = frozenset({"", "-", "—", "–", "--", "——", "/", "n/a", "na", "n.a.", "nm", "n.m.", "不适用", "无", "*"})
 
+_BARE_PERCENT = re.compile(r"(?<![0-9])(?<![0-9] )%")
 _BRACKETS = re.compile(r"[(\[【〔]([^)\]】〕]*)[)\]】〕]")
 _UNIT_CLAUSE = re.compile(r"(?:单位|units?)\s*[:：]\s*")
 _NUMBER = re.compile(r"[-+]?\(?[-+]?(?:[0-9][0-9,， ]*)?(?:\.[0-9]+)?\)?")
@@ -113,8 +114,8 @@ class UnitMarkers:
         clause = self._clause(normalized)
         if clause is not None:
             return clause[2]
-        if "%" in normalized and "%" in self.exact:
-            return self.exact["%"]
+        if "%" in self.exact and _BARE_PERCENT.search(normalized):
+            return self.exact["%"]  # `毛利率 %`; a figure's own sign (`a rate of 19.0%`) names no unit
         return None
 
     def strip(self, normalized: str) -> str:
@@ -128,7 +129,9 @@ class UnitMarkers:
 
 def _contains(text: str, marker: str) -> bool:
     """`marker` inside `text`; an ASCII marker must sit on word boundaries (`rmb m` not in `rmb mn`)."""
-    if not marker.isascii() or marker == "%":
+    if marker == "%":
+        return _BARE_PERCENT.search(text) is not None
+    if not marker.isascii():
         return marker in text
     return re.search(r"(?<![a-z0-9])" + re.escape(marker) + r"(?![a-z0-9])", text) is not None
 

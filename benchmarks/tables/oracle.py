@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -351,7 +351,7 @@ def column_period(parts: list[str]) -> tuple[int | None, str, bool]:
 
 _PER_SHARE_EXCEPTED = re.compile(r"except\s+(?:for\s+)?(?:share\s+and\s+)?per[- ]share", re.IGNORECASE)
 _PER_SHARE_LABEL = re.compile(r"per (?:common |ordinary |diluted |basic )?share|\beps\b", re.IGNORECASE)
-_PERCENT_LABEL = re.compile(r"%")
+_PERCENT_LABEL = re.compile(r"\(\s?%\s?\)|%\s*$|\bin %|\bpercentage\b", re.IGNORECASE)
 
 
 def _block_starts(grid: list[list[str]]) -> list[int]:
@@ -379,6 +379,39 @@ def table_truth(item: dict[str, Any], index: int) -> TableTruth:
     stated = scales_stated(printed)
     table_scale = gold if gold != UNKNOWN else (next(iter(stated)) if len(stated) == 1 else UNKNOWN)
     per_share_excepted = bool(_PER_SHARE_EXCEPTED.search(printed))
+    transposed = _transposed(grid)
+    read_grid = [list(column) for column in zip(*_padded(grid), strict=True)] if transposed else grid
+    cells, first_header_rows, first_periods = _cells(read_grid, table_scale, per_share_excepted)
+    if transposed:  # periods run down the first column: the truth of the flipped grid, flipped back
+        cells = [replace(cell, row=cell.col, col=cell.row) for cell in cells]
+        first_header_rows, first_periods = 1, {}
+    return TableTruth(
+        index=index,
+        uid=item["table"].get("uid", ""),
+        grid=grid,
+        header_rows=first_header_rows,
+        periods=first_periods,
+        cells=cells,
+        lead=lead,
+        gold_scale=gold,
+        stated_scales=stated,
+    )
+
+
+def _padded(grid: list[list[str]]) -> list[list[str]]:
+    width = max((len(row) for row in grid), default=0)
+    return [row + [""] * (width - len(row)) for row in grid]
+
+
+def _transposed(grid: list[list[str]]) -> bool:
+    """Periods down the first column (`2021 | $138 | $6`), none across the top."""
+    if not grid or any(years_named(cell) for cell in grid[0][1:]):
+        return False
+    return sum(is_year(row[0].strip()) for row in grid[1:] if row) >= 2
+
+
+def _cells(grid: list[list[str]], table_scale: str, per_share_excepted: bool) -> tuple[list[Cell], int, dict[int, int]]:
+    """Every number cell of a metric-rows × period-columns grid, block by block."""
     starts = _block_starts(grid)
     cells: list[Cell] = []
     first_header_rows, first_periods = 0, {}
@@ -391,7 +424,8 @@ def table_truth(item: dict[str, Any], index: int) -> TableTruth:
         if number == 0:
             first_header_rows, first_periods = header_rows, periods
         labels, sections, numbers = _rows(block, header_rows, band)
-        aliases, colliding = _aliases(labels, sections, numbers)
+        in_periods = {r: {c: v for c, v in found.items() if c in periods} for r, found in numbers.items()}
+        aliases, colliding = _aliases(labels, sections, in_periods)
         for r, found in numbers.items():
             label = labels[r]
             if _PERCENT_LABEL.search(label):
@@ -423,17 +457,7 @@ def table_truth(item: dict[str, Any], index: int) -> TableTruth:
                         scale=PERCENT if percent or c in percent_columns else row_scale,
                     )
                 )
-    return TableTruth(
-        index=index,
-        uid=item["table"].get("uid", ""),
-        grid=grid,
-        header_rows=first_header_rows,
-        periods=first_periods,
-        cells=cells,
-        lead=lead,
-        gold_scale=gold,
-        stated_scales=stated,
-    )
+    return cells, first_header_rows, first_periods
 
 
 def _rows(
@@ -482,7 +506,9 @@ def _aliases(
     final: dict[str, list[int]] = {}
     for r, alias in aliases.items():
         final.setdefault(_fold(alias), []).append(r)
-    colliding |= {r for rows in final.values() if len(rows) > 1 for r in rows}
+    for rows in final.values():  # one alias on rows that print different figures
+        if len(rows) > 1 and len({tuple(sorted(numbers[r].items())) for r in rows}) > 1:
+            colliding.update(rows)
     return aliases, colliding
 
 
