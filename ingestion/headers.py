@@ -120,6 +120,17 @@ def sub_annual(normalized: str) -> bool:
     return bool(_SUB_ANNUAL.search(normalized))
 
 
+_MEASURE = re.compile(
+    r"(?<![a-z])(?:percent|percentage|change|growth|variance|increase|decrease)(?![a-z])|%|占比|比例|增长|变动|同比"
+)
+
+
+def names_a_measure(normalized: str) -> bool:
+    """A caption that says what a column measures other than the period's figure (`(As percentage
+    of net revenues)`, `Change`), unlike an annotation (`Audited`, `See note 3`)."""
+    return bool(_MEASURE.search(normalized))
+
+
 def not_a_period(normalized: str) -> bool:
     """A header that marks a column of something other than a period's figures."""
     return bool(_NOT_PERIOD.search(_YEAR_WEEKS.sub(" ", normalized)))

@@ -72,6 +72,8 @@ def _inside(obj: dict[str, Any], boxes: list[tuple[float, float, float, float]])
 
 
 def _join(left: str, right: str) -> str:
+    if left and right and left[-1].isdigit() and right[0].isdigit() and left[-1].isascii() and right[0].isascii():
+        return left + right  # a figure a narrow cell wrapped (`963,9` / `47`)
     if left and right and left[-1].isascii() and left[-1].isalnum() and right[0].isascii() and right[0].isalnum():
         return f"{left} {right}"
     if left.endswith("-") and right[:1].isascii() and right[:1].isalpha():

@@ -44,7 +44,7 @@ from core.normalize import compact_view, text_normalize
 from core.periods import periods_find
 from core.types import Period
 
-from .headers import fiscal_year, header_prepare, not_a_period, periods_rewrite, sub_annual
+from .headers import fiscal_year, header_prepare, names_a_measure, not_a_period, periods_rewrite, sub_annual
 from .ir import ExtractedDocument, Table
 from .scales import AS_PRINTED, DOLLAR, Printed, dollar_currency, scale_read, scale_strip, unit_code, unit_parse
 from .values import _BRACKETS, UnitHint, UnitMarkers, cell_currency, is_numeric, value_parse
@@ -399,9 +399,11 @@ def _layout(grid: list[list[str]], reader: _Reader) -> _Layout | None:
     ):
         bottom += 1
     layout = _Layout(grid, transposed, top, bottom, first)
-    if bottom > row:  # keep sub-header rows only if they do not lose a period
+    if bottom > row:  # keep sub-header rows only if they do not lose a period to an annotation
         plain = replace(layout, bottom=row)
-        if _period_count(plain, reader) > _period_count(layout, reader):
+        below = [cell for r in range(row + 1, bottom + 1) for cell in grid[r][first:] if cell]
+        measured = any(names_a_measure(text_normalize(cell)) for cell in below)
+        if not measured and _period_count(plain, reader) > _period_count(layout, reader):
             return plain
     return layout
 
@@ -1067,8 +1069,11 @@ def _conflicts_marked(candidates: list[FactCandidate]) -> list[FactCandidate]:
         if len(same) == 1:
             kept.append(fact)
         elif len({(candidates[i].value, candidates[i].unit) for i in same}) == 1:
-            if index == same[0] or fact.status != "approved":
-                kept.append(fact)  # the same fact twice (a summary repeated): keep the first approved one
+            if all(candidates[i].status == "approved" for i in same):
+                if index == same[0]:
+                    kept.append(fact)  # the same fact twice (a summary repeated): keep the first
+            else:
+                kept.append(replace(fact, status="pending", reason=fact.reason or "the same figure waits for review"))
         else:
             kept.append(replace(fact, status="pending", reason=_join(fact.reason, "conflicting values in document")))
     return kept

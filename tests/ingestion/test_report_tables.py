@@ -318,3 +318,35 @@ def test_an_unlabelled_row_never_takes_a_metric_from_the_title() -> None:
     rows = [["(in thousands)", "2019"], ["Revenue", "10"], ["", "25"]]
     by_value = {f.value: f for f in read(rows, title="Revenue")}
     assert by_value[Decimal(25)].status == "pending" and by_value[Decimal(10)].status == "approved"
+
+
+def test_a_measure_caption_under_the_years_is_no_annotation() -> None:
+    rows = [
+        ["", "2019", "2018"],
+        ["", "(As percentage of net revenues)", "(As percentage of net revenues)"],
+        ["Revenue", "70%", "65%"],
+    ]
+    assert read(rows, lead="Revenue by channel (in millions):") == []
+
+
+def test_a_figures_own_percent_sign_in_a_label_is_no_unit() -> None:
+    rows = [["£m", "2019"], ["Net income at the domestic tax rate of 19.0% (2018: 19.0%)", "8.2"]]
+    got = table_read(
+        Table("table=1", "", rows),
+        glossary=_glossary_with("Net income at the domestic tax rate of 19.0% (2018: 19.0%)"),
+        document_name="r.docx",
+        sensitivity="INTERNAL",
+        default_entity="CO",
+    ).candidates
+    assert [(str(f.value), f.unit, f.status) for f in got] == [("8.2", "GBP_M", "approved")]
+
+
+def _glossary_with(label: str) -> GlossarySnapshot:
+    return glossary_build(
+        entities=[EntityInfo("CO", "Example Co", "subsidiary")],
+        metrics=[MetricInfo("TAXED", label, "AS_PRINTED")],
+        channels=[ChannelInfo("TOTAL", "合计")],
+        units=[UnitInfo(code, code, code) for code in ("PCT", "AS_PRINTED")],
+        aliases=[AliasRecord("entity", "Example Co", "CO"), AliasRecord("metric", label, "TAXED")],
+        home_company_name="Home",
+    )

@@ -47,8 +47,6 @@ from ingestion import FactCandidate, extract
 from ingestion.sheets import number_text
 from ingestion.values import value_parse
 
-IN_PROGRESS = pytest.mark.xfail(strict=False, reason="issue J in progress")
-
 
 @cache
 def _items() -> list[dict[str, Any]]:
@@ -395,7 +393,6 @@ def test_the_benchmark_prints_a_row_per_format_and_table_set() -> None:
 
 
 @pytest.mark.slow
-@IN_PROGRESS
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_no_wrong_approved_fact_in_the_selected_tables(fmt: str) -> None:
     figures = _score(fmt).selected
@@ -404,7 +401,6 @@ def test_no_wrong_approved_fact_in_the_selected_tables(fmt: str) -> None:
 
 
 @pytest.mark.slow
-@IN_PROGRESS
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_at_least_95_percent_of_the_selected_cells_are_exact_approved_facts(fmt: str) -> None:
     figures = _score(fmt).selected
@@ -415,7 +411,6 @@ def test_at_least_95_percent_of_the_selected_cells_are_exact_approved_facts(fmt:
 
 
 @pytest.mark.slow
-@IN_PROGRESS
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_every_other_selected_cell_waits_in_review(fmt: str) -> None:
     figures = _score(fmt).selected
@@ -429,7 +424,6 @@ def test_every_other_selected_cell_waits_in_review(fmt: str) -> None:
 
 
 @pytest.mark.slow
-@IN_PROGRESS
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_no_wrong_approved_fact_in_all_278_tables(fmt: str) -> None:
     figures = _score(fmt).all
