@@ -248,3 +248,51 @@ def test_xlsx_a_spacer_row_inside_a_table_does_not_split_it() -> None:
 
     (table,) = extract("book.xlsx", xlsx_bytes(build)).tables
     assert table.rows[-1][0] == "Intangible assets" and table.a1(3, 1) == "B4"
+
+
+# -- what the context gives the facts ----------------------------------------------------------------
+
+
+def _facts_glossary() -> Any:
+    from core.glossary import AliasRecord, ChannelInfo, EntityInfo, MetricInfo, UnitInfo, glossary_build
+
+    items = [f"Item {i}" for i in range(90)]
+    return glossary_build(
+        entities=[EntityInfo("ACME_HK", "ACME Hong Kong Limited", "subsidiary")],
+        metrics=[MetricInfo(f"ITEM_{i}", item, "AS_PRINTED") for i, item in enumerate(items)],
+        channels=[ChannelInfo("TOTAL", "合计")],
+        units=[UnitInfo("AS_PRINTED", "", "")],
+        aliases=[
+            AliasRecord("entity", "ACME Hong Kong Limited", "ACME_HK"),
+            *(AliasRecord("metric", item, f"ITEM_{i}") for i, item in enumerate(items)),
+        ],
+        home_company_name="Home",
+    )
+
+
+def test_a_word_table_takes_its_company_from_the_heading_and_its_scale_from_the_sentence_before() -> None:
+    from ingestion import document_facts
+
+    def build(document: Any) -> None:
+        document.add_heading("ACME Hong Kong Limited", level=1)
+        document.add_paragraph(
+            "The group's deferred charges at the end of each year consisted of the following (in thousands):"
+        )
+        docx_table(document, [["", "2019", "2018"], ["Item 1", "1,100", "1,050"]])
+
+    got = document_facts(extract("notes.docx", docx_bytes(build)), glossary=_facts_glossary(), sensitivity="INTERNAL")
+    assert {(f.entity, f.metric, f.period_label, str(f.value), f.unit, f.status) for f in got.candidates} == {
+        ("ACME_HK", "ITEM_1", "FY2019", "1100", "AMT_K", "approved"),
+        ("ACME_HK", "ITEM_1", "FY2018", "1050", "AMT_K", "approved"),
+    }
+
+
+def test_a_pdf_table_continued_on_the_next_page_keeps_its_company_and_scale() -> None:
+    from ingestion import document_facts
+
+    grid = long_grid(70)
+    data = pdf_story([("h", "ACME Hong Kong Limited"), ("p", INTRO), ("table", grid, 0), ("p", "After.")])
+    got = document_facts(extract("report.pdf", data), glossary=_facts_glossary(), sensitivity="INTERNAL")
+    on_page_2 = [f for f in got.candidates if f.locator.startswith("page=2")]
+    assert on_page_2 and all((f.entity, f.unit, f.status) == ("ACME_HK", "AMT_K", "approved") for f in on_page_2)
+    assert len(got.candidates) == 2 * 70
