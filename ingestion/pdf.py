@@ -31,6 +31,7 @@ from .ir import Block, ExtractedDocument, ExtractionError, Table
 from .values import value_parse
 
 _CID = re.compile(r"\(cid:[0-9]+\)")
+_LINE_GAP = 6.0  # points: pieces closer than this are lines of one paragraph
 _TITLE_GAP = 36.0  # points: how far above a table its title line may sit
 _HEADING_RATIO = 1.15
 _MARGIN = 0.1  # running headers and footers sit in this fraction of the page at its top or bottom
@@ -76,8 +77,8 @@ def _join(left: str, right: str) -> str:
         return left + right  # a figure a narrow cell wrapped (`963,9` / `47`)
     if left and right and left[-1].isascii() and left[-1].isalnum() and right[0].isascii() and right[0].isalnum():
         return f"{left} {right}"
-    if left.endswith("-") and right[:1].isascii() and right[:1].isalpha():
-        return left[:-1] + right
+    if left.endswith("-") and left[-2:-1].isalpha() and right[:1].isascii() and right[:1].isalpha():
+        return left[:-1] + right  # a word hyphenated at the line end; a spaced dash (`holders -`) stays
     return left + right
 
 
@@ -251,19 +252,18 @@ def _paragraphs(pages: list[_Page], body: float, title: str) -> tuple[str, list[
     return title, blocks, pieces
 
 
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?。！？])\s+(?=[A-Z0-9(\u4e00-\u9fff])")
-
-
 def _last_sentence(near: list[_Piece]) -> str:
-    """The sentence right before a table: the last paragraph above it, joined to the one before
-    when it only ends that one's sentence (the layout pass may break a sentence in two:
-    `… consisted of the following (in` / `thousands):`)."""
+    """The paragraph right before a table. The layout pass may break one paragraph into pieces
+    (a line that stops short, a sentence that starts a line); pieces set at line spacing, with
+    no paragraph gap between them, are joined back."""
     if not near or near[-1].is_heading:
         return ""
-    text = near[-1].text
-    if text[:1].islower() and len(near) > 1 and not near[-2].is_heading:
-        text = f"{near[-2].text} {text}"
-    return _SENTENCE_BREAK.split(text)[-1]
+    pieces = [near[-1]]
+    for piece in reversed(near[:-1]):
+        if piece.is_heading or pieces[0].top - piece.bottom > _LINE_GAP:
+            break
+        pieces.insert(0, piece)
+    return " ".join(piece.text for piece in pieces)
 
 
 def _tables_placed(pages: list[_Page], pieces: dict[int, list[_Piece]]) -> list[Table]:
