@@ -47,7 +47,10 @@ _NOT_PERIOD = re.compile(
     r"(?<![a-z])(?:change|changes|chg|variance|var|increase|decrease|growth|movement|difference|cagr|yoy|vs"
     r"|versus|(?<!see )notes?(?!\s?[0-9])|percentage|percent|proportion|fav|unfav|better|worse|weeks?|months?"
     r"|quarters?|half|budget"
-    r"|forecast|estimated?|guidance|outlook|ytd|ltm|ttm|pro ?forma)(?![a-z])"
+    r"|forecast|estimated?|guidance|outlook|ytd|ltm|ttm|pro ?forma|consensus|non-?gaap|adjusted|underlying"
+    r"|constant currency|organic|like-for-like|lfl|continuing|discontinued|peers?|median|industry|street|low|high"
+    r"|case|average|avg|run-?rate|cumulative|since|before|after|year to date|as adjusted)(?![a-z])"
+    r"|(?:19|20)[0-9]{2}\s?\+"
     r"|(?:19|20)[0-9]{2}\s?(?:plan|target)(?![a-z])"
     r"|(?<![a-z0-9])(?:fy)?(?:19|20)[0-9]{2}[b-gi-pr-z](?![a-z])"
     r"|%\s*[a-z]|[a-z]\s*\(?%|变动|增减|增长|同比|环比|占比|比例|附注|变化|比重|预算|预测|目标|计划|累计"
@@ -110,14 +113,22 @@ def periods_rewrite(normalized: str) -> tuple[str, tuple[date, ...]]:
 
 
 _SUB_ANNUAL = re.compile(
-    r"(?<![a-z])(?:quarters?|(?:three|six|nine|3|6|9) months|interim|half[- ]year|semi-?annual)(?![a-z])"
-    r"|(?<![0-9])(?:[1-9]|[1-4][0-9]|5[01]) weeks|季度|半年|中期"
+    r"(?<![a-z])(?:quarters?|(?:three|six|nine|3|6|9) months|interim|half[- ]years?|semi-?annual|year[- ]to[- ]date|ytd"
+    r"|first half|second half)(?![a-z])"
+    r"|(?<![0-9])(?:[1-9]|[1-4][0-9]|5[01]) weeks|季度|半年|中期|(?:三|六|九)个月|年初至"
+)
+# What a sentence before a table must say to make its columns sub-annual (prose mentions quarters freely).
+_SUB_ANNUAL_PROSE = re.compile(
+    r"(?<![a-z])(?:(?:three|six|nine|3|6|9) months (?:ended|to)|quarters? ended|half[- ]year(?:ly)? (?:ended|to)"
+    r"|interim (?:period|results|report))(?![a-z])|截至.{0,12}止(?:三|六|九)个月|半年度|中期报告"
 )
 
 
-def sub_annual(normalized: str) -> bool:
-    """A caption that makes dated columns quarters or halves (`Quarters Ended`), not fiscal years."""
-    return bool(_SUB_ANNUAL.search(normalized))
+def sub_annual(normalized: str, *, prose: bool = False) -> bool:
+    """A caption that makes a table's year columns quarters, halves or year-to-date figures
+    (`Six Months Ended June 30,`, `Quarters Ended`), not fiscal years; `prose` for the sentence
+    before the table, which must name such a period outright."""
+    return bool((_SUB_ANNUAL_PROSE if prose else _SUB_ANNUAL).search(normalized))
 
 
 _MEASURE = re.compile(
@@ -129,6 +140,18 @@ def names_a_measure(normalized: str) -> bool:
     """A caption that says what a column measures other than the period's figure (`(As percentage
     of net revenues)`, `Change`), unlike an annotation (`Audited`, `See note 3`)."""
     return bool(_MEASURE.search(normalized))
+
+
+_DUE = re.compile(
+    r"(?<![a-z])(?:thereafter|later years?|(?:less|more) than (?:one|two|three|five|[0-9]+) years?"
+    r"|within (?:one|1) years?|after (?:one|five|[0-9]+) years?|beyond)(?![a-z])|以后年度|以后|以上"
+)
+
+
+def due_schedule(normalized: str) -> bool:
+    """A column of a schedule of amounts due (`Thereafter`, `More than 5 years`): its year columns
+    are due dates, not fiscal years."""
+    return bool(_DUE.search(normalized))
 
 
 def not_a_period(normalized: str) -> bool:

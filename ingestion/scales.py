@@ -37,11 +37,11 @@ _DOLLARS = frozenset({"USD", "AUD", "CAD", "HKD", "TWD", "SGD", "NZD"})
 @dataclass(frozen=True)
 class Printed:
     """What a text says about the figures it heads: a currency ("" unknown, "$" a bare dollar),
-    a scale factor (None when it names no scale), and whether per-share figures are excepted."""
+    a scale factor (None when it names no scale), and what figures it excepts."""
 
     currency: str = ""
     factor: Decimal | None = None
-    per_share_excepted: bool = False
+    excepted: str = ""  # what the statement excepts (`per share data`, `share and per share data`, `percentages`)
 
 
 def unit_code(currency: str, factor: Decimal) -> str | None:
@@ -75,7 +75,8 @@ _CURRENCIES: tuple[tuple[str, str], ...] = (
     (r"a\s?\$|aud|australian dollars?", "AUD"),
     (r"c\s?\$|cad|canadian dollars?", "CAD"),
     (r"s\s?\$|sgd|singapore dollars?", "SGD"),
-    (r"rmb|cny|renminbi|人民币|元", "CNY"),
+    (r"新台币|台币", "TWD"),
+    (r"rmb|cny|renminbi|人民币", "CNY"),
     (r"eur|euros?|€", "EUR"),
     (r"gbp|pounds?(?: sterling)?|£", "GBP"),
     (r"jpy|yen|円|日元", "JPY"),
@@ -112,7 +113,7 @@ _LETTER_SCALE = re.compile(
 )
 _CHINESE = ((r"亿元|亿", "100M"), (r"百万元|百万", "M"), (r"千万元", None), (r"万元", "10K"), (r"千元", "K"))
 _CHINESE_SCALE = re.compile("|".join(f"(?P<z{i}>{pattern})" for i, (pattern, _) in enumerate(_CHINESE)))
-_PER_SHARE = re.compile(r"except (?:for )?(?:per[- ]share|share and per[- ]share|per[- ]unit|share)")
+_EXCEPT = re.compile(r"except(?: for)?\s+([^);:]+)")
 
 
 def currency_read(normalized: str) -> str:
@@ -122,6 +123,16 @@ def currency_read(normalized: str) -> str:
             if m.group(f"c{i}"):
                 return code
     return ""
+
+
+# What may follow a scale word in a sentence: its end, a bracket or a clause break, or the money it counts.
+_PROSE_AFTER = re.compile(
+    r"\s*(?:$|[).:;,]|except|unless|of (?:u\.?s\.? |canadian |australian |hong kong |new taiwan |nt |singapore )?"
+    r"(?:dollars|euros?|pounds|yen|rmb|renminbi|yuan|francs|kronor|usd|eur|gbp|cad|aud))"
+)
+
+
+_CHINESE_PROSE_BEFORE = re.compile(r"(?:单位|金额单位)\s?[:：]?\s?(?:人民币|美元|港币|港元)?$|[(（]\s?(?:人民币)?$")
 
 
 def _scale_spans(normalized: str, *, prose: bool = False) -> list[tuple[int, int, str]]:
@@ -135,8 +146,11 @@ def _scale_spans(normalized: str, *, prose: bool = False) -> list[tuple[int, int
         before = normalized[: m.start("word")]
         if _NUMBER_BEFORE.search(before):
             continue  # `$6.2 million` is a figure
-        if prose and not re.search(r"(?:\bin\s?|\(\s?)(?:[$€£¥]\s?|[a-z]{2,3}\s?\$\s?)?$", before):
-            continue
+        if prose and not (
+            re.search(r"(?:\bin\s?|\(\s?)(?:[$€£¥]\s?|[a-z]{2,3}\s?\$\s?)?$", before)
+            and _PROSE_AFTER.match(normalized, m.end())
+        ):
+            continue  # `in thousands of communities` states no scale
         found.append((m.start(), m.end(), _WORDS[m.group("word")]))
     for m in _THOUSANDS_MARK.finditer(normalized):
         found.append((m.start(), m.end(), "K"))
@@ -145,6 +159,10 @@ def _scale_spans(normalized: str, *, prose: bool = False) -> list[tuple[int, int
     for m in _CHINESE_SCALE.finditer(normalized):
         if _NUMBER_BEFORE.search(normalized[: m.start()]):
             continue
+        if prose and not re.search(
+            r"(?:单位|金额单位)\s?[:：]?\s?(?:人民币|美元|港币|港元)?$|[(（]\s?(?:人民币)?$", normalized[: m.start()]
+        ):
+            continue  # `百万元以上合同` in a sentence is a figure's words, not the table's unit
         suffix = next(s for i, (_, s) in enumerate(_CHINESE) if m.group(f"z{i}"))
         if suffix is not None:
             found.append((m.start(), m.end(), suffix))
@@ -164,7 +182,8 @@ def scale_read(normalized: str, *, prose: bool = False) -> Printed | None:
     chinese_money = any(normalized[start:end].endswith("元") for start, end, _ in spans)
     if chinese_money and not currency:
         currency = "CNY"
-    return Printed(currency, _SCALES[suffixes.pop()], bool(_PER_SHARE.search(normalized)))
+    excepted = _EXCEPT.search(normalized)
+    return Printed(currency, _SCALES[suffixes.pop()], excepted.group(1).strip() if excepted else "")
 
 
 def _currency_only(normalized: str) -> bool:

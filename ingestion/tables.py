@@ -44,7 +44,15 @@ from core.normalize import compact_view, text_normalize
 from core.periods import periods_find
 from core.types import Period
 
-from .headers import fiscal_year, header_prepare, names_a_measure, not_a_period, periods_rewrite, sub_annual
+from .headers import (
+    due_schedule,
+    fiscal_year,
+    header_prepare,
+    names_a_measure,
+    not_a_period,
+    periods_rewrite,
+    sub_annual,
+)
 from .ir import ExtractedDocument, Table
 from .scales import AS_PRINTED, DOLLAR, Printed, dollar_currency, scale_read, scale_strip, unit_code, unit_parse
 from .values import _BRACKETS, UnitHint, UnitMarkers, cell_currency, is_numeric, value_parse
@@ -80,6 +88,7 @@ _CAPTION_LIMIT = 80  # a longer text above a table is prose, whose words do not 
 
 Status = Literal["approved", "pending"]
 TOTAL = "TOTAL"
+COUNT = "COUNT"
 
 
 @dataclass(frozen=True)
@@ -447,9 +456,12 @@ _CURRENCY_MARK = re.compile(r"\s*(?:[a-zA-Z]{0,3}\s?[$€£¥]|[A-Z]{3})\s*")
 
 
 def _body_scale(grid: list[list[str]], layout: _Layout, reader: _Reader) -> list[_Reading]:
-    """Rows under the header holding nothing but one scale statement (`(In thousands)` alone)."""
+    """Rows between the header and the first figures holding nothing but one scale statement
+    (`(In thousands)` alone)."""
     found = []
     for r in range(layout.bottom + 1, len(grid)):
+        if any(is_numeric(cell) for cell in grid[r][layout.first :]):
+            break  # a statement below figures does not rescale the figures above it
         texts = {cell for cell in grid[r] if cell and not _CURRENCY_MARK.fullmatch(cell)}
         if len(texts) == 1:
             reading = reader.header(texts.pop())
@@ -494,12 +506,14 @@ def _printed_merge(statements: Iterable[Printed | None]) -> Printed | None:
     """The first scale stated, with the first currency stated beside any of them."""
     stated = [p for p in statements if p is not None]
     scaled = next((p for p in stated if p.factor is not None), None)
+    # The nearest currency named wins (a row's `US$` over the table's `RMB'000`); a bare `$` only
+    # when nothing names one.
     currency = next((p.currency for p in stated if p.currency and p.currency != DOLLAR), "")
     currency = currency or next((p.currency for p in stated if p.currency), "")
     if scaled is None:
         return Printed(currency, None) if currency else None
-    excepted = any(p.per_share_excepted for p in stated)
-    return Printed(scaled.currency or currency, scaled.factor, excepted)
+    excepted = " ".join(p.excepted for p in stated if p.excepted)
+    return Printed(currency, scaled.factor, excepted)
 
 
 def facts_from_table(
@@ -573,20 +587,25 @@ def table_read(
         [*titled, reader.read(corner)], [*titled, heading, sheet, reader.read(corner)], default_entity, scales
     )
 
-    captions = [table.title, *preamble, *above, corner]
-    dated_ok = not any(sub_annual(text_normalize(text)) for text in captions if 0 < len(text) <= _CAPTION_LIMIT)
+    corner_label = " ".join(grid[r][0] for r in range(layout.top, layout.bottom + 1) if grid[r][0])
+    captions = [table.title, *preamble, *above, corner_label]
+    annual = not any(sub_annual(text_normalize(text)) for text in captions if 0 < len(text) <= _CAPTION_LIMIT)
+    annual = annual and not (table.lead and sub_annual(text_normalize(table.lead), prose=True))
     headers = _column_headers(layout)
+    if any(due_schedule(text_normalize(text)) for text in headers.values()):
+        return TableFacts([], "a schedule of amounts due by year (`Thereafter`): its years are due dates")
+    dated_ok = annual
     columns = _columns(headers, reader, dated_ok=dated_ok, strict=layout.transposed)
     for c in headers.keys() - columns.keys():
         rescued = _caption_dropped(layout, c, reader)
-        if rescued is not None and (dated_ok or not rescued.reading.dates):
+        if rescued is not None and (dated_ok or _period_of(rescued.reading, strict=False) is None):
             columns[c] = rescued
     columns = dict(sorted(columns.items()))
     if not columns:
         if not dated_ok:
-            return TableFacts([], "its dated columns are quarters or halves, which a date alone does not name")
+            return TableFacts([], "its columns are quarters, halves or year-to-date, which a year alone does not name")
         return TableFacts([], "no column header names a period")
-    groups = _column_groups(columns)
+    groups = _column_groups(columns) | _dates_apart(columns, context.entity, reader)
     label_columns = _label_columns(layout, reader)
 
     scope = _Scope(reader, table, layout.transposed, context, document_name, sensitivity)
@@ -686,21 +705,43 @@ def _period_of(reading: _Reading, *, strict: bool) -> Period | None:
 def _columns(
     headers: dict[int, str], reader: _Reader, *, dated_ok: bool = True, strict: bool = False
 ) -> dict[int, _Column]:
-    """The value columns whose header names a period; a dated one only when the table's caption
-    does not make its dates the ends of quarters or halves (`Quarters Ended`)."""
+    """The value columns whose header names a period; a fiscal year only when the table's caption
+    does not make its columns quarters, halves or year-to-date (`Six Months Ended June 30,`)."""
     read = {c: _Column(text, reader.header(text)) for c, text in headers.items()}
-    return {
-        c: column
-        for c, column in read.items()
-        if _period_of(column.reading, strict=strict) is not None and (dated_ok or not column.reading.dates)
-    }
+    found = {}
+    for c, column in read.items():
+        period = _period_of(column.reading, strict=strict)
+        if period is not None and (dated_ok or period.period_type != "FY"):
+            found[c] = column
+    return found
 
 
 def _header_again(cells: list[str], first: int, reader: _Reader, *, dated_ok: bool) -> dict[int, _Column] | None:
-    """The period columns of a body row that is a header row again, else None."""
-    if not _header_like(cells, first, label_allowed=True):
+    """The period columns of a body row that is a header row again (text periods, or a row of
+    bare years such as `| 2017 | 2016` with no metric label), else None."""
+    values = [cells[c] for c in range(first, len(cells)) if cells[c]]
+    label = " ".join(cells[:first]).strip()
+    years = bool(values) and all(reader.header(text).period is not None for text in values)
+    if years and label and reader.read(label).metrics:
+        years = False
+    if not years and not _header_like(cells, first, label_allowed=True):
         return None
     return _columns({c: cells[c] for c in range(first, len(cells)) if cells[c]}, reader, dated_ok=dated_ok) or None
+
+
+def _dates_apart(columns: dict[int, _Column], entity: str | None, reader: _Reader) -> dict[int, str]:
+    """Dated columns that cannot all be fiscal year ends (`June 30, 2019 | December 31, 2018`),
+    when the company's year end is not set: they wait for review."""
+    info = reader.glossary.entities.get(entity or "")
+    if info is not None and info.year_end_month is not None:
+        return {}
+    dated = {c: column.reading.dates[0] for c, column in columns.items() if len(column.reading.dates) == 1}
+    days = [day.timetuple().tm_yday for day in dated.values()]
+    apart = max((min(abs(a - b), 365 - abs(a - b)) for a in days for b in days), default=0)
+    if apart <= 7:  # 52/53-week years end within a week of each other
+        return {}
+    names = ", ".join(sorted({f"{day:%d %B}" for day in dated.values()}))
+    return {c: f"dates {names} cannot all end a fiscal year: set the company's year-end month" for c in dated}
 
 
 def _column_groups(columns: dict[int, _Column]) -> dict[int, str]:
@@ -771,6 +812,8 @@ class _Row:
     total: bool = False  # a bare total (`Total`, `合计`) the glossary names no metric for
     printed: Printed | None = None  # a money unit the row states (a `百万元` unit cell)
     repeated: int = 0  # how often this label heads a value row of the block, when more than once
+    heading: str = ""  # a section heading that changes what the label means (`Discontinued operations:`)
+    section: str = ""
 
 
 @dataclass(frozen=True)
@@ -810,20 +853,51 @@ def _row(
     channel_only = known and bool(reading.channels) and not reading.metrics and not reading.entities
     total = channel_only and not sub_row and reading.channels == (TOTAL,)
     printed = reading.printed or printed
-    return _Row(label, reading, known, reading.unit or unit, inherited if sub_row else None, total, printed, repeated)
+    named = reader.read(section) if section else _NOTHING
+    changes = bool(_MODIFIER_HEADING.search(section.lower()) or named.entities or named.externals or named.channels)
+    modifier = section if section and not reading.qualified and changes else ""
+    return _Row(
+        label,
+        reading,
+        known,
+        reading.unit or unit,
+        inherited if sub_row else None,
+        total,
+        printed,
+        repeated,
+        modifier,
+        section,
+    )
+
+
+_MODIFIER_HEADING = re.compile(
+    r"(?<![a-z])(?:discontinued|pro ?forma|adjusted|non-?gaap|restated|unaudited|constant currency|organic"
+    r"|excluding|supplement\w*|per share|percent\w*|as a % of)(?![a-z])|%|终止经营|备考|调整后|每股"
+)
 
 
 def _qualified(reader: _Reader, label: str, section: str, *, repeated: bool) -> _Reading:
-    """The label read under its section heading (`RSUs` › `Granted`) when that names exactly one
-    metric and the label repeats in the table, or alone names no one metric; else the label."""
+    """The label read under its section heading (`RSUs` › `Granted`, `Domestic:` › `Revenue`) when
+    that names exactly one metric and the label repeats in the table, or alone names no one
+    metric, or the heading adds an entity or a channel; else the label alone."""
     alone = reader.read(label)
-    if not repeated and len(alone.metrics) == 1 and not alone.leftover and not alone.periods:
-        return alone
     if section and label:
         qualified = reader.read(f"{section} {label}")
-        if len(qualified.metrics) == 1 and not qualified.leftover and not qualified.periods:
+        if _clean(qualified) and (repeated or not _clean(alone) or _adds_context(qualified, alone)):
             return replace(qualified, qualified=True)
-    return reader.read(label)
+    return alone
+
+
+def _clean(reading: _Reading) -> bool:
+    return len(reading.metrics) == 1 and not reading.leftover and not reading.periods
+
+
+def _adds_context(qualified: _Reading, alone: _Reading) -> bool:
+    return bool(
+        set(qualified.entities) - set(alone.entities)
+        or set(qualified.externals) - set(alone.externals)
+        or set(qualified.channels) - set(alone.channels)
+    )
 
 
 def _candidate(
@@ -885,6 +959,9 @@ def _metric_resolve(scope: _Scope, row: _Row, column: _Column) -> tuple[str, str
     name), for the reviewer; the problem keeps the fact pending.
     """
     reader, reading = scope.reader, row.reading
+    if row.heading:
+        problem = f"under the heading '{row.heading}', which the glossary does not name with '{row.label}'"
+        return _one(reading.metrics) or "", reader.alias_text(row.label), [problem]
     if row.repeated and not reading.qualified and row.inherited_metric is None:
         problem = f"'{row.label}' heads {row.repeated} rows of this table: name each under its heading"
         return _one(reading.metrics) or "", reader.alias_text(row.label), [problem]
@@ -957,15 +1034,17 @@ def _unit_resolve(
     metric_unit = metric_info.unit if metric_info is not None else ""
     metric_money = unit_parse(metric_unit)
     explicit = UnitHint("PCT") if percent else row.unit
+    table = scope.context.printed
+    row_text = f"{row.section} {row.label}".lower()
+    if explicit is None and table is not None and _excepted_kind(table.excepted, row_text) == "percent":
+        explicit = UnitHint("PCT")  # `(in millions, except percentages)`: a margin row is a percentage
     if explicit is not None:
         problems = []
         if metric_unit and metric_unit != AS_PRINTED and explicit.code != metric_unit:
             problems.append(f"unit {explicit.code} but {metric} is in {metric_unit}")
         return value * explicit.factor, explicit.code, problems
     if metric_unit and metric_unit != AS_PRINTED and metric_money is None:
-        ambient = column.reading.unit or scope.context.unit
-        factor = ambient.factor if ambient is not None and ambient.code == metric_unit else Decimal(1)
-        return value * factor, metric_unit, []  # a count or a ratio: a money scale does not apply
+        return _count_resolve(scope, row, column, value=value, metric=metric, unit=metric_unit)
     printed = _printed_for(scope, row, column, currency)
     info = glossary.entities.get(entity)
     company = info.currency if info is not None else ""
@@ -982,22 +1061,73 @@ def _unit_resolve(
             return value, "", [f"a scale of {factor} has no unit"]
         return value, code, []
     wanted_currency, wanted_factor = metric_money
+    stated = stated or company
     if stated and wanted_currency and stated != wanted_currency:
         return value, metric_unit, [f"printed in {stated} but {metric} is in {wanted_currency}"]
     return value * (factor / wanted_factor), metric_unit, []
 
 
+def _count_resolve(
+    scope: _Scope, row: _Row, column: _Column, *, value: Decimal, metric: str, unit: str
+) -> tuple[Decimal, str, list[str]]:
+    """A figure of a metric that is no money (a count, persons, a ratio). A scale on its own row
+    (`Stores (thousands)`) converts a plain count exactly; a scale with no currency that the
+    table states for every figure (`(in thousands)`) leaves it open whether it counts this row
+    too, so the fact waits; a money statement (`RMB'000`) does not concern it."""
+    ambient = column.reading.unit or scope.context.unit
+    factor = ambient.factor if ambient is not None and ambient.code == unit else Decimal(1)
+    stated = row.printed.factor if row.printed is not None else None
+    if stated is not None:
+        if unit == COUNT:
+            return value * stated, unit, []
+        return value, unit, [f"the row states a scale of {stated} for {metric}, which is in {unit}"]
+    table = scope.context.printed
+    if unit == COUNT and table is not None and table.factor not in (None, Decimal(1)) and not table.currency:
+        excepted = table.excepted and _excepted(table.excepted, f"{row.section} {row.label}".lower())
+        if not excepted:
+            return (
+                value,
+                unit,
+                [f"the table states a scale of {table.factor} for every figure: is {metric} counted in it?"],
+            )
+    return value * factor, unit, []
+
+
 def _printed_for(scope: _Scope, row: _Row, column: _Column, currency: str) -> Printed | None:
     """The scale and currency that apply to one cell: the row's, else the column's, else the
-    table's (a `per share` row keeps its own figures when the table excepts them)."""
+    table's; a row of the kind the table's statement excepts (`except per share data`) keeps
+    its own figures."""
     table = scope.context.printed
-    if table is not None and table.per_share_excepted and _PER_SHARE_LABEL.search(row.label.lower()):
+    if table is not None and table.excepted and _excepted(table.excepted, f"{row.section} {row.label}".lower()):
         table = Printed(table.currency, Decimal(1))
     cell = scale_read(text_normalize(currency)) if currency else None
     return _printed_merge([row.printed, column.reading.printed, table, cell])
 
 
-_PER_SHARE_LABEL = re.compile(r"per (?:[a-z]+ ){0,2}(?:share|unit)|\beps\b|每股")
+# What an exception names, and the rows it covers (by their label or heading).
+_EXCEPTIONS = {
+    "per share": (
+        re.compile(r"per[- ](?:share|ads|adr|unit)"),
+        re.compile(r"per (?:[a-z]+ ){0,2}(?:share|ads|adr|unit)|\beps\b|每股"),
+    ),
+    "shares": (re.compile(r"(?<!per )\bshares?\b"), re.compile(r"(?<!per )\bshares?\b(?! price)|share count")),
+    "percent": (re.compile(r"percent|%|ratio"), re.compile(r"%|percent|ratio|\brate\b")),
+    "counts": (
+        re.compile(r"headcount|employees|number of|units|stores"),
+        re.compile(r"headcount|employees|number of|\bstores\b"),
+    ),
+}
+
+
+def _excepted_kind(exception: str, row_text: str) -> str | None:
+    """Which kind of row the statement's exception covers this row as, or None."""
+    return next(
+        (kind for kind, (said, rows) in _EXCEPTIONS.items() if said.search(exception) and rows.search(row_text)), None
+    )
+
+
+def _excepted(exception: str, row_text: str) -> bool:
+    return _excepted_kind(exception, row_text) is not None
 
 
 def _cell_locator(scope: _Scope, row: _Row, column: _Column, cell: tuple[int, int]) -> str:

@@ -18,10 +18,18 @@ from core.normalize import text_normalize
 
 NO_VALUE = frozenset({"", "-", "—", "–", "--", "——", "/", "n/a", "na", "n.a.", "nm", "n.m.", "不适用", "无", "*"})
 
+_UNIT_WORDS = re.compile(r"(?<![a-z])(?:in|unit|units)(?![a-z])|单位|人民币")
 _BARE_PERCENT = re.compile(r"(?<![0-9])(?<![0-9] )%")
 _BRACKETS = re.compile(r"[(\[【〔]([^)\]】〕]*)[)\]】〕]")
 _UNIT_CLAUSE = re.compile(r"(?:单位|units?)\s*[:：]\s*")
-_NUMBER = re.compile(r"[-+]?\(?[-+]?(?:[0-9][0-9,， ]*)?(?:\.[0-9]+)?\)?")
+# Digits as tables group them: `1,234,567`, Indian `12,34,567`, `1 234 567`, or none; `12,34` or
+# `987,6` (a decimal comma) is no number here, never a guess.
+_DIGITS = r"(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]{1,2}(?:,[0-9]{2})+,[0-9]{3}|[0-9]{1,3}(?: [0-9]{3})+|[0-9]+)"
+_NUMBER = re.compile(rf"[-+]?\(?[-+]?(?:{_DIGITS})?(?:\.[0-9]+)?\)?")
+_SUPERSCRIPT = str.maketrans({ch: " " for ch in "⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾ᵃᵇᶜᵈᵉ"})
+_MARKS = re.compile(r"\s*[*†‡§#]+$")
+_DASH_MINUS = re.compile(r"^[\u2010-\u2015△▲▼]\s?(?=[0-9(])")
+_TRAILING_MINUS = re.compile(r"^([0-9][0-9,. ]*)-$")
 
 
 @dataclass(frozen=True)
@@ -91,7 +99,9 @@ class UnitMarkers:
             return hint
         for marker in self.inner:
             if _contains(segment, marker):
-                return self.exact[marker]
+                rest = _UNIT_WORDS.sub(" ", segment.replace(marker, " "))
+                # `(%)`, `(in %)`, `(单位：百万元)`; `(% of total)` says what the figure is a share of
+                return self.exact[marker] if not any(ch.isalpha() for ch in rest) else None
         return None
 
     def _clause(self, normalized: str) -> tuple[int, int, UnitHint] | None:
@@ -175,9 +185,11 @@ def value_parse(raw: str) -> tuple[Decimal, bool] | None:
 
     A leading currency mark (`$`, `€`, `US$`, `RMB`) is no part of the value; `(248%)` is -248%.
     """
-    text = unicodedata.normalize("NFKC", raw).strip().replace("\u2212", "-")
+    text = unicodedata.normalize("NFKC", raw.translate(_SUPERSCRIPT)).strip().replace("\u2212", "-")
     if text.lower() in NO_VALUE:
         return None
+    text = _MARKS.sub("", text)  # a footnote mark on a figure (`1,234*`)
+    text = _TRAILING_MINUS.sub(r"-\1", _DASH_MINUS.sub("-", text))  # `–120`, `△120`, `120-`
     text = _PARENTHESISED_PERCENT.sub(r"(\1)%", text)
     percent = text.endswith("%")
     if percent:

@@ -47,6 +47,7 @@ SUB_YEAR = "sub_year_column"
 UNLABELLED = "unlabelled_row"
 COLLIDING = "colliding_row"
 COLUMN_GROUP = "column_group"
+DUE = "due_schedule"
 EXPECTED_PENDING = (COLLIDING, COLUMN_GROUP)
 
 PERCENT, UNKNOWN, ONE = "percent", "unknown", "one"
@@ -349,8 +350,11 @@ def column_period(parts: list[str]) -> tuple[int | None, str, bool]:
     return year, kind, percent_unit
 
 
-_PER_SHARE_EXCEPTED = re.compile(r"except\s+(?:for\s+)?(?:share\s+and\s+)?per[- ]share", re.IGNORECASE)
-_PER_SHARE_LABEL = re.compile(r"per (?:common |ordinary |diluted |basic )?share|\beps\b", re.IGNORECASE)
+_PER_SHARE_EXCEPTED = re.compile(r"except[^)]*?per[- ]share", re.IGNORECASE)
+_SHARES_EXCEPTED = re.compile(r"except[^)]*?(?<!per )\bshares?\b(?![- ]per)", re.IGNORECASE)
+_PER_SHARE_LABEL = re.compile(r"per (?:\w+ ){0,2}share|\beps\b", re.IGNORECASE)
+_SHARES_LABEL = re.compile(r"(?<!per )\bshares\b", re.IGNORECASE)
+_DUE_MARK = re.compile(r"\bthereafter\b|\b(?:more|less) than \w+ years?\b|\bafter \w+ years\b", re.IGNORECASE)
 _PERCENT_LABEL = re.compile(r"\(\s?%\s?\)|%\s*$|\bin %|\bpercentage\b", re.IGNORECASE)
 
 
@@ -378,10 +382,13 @@ def table_truth(item: dict[str, Any], index: int) -> TableTruth:
     printed = " ".join(" ".join(row) for row in grid) + " " + lead
     stated = scales_stated(printed)
     table_scale = gold if gold != UNKNOWN else (next(iter(stated)) if len(stated) == 1 else UNKNOWN)
-    per_share_excepted = bool(_PER_SHARE_EXCEPTED.search(printed))
+    excepted = (bool(_PER_SHARE_EXCEPTED.search(printed)), bool(_SHARES_EXCEPTED.search(printed)))
     transposed = _transposed(grid)
     read_grid = [list(column) for column in zip(*_padded(grid), strict=True)] if transposed else grid
-    cells, first_header_rows, first_periods = _cells(read_grid, table_scale, per_share_excepted)
+    cells, first_header_rows, first_periods = _cells(read_grid, table_scale, excepted)
+    header = [cell for row in read_grid[: max(first_header_rows, 1)] for cell in row]
+    if any(_DUE_MARK.search(cell) for cell in header):
+        cells = [replace(cell, kind=DUE) for cell in cells]  # a schedule of amounts due: its years are due dates
     if transposed:  # periods run down the first column: the truth of the flipped grid, flipped back
         cells = [replace(cell, row=cell.col, col=cell.row) for cell in cells]
         first_header_rows, first_periods = 1, {}
@@ -410,7 +417,9 @@ def _transposed(grid: list[list[str]]) -> bool:
     return sum(is_year(row[0].strip()) for row in grid[1:] if row) >= 2
 
 
-def _cells(grid: list[list[str]], table_scale: str, per_share_excepted: bool) -> tuple[list[Cell], int, dict[int, int]]:
+def _cells(
+    grid: list[list[str]], table_scale: str, excepted: tuple[bool, bool]
+) -> tuple[list[Cell], int, dict[int, int]]:
     """Every number cell of a metric-rows × period-columns grid, block by block."""
     starts = _block_starts(grid)
     cells: list[Cell] = []
@@ -430,7 +439,9 @@ def _cells(grid: list[list[str]], table_scale: str, per_share_excepted: bool) ->
             label = labels[r]
             if _PERCENT_LABEL.search(label):
                 row_scale = PERCENT
-            elif per_share_excepted and _PER_SHARE_LABEL.search(label):
+            elif (excepted[0] and _PER_SHARE_LABEL.search(f"{sections[r]} {label}")) or (
+                excepted[1] and _SHARES_LABEL.search(label)
+            ):
                 row_scale = ONE
             else:
                 row_scale = table_scale

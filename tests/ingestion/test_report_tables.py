@@ -200,11 +200,16 @@ def test_per_share_figures_keep_their_own_scale() -> None:
 
 
 def test_counts_and_percentages_ignore_the_money_scale() -> None:
-    rows = [["(in millions)", "2019"], ["Stores", "120"], ["Gross margin (%)", "29.7"]]
+    rows = [["($ in millions)", "2019"], ["Stores", "120"], ["Gross margin (%)", "29.7"]]
     assert cells(read(rows)) == {
         ("STORES", "FY2019", "120", "COUNT", "approved"),
         ("GROSS_MARGIN", "FY2019", "29.7", "PCT", "approved"),
     }
+    # `(in thousands)` with no currency may count the stores too: that waits for review.
+    (stores,) = read([["(in thousands)", "2019"], ["Stores", "1.2"]])
+    assert stores.status == "pending" and "is STORES counted in it" in stores.reason
+    (scaled,) = read([["($ in millions)", "2019"], ["Stores (thousands)", "1.2"]])
+    assert (scaled.value, scaled.unit, scaled.status) == (Decimal("1200.0"), "COUNT", "approved")
 
 
 def test_unit_codes_carry_currency_and_scale() -> None:
