@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
+from core.normalize import text_normalize
+
 AS_PRINTED = "AS_PRINTED"
 UNSTATED = "AMT"
 DOLLAR = "$"
@@ -114,6 +116,11 @@ _LETTER_SCALE = re.compile(
 _CHINESE = ((r"亿元|亿", "100M"), (r"百万元|百万", "M"), (r"千万元", None), (r"万元", "10K"), (r"千元", "K"))
 _CHINESE_SCALE = re.compile("|".join(f"(?P<z{i}>{pattern})" for i, (pattern, _) in enumerate(_CHINESE)))
 _EXCEPT = re.compile(r"except(?: for)?\s+([^);:]+)")
+
+
+def currency_strip(raw: str) -> str:
+    """A text without its currency words and signs (`HK$`, `US dollars`, `人民币`)."""
+    return " ".join(_CURRENCY.sub(" ", text_normalize(raw)).split())
 
 
 def currency_read(normalized: str) -> str:

@@ -54,7 +54,17 @@ from .headers import (
     sub_annual,
 )
 from .ir import ExtractedDocument, Table
-from .scales import AS_PRINTED, DOLLAR, Printed, dollar_currency, scale_read, scale_strip, unit_code, unit_parse
+from .scales import (
+    AS_PRINTED,
+    DOLLAR,
+    Printed,
+    currency_strip,
+    dollar_currency,
+    scale_read,
+    scale_strip,
+    unit_code,
+    unit_parse,
+)
 from .values import _BRACKETS, UnitHint, UnitMarkers, cell_currency, is_numeric, value_parse
 
 # Two reference dates: a period that reads the same on both is absolute (FY2025), one that
@@ -552,8 +562,10 @@ def table_read(
     sensitivity: str,
     default_entity: str | None = None,
     sheet_name: str | None = None,
+    inherited: Printed | None = None,
 ) -> TableFacts:
-    """Every value cell of `table` as a fact candidate, or why there is none."""
+    """Every value cell of `table` as a fact candidate, or why there is none. `inherited`: the
+    scale of the block above, for a second block under its own header rows."""
     reader = _reader_for(glossary)
     width = table.width
     grid = [row + [""] * (width - len(row)) for row in table.rows]
@@ -574,7 +586,7 @@ def table_read(
         grid[r][c] for r in range(layout.top, layout.bottom + 1) for c in range(layout.first) if grid[r][c]
     )
     titled = [reader.read(t) for t in [table.title, *preamble, *above]]
-    headed = [reader.header(t) for t in [*preamble, *above, corner]]
+    headed = [reader.header(t) for t in [table.title, *preamble, *above, corner] if len(t) <= _CAPTION_LIMIT]
     sheet = reader.read(sheet_name if sheet_name is not None else table.sheet)
     heading = reader.read(table.heading)
     lead = reader.read("")
@@ -582,9 +594,14 @@ def table_read(
         scale_read(text_normalize(text), prose=True) for text in (table.lead, table.heading) if text
     )
     stated = [*_table_scale(layout, reader), *_body_scale(grid, layout, reader)]
-    scales = [*stated, *headed, *titled, replace(lead, printed=lead_printed)]
+    scales = [*stated, *headed, *titled, replace(lead, printed=lead_printed), replace(lead, printed=inherited)]
+    # A currency is no company (`Amounts in HK$ million` names no Hong Kong entity).
+    named = [reader.read(currency_strip(t)) for t in [table.title, *preamble, *above]]
     context = _context(
-        [*titled, reader.read(corner)], [*titled, heading, sheet, reader.read(corner)], default_entity, scales
+        [*titled, reader.read(corner)],
+        [*named, heading, sheet, reader.read(currency_strip(corner))],
+        default_entity,
+        scales,
     )
 
     corner_label = " ".join(grid[r][0] for r in range(layout.top, layout.bottom + 1) if grid[r][0])
@@ -627,6 +644,7 @@ def table_read(
                 sensitivity=sensitivity,
                 default_entity=default_entity,
                 sheet_name=sheet_name,
+                inherited=context.printed,
             ).candidates
             break
         if not any(parsed for _, parsed in values):
@@ -872,7 +890,7 @@ def _row(
 
 _MODIFIER_HEADING = re.compile(
     r"(?<![a-z])(?:discontinued|pro ?forma|adjusted|non-?gaap|restated|unaudited|constant currency|organic"
-    r"|excluding|supplement\w*|per share|percent\w*|as a % of)(?![a-z])|%|终止经营|备考|调整后|每股"
+    r"|excluding|supplement\w*|as a % of|as a percentage of)(?![a-z])|终止经营|备考|调整后"
 )
 
 
@@ -975,9 +993,8 @@ def _metric_resolve(scope: _Scope, row: _Row, column: _Column) -> tuple[str, str
         )
     if row.known and not reading.metrics:
         channel_only = bool(reading.channels) and not reading.entities and not reading.externals
-        metric = (
-            (row.inherited_metric if channel_only else None) or _one(column.reading.metrics) or scope.context.metric
-        )
+        titled = None if row.section and reader.read(row.section).leftover else scope.context.metric
+        metric = (row.inherited_metric if channel_only else None) or _one(column.reading.metrics) or titled
         if metric:
             return metric, "", []
         return "", reader.alias_text(row.label), ["the row label names no metric"]
@@ -1036,8 +1053,12 @@ def _unit_resolve(
     explicit = UnitHint("PCT") if percent else row.unit
     table = scope.context.printed
     row_text = f"{row.section} {row.label}".lower()
-    if explicit is None and table is not None and _excepted_kind(table.excepted, row_text) == "percent":
-        explicit = UnitHint("PCT")  # `(in millions, except percentages)`: a margin row is a percentage
+    percent_open = explicit is None and table is not None and (metric_unit in ("", AS_PRINTED) or metric_money)
+    kind = _excepted_kind(table.excepted, row_text) if percent_open else None
+    if kind == "percent":
+        explicit = UnitHint("PCT")  # `(in millions, except percentages)`: a `%` row is a percentage
+    elif kind == "percent?":
+        return value, "", [f"the table excepts percentages: is '{row.label}' one?"]
     if explicit is not None:
         problems = []
         if metric_unit and metric_unit != AS_PRINTED and explicit.code != metric_unit:
@@ -1111,7 +1132,8 @@ _EXCEPTIONS = {
         re.compile(r"per (?:[a-z]+ ){0,2}(?:share|ads|adr|unit)|\beps\b|每股"),
     ),
     "shares": (re.compile(r"(?<!per )\bshares?\b"), re.compile(r"(?<!per )\bshares?\b(?! price)|share count")),
-    "percent": (re.compile(r"percent|%|ratio"), re.compile(r"%|percent|ratio|\brate\b")),
+    "percent": (re.compile(r"percent|%|ratio"), re.compile(r"%|percent|ratio")),
+    "percent?": (re.compile(r"percent|%|ratio"), re.compile(r"margin|\brate\b|yield|return on")),
     "counts": (
         re.compile(r"headcount|employees|number of|units|stores"),
         re.compile(r"headcount|employees|number of|\bstores\b"),

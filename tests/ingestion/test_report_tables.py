@@ -355,3 +355,99 @@ def _glossary_with(label: str) -> GlossarySnapshot:
         aliases=[AliasRecord("entity", "Example Co", "CO"), AliasRecord("metric", label, "TAXED")],
         home_company_name="Home",
     )
+
+
+# -- what an attacker tried (each approved a wrong figure before) -----------------------------------
+
+M = ["(in millions)", "2019", "2018"]
+
+
+@pytest.mark.parametrize(
+    ("rows", "title", "lead"),
+    [
+        ([["", "Six Months Ended June 30,", ""], ["", "2019", "2018"], ["Revenue", "1,234", "1,100"]], "", ""),
+        ([["Nine months ended September 30,", "2019", "2018"], ["Revenue", "1,234", "1,100"]], "", ""),
+        ([["(in millions)", "2019", "2018"], ["Revenue", "1,234", "1,100"]], "Three months ended March 31", ""),
+        ([M[:], ["Revenue", "1,234", "1,100"]], "", "Results for the six months ended June 30 (in millions):"),
+        ([["(in millions)", "Consensus 2020"], ["Revenue", "1,234"]], "", ""),
+        ([["(in millions)", "2019 Non-GAAP"], ["Revenue", "1,234"]], "", ""),
+        ([["(in millions)", "June 30, 2019", "December 31, 2018"], ["Revenue", "1,234", "1,100"]], "", ""),
+        ([["(in millions)", "2020", "2021", "Thereafter"], ["Revenue", "100", "90", "500"]], "", ""),
+        ([M[:], ["Revenue", "1,234¹", "1,100"]], "", ""),
+        ([M[:], ["Revenue", "1,234 1,100", "12,34"]], "", ""),
+        ([M[:], ["Discontinued operations:", "", ""], ["Net income", "20", "10"]], "", ""),
+        ([M[:], ["Revenue (% of total)", "45", "40"]], "", ""),
+        ([["", "2019", "2018"], ["Revenue", "5", "6"]], "", "We operate in thousands of communities:"),
+    ],
+)
+def test_nothing_wrong_is_approved(rows: list[list[str]], title: str, lead: str) -> None:
+    approved = [f for f in read(rows, title=title, lead=lead) if f.status == "approved"]
+    assert all(str(f.value) in {"1234", "1100"} for f in approved if f.metric == "REVENUE") and not [
+        f for f in approved if f.metric != "REVENUE" or f.period_label not in {"FY2019", "FY2018"}
+    ], [(f.metric, f.period_label, f.value, f.unit) for f in approved]
+    assert not any(f.unit == "PCT" or f.unit == "AMT_K" for f in approved)
+
+
+def test_the_wrong_cases_above_give_no_fact_at_all_or_wait() -> None:
+    for rows in ([["", "Six Months Ended June 30,", ""], ["", "2019", "2018"], ["Revenue", "1,234", "1,100"]],):
+        assert [f for f in read(rows) if f.status == "approved"] == []
+
+
+def test_exceptions_to_a_scale_are_kept() -> None:
+    rows = [
+        ["(in thousands, except share and per share data)", "2019"],
+        ["Revenue", "5,000"],
+        ["Net income per share:", ""],
+        ["Basic earnings per share", "1.23"],
+    ]
+    assert cells(read(rows)) == {
+        ("REVENUE", "FY2019", "5000", "AMT_K", "approved"),
+        ("EPS", "FY2019", "1.23", "AMT", "approved"),
+    }
+
+
+def test_a_nearer_currency_wins_and_the_company_currency_is_checked() -> None:
+    (fact,) = read([["单位：千元 币种：美元", "2019"], ["Revenue", "1,234"]])
+    assert fact.unit == "USD_K"
+    (cogs,) = read([["(in thousands)", "2019"], ["Cost of sales", "1,234"]], currency="USD")
+    assert cogs.status == "pending" and "printed in USD" in cogs.reason
+
+
+def test_a_second_panel_under_bare_years_is_read_under_them() -> None:
+    rows = [M[:], ["Revenue", "5", "4"], ["", "2017", "2016"], ["Net income", "100", "90"]]
+    assert {(f.metric, f.period_label, str(f.value)) for f in read(rows) if f.status == "approved"} == {
+        ("REVENUE", "FY2019", "5"),
+        ("REVENUE", "FY2018", "4"),
+        ("NET_INCOME", "FY2017", "100"),
+        ("NET_INCOME", "FY2016", "90"),
+    }
+
+
+def test_a_heading_naming_a_channel_reads_under_it() -> None:
+    rows = [M[:], ["Domestic:", "", ""], ["Revenue", "500", "450"]]
+    assert {(f.channel, f.status) for f in read(rows)} == {("DOMESTIC", "approved")}
+
+
+def test_a_margin_in_a_table_that_excepts_percentages_waits() -> None:
+    (fact,) = read([["(in millions, except percentages)", "2019"], ["Gross margin (%)", "35.2"]])
+    assert (fact.unit, fact.status) == ("PCT", "approved")
+    rows = [["(in millions, except percentages)", "2019"], ["Current year1", "35.2"]]
+    assert [f.status for f in read(rows)] == ["approved"]  # no margin, rate or yield: the table's scale
+    glossary_rows = [["(in millions, except percentages)", "2019"], ["Discount rate", "3.5"]]
+    assert [(f.unit, f.status) for f in read(glossary_rows)] == [("PCT", "approved")]  # a PCT metric
+
+
+def test_a_currency_in_the_title_names_no_company() -> None:
+    glossary = glossary_build(
+        entities=[EntityInfo("HK", "Hong Kong", "subsidiary"), EntityInfo("CO", "Example Co", "subsidiary")],
+        metrics=[MetricInfo("REVENUE", "Revenue", "AS_PRINTED")],
+        channels=[ChannelInfo("TOTAL", "合计")],
+        units=[UnitInfo("AS_PRINTED", "", "")],
+        aliases=[AliasRecord("entity", "HK", "HK"), AliasRecord("metric", "Revenue", "REVENUE")],
+        home_company_name="Home",
+    )
+    table = Table("table=1", "Amounts in HK$ million", [["", "2019"], ["Revenue", "400"]])
+    (fact,) = table_read(
+        table, glossary=glossary, document_name="r.docx", sensitivity="INTERNAL", default_entity="CO"
+    ).candidates
+    assert (fact.entity, fact.unit, fact.status) == ("CO", "HKD_M", "approved")
