@@ -1,0 +1,281 @@
+"""How a table's texts read through the glossary (issue J): labels, titles and column headers,
+with their periods, units, scales and what is left over.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from core.glossary import GlossarySnapshot
+from core.normalize import compact_view, text_normalize
+from core.periods import periods_find
+from core.types import Period
+
+from ..headers import header_prepare, not_a_period, periods_rewrite
+from ..scales import Printed, scale_read, scale_strip, unit_parse
+from ..values import _BRACKETS, UnitHint, UnitMarkers
+
+# Two reference dates: a period that reads the same on both is absolute (FY2025), one that
+# does not is relative (去年, H1) and means nothing inside a document.
+_REF_A, _REF_B = date(2000, 1, 1), date(2001, 7, 1)
+
+_FILLER = (
+    "其中",
+    "ofwhich",
+    "including",
+    "项目",
+    "指标",
+    "全年",
+    "实际",
+    "actual",
+    "未经审计",
+    "经审计",
+    "unaudited",
+    "audited",
+    "reported",
+    "单位",
+    "人民币",
+)
+
+# Report headers the §5 grammar does not read: `2025年1-6月` (H1), `2025年7-9月` (Q3), `1H2025`.
+_MONTH_RANGES = {"1-3": "q1", "4-6": "q2", "7-9": "q3", "10-12": "q4", "1-6": "h1", "7-12": "h2", "1-12": ""}
+_MONTH_RANGE = re.compile(r"(19[9][0-9]|20[0-9]{2}|2100)\s?年?\s?(1|4|7|10)\s?[-~–—至]\s?(3|6|9|12)\s?月(?:份)?")
+
+_HALF_FIRST = re.compile(r"(?<![a-z0-9])([12])h\s?(20[0-9]{2}|[0-9]{2})(?![0-9])")
+_FUZZY_CUTOFF = 0.6
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What one piece of text (a title, a header, a label) names."""
+
+    metrics: tuple[str, ...] = ()
+    entities: tuple[str, ...] = ()
+    externals: tuple[str, ...] = ()
+    channels: tuple[str, ...] = ()
+    periods: tuple[Period, ...] = ()
+    relative: bool = False
+    unit: UnitHint | None = None  # a unit other than money (`%`, `家`)
+    leftover: str = ""
+    printed: Printed | None = None  # the currency and scale it states
+    dates: tuple[date, ...] = ()
+    not_period: bool = False  # `Change`, `% of total`, `Note`
+    whole: bool = False  # the whole label is one alias, as printed
+    qualified: bool = False  # read under its section heading
+
+    @property
+    def period(self) -> Period | None:
+        """The one absolute period of a clean period header, else None."""
+        if self.leftover:
+            return None
+        return self.column_period
+
+    @property
+    def column_period(self) -> Period | None:
+        """The one absolute period of a column header, which may also carry a group caption."""
+        if self.relative or self.not_period or len(self.periods) != 1 or self.externals:
+            return None
+        if len(self.metrics) > 1 or len(self.entities) > 1 or len(self.channels) > 1:
+            return None
+        return self.periods[0]
+
+
+_NOTHING = _Reading()
+
+# Words of a report's column headers that name no dimension (`Years Ended`, `As of`, `Restated`).
+_HEADER_FILLER = (
+    "fortheyearsended",
+    "fortheyearended",
+    "fiscalyearsended",
+    "fiscalyearended",
+    "fiscalyearend",
+    "yearsended",
+    "yearended",
+    "yearend",
+    "fiscalyears",
+    "fiscalyear",
+    "fiscal",
+    "asofandfortheyearended",
+    "asof",
+    "asat",
+    "ended",
+    "restated",
+    "asreported",
+    "balances",
+    "balance",
+    "amount",
+    "total",
+)
+
+_SUB_ROW = re.compile(r"^(?:其中|of which|ofwhich|including|incl\.?|among which|thereof)\s*[:：,，]?\s*", re.IGNORECASE)
+
+
+def _distinct(items: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))
+
+
+def _one(items: tuple[str, ...]) -> str | None:
+    return items[0] if len(items) == 1 else None
+
+
+class _Reader:
+    """Reads texts through one glossary, with a cache (tables repeat their labels)."""
+
+    def __init__(self, glossary: GlossarySnapshot):
+        self.glossary = glossary
+        self.markers = UnitMarkers((u.code, u.name_zh, u.name_en) for u in glossary.units.values())
+        self.cache: dict[tuple[str, bool], _Reading] = {}
+        self.closest: dict[str, str] = {}
+        self.metric_names = [
+            (text_normalize(text), code) for code in glossary.metrics for text in glossary.aliases_of("metric", code)
+        ]
+
+    def read(self, raw: str) -> _Reading:
+        """A label, a title or a caption: only bracketed units and scales are set aside."""
+        return self._cached(raw, header=False)
+
+    def header(self, raw: str) -> _Reading:
+        """A column header: currency, scale, footnotes and report words are set aside too."""
+        return self._cached(raw, header=True)
+
+    def _cached(self, raw: str, *, header: bool) -> _Reading:
+        if not raw.strip():
+            return _NOTHING
+        found = self.cache.get((raw, header))
+        if found is None:
+            found = self.cache[(raw, header)] = self._read(raw, header=header)
+        return found
+
+    def _whole(self, raw: str) -> _Reading | None:
+        """The label as printed, when it is one metric's alias (`Gross margin (%)`, `Current year1`)."""
+        target = self.glossary.matcher.lookup(raw)
+        if target is None or target.kind != "metric":
+            return None
+        normalized = text_normalize(raw)
+        unit = self.markers.hint(normalized)
+        money = unit_parse(unit.code) if unit is not None else None
+        printed = _bracketed_scale(normalized)
+        if money is not None and printed is None:
+            printed = Printed(money[0], money[1] * unit.factor)  # type: ignore[union-attr]
+        return _Reading(metrics=(target.code,), unit=None if money else unit, whole=True, printed=printed)
+
+    def _read(self, raw: str, *, header: bool) -> _Reading:
+        if not header:
+            whole = self._whole(raw)
+            if whole is not None:
+                return whole
+        normalized, dates = periods_rewrite(_report_periods(text_normalize(header_prepare(raw))))
+        printed = scale_read(normalized) if header else _bracketed_scale(normalized)
+        unit = self.markers.hint(normalized)
+        money = unit_parse(unit.code) if unit is not None else None
+        if money is not None:
+            if printed is None or printed.factor is None:
+                printed = Printed(money[0], money[1] * unit.factor)  # type: ignore[union-attr]
+            unit = None
+        core = self.markers.strip(normalized)
+        core = scale_strip(core) if header else _BRACKETS.sub(_scale_bracket_drop, core)
+        first, second = periods_find(core, _REF_A), periods_find(core, _REF_B)
+        relative = [p for *_, p in first] != [p for *_, p in second]
+        chars = list(core)
+        for start, end, _ in first:
+            chars[start:end] = " " * (end - start)
+        rest = " ".join("".join(chars).split())
+        matches = self.glossary.match(rest)
+        compact, _ = compact_view(rest)
+        taken = [False] * len(compact)
+        for m in matches:
+            taken[m.start : m.end] = [True] * (m.end - m.start)
+        leftover = "".join(ch for ch, used in zip(compact, taken, strict=True) if not used)
+        leftover = "".join(ch for ch in leftover if unicodedata.category(ch)[0] not in "PSZ")
+        for word in (*_FILLER, *_HEADER_FILLER) if header else _FILLER:
+            leftover = leftover.replace(word, "")
+        entities = [m for m in matches if m.kind == "entity"]
+        return _Reading(
+            metrics=_distinct(m.code for m in matches if m.kind == "metric"),
+            entities=_distinct(m.code for m in entities if not m.external),
+            externals=_distinct(m.code for m in entities if m.external),
+            channels=_distinct(m.code for m in matches if m.kind == "channel"),
+            periods=tuple(dict.fromkeys(p for *_, p in first)),
+            relative=relative,
+            unit=unit,
+            leftover=leftover,
+            printed=printed,
+            dates=dates,
+            not_period=header and (not_a_period(normalized) or any(ch.isdigit() for ch in leftover)),
+        )
+
+    def alias_text(self, label: str) -> str:
+        """A label as a curator would add it as an alias: no unit brackets, no `其中：`."""
+        text = unicodedata.normalize("NFKC", label)
+        text = _BRACKETS.sub(lambda m: " " if self.markers.whole(m.group(1)) else m.group(0), text)
+        text = " ".join(text.split()).strip(" :：-—–·")
+        return text[2:].lstrip(" :：") if text.startswith("其中") else text
+
+    def closest_metric(self, label: str) -> str:
+        found = self.closest.get(label)
+        if found is None:
+            found = self.closest[label] = self._closest(label)
+        return found
+
+    def _closest(self, label: str) -> str:
+        best, score = "", _FUZZY_CUTOFF
+        matcher = difflib.SequenceMatcher(None, autojunk=False)
+        matcher.set_seq2(text_normalize(label))  # the label's index is built once
+        for name, code in self.metric_names:
+            matcher.set_seq1(name)
+            if matcher.real_quick_ratio() > score and matcher.quick_ratio() > score:
+                ratio = matcher.ratio()
+                if ratio > score:
+                    best, score = code, ratio
+        return best
+
+
+def _bracketed_scale(normalized: str) -> Printed | None:
+    """The scale a label states in brackets (`Number of shares (thousands)`, `Revenue ($m)`)."""
+    for m in _BRACKETS.finditer(normalized):
+        found = scale_read(m.group(1))
+        if found is not None:
+            return found
+    return None
+
+
+def _scale_bracket_drop(m: re.Match[str]) -> str:
+    return " " if scale_read(m.group(1)) is not None and not scale_strip(m.group(1)).strip() else m.group(0)
+
+
+def _report_periods(text: str) -> str:
+    """Rewrite report-style period headers into the §5 grammar (`2025年1-6月` → `2025h1`)."""
+
+    def months(m: re.Match[str]) -> str:
+        suffix = _MONTH_RANGES.get(f"{m.group(2)}-{m.group(3)}")
+        return m.group(0) if suffix is None else f"{m.group(1)}{suffix or '年'}"
+
+    text = _MONTH_RANGE.sub(months, text)
+    return _HALF_FIRST.sub(lambda m: f"h{m.group(1)} {_full_year(m.group(2))}", text)
+
+
+def _full_year(text: str) -> str:
+    return text if len(text) == 4 else f"20{text}"
+
+
+_READERS: dict[int, tuple[GlossarySnapshot, _Reader]] = {}
+
+
+def _reader_for(glossary: GlossarySnapshot) -> _Reader:
+    held = _READERS.get(id(glossary))
+    if held is not None and held[0] is glossary:
+        return held[1]
+    if len(_READERS) > 8:
+        _READERS.clear()
+    reader = _Reader(glossary)
+    _READERS[id(glossary)] = (glossary, reader)
+    return reader
+
+
+def _fold(text: str) -> str:
+    return "".join(unicodedata.normalize("NFKC", text).casefold().split())
