@@ -2,7 +2,7 @@
 
 Takes a TAT-QA item and its index in the file; returns the bytes of one file per format, for
 company `Company {i:03d}` (entity `TQ{i:03d}`). The table sits among the item's paragraphs (sorted
-by `order`) right after its lead paragraph (`oracle.lead_index`: the first paragraph stating a
+by `order`) right after its lead paragraph (`printed.lead_index`: the first paragraph stating a
 scale, else the first ending with ":", else the last), the way annual reports print it:
 
 - docx: Heading 1 = the company name; the paragraphs before; the grid exactly as printed, one text
@@ -27,7 +27,8 @@ from decimal import Decimal
 from typing import Any
 from xml.sax.saxutils import escape
 
-from .oracle import company_name, entity_code, lead_index, paragraphs_sorted, table_truth
+from .oracle import table_truth
+from .printed import company_name, entity_code, lead_index, paragraphs_sorted
 
 FORMATS = ("xlsx", "docx", "pdf")
 

@@ -25,7 +25,8 @@ from core.glossary import AliasRecord, EntityInfo, GlossarySnapshot, MetricInfo,
 from ingestion import ExtractionError, FactCandidate, document_facts, extract
 
 from . import oracle
-from .oracle import COLLIDING, EXPECTED_PENDING, PERCENT, SCORED, UNKNOWN, Cell, TableTruth
+from .oracle import Cell, TableTruth
+from .printed import COLLIDING, EXPECTED_PENDING, PERCENT, SCORED, UNKNOWN
 from .render import document_name, render
 
 HOME_COMPANY = "TAT-QA Holdings"
