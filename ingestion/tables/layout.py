@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from core.normalize import text_normalize
 from core.types import Period
@@ -53,6 +54,10 @@ def _find_header(grid: list[list[str]], reader: _Reader, *, strict: bool = False
             continue
         periods = [c for c, text in cells if c >= 1 and _period_of(reader.header(text), strict=strict) is not None]
         numeric = [c for c, text in cells if c not in periods and is_numeric(text)]
+        if periods and all(is_numeric(grid[r][c]) for c in periods) and reader.read(grid[r][0]).metrics:
+            years = [int(reader.header(grid[r][c]).periods[0].period[:4]) for c in periods]
+            if any(abs(a - b) != 1 for a, b in pairwise(years)):
+                return None  # `Stores | 2045 | 1998`: a metric's figures that look like years, not a header
         if periods and not numeric:
             return r, min(periods)
         if numeric:

@@ -451,3 +451,7 @@ def test_a_currency_in_the_title_names_no_company() -> None:
         table, glossary=glossary, document_name="r.docx", sensitivity="INTERNAL", default_entity="CO"
     ).candidates
     assert (fact.entity, fact.unit, fact.status) == ("CO", "HKD_M", "approved")
+
+
+def test_a_metric_row_of_year_like_figures_is_no_header() -> None:
+    assert read([["Stores", "2045", "1998"], ["Revenue", "1,234", "1,100"]]) == []
