@@ -54,7 +54,7 @@ def _ranked(query: str, *, cleared: bool, mode: str, k: int) -> list[tuple[int, 
                 raise SearchModeUnavailable("vector search needs an embedder (set RAGSPINE_EMBEDDER)")
         else:
             try:
-                vector = embedder.embed([query])[0]
+                vector = embedder.embed_query(query)
                 rankings.append(VectorIndex().search(vector, cleared=cleared, k=max(k, CANDIDATES)))
             except EmbedderError as error:
                 if mode == "vector":

@@ -134,6 +134,9 @@ class BigramHashEmbedder:
         self.dim = dim
         self.calls = 0
 
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed([text])[0]
+
     def embed(self, texts: list[str]) -> list[list[float]]:
         import hashlib
         import math

@@ -163,7 +163,7 @@ RAGSPINE = {
     "LLM_MAX_RETRIES": env.int("RAGSPINE_LLM_MAX_RETRIES", default=2),
     "ANTHROPIC_API_KEY": env("ANTHROPIC_API_KEY", default=""),
     "OPENAI_API_KEY": env("OPENAI_API_KEY", default=""),
-    "EMBEDDER": env("RAGSPINE_EMBEDDER"),  # none | openai | sentence-transformers
+    "EMBEDDER": env("RAGSPINE_EMBEDDER"),  # none | e5-small | openai | sentence-transformers
     "EMBED_BASE_URL": env("RAGSPINE_EMBED_BASE_URL"),  # e.g. http://tei:8080/v1
     "EMBED_MODEL": env("RAGSPINE_EMBED_MODEL"),
     "EMBED_API_KEY": env("RAGSPINE_EMBED_API_KEY", default=env("OPENAI_API_KEY", default="")),
