@@ -252,7 +252,7 @@ def _paragraphs(pages: list[_Page], body: float, title: str) -> tuple[str, list[
     return title, blocks, pieces
 
 
-def _last_sentence(near: list[_Piece]) -> str:
+def _lead_paragraph(near: list[_Piece]) -> str:
     """The paragraph right before a table. The layout pass may break one paragraph into pieces
     (a line that stops short, a sentence that starts a line); pieces set at line spacing, with
     no paragraph gap between them, are joined back."""
@@ -282,7 +282,7 @@ def _tables_placed(pages: list[_Page], pieces: dict[int, list[_Piece]]) -> list[
             headings = [p.text for p in above if p.is_heading]
             floor = max((f.bottom for f in page.found if f.bottom <= found.top + 1), default=0.0)
             near = [p for p in above if p.top >= floor - 1]
-            lead = _last_sentence(near)
+            lead = _lead_paragraph(near)
             table = Table(
                 f"page={page.number},table={index + 1}",
                 found.title,

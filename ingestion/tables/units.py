@@ -60,9 +60,8 @@ def _unit_resolve(
     metric_money = unit_parse(metric_unit)
     explicit = UnitHint("PCT") if percent else row.unit
     table = scope.context.printed
-    row_text = f"{row.section} {row.label}".lower()
     percent_open = explicit is None and table is not None and (metric_unit in ("", AS_PRINTED) or metric_money)
-    kind = _excepted_kind(table.excepted, row_text) if percent_open else None
+    kind = _excepted_kind(table.excepted, row) if percent_open else None
     if kind == "percent":
         explicit = UnitHint("PCT")  # `(in millions, except percentages)`: a `%` row is a percentage
     elif kind == "percent?":
@@ -112,7 +111,7 @@ def _count_resolve(
         return value, unit, [f"the row states a scale of {stated} for {metric}, which is in {unit}"]
     table = scope.context.printed
     if unit == COUNT and table is not None and table.factor not in (None, Decimal(1)) and not table.currency:
-        excepted = table.excepted and _excepted(table.excepted, f"{row.section} {row.label}".lower())
+        excepted = _excepted_kind(table.excepted, row) is not None
         if not excepted:
             return (
                 value,
@@ -127,7 +126,7 @@ def _printed_for(scope: _Scope, row: _Row, column: _Column, currency: str) -> Pr
     table's; a row of the kind the table's statement excepts (`except per share data`) keeps
     its own figures."""
     table = scope.context.printed
-    if table is not None and table.excepted and _excepted(table.excepted, f"{row.section} {row.label}".lower()):
+    if table is not None and _excepted_kind(table.excepted, row) is not None:
         table = Printed(table.currency, Decimal(1))
     cell = scale_read(text_normalize(currency)) if currency else None
     return _printed_merge([row.printed, column.reading.printed, table, cell])
@@ -149,12 +148,11 @@ _EXCEPTIONS = {
 }
 
 
-def _excepted_kind(exception: str, row_text: str) -> str | None:
-    """Which kind of row the statement's exception covers this row as, or None."""
+def _excepted_kind(exception: str, row: _Row) -> str | None:
+    """Which kind of row the statement's exception covers this row as (by its heading and label), or None."""
+    if not exception:
+        return None
+    text = f"{row.section} {row.label}".lower()
     return next(
-        (kind for kind, (said, rows) in _EXCEPTIONS.items() if said.search(exception) and rows.search(row_text)), None
+        (kind for kind, (said, rows) in _EXCEPTIONS.items() if said.search(exception) and rows.search(text)), None
     )
-
-
-def _excepted(exception: str, row_text: str) -> bool:
-    return _excepted_kind(exception, row_text) is not None
