@@ -14,9 +14,13 @@ from django.urls import path
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 
-from common.access import ClearanceFilteredAdmin
+from common.access import ClearanceFilteredAdmin, user_cleared, visible_to
 from core.types import SENSITIVITIES
 from ingestion.formats import EXTENSIONS, format_of
+from retrieval.embedders import embedder_build
+from retrieval.models import Chunk
+from retrieval.selectors import chunks_unembedded, vectors_pending
+from retrieval.tasks import chunks_embed_run
 
 from .jobs import ingest_job_create
 from .models import Document, IngestJob
@@ -31,7 +35,8 @@ class UploadForm(forms.Form):
 @admin.register(Document)
 class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = [
-        "name", "media_type", "sensitivity", "status", "chunk_count", "fact_count", "warning_summary", "uploaded_at",
+        "name", "media_type", "sensitivity", "status", "chunk_count", "vector_count", "fact_count", "warning_summary",
+        "uploaded_at",
     ]  # fmt: skip
     list_filter = ["status", "sensitivity"]
     search_fields = ["name"]
@@ -50,11 +55,32 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
         "uploaded_by",
         "uploaded_at",
     ]
-    actions = ["delete_with_facts"]
+    actions = ["delete_with_facts", "embed_again"]
 
     @admin.display(description="chunks")
     def chunk_count(self, document: Document) -> int:
         return document.chunks.count()
+
+    @admin.display(description="vectors")
+    def vector_count(self, document: Document) -> str:
+        """Chunks embedded by the configured embedder, of all the document's chunks."""
+        embedder = embedder_build()
+        if not embedder.enabled:
+            return "—"
+        total = document.chunks.filter(active=True).count()
+        return f"{total - chunks_unembedded(embedder.signature, document_id=document.pk).count()} / {total}"
+
+    def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> HttpResponse:
+        embedder = embedder_build()
+        if embedder.enabled and request.method == "GET":
+            visible = visible_to(Chunk.objects.filter(active=True), cleared=user_cleared(request.user))
+            total = visible.count()
+            pending = vectors_pending(cleared=user_cleared(request.user))
+            line = f"向量（{embedder.signature}）：已嵌入 {total - pending} / {total} 个分块。"
+            if pending:
+                line += f"其余 {pending} 个正由后台嵌入，在此之前按关键词（BM25）检索，不会漏检。"
+            messages.info(request, line)
+        return super().changelist_view(request, extra_context)
 
     @admin.display(description="facts")
     def fact_count(self, document: Document) -> int:
@@ -72,8 +98,8 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
     def warning_list(self, document: Document) -> str:
         return format_html_join(mark_safe("<br>"), "{}", ((w,) for w in document.warnings)) or "—"
 
-    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
-        actions = super().get_actions(request)
+    def get_actions(self, request: HttpRequest, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        actions = super().get_actions(request, *args, **kwargs)
         actions.pop("delete_selected", None)
         return actions
 
@@ -82,6 +108,17 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
         for document in queryset:
             document_delete(document=document)
         self.message_user(request, "已删除。")
+
+    @admin.action(description="为所选文档尚无向量的分块排队嵌入（后台）", permissions=["change"])
+    def embed_again(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
+        if not embedder_build().enabled:
+            self.message_user(request, "未配置嵌入模型（RAGSPINE_EMBEDDER），无需嵌入。", level=messages.WARNING)
+            return
+        count = 0
+        for document in queryset:
+            chunks_embed_run.enqueue(document.pk)
+            count += 1
+        self.message_user(request, f"已加入嵌入队列：{count} 个文档。")
 
     def delete_model(self, request: HttpRequest, obj: Document) -> None:
         document_delete(document=obj)

@@ -20,8 +20,8 @@ from facts.services import facts_delete, facts_replace
 from ingestion.extract import extract
 from ingestion.ir import ExtractionError
 from ingestion.tables import document_facts
-from retrieval.embedders import Embedder, EmbedderError
 from retrieval.services import chunks_delete, chunks_prepare, chunks_replace
+from retrieval.tasks import embedding_schedule
 
 from .models import Document
 
@@ -89,9 +89,12 @@ def document_ingest(
     sensitivity: str | None = None,
     uploaded_by: Any = None,
     progress: Progress | None = None,
-    embedder: Embedder | None = None,
 ) -> DocumentOutcome:
-    """Extract, then write the document, its chunks and its facts in one transaction (or nothing)."""
+    """Extract, then write the document, its chunks and its facts in one transaction (or nothing).
+
+    The chunks' embedding is queued for the background worker once the transaction commits
+    (`retrieval.tasks`): ingestion never waits for an embedder, and never fails because of one.
+    """
     step = progress or (lambda percent: None)
     if not name or len(name) > 255 or "/" in name or "\x00" in name:
         raise IngestError("a document name is 1 to 255 characters, without '/'")
@@ -117,12 +120,7 @@ def document_ingest(
     found = document_facts(extracted, glossary=glossary, sensitivity=level)
     warnings = [*extracted.warnings, *found.warnings]
     step(60)
-    try:
-        chunks = chunks_prepare(
-            title=extracted.title, blocks=extracted.blocks, user_words=glossary.alias_texts(), embedder=embedder
-        )
-    except EmbedderError as error:
-        raise IngestError(f"embedding failed: {error}") from None
+    chunks = chunks_prepare(title=extracted.title, blocks=extracted.blocks, user_words=glossary.alias_texts())
     with transaction.atomic():
         existing = Document.objects.filter(name=name).first()
         document = existing or Document(name=name)
@@ -134,6 +132,7 @@ def document_ingest(
         document.full_clean()
         document.save()
         stored = chunks_replace(document=document, chunks=chunks, sensitivity=level)
+        embedding_schedule(document.pk)
         counts = facts_replace(document_id=document.pk, source_doc=document.name, candidates=found.candidates)
     step(100)
     return DocumentOutcome(document, "replaced" if existing else "created", stored, counts, warnings)

@@ -1,4 +1,5 @@
-"""`GET /v1/search`: ranked chunks, clearance-filtered."""
+"""`GET /v1/search`: ranked chunks, clearance-filtered; with an embedder, the vector and hybrid modes
+say in `X-Vectors-Pending` how many chunks are still waiting for their vector."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from rest_framework.views import APIView
 from common.access import user_cleared
 from common.api.fields import QuerySerializer, QuestionTextField
 
-from .selectors import MODES, SearchModeUnavailable, chunk_search
+from .embedders import embedder_build
+from .selectors import MODES, SearchModeUnavailable, chunk_search, vectors_pending
+
+PENDING_HEADER = "X-Vectors-Pending"
 
 
 class SearchApi(APIView):
@@ -33,6 +37,16 @@ class SearchApi(APIView):
             OpenApiParameter("q", str, required=True),
             OpenApiParameter("k", int, required=False),
             OpenApiParameter("mode", str, enum=list(MODES), required=False),
+            OpenApiParameter(
+                PENDING_HEADER,
+                int,
+                location=OpenApiParameter.HEADER,
+                response=[200],
+                description=(
+                    "vector and hybrid modes with an embedder: how many chunks the caller may see are not "
+                    "embedded yet; hybrid search still finds them by BM25, vector search does not"
+                ),
+            ),
         ],
         responses={200: OutputSerializer(many=True)},
         summary="Search document chunks",
@@ -45,7 +59,7 @@ class SearchApi(APIView):
             hits = chunk_search(data["q"], cleared=user_cleared(request.user), k=data["k"], mode=data["mode"])
         except SearchModeUnavailable as error:
             raise serializers.ValidationError({"mode": str(error)}) from None
-        return Response(
+        response = Response(
             [
                 {
                     "chunk_id": h.chunk_id,
@@ -57,3 +71,6 @@ class SearchApi(APIView):
                 for h in hits
             ]
         )
+        if data["mode"] != "bm25" and embedder_build().enabled:
+            response[PENDING_HEADER] = str(vectors_pending(cleared=user_cleared(request.user)))
+        return response

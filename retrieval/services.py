@@ -1,11 +1,18 @@
-"""Writes to the chunk set and its index: a document's chunks, with their tokens and embeddings,
-replaced or removed in one transaction. Every write bumps the retrieval version stamp, so each
-process reloads its lexical index. `Document` rows are the documents app's to write."""
+"""Writes to the chunk set and its index: a document's chunks, with their tokens, replaced or
+removed in one transaction, and their embeddings, written afterwards in batches.
+
+Ingestion never waits for an embedder: `chunks_replace` stores chunks without vectors, and
+`chunks_embed` (run by the background worker, or `manage.py embed`) fills them in, each batch in
+its own transaction, recording the embedder's signature with every vector. A chunk whose vector
+is missing or from another embedder is found by BM25 only until then: nothing is lost, the
+vector side just does not know it yet. Every chunk write bumps the retrieval version stamp, so
+each process reloads its lexical index; every embedding batch bumps only the vectors stamp.
+`Document` rows are the documents app's to write."""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,16 +24,18 @@ from ingestion.ir import Block
 from .chunking import ChunkDraft, chunks_build
 from .embedders import Embedder, embedder_build
 from .models import Chunk, RetrievalState
+from .selectors import chunks_unembedded
 from .text import tokens, user_words_load
+
+EMBED_BATCH = 16
 
 
 @dataclass(frozen=True)
 class PreparedChunks:
-    """A document's chunks ready to store: drafts, their index tokens and (with an embedder) vectors."""
+    """A document's chunks ready to store: drafts and their index tokens."""
 
     drafts: list[ChunkDraft]
     tokens: list[str]
-    vectors: list[list[float]] | None
 
 
 def retrieval_changed() -> None:
@@ -35,18 +44,21 @@ def retrieval_changed() -> None:
         RetrievalState.objects.create(pk=1, version=1, token=token)
 
 
-def chunks_prepare(
-    *, title: str, blocks: list[Block], user_words: Iterable[str] = (), embedder: Embedder | None = None
-) -> PreparedChunks:
-    """Chunk, tokenise and embed, before any row is written (an embedder may be slow or fail).
+def vectors_changed() -> None:
+    if not RetrievalState.objects.filter(pk=1).update(vectors=F("vectors") + 1):
+        RetrievalState.objects.create(pk=1, version=0, token="", vectors=1)
+
+
+def chunks_prepare(*, title: str, blocks: list[Block], user_words: Iterable[str] = ()) -> PreparedChunks:
+    """Chunk and tokenise, before any row is written.
 
     `user_words` (the glossary's aliases) teach the segmenter words first, so a stored token
-    list splits the way a question naming the same alias does. Raises `EmbedderError`.
+    list splits the way a question naming the same alias does.
     """
     drafts = chunks_build(blocks)
     user_words_load(user_words)
     token_lists = [" ".join(tokens(" ".join(filter(None, [title, d.heading, d.text])))) for d in drafts]
-    return PreparedChunks(drafts, token_lists, _embed(embedder, [d.text for d in drafts]))
+    return PreparedChunks(drafts, token_lists)
 
 
 @transaction.atomic
@@ -63,14 +75,11 @@ def chunks_replace(*, document: Any, chunks: PreparedChunks, sensitivity: str) -
                 heading=draft.heading[:255],
                 sensitivity=sensitivity,
                 tokens=token_list,
-                embedding=chunks.vectors[seq] if chunks.vectors else None,
             )
             for seq, (draft, token_list) in enumerate(zip(chunks.drafts, chunks.tokens, strict=True))
         ],
         batch_size=500,
     )
-    if chunks.vectors:
-        vector_index_ensure(len(chunks.vectors[0]))
     retrieval_changed()
     return len(chunks.drafts)
 
@@ -81,11 +90,51 @@ def chunks_delete(*, document: Any) -> None:
     retrieval_changed()
 
 
-def _embed(embedder: Embedder | None, texts: list[str]) -> list[list[float]] | None:
+@dataclass(frozen=True)
+class EmbedOutcome:
+    embedded: int
+    remaining: int
+
+
+def chunks_embed(
+    *,
+    embedder: Embedder | None = None,
+    document_id: int | None = None,
+    everything: bool = False,
+    batch: int = EMBED_BATCH,
+    progress: Callable[[int, int], None] | None = None,
+) -> EmbedOutcome:
+    """Embed the chunks that lack this embedder's vector (or, with `everything`, all active chunks),
+    `batch` at a time, each batch written in its own transaction: an interruption keeps every
+    finished batch. A chunk replaced or deleted meanwhile is skipped, never resurrected.
+    `progress(done, total)` is called after each batch. Raises `EmbedderError`; what was written
+    before the failure stays.
+    """
     embedder = embedder if embedder is not None else embedder_build()
-    if not getattr(embedder, "enabled", False):
-        return None
-    return embedder.embed(texts)
+    if not embedder.enabled:
+        return EmbedOutcome(0, 0)
+    chunks = (
+        Chunk.objects.filter(active=True, **({"document_id": document_id} if document_id is not None else {}))
+        if everything
+        else chunks_unembedded(embedder.signature, document_id=document_id)
+    )
+    pending = list(chunks.order_by("pk").values_list("pk", "text"))
+    done = 0
+    for start in range(0, len(pending), max(1, batch)):
+        rows = pending[start : start + max(1, batch)]
+        vectors = embedder.embed([text for _, text in rows])
+        with transaction.atomic():
+            # The index first: built after these updates in the same transaction, PostgreSQL would
+            # not let this transaction use it (broken HOT chains).
+            vector_index_ensure(len(vectors[0]))
+            for (pk, text), vector in zip(rows, vectors, strict=True):
+                # `text` in the filter: a chunk rewritten since it was read keeps its own state.
+                Chunk.objects.filter(pk=pk, text=text).update(embedding=vector, embedder=embedder.signature)
+            vectors_changed()
+        done += len(rows)
+        if progress is not None:
+            progress(done, len(pending))
+    return EmbedOutcome(done, chunks_unembedded(embedder.signature, document_id=document_id).count())
 
 
 def vector_index_ensure(dim: int) -> None:

