@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.options import ActionLocation
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -98,8 +99,10 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
     def warning_list(self, document: Document) -> str:
         return format_html_join(mark_safe("<br>"), "{}", ((w,) for w in document.warnings)) or "—"
 
-    def get_actions(self, request: HttpRequest, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        actions = super().get_actions(request, *args, **kwargs)
+    def get_actions(
+        self, request: HttpRequest, action_location: ActionLocation = ActionLocation.CHANGE_LIST
+    ) -> dict[str, Any]:
+        actions = super().get_actions(request, action_location)
         actions.pop("delete_selected", None)
         return actions
 

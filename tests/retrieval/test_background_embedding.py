@@ -12,6 +12,7 @@ from unittest import mock
 
 import pytest
 from django.core.management import CommandError, call_command
+from django_tasks_db.models import DBTaskResult
 from rest_framework.test import APIClient
 
 from common.access import user_cleared
@@ -22,6 +23,7 @@ from retrieval.index import vectors_token
 from retrieval.models import Chunk
 from retrieval.selectors import chunk_search, chunks_unembedded, vectors_pending
 from retrieval.services import chunks_embed
+from retrieval.tasks import embedding_catch_up
 from tests.fakes import BigramHashEmbedder
 
 pytestmark = pytest.mark.django_db
@@ -185,3 +187,17 @@ def test_admin_shows_embedding_progress(demo: Any, configured: BigramHashEmbedde
     pending = vectors_pending(cleared=user_cleared(demo["users"]["curator"]))
     assert pending > 0 and f"其余 {pending} 个正由后台嵌入" in page and f"（{configured.signature}）" in page
     assert "3 / 3" in page and "0 / " in page  # note.md embedded; demo documents waiting
+
+
+def test_the_worker_catches_up_on_chunks_left_without_a_vector(
+    demo: Any, configured: BigramHashEmbedder, settings: Any
+) -> None:
+    document_ingest(name="note.md", data=NOTE.encode())  # the test transaction never commits: no task ran
+    assert vectors_pending(cleared=True) > 0
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+    assert embedding_catch_up() is True
+    assert embedding_catch_up() is False  # one queued task is enough
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+    DBTaskResult.objects.all().delete()
+    assert embedding_catch_up() is True and vectors_pending(cleared=True) == 0
+    assert embedding_catch_up() is False  # nothing left to embed

@@ -5,6 +5,8 @@ survive what kills a plain worker.
   queued again, or failed after their last attempt.
 - When the database goes away it waits and reconnects instead of exiting; the job that the
   outage interrupted is recovered like one whose worker died.
+- With an embedder configured, chunks still without their vector (a failed embedding task, a
+  new embedder) are queued for embedding at the same times.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from django.db import DatabaseError, connection, connections
 from django_tasks_db.management.commands.db_worker import Command as DbWorker
 
 from documents.jobs import ingest_jobs_recover
+from retrieval.tasks import embedding_catch_up
 
 RECOVER_EVERY = 60.0
 MAX_WAIT = 10.0
@@ -54,6 +57,8 @@ class Command(DbWorker):
             stop.set()
 
     def _recover(self, *, mine_too: bool) -> None:
+        if embedding_catch_up():
+            self.stdout.write("queued the embedding of chunks still without a vector")
         counts = ingest_jobs_recover(mine_too=mine_too)
         if any(counts.values()):
             self.stdout.write(f"recovered ingest jobs: {counts['requeued']} queued again, {counts['failed']} failed")
