@@ -26,7 +26,9 @@ run: venv
 	$(PY) manage.py migrate --noinput -v0
 	$(PY) manage.py collectstatic --noinput -v0
 	$(PY) manage.py load_demo
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	@# The background worker (uploads, embedding) runs beside the server and stops with it.
+	@$(PY) manage.py ingest_worker -v0 & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
+	  $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: venv-dev
 	scripts/system-deps

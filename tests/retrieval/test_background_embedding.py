@@ -201,3 +201,12 @@ def test_the_worker_catches_up_on_chunks_left_without_a_vector(
     DBTaskResult.objects.all().delete()
     assert embedding_catch_up() is True and vectors_pending(cleared=True) == 0
     assert embedding_catch_up() is False  # nothing left to embed
+
+
+def test_load_demo_embeds_its_chunks_when_an_embedder_is_set(demo: Any, configured: BigramHashEmbedder) -> None:
+    out = StringIO()
+    with mock.patch("demo.management.commands.load_demo.embedder_build", return_value=configured):
+        call_command("load_demo", stdout=out)
+    total = Chunk.objects.filter(active=True).count()
+    assert f"vectors: {total} chunk(s) embedded with {configured.signature}" in out.getvalue()
+    assert vectors_pending(cleared=True) == 0

@@ -18,6 +18,8 @@ from facts.models import CompanyProfile
 from facts.roles import CURATOR, roles_ensure
 from facts.services import glossary_import, glossary_rows_read
 from faq.services import faq_import, faq_rows_read
+from retrieval.embedders import EmbedderError, embedder_build
+from retrieval.services import chunks_embed
 
 
 @lru_cache(maxsize=2)
@@ -46,6 +48,15 @@ class Command(BaseCommand):
         )
         for line in documents:
             self.stdout.write(line)
+        embedder = embedder_build()
+        if embedder.enabled:
+            # A handful of demo chunks: embedded here, so the demo needs no worker to search by meaning.
+            try:
+                outcome = chunks_embed(embedder=embedder)
+            except EmbedderError as error:
+                self.stderr.write(f"vectors: not embedded ({error}); BM25 finds every chunk meanwhile")
+            else:
+                self.stdout.write(f"vectors: {outcome.embedded} chunk(s) embedded with {embedder.signature}")
         self.stdout.write(f"faq: {faq['created']} created, {faq['updated']} updated, {faq['unchanged']} unchanged")
         for username, password in users:
             if password:
