@@ -1,0 +1,220 @@
+"""What a retrieved passage is about, for attribution about the thing asked (issue K, point 5).
+
+Takes retrieved passages, the glossary snapshot and a `Focus` (the entities and the period a
+question asked, as the intent parser resolved them); returns, for each passage and each of its
+sentences, the in-scope entities it is about, its tier (`ASKED`, `GENERAL`, `OTHER`) and whether
+it names the asked period, and tells a bare title line from a sentence.
+
+- **Names are matched on normalised text** (`text_normalize`) with the glossary's own matcher,
+  so every alias counts in its Traditional, full-width or spaced form.
+- **What a sentence is about.** The entities it names; else the entity the sentence before it
+  in its paragraph was about; else the one its section or document name names. The home
+  company's name in a document or section name is no topic: it says whose document it is, not
+  which part of the company the text is about.
+- **Tiers.** `ASKED`: about an asked entity or one of its subsidiaries (a group's figure is
+  explained by its parts); `OTHER`: about in-scope entities, none of them asked; `GENERAL`:
+  about no entity (market text). With nothing asked, everything is `GENERAL`.
+- **Periods.** A passage or sentence names the asked period when a period it names, or its
+  document's or section's, lies in the asked one or holds it (`2025Q4` in `FY2025`, and back).
+- **Bare title lines** (`title_line`): a line with no sentence mark, no clause and no figure
+  outside brackets that is its section's or document's name, the line that opens its passage
+  (a slide's title reads first) when short, or a nameplate (once glossary names, periods,
+  figures and bracketed words are taken out, next to nothing is left, as in `HK QBR 2025Q4`
+  or `分部营业收入（人民币百万元）`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from pathlib import PurePath
+
+from .glossary import GlossarySnapshot
+from .normalize import compact_view, text_normalize
+from .periods import periods_find
+from .ports import RetrievedChunk
+from .quantities import claims_find, prose_normalize
+from .types import Match, Period
+
+ASKED, GENERAL, OTHER = 0, 1, 2
+# Absolute periods do not depend on the reference date, and a document's relative ones (去年)
+# cannot be placed without its own date; this reference places them where nothing is asked.
+_NO_REFERENCE = date(1900, 1, 1)
+_SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
+_CLOSED = re.compile(r"[。！？!?；;.]\s*$")
+_CLAUSE = re.compile(r"[，,：:；;]")
+_BRACKETED = re.compile(r"[（(【\[][^）)】\]]*[）)】\]]")
+_ENUMERATION = re.compile(r"^(?:[一二三四五六七八九十]+|\d{1,2})[、.．)）]\s*")
+_SEPARATORS = re.compile(r"[\s_\-—–·•|/:：]+")
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_ASCII_WORD = re.compile(r"[a-z]+")
+_HEADING_CHARS = 24  # the longest line read as the heading that opens a passage
+_NAMEPLATE_LEFT = 4  # what a nameplate leaves once names and periods are out (an ASCII word counts 2)
+
+
+@dataclass(frozen=True)
+class Focus:
+    """The entities and the period a question asked; empty when it asked none."""
+
+    entities: tuple[str, ...] = ()
+    period: Period | None = None
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str
+    position: int  # in reading order within its passage
+    about: frozenset[str]
+    tier: int
+    in_period: bool
+    title: bool
+
+
+def entities_named(text: str, glossary: GlossarySnapshot) -> frozenset[str]:
+    """The in-scope entities `text` names, by any alias in any written form."""
+    return frozenset(m.code for m in _matches(text, glossary) if m.kind == "entity" and not m.external)
+
+
+def periods_named(text: str) -> tuple[Period, ...]:
+    return tuple(period for _, _, period in periods_find(text_normalize(text), _NO_REFERENCE))
+
+
+def periods_overlap(first: Period, second: Period) -> bool:
+    """Whether one period lies within the other (a quarter in its half or year, and back)."""
+    if first.year != second.year:
+        return False
+    if "FY" in (first.period_type, second.period_type) or first == second:
+        return True
+    half, quarter = (first, second) if first.period_type == "HY" else (second, first)
+    if half.period_type != "HY" or quarter.period_type != "QUARTER":
+        return False
+    return (int(quarter.period[-1]) <= 2) == half.period.endswith("H1")
+
+
+def _matches(text: str, glossary: GlossarySnapshot) -> list[Match]:
+    return glossary.match(text_normalize(text))
+
+
+def section_of(locator: str) -> str:
+    """The section label a locator names (`section=二、香港业务,para=1` → `二、香港业务`)."""
+    for part in locator.split(","):
+        key, _, value = part.partition("=")
+        if key.strip() == "section":
+            return value.strip()
+    return ""
+
+
+def _heading_key(text: str) -> str:
+    stem = _ENUMERATION.sub("", text_normalize(text).strip())
+    return _SEPARATORS.sub("", stem)
+
+
+def title_line(line: str, *, opens_passage: bool, names: Iterable[str], glossary: GlossarySnapshot) -> bool:
+    """Whether `line` is a bare title: see the module's docstring. `names` are the passage's
+    section and document names."""
+    normalized = text_normalize(line).strip()
+    if not normalized or _CLOSED.search(normalized) or _CLAUSE.search(normalized):
+        return False
+    if claims_find(prose_normalize(_BRACKETED.sub(" ", normalized))).quantities:
+        return False  # a bracket holds a caption's unit (`（人民币百万元）`), which reads as a figure
+    key = _heading_key(normalized)
+    if any(key and key == _heading_key(name) for name in names if name):
+        return True
+    if opens_passage and len(compact_view(normalized)[0]) <= _HEADING_CHARS:
+        return True
+    return _left_over(normalized, glossary) <= _NAMEPLATE_LEFT
+
+
+def _left_over(normalized: str, glossary: GlossarySnapshot) -> int:
+    """How much of a line is neither a glossary name, a period, a figure nor in brackets."""
+    kept = list(_BRACKETED.sub(" ", normalized))
+    for start, end, _ in periods_find("".join(kept), _NO_REFERENCE):
+        kept[start:end] = " " * (end - start)
+    text = "".join(kept)
+    _, positions = compact_view(text)
+    blank = set()
+    for match in glossary.match(text):
+        blank.update(positions[match.start : match.end])
+    rest = "".join(" " if i in blank else ch for i, ch in enumerate(text))
+    return len(_CJK.findall(rest)) + 2 * len(_ASCII_WORD.findall(rest))
+
+
+class FocusReader:
+    """Reads passages against one question's focus (built once per question)."""
+
+    def __init__(self, focus: Focus | None, glossary: GlossarySnapshot):
+        self.focus = focus or Focus()
+        self.glossary = glossary
+        self.home = glossary.home_entity
+        scope: set[str] = set()
+        pending = [code for code in self.focus.entities if code in glossary.entities]
+        while pending:
+            code = pending.pop()
+            if code not in scope:
+                scope.add(code)
+                pending.extend(child.code for child in glossary.children(code))
+        self.scope = frozenset(scope)
+
+    # -- tiers ------------------------------------------------------------------------------
+    def tier(self, about: frozenset[str]) -> int:
+        if not self.scope or not about:
+            return GENERAL
+        return ASKED if about & self.scope else OTHER
+
+    def in_period(self, periods: Iterable[Period]) -> bool:
+        asked = self.focus.period
+        return asked is not None and any(periods_overlap(asked, period) for period in periods)
+
+    # -- passages ---------------------------------------------------------------------------
+    def _names(self, chunk: RetrievedChunk) -> tuple[str, str]:
+        return section_of(chunk.locator), PurePath(chunk.doc).stem
+
+    def context(self, chunk: RetrievedChunk) -> tuple[frozenset[str], tuple[Period, ...]]:
+        """The entities (the home company aside) and periods the passage's section or document names."""
+        section, document = self._names(chunk)
+        for name in (section, document):
+            named = entities_named(name, self.glossary) - {self.home}
+            if named:
+                return named, periods_named(section) + periods_named(document)
+        return frozenset(), periods_named(section) + periods_named(document)
+
+    def passage_rank(self, chunk: RetrievedChunk) -> tuple[int, bool]:
+        """(tier, misses the asked period): what passages are ordered by, lowest first."""
+        entities, periods = self.context(chunk)
+        about = entities_named(chunk.text, self.glossary) | entities
+        return self.tier(about), not self.in_period(periods + periods_named(chunk.text))
+
+    def passages_order(self, chunks: list[RetrievedChunk]) -> list[RetrievedChunk]:
+        """The asked entity's passages first, then general ones, then (only when none is about the
+        asked entity) another entity's; within each, those naming the asked period first. Stable."""
+        ranks = {chunk.chunk_id: self.passage_rank(chunk) for chunk in chunks}
+        ordered = sorted(chunks, key=lambda chunk: ranks[chunk.chunk_id])
+        if any(ranks[c.chunk_id][0] == ASKED for c in ordered):
+            ordered = [c for c in ordered if ranks[c.chunk_id][0] != OTHER]
+        return ordered
+
+    def about_chunk(self, chunk: RetrievedChunk) -> frozenset[str]:
+        entities, _ = self.context(chunk)
+        return entities_named(chunk.text, self.glossary) | entities
+
+    # -- sentences --------------------------------------------------------------------------
+    def sentences(self, chunk: RetrievedChunk) -> list[Sentence]:
+        entities, periods = self.context(chunk)
+        names = self._names(chunk)
+        out: list[Sentence] = []
+        lines = [line for line in chunk.text.split("\n") if line.strip()]
+        for index, line in enumerate(lines):
+            carried = frozenset[str]()
+            pieces = [piece.strip() for piece in _SENTENCE.findall(line) if piece.strip()]
+            for piece in pieces:
+                named = entities_named(piece, self.glossary)
+                carried = named or carried
+                about = carried or entities
+                title = len(pieces) == 1 and title_line(
+                    piece, opens_passage=index == 0, names=names, glossary=self.glossary
+                )
+                in_period = self.in_period(periods_named(piece) or periods)
+                out.append(Sentence(piece, len(out), about, self.tier(about), in_period, title))
+        return out
