@@ -29,6 +29,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from pathlib import PurePath
 
 from .glossary import GlossarySnapshot
@@ -77,8 +78,15 @@ def entities_named(text: str, glossary: GlossarySnapshot) -> frozenset[str]:
     return frozenset(m.code for m in _matches(text, glossary) if m.kind == "entity" and not m.external)
 
 
+# Pure, and asked of the same passages' sentences again and again.
+@lru_cache(maxsize=8192)
+def period_spans(normalized: str) -> tuple[tuple[int, int, Period], ...]:
+    """The absolute periods normalised text names, as `(start, end, period)`."""
+    return tuple(periods_find(normalized, _NO_REFERENCE))
+
+
 def periods_named(text: str) -> tuple[Period, ...]:
-    return tuple(period for _, _, period in periods_find(text_normalize(text), _NO_REFERENCE))
+    return tuple(period for _, _, period in period_spans(text_normalize(text)))
 
 
 def periods_overlap(first: Period, second: Period) -> bool:
@@ -130,7 +138,7 @@ def title_line(line: str, *, opens_passage: bool, names: Iterable[str], glossary
 def _left_over(normalized: str, glossary: GlossarySnapshot) -> int:
     """How much of a line is neither a glossary name, a period, a figure nor in brackets."""
     kept = list(_BRACKETED.sub(" ", normalized))
-    for start, end, _ in periods_find("".join(kept), _NO_REFERENCE):
+    for start, end, _ in period_spans("".join(kept)):
         kept[start:end] = " " * (end - start)
     text = "".join(kept)
     _, positions = compact_view(text)
@@ -156,6 +164,8 @@ class FocusReader:
                 scope.add(code)
                 pending.extend(child.code for child in glossary.children(code))
         self.scope = frozenset(scope)
+        self._contexts: dict[int, tuple[frozenset[str], tuple[Period, ...]]] = {}
+        self._named: dict[str, frozenset[str]] = {}
 
     # -- tiers ------------------------------------------------------------------------------
     def tier(self, about: frozenset[str]) -> int:
@@ -171,20 +181,29 @@ class FocusReader:
     def _names(self, chunk: RetrievedChunk) -> tuple[str, str]:
         return section_of(chunk.locator), PurePath(chunk.doc).stem
 
+    def named(self, text: str) -> frozenset[str]:
+        if text not in self._named:
+            self._named[text] = entities_named(text, self.glossary)
+        return self._named[text]
+
+    def periods(self, text: str) -> tuple[Period, ...]:
+        """The periods `text` names; none are read when no period was asked."""
+        return periods_named(text) if self.focus.period is not None else ()
+
     def context(self, chunk: RetrievedChunk) -> tuple[frozenset[str], tuple[Period, ...]]:
         """The entities (the home company aside) and periods the passage's section or document names."""
-        section, document = self._names(chunk)
-        for name in (section, document):
-            named = entities_named(name, self.glossary) - {self.home}
-            if named:
-                return named, periods_named(section) + periods_named(document)
-        return frozenset(), periods_named(section) + periods_named(document)
+        if chunk.chunk_id not in self._contexts:
+            section, document = self._names(chunk)
+            periods = self.periods(section) + self.periods(document)
+            named = next((found for found in (self.named(n) - {self.home} for n in (section, document)) if found), None)
+            self._contexts[chunk.chunk_id] = (named or frozenset(), periods)
+        return self._contexts[chunk.chunk_id]
 
     def passage_rank(self, chunk: RetrievedChunk) -> tuple[int, bool]:
         """(tier, misses the asked period): what passages are ordered by, lowest first."""
         entities, periods = self.context(chunk)
-        about = entities_named(chunk.text, self.glossary) | entities
-        return self.tier(about), not self.in_period(periods + periods_named(chunk.text))
+        about = self.named(chunk.text) | entities
+        return self.tier(about), not self.in_period(periods + self.periods(chunk.text))
 
     def passages_order(self, chunks: list[RetrievedChunk]) -> list[RetrievedChunk]:
         """The asked entity's passages first, then general ones, then (only when none is about the
@@ -197,7 +216,7 @@ class FocusReader:
 
     def about_chunk(self, chunk: RetrievedChunk) -> frozenset[str]:
         entities, _ = self.context(chunk)
-        return entities_named(chunk.text, self.glossary) | entities
+        return self.named(chunk.text) | entities
 
     # -- sentences --------------------------------------------------------------------------
     def sentences(self, chunk: RetrievedChunk) -> list[Sentence]:
@@ -209,12 +228,12 @@ class FocusReader:
             carried = frozenset[str]()
             pieces = [piece.strip() for piece in _SENTENCE.findall(line) if piece.strip()]
             for piece in pieces:
-                named = entities_named(piece, self.glossary)
+                named = self.named(piece)
                 carried = named or carried
                 about = carried or entities
                 title = len(pieces) == 1 and title_line(
                     piece, opens_passage=index == 0, names=names, glossary=self.glossary
                 )
-                in_period = self.in_period(periods_named(piece) or periods)
+                in_period = self.in_period(self.periods(piece) or periods)
                 out.append(Sentence(piece, len(out), about, self.tier(about), in_period, title))
         return out

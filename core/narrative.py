@@ -17,14 +17,12 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Any
 
-from .attribution import ASKED, OTHER, Focus, FocusReader, Sentence
+from .attribution import ASKED, OTHER, Focus, FocusReader, Sentence, period_spans
 from .glossary import GlossarySnapshot
 from .grounding import MARKER, notice_add, numbers_check, numbers_ground, support_collect
 from .normalize import compact_view, text_normalize
-from .periods import periods_find
 from .ports import LLMProvider, NarrativeRetriever, ProviderError, RetrievedChunk
 from .render import ABOUT_ENTITY, DEGRADED_NARRATIVE, NAMES_JOINED, NARRATIVE_NO_HITS, NARRATIVE_NOT_WIRED
 from .types import KIND_ANSWER, KIND_DEGRADED, KIND_REFUSAL, FactRecord, Source
@@ -134,7 +132,6 @@ def chunks_rerank(
 # -- synthesis ------------------------------------------------------------------------------
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _ASCII_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
-_NO_REFERENCE = date(1900, 1, 1)  # periods are blanked, never placed
 _TOPICS = ("metric:", "channel:")
 
 
@@ -142,7 +139,7 @@ def _concepts(normalized: str, glossary: GlossarySnapshot) -> tuple[set[str], st
     """The glossary concepts `normalized` names (`entity:ACME_HK`, `metric:REVENUE`), and the text
     left with those names and every period blanked out."""
     kept = list(normalized)
-    for start, end, _ in periods_find(normalized, _NO_REFERENCE):
+    for start, end, _ in period_spans(normalized):
         kept[start:end] = " " * (end - start)
     _, positions = compact_view(normalized)
     concepts = set()

@@ -22,6 +22,7 @@ from core.ports import RetrievedChunk
 from core.render import ABOUT_ENTITY
 from core.types import Period, Source
 from tests.fakes import demo_glossary
+from tests.scripted import ScriptedProvider, prose
 
 REFERENCE = date(2026, 3, 15)
 FY2025 = Period("FY", "2025")
@@ -173,6 +174,25 @@ def test_without_an_asked_entity_nothing_is_labelled_or_dropped() -> None:
     assert set(cited_ids(outcome)) == {1, 2} and "（关于" not in outcome.text
 
 
+# -- point 5, with a model writing the answer ----------------------------------------------------
+def test_a_model_is_shown_the_asked_entitys_passages_and_told_whom_another_ones_are_about() -> None:
+    provider = ScriptedProvider(prose("见资料 [1]。"), prose("见资料 [1]。"))
+    focus = Focus(("ACME_HK",), FY2025)
+    for chunks in ((MAINLAND, HONG_KONG), (MAINLAND,)):
+        narrative_answer(
+            "香港营业收入为什么下降",
+            retriever=ListRetriever(*chunks),
+            glossary=GLOSSARY,
+            cleared=False,
+            language="zh",
+            llm=provider,
+            focus=focus,
+        )
+    with_own, only_other = (str(request) for request in provider.requests)
+    assert "香港营业收入同比下降6.7%" in with_own and "中国内地营业收入" not in with_own
+    assert f"[1] {label('ACME_CN', 'zh')}（mdna.pdf" in only_other
+
+
 # -- point 5, over the demo glossary: every in-scope entity, alias and written variant ------------
 def _written_variants(alias: str) -> list[str]:
     """The alias as stored, in Traditional characters, and with full-width Latin letters."""
@@ -191,7 +211,7 @@ CASES = [
     (asked.code, alias, other.code)
     for asked, other in itertools.permutations(GLOSSARY.in_scope_entities(), 2)
     if other.code not in _descendants(asked.code)
-    for alias in GLOSSARY.aliases_of("entity", asked.code)
+    for alias in dict.fromkeys(GLOSSARY.aliases_of("entity", asked.code))
 ]
 
 
