@@ -21,6 +21,9 @@ it names the asked period, and tells a bare title line from a sentence.
   (a slide's title reads first) when short, or a nameplate (once glossary names, periods,
   figures and bracketed words are taken out, next to nothing is left, as in `HK QBR 2025Q4`
   or `分部营业收入（人民币百万元）`).
+- **Shared wording** (`terms_of`, `terms_overlap`): glossary names as their concepts, so any
+  alias in any language the glossary bridges meets any other, plus the words left; never a
+  period or a figure.
 """
 
 from __future__ import annotations
@@ -51,6 +54,14 @@ _ENUMERATION = re.compile(r"^(?:[一二三四五六七八九十]+|\d{1,2})[、.�
 _SEPARATORS = re.compile(r"[\s_\-—–·•|/:：]+")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _ASCII_WORD = re.compile(r"[a-z]+")
+_TERM_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_TERM_ASCII_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
+_TOPICS = ("metric:", "channel:")
+_QUESTION_FORM = re.compile(
+    r"为什么|为何|原因|归因|怎么看|如何看|怎么样|是什么|什么|哪些|哪个|如何|多少|有没有|是否|请问|最近|吗|呢|的|了|是|有"
+    r"|\b(?:why|what|which|how|is|are|was|were|the|a|an|of|in|did|does|do"
+    r"|to|for|and|or|on|at|by|with|from|its|it|this|that|has|have|had|be|been|as)\b"
+)
 _HEADING_CHARS = 24  # the longest line read as the heading that opens a passage
 _NAMEPLATE_LEFT = 4  # what a nameplate leaves once names and periods are out (an ASCII word counts 2)
 
@@ -147,6 +158,50 @@ def _left_over(normalized: str, glossary: GlossarySnapshot) -> int:
         blank.update(positions[match.start : match.end])
     rest = "".join(" " if i in blank else ch for i, ch in enumerate(text))
     return len(_CJK.findall(rest)) + 2 * len(_ASCII_WORD.findall(rest))
+
+
+# -- what a sentence shares with the question ---------------------------------------------
+def _concepts(normalized: str, glossary: GlossarySnapshot) -> tuple[set[str], str]:
+    """The glossary concepts `normalized` names (`entity:ACME_HK`, `metric:REVENUE`), and the text
+    left with those names and every period blanked out."""
+    kept = list(normalized)
+    for start, end, _ in period_spans(normalized):
+        kept[start:end] = " " * (end - start)
+    _, positions = compact_view(normalized)
+    concepts = set()
+    for match in glossary.match(normalized):
+        concepts.add(f"{match.kind}:{match.code}")
+        for index in positions[match.start : match.end]:
+            kept[index] = " "
+    return concepts, "".join(kept)
+
+
+def _words(text: str) -> set[str]:
+    """ASCII words and CJK character bigrams (a lone character as itself); never a figure."""
+    words = {w for w in _TERM_ASCII_WORD.findall(text) if not any(ch.isdigit() for ch in w)}
+    for run in _TERM_CJK_RUN.findall(text):
+        words.update([run] if len(run) == 1 else (run[i : i + 2] for i in range(len(run) - 1)))
+    return words
+
+
+def terms_of(text: str, glossary: GlossarySnapshot, *, question: bool = False) -> frozenset[str]:
+    """What the extractive selector compares: every glossary name as its concept (so any alias,
+    in any language the glossary bridges, meets any other), and the words of what is left.
+
+    Periods and figures are no terms: a passage is not an answer because it shares a year or a
+    number with the question (the asked period ranks passages instead, see `attribution`).
+    A question also loses its question words (为什么, why …).
+    """
+    concepts, rest = _concepts(text_normalize(text), glossary)
+    if question:
+        rest = _QUESTION_FORM.sub(" ", rest)
+    return frozenset(concepts | _words(rest))
+
+
+def terms_overlap(wanted: frozenset[str], terms: frozenset[str]) -> int:
+    """Shared terms; a metric's or channel's name counts twice, like the two bigrams of a short
+    Chinese name it stands for (the entity is what the tiers rank by, so it counts once)."""
+    return sum(2 if term.startswith(_TOPICS) else 1 for term in wanted & terms)
 
 
 class FocusReader:

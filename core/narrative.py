@@ -9,6 +9,13 @@ states, with the same value, unit class and sign, is removed with its sentence (
 invariant 1 to narrative prose). A synthesis is checked as the model wrote it, before the
 system expands its `[n]` markers into citations and appends its source list, so only the
 system's own references are exempt; the question's figures are never support.
+
+Attribution is about the thing asked (`attribution`): given the asked entities and period
+(`Focus`), passages and sentences about them come first, general text after, and another
+entity's only when nothing about the asked one was retrieved, under a label naming it (the label
+states no figure and is exempt from grounding as the system's own text). The extractive selector
+matches glossary concepts, so an English question meets Chinese passages, and never counts a
+period or a figure as shared wording, nor quotes a bare title line.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .attribution import ASKED, OTHER, Focus, FocusReader, Sentence, period_spans
+from .attribution import ASKED, OTHER, Focus, FocusReader, Sentence, terms_of, terms_overlap
 from .glossary import GlossarySnapshot
 from .grounding import MARKER, notice_add, numbers_check, numbers_ground, support_collect
 from .normalize import compact_view, text_normalize
@@ -31,10 +38,6 @@ RRF_K = 60
 MAX_QUERIES = 5
 TOP_CHUNKS = 4
 MAX_SENTENCES = 4
-_QUESTION_FORM = re.compile(
-    r"为什么|为何|原因|归因|怎么看|如何看|怎么样|是什么|什么|哪些|哪个|如何|多少|有没有|是否|请问|最近|吗|呢|的|了|是|有"
-    r"|\b(?:why|what|which|how|is|are|was|were|the|a|an|of|in|did|does|do)\b"
-)
 
 
 @dataclass(frozen=True)
@@ -130,54 +133,6 @@ def chunks_rerank(
 
 
 # -- synthesis ------------------------------------------------------------------------------
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-_ASCII_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
-_TOPICS = ("metric:", "channel:")
-
-
-def _concepts(normalized: str, glossary: GlossarySnapshot) -> tuple[set[str], str]:
-    """The glossary concepts `normalized` names (`entity:ACME_HK`, `metric:REVENUE`), and the text
-    left with those names and every period blanked out."""
-    kept = list(normalized)
-    for start, end, _ in period_spans(normalized):
-        kept[start:end] = " " * (end - start)
-    _, positions = compact_view(normalized)
-    concepts = set()
-    for match in glossary.match(normalized):
-        concepts.add(f"{match.kind}:{match.code}")
-        for index in positions[match.start : match.end]:
-            kept[index] = " "
-    return concepts, "".join(kept)
-
-
-def _words(text: str) -> set[str]:
-    """ASCII words and CJK character bigrams (a lone character as itself); never a figure."""
-    words = {w for w in _ASCII_WORD.findall(text) if not any(ch.isdigit() for ch in w)}
-    for run in _CJK_RUN.findall(text):
-        words.update([run] if len(run) == 1 else (run[i : i + 2] for i in range(len(run) - 1)))
-    return words
-
-
-def terms_of(text: str, glossary: GlossarySnapshot, *, question: bool = False) -> frozenset[str]:
-    """What the extractive selector compares: every glossary name as its concept (so any alias,
-    in any language the glossary bridges, meets any other), and the words of what is left.
-
-    Periods and figures are no terms: a passage is not an answer because it shares a year or a
-    number with the question (the asked period ranks passages instead, see `attribution`).
-    A question also loses its question words (为什么, why …).
-    """
-    concepts, rest = _concepts(text_normalize(text), glossary)
-    if question:
-        rest = _QUESTION_FORM.sub(" ", rest)
-    return frozenset(concepts | _words(rest))
-
-
-def _overlap(wanted: frozenset[str], terms: frozenset[str]) -> int:
-    """Shared terms; a metric's or channel's name counts twice, like the two bigrams of a short
-    Chinese name it stands for (the entity is what the tiers rank by, so it counts once)."""
-    return sum(2 if term.startswith(_TOPICS) else 1 for term in wanted & terms)
-
-
 def citation(chunk: RetrievedChunk) -> str:
     return f"（{chunk.doc} · {chunk.locator}）"
 
@@ -214,7 +169,7 @@ def extractive_answer(
     scored: list[tuple[float, int, int, Sentence, RetrievedChunk]] = []
     for rank, chunk in enumerate(shown):
         for sentence in reader.sentences(chunk):
-            overlap = _overlap(wanted, terms_of(sentence.text, glossary))
+            overlap = terms_overlap(wanted, terms_of(sentence.text, glossary))
             if sentence.title or len(sentence.text) < 6 or overlap < (1 if chunk.doc == top_doc else 2):
                 continue
             score = overlap + (0.5 if chunk.doc == top_doc else 0.0) - 0.25 * rank
