@@ -9,6 +9,13 @@ states, with the same value, unit class and sign, is removed with its sentence (
 invariant 1 to narrative prose). A synthesis is checked as the model wrote it, before the
 system expands its `[n]` markers into citations and appends its source list, so only the
 system's own references are exempt; the question's figures are never support.
+
+Attribution is about the thing asked (`attribution`): given the asked entities and period
+(`Focus`), passages and sentences about them come first, general text after, and another
+entity's only when nothing about the asked one was retrieved, under a label naming it (the label
+states no figure and is exempt from grounding as the system's own text). The extractive selector
+matches glossary concepts, so an English question meets Chinese passages, and never counts a
+period or a figure as shared wording, nor quotes a bare title line.
 """
 
 from __future__ import annotations
@@ -19,21 +26,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .attribution import ASKED, OTHER, Focus, FocusReader, Sentence, terms_of, terms_overlap
 from .glossary import GlossarySnapshot
-from .grounding import MARKER, SENTENCE, notice_add, numbers_check, numbers_ground, support_collect
-from .normalize import text_normalize
+from .grounding import MARKER, notice_add, numbers_check, numbers_ground, support_collect
+from .normalize import compact_view, text_normalize
 from .ports import LLMProvider, NarrativeRetriever, ProviderError, RetrievedChunk
-from .render import DEGRADED_NARRATIVE, NARRATIVE_NO_HITS, NARRATIVE_NOT_WIRED
+from .render import ABOUT_ENTITY, DEGRADED_NARRATIVE, NAMES_JOINED, NARRATIVE_NO_HITS, NARRATIVE_NOT_WIRED
 from .types import KIND_ANSWER, KIND_DEGRADED, KIND_REFUSAL, FactRecord, Source
 
 RRF_K = 60
 MAX_QUERIES = 5
 TOP_CHUNKS = 4
 MAX_SENTENCES = 4
-_QUESTION_FORM = re.compile(
-    r"为什么|为何|原因|归因|怎么看|如何看|怎么样|是什么|什么|哪些|哪个|如何|多少|有没有|是否|请问|最近|吗|呢|的|了|是|有"
-    r"|\b(?:why|what|which|how|is|are|was|were|the|a|an|of|in|did|does|do)\b"
-)
 
 
 @dataclass(frozen=True)
@@ -62,13 +66,16 @@ def rrf_fuse(
 def queries_rewrite(question: str, glossary: GlossarySnapshot, limit: int = MAX_QUERIES) -> list[str]:
     """The question first, then variants with glossary synonyms swapped in (at most `limit`)."""
     normalized = text_normalize(question)
+    _, positions = compact_view(normalized)
     queries = [question]
     for match in glossary.match(normalized):
         if match.external:
             continue
+        # The match spans the whitespace-free view: `hong kong` is one name there.
+        start, end = positions[match.start], positions[match.end - 1] + 1
         for alias in glossary.aliases_of(match.kind, match.code):
-            variant = normalized.replace(match.text, text_normalize(alias), 1) if match.text in normalized else None
-            if variant and variant not in queries and len(queries) < limit:
+            variant = f"{normalized[:start]}{text_normalize(alias)}{normalized[end:]}"
+            if variant != normalized and variant not in queries and len(queries) < limit:
                 queries.append(variant)
     return queries[:limit]
 
@@ -126,45 +133,65 @@ def chunks_rerank(
 
 
 # -- synthesis ------------------------------------------------------------------------------
-def _bigrams(text: str) -> set[str]:
-    compact = "".join(text_normalize(text).split())
-    return {compact[i : i + 2] for i in range(len(compact) - 1)}
-
-
 def citation(chunk: RetrievedChunk) -> str:
     return f"（{chunk.doc} · {chunk.locator}）"
 
 
-def extractive_answer(question: str, chunks: list[RetrievedChunk]) -> tuple[str, list[RetrievedChunk]]:
-    """The sentences of the top snippets closest to the question, each with its citation.
+def about_label(about: frozenset[str], glossary: GlossarySnapshot, language: str) -> str:
+    """The label before a sentence about another entity than the one asked (no figure in it)."""
+    order = {info.code: index for index, info in enumerate(glossary.in_scope_entities())}
+    codes = sorted(about, key=lambda code: (order.get(code, len(order)), code))
+    names = NAMES_JOINED[language].join(glossary.display("entity", code, language) for code in codes)
+    return ABOUT_ENTITY[language].format(name=names)
 
-    A sentence must share wording with the question; sentences of the best-ranked document are
-    preferred (a question is usually about one document), at most two per snippet.
+
+def extractive_answer(
+    question: str,
+    chunks: list[RetrievedChunk],
+    *,
+    glossary: GlossarySnapshot,
+    focus: Focus | None = None,
+    language: str = "zh",
+) -> tuple[str, list[RetrievedChunk], list[str]]:
+    """The sentences of the top snippets closest to the question, each with its citation, the
+    snippets cited, and the entity labels used.
+
+    A sentence must share a term with the question (`terms_of`) and be no bare title line;
+    sentences of the best-ranked document are preferred (a question is usually about one
+    document), at most two per snippet. With a focus, sentences about the asked entity come
+    first and general ones after them; another entity's are quoted only when none is about the
+    asked one, each under a label naming the entity it is about.
     """
-    wanted = _bigrams(_QUESTION_FORM.sub(" ", text_normalize(question))) or _bigrams(question)
-    top_doc = chunks[0].doc if chunks else ""
-    scored: list[tuple[float, int, int, str, RetrievedChunk]] = []
-    for rank, chunk in enumerate(chunks[:TOP_CHUNKS]):
-        for position, sentence in enumerate(s.strip() for s in SENTENCE.findall(chunk.text)):
-            overlap = len(wanted & _bigrams(sentence))
-            if len(sentence) < 6 or overlap < (1 if chunk.doc == top_doc else 2):
+    reader = FocusReader(focus, glossary)
+    wanted = terms_of(question, glossary, question=True)
+    shown = reader.passages_order(chunks)[:TOP_CHUNKS]
+    top_doc = shown[0].doc if shown else ""
+    scored: list[tuple[float, int, int, Sentence, RetrievedChunk]] = []
+    for rank, chunk in enumerate(shown):
+        for sentence in reader.sentences(chunk):
+            overlap = terms_overlap(wanted, terms_of(sentence.text, glossary))
+            if sentence.title or len(sentence.text) < 6 or overlap < (1 if chunk.doc == top_doc else 2):
                 continue
             score = overlap + (0.5 if chunk.doc == top_doc else 0.0) - 0.25 * rank
-            scored.append((score, rank, position, sentence, chunk))
+            scored.append((score, rank, sentence.position, sentence, chunk))
+    if any(item[3].tier == ASKED for item in scored):
+        scored = [item for item in scored if item[3].tier != OTHER]
     per_chunk: dict[int, int] = {}
     best = []
-    for item in sorted(scored, key=lambda entry: -entry[0]):
+    for item in sorted(scored, key=lambda entry: (entry[3].tier, not entry[3].in_period, -entry[0])):
         if per_chunk.get(item[1], 0) < 2 and len(best) < MAX_SENTENCES:
             best.append(item)
             per_chunk[item[1]] = per_chunk.get(item[1], 0) + 1
-    best.sort(key=lambda item: (item[1], item[2]))
+    best.sort(key=lambda item: (item[3].tier, item[1], item[2]))
     cited: list[RetrievedChunk] = []
-    lines = []
+    lines, labels = [], []
     for _, _, _, sentence, chunk in best:
-        lines.append(sentence + citation(chunk))
+        label = about_label(sentence.about, glossary, language) if sentence.tier == OTHER else ""
+        lines.append(label + sentence.text + citation(chunk))
+        labels += [label] if label else []
         if chunk not in cited:
             cited.append(chunk)
-    return "\n".join(lines), cited
+    return "\n".join(lines), cited, labels
 
 
 SYNTHESIS_SYSTEM = (
@@ -173,9 +200,17 @@ SYNTHESIS_SYSTEM = (
 )
 
 
-def answer_draft(question: str, chunks: list[RetrievedChunk], llm: LLMProvider) -> tuple[str, dict[str, int]]:
-    """The model's answer from the numbered snippets, as it wrote it (`[n]` markers unexpanded)."""
-    numbered = "\n".join(f"[{i}] （{c.doc} · {c.locator}）{c.text}" for i, c in enumerate(chunks, start=1))
+def answer_draft(
+    question: str, chunks: list[RetrievedChunk], llm: LLMProvider, *, labels: Sequence[str] = ()
+) -> tuple[str, dict[str, int]]:
+    """The model's answer from the numbered snippets, as it wrote it (`[n]` markers unexpanded).
+
+    `labels[i]`, when given, heads snippet i + 1: it names the entity a snippet is about when
+    that is not the entity asked."""
+    heads = list(labels) + [""] * (len(chunks) - len(labels))
+    numbered = "\n".join(
+        f"[{i}] {heads[i - 1]}（{c.doc} · {c.locator}）{c.text}" for i, c in enumerate(chunks, start=1)
+    )
     prompt = f"问题：{question}\n\n资料：\n{numbered}"
     response = llm.create_message(system=SYNTHESIS_SYSTEM, messages=[{"role": "user", "content": prompt}], tools=[])
     return response.text.strip(), dict(response.usage)
@@ -226,6 +261,7 @@ def narrative_answer(
     llm: LLMProvider | None = None,
     rerank: bool = False,
     facts: Sequence[FactRecord] = (),
+    focus: Focus | None = None,
 ) -> NarrativeOutcome:
     if retriever is None:
         return NarrativeOutcome(NARRATIVE_NOT_WIRED[language], KIND_DEGRADED)
@@ -236,10 +272,15 @@ def narrative_answer(
     scores = tuple((c.chunk_id, round(c.score, 6)) for c in chunks)
     if llm is not None and rerank:
         chunks, usage = chunks_rerank(question, chunks, llm)
-    shown = chunks[:TOP_CHUNKS]
+    reader = FocusReader(focus, glossary)
+    shown = reader.passages_order(chunks)[:TOP_CHUNKS]
     if llm is not None:
+        labels = [
+            about_label(reader.about_chunk(c), glossary, language) if reader.passage_rank(c)[0] == OTHER else ""
+            for c in shown
+        ]
         try:
-            draft, used = answer_draft(question, shown, llm)
+            draft, used = answer_draft(question, shown, llm, labels=labels)
         except ProviderError:
             return NarrativeOutcome(DEGRADED_NARRATIVE[language], KIND_DEGRADED, chunk_scores=scores)
         for key, value in used.items():
@@ -253,7 +294,7 @@ def narrative_answer(
         text, cited = citations_expand(kept, shown) if kept else ("", [])
         grounded = notice_add(text, removed, language)
     else:
-        text, cited = extractive_answer(question, chunks)
+        text, cited, labels = extractive_answer(question, chunks, glossary=glossary, focus=focus, language=language)
         if not text:
             return NarrativeOutcome(NARRATIVE_NO_HITS[language], KIND_REFUSAL, chunk_scores=scores)
         grounded, removed = numbers_ground(
@@ -261,7 +302,7 @@ def narrative_answer(
             snippets=[c.text for c in cited],
             facts=facts,
             question=question,
-            references=_references(chunks),
+            references=[*_references(chunks), *labels],
             language=language,
         )
     sources = tuple(Source("chunk", c.doc, c.locator, c.document_id, c.text) for c in cited)

@@ -26,7 +26,7 @@ from .computing import ComputedAnswer, computed_answer, levels_answer, subtasks_
 from .follow_up import follow_up_apply, follow_up_topic
 from .glossary import GlossarySnapshot
 from .intent import DOCUMENT_CUES, parse_intent
-from .narrative import narrative_answer
+from .narrative import Focus, narrative_answer
 from .periods import period_parse
 from .ports import FactStore, FaqHit, FaqLookup, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
 from .provider import slots_message
@@ -313,6 +313,9 @@ ROUTE_HANDLERS: dict[str, RouteHandler] = {
 
 
 def _run_narrative(request: _Request, intent: ParsedIntent, facts: tuple[FactRecord, ...] = ()) -> _Part:
+    """The narrative channel about what the intent asks: its entities (as asked, or as the
+    structured answer it explains assumed them) and its period rank the passages."""
+    entities = intent.entities or ((intent.entity,) if intent.entity else ())
     outcome = narrative_answer(
         request.topic or request.question,
         retriever=request.retriever,
@@ -322,6 +325,7 @@ def _run_narrative(request: _Request, intent: ParsedIntent, facts: tuple[FactRec
         llm=request.synthesizer,
         rerank=request.rerank,
         facts=facts,
+        focus=Focus(tuple(entities), intent.period or next(iter(intent.periods), None)),
     )
     request.add_usage(outcome.usage)
     return _Part(

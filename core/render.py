@@ -35,6 +35,10 @@ NARRATIVE_NO_HITS = {
     "en": "No relevant material was found, so this cannot be answered from the knowledge base.",
 }
 ATTRIBUTION_HEADING = {"zh": "归因分析：", "en": "Explanation:"}
+# Before a quoted sentence about another entity than the one asked, shown only when the sources
+# hold nothing about the asked one. It names an entity and never states a figure.
+ABOUT_ENTITY = {"zh": "（关于{name}：）", "en": "(About {name}:) "}
+NAMES_JOINED = {"zh": "、", "en": ", "}
 WHICH_METRIC = {
     "zh": "请问要计算哪个指标？请在问题中写明指标（例如营业收入）。",
     "en": "Which metric should be computed? Please name it in the question (e.g. revenue).",

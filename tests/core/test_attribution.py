@@ -1,0 +1,239 @@
+"""Attribution about the thing asked (issue K, points 4 and 5), in the core's narrative channel.
+
+The extractive selector scores sentences by the question's terms and the glossary's rewrites, so
+an English question finds Chinese passages; a figure or a year alone is no overlap, and a bare
+title line is never quoted. Passages and sentences that name the asked entity (or one of its
+aliases, in any written variant) come first; another entity's are shown only when nothing about
+the asked one exists, and then under a label naming that entity.
+"""
+
+from __future__ import annotations
+
+import itertools
+from datetime import date
+
+import opencc
+import pytest
+
+from core.intent import parse_intent
+from core.narrative import Focus, narrative_answer, queries_rewrite
+from core.normalize import text_normalize
+from core.ports import RetrievedChunk
+from core.render import ABOUT_ENTITY
+from core.types import Period, Source
+from tests.fakes import demo_glossary
+from tests.scripted import ScriptedProvider, prose
+
+REFERENCE = date(2026, 3, 15)
+FY2025 = Period("FY", "2025")
+GLOSSARY = demo_glossary()
+_TO_TRADITIONAL = opencc.OpenCC("s2t")
+
+
+class ListRetriever:
+    """Returns its passages in the given order for every query (the fused order is theirs)."""
+
+    def __init__(self, *chunks: RetrievedChunk):
+        self.chunks = list(chunks)
+
+    def retrieve(self, query: str, *, cleared: bool, k: int = 8) -> list[RetrievedChunk]:
+        return self.chunks[:k]
+
+    def documents_find(self, query: str, *, cleared: bool, k: int = 10) -> list[Source]:
+        return []
+
+
+def passage(chunk_id: int, text: str, doc: str = "", locator: str = "") -> RetrievedChunk:
+    return RetrievedChunk(chunk_id, doc or f"doc{chunk_id}.pdf", locator or "page=1,para=1", text, 1.0, chunk_id)
+
+
+def answer(question: str, *chunks: RetrievedChunk, focus: Focus | None = None, language: str = "zh"):
+    return narrative_answer(
+        question, retriever=ListRetriever(*chunks), glossary=GLOSSARY, cleared=False, language=language, focus=focus
+    )
+
+
+def cited_ids(outcome) -> list[int | None]:
+    return [s.document_id for s in outcome.sources]
+
+
+def label(code: str, language: str) -> str:
+    return ABOUT_ENTITY[language].format(name=GLOSSARY.display("entity", code, language))
+
+
+# -- point 4: an English question over Chinese passages -----------------------------------------
+def test_an_english_why_question_gets_a_cited_extractive_answer_from_chinese_passages() -> None:
+    mdna = passage(
+        1,
+        "香港营业收入同比下降6.7%。主要原因：第一，访港旅客消费结构变化，电子产品客单价下降。",
+        "ACME_FY2025_管理层讨论与分析.pdf",
+    )
+    outcome = answer("Why did Hong Kong revenue decline?", mdna, focus=Focus(("ACME_HK",), FY2025), language="en")
+    assert outcome.kind == "answer", outcome.text
+    assert "香港营业收入同比下降6.7%" in outcome.text
+    assert all(line.endswith("）") for line in outcome.text.splitlines())
+    assert cited_ids(outcome) == [1] and outcome.numbers_unsupported == 0
+
+
+def test_a_name_of_several_english_words_is_rewritten_into_its_chinese_aliases() -> None:
+    queries = queries_rewrite("Why did Hong Kong gross margin fall?", GLOSSARY)
+    assert "why did 香港 gross margin fall?" in queries
+    assert "why did hong kong 毛利率 fall?" in queries
+
+
+def test_a_metric_named_in_english_finds_its_chinese_alias_without_an_entity() -> None:
+    outcome = answer("Why did gross margin fall?", passage(1, "集团毛利率由上年的31.9%下降至29.7%。"), language="en")
+    assert outcome.kind == "answer" and "毛利率" in outcome.text
+
+
+# -- point 5: figures alone and title lines ------------------------------------------------------
+def test_a_year_or_a_figure_shared_with_the_question_is_no_overlap() -> None:
+    chips = passage(1, "2025年存储芯片采购均价同比上涨约35%。")
+    returns = passage(2, "线上渠道退货率上升至8.3%，主要集中在大屏电视品类。")
+    outcome = answer("2025年线上退货率为什么上升了8.3%", chips, returns)
+    assert "存储芯片" not in outcome.text
+    assert cited_ids(outcome) == [2]
+
+
+def test_a_question_sharing_only_a_year_with_the_passages_finds_nothing() -> None:
+    outcome = answer("2025年蓝鲸项目进展如何", passage(1, "2025年存储芯片采购均价同比上涨约35%。"))
+    assert outcome.kind == "refusal" and not outcome.sources
+
+
+@pytest.mark.parametrize(
+    ("title", "doc", "locator"),
+    [
+        ("HK QBR 2025Q4", "deck.pptx", "slide=3"),  # a slide's nameplate: entity, acronym, period
+        ("分部营业收入（人民币百万元）", "interim.pdf", "page=1,para=1-2"),  # a table's caption
+        ("三、香港业务与门店网络调整", "mdna.docx", "section=三、香港业务与门店网络调整,para=1-2"),
+        ("ACME香港门店网络调整与租约续签计划", "ACME香港门店网络调整与租约续签计划.docx", "para=1-2"),
+    ],
+    ids=["nameplate", "caption", "section-heading", "document-title"],
+)
+def test_a_bare_title_line_is_never_quoted(title: str, doc: str, locator: str) -> None:
+    body = "香港营业收入同比下降6.7%，主要因为访港旅客减少、门店客流下滑。"
+    for text in (f"{title}\n{body}", f"{body}\n{title}"):
+        outcome = answer(
+            "Why did HK revenue decline in 2025?", passage(1, text, doc, locator), focus=Focus(("ACME_HK",), FY2025)
+        )
+        quoted = [line.removesuffix(f"（{doc} · {locator}）") for line in outcome.text.splitlines()]
+        assert quoted == [body], outcome.text
+
+
+# -- point 5: the asked entity first -------------------------------------------------------------
+MAINLAND = passage(1, "中国内地营业收入同比增长10.0%，主要得益于线上渠道收入增长。", "mdna.pdf")
+HONG_KONG = passage(2, "香港营业收入同比下降6.7%。主要原因是访港旅客消费结构变化。", "mdna.pdf", "page=1,para=3")
+MARKET = passage(3, "第三季度行业整体零售额同比增长6%，行业营业收入增速下降。", "weekly.pdf")
+
+
+def test_the_asked_entitys_passage_comes_first_and_another_entitys_is_left_out() -> None:
+    outcome = answer("香港营业收入为什么下降", MAINLAND, MARKET, HONG_KONG, focus=Focus(("ACME_HK",), FY2025))
+    lines = outcome.text.splitlines()
+    assert lines[0].startswith("香港营业收入同比下降6.7%")
+    assert "中国内地" not in outcome.text and 1 not in cited_ids(outcome)
+    assert cited_ids(outcome)[0] == 2
+
+
+def test_general_market_text_follows_the_asked_entity_unlabelled() -> None:
+    outcome = answer("香港营业收入为什么下降", MARKET, HONG_KONG, focus=Focus(("ACME_HK",), FY2025))
+    assert cited_ids(outcome) == [2, 3]
+    assert "（关于" not in outcome.text
+
+
+def test_a_sentence_without_a_name_belongs_to_the_entity_its_paragraph_named() -> None:
+    text = "香港营业收入同比下降6.7%。\n东南亚营业收入同比增长59.7%。营业收入增长主要来自新开门店。"
+    outcome = answer("香港营业收入为什么下降", passage(1, text), focus=Focus(("ACME_HK",)))
+    assert "新开门店" not in outcome.text and "东南亚" not in outcome.text
+    assert "香港营业收入同比下降6.7%" in outcome.text
+
+
+def test_the_asked_period_ranks_first_within_the_asked_entity() -> None:
+    older = passage(1, "2024年香港营业收入同比下降3.1%，主要因为门店装修。")
+    asked = passage(2, "2025年香港营业收入同比下降6.7%，主要因为旅客减少。")
+    outcome = answer("2025年香港营业收入为什么下降", older, asked, focus=Focus(("ACME_HK",), FY2025))
+    assert cited_ids(outcome)[0] == 2
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_only_another_entitys_passage_is_shown_under_its_label(language: str) -> None:
+    question = "东南亚营业收入为什么下降" if language == "zh" else "Why did Southeast Asia revenue fall?"
+    outcome = answer(question, MAINLAND, focus=Focus(("ACME_SEA",), FY2025), language=language)
+    assert outcome.kind == "answer"
+    lines = outcome.text.splitlines()
+    assert lines and all(line.startswith(label("ACME_CN", language)) for line in lines)
+    assert outcome.numbers_unsupported == 0  # the label states no figure
+
+
+def test_a_subsidiarys_passage_is_about_its_parent() -> None:
+    outcome = answer("集团营业收入为什么增长", MAINLAND, focus=Focus(("ACME_GROUP",), FY2025))
+    assert outcome.text.startswith("中国内地营业收入同比增长10.0%")
+
+
+def test_without_an_asked_entity_nothing_is_labelled_or_dropped() -> None:
+    outcome = answer("营业收入为什么变化", MAINLAND, HONG_KONG)
+    assert set(cited_ids(outcome)) == {1, 2} and "（关于" not in outcome.text
+
+
+# -- point 5, with a model writing the answer ----------------------------------------------------
+def test_a_model_is_shown_the_asked_entitys_passages_and_told_whom_another_ones_are_about() -> None:
+    provider = ScriptedProvider(prose("见资料 [1]。"), prose("见资料 [1]。"))
+    focus = Focus(("ACME_HK",), FY2025)
+    for chunks in ((MAINLAND, HONG_KONG), (MAINLAND,)):
+        narrative_answer(
+            "香港营业收入为什么下降",
+            retriever=ListRetriever(*chunks),
+            glossary=GLOSSARY,
+            cleared=False,
+            language="zh",
+            llm=provider,
+            focus=focus,
+        )
+    with_own, only_other = (str(request) for request in provider.requests)
+    assert "香港营业收入同比下降6.7%" in with_own and "中国内地营业收入" not in with_own
+    assert f"[1] {label('ACME_CN', 'zh')}（mdna.pdf" in only_other
+
+
+# -- point 5, over the demo glossary: every in-scope entity, alias and written variant ------------
+def _written_variants(alias: str) -> list[str]:
+    """The alias as stored, in Traditional characters, and with full-width Latin letters."""
+    full_width = "".join(chr(ord(ch) + 0xFEE0) if "!" <= ch <= "~" else ch for ch in alias)
+    return sorted({alias, _TO_TRADITIONAL.convert(alias), full_width})
+
+
+def _descendants(code: str) -> set[str]:
+    found = {code}
+    for child in GLOSSARY.children(code):
+        found |= _descendants(child.code)
+    return found
+
+
+CASES = [
+    (asked.code, alias, other.code)
+    for asked, other in itertools.permutations(GLOSSARY.in_scope_entities(), 2)
+    if other.code not in _descendants(asked.code)
+    for alias in dict.fromkeys(GLOSSARY.aliases_of("entity", asked.code))
+]
+
+
+def test_the_table_covers_every_in_scope_entity_that_has_another() -> None:
+    in_scope = {e.code for e in GLOSSARY.in_scope_entities()}
+    assert {code for code, _, _ in CASES} == {code for code in in_scope if not in_scope <= _descendants(code)}
+    assert len(CASES) >= 30
+
+
+@pytest.mark.parametrize(("asked", "alias", "other"), CASES)
+def test_every_alias_of_the_asked_entity_ranks_its_passage_over_another_entitys(
+    asked: str, alias: str, other: str
+) -> None:
+    intent = parse_intent(f"{alias}营业收入为什么下降", GLOSSARY, REFERENCE)
+    assert intent.entity == asked
+    focus = Focus(tuple(intent.entities) or (asked,), intent.period)
+    other_name = GLOSSARY.entities[other].name
+    for variant in _written_variants(alias):
+        others = passage(1, f"{other_name}营业收入同比增长，主要得益于线上渠道扩张。")
+        own = passage(2, f"{variant}营业收入同比下降，主要因为门店客流减少。")
+        outcome = answer(f"{alias}营业收入为什么下降", others, own, focus=focus)
+        assert cited_ids(outcome) == [2], (variant, outcome.text)
+        alone = answer(f"{alias}营业收入为什么下降", others, focus=focus)
+        assert alone.text.startswith(label(other, "zh")), (variant, alone.text)
+        assert text_normalize(other_name) in text_normalize(alone.text)
