@@ -177,6 +177,267 @@ def quality(corpus: Sequence[str], queries: Sequence[Query], k: int = 10, rank: 
     }
 
 
+# --- semantic retrieval: real e5 vectors and fusions (issue K) ---------------------------------
+
+CANDIDATES = 50  # per list, as `retrieval.selectors` takes them
+RRF_K = 60
+A_PRIORI = {"k": RRF_K, "w": 1.0}  # the product's RRF today: k = 60, equal weights
+BOOTSTRAP = 2000
+
+Lists = tuple[list[int], list[float]]  # one query's candidates, best first, and their scores
+
+
+def ranking_quality(tops: Sequence[Sequence[int]], relevant: Sequence[frozenset[int]], k: int = 10) -> dict:
+    """MRR@k and recall@k of ranked id lists against each query's relevant ids (same order)."""
+    reciprocal = reciprocal_ranks(tops, relevant, k)
+    recall = [len(wanted.intersection(list(top)[:k])) / len(wanted) for top, wanted in zip(tops, relevant, strict=True)]
+    return {
+        f"mrr@{k}": round(float(reciprocal.mean()), 4) if len(reciprocal) else 0.0,
+        f"recall@{k}": round(statistics.fmean(recall), 4) if recall else 0.0,
+    }
+
+
+def reciprocal_ranks(tops: Sequence[Sequence[int]], relevant: Sequence[frozenset[int]], k: int = 10) -> np.ndarray:
+    """Per query, 1 / rank of the first relevant id in the top k (0 when none is there)."""
+    out = np.zeros(len(tops))
+    for row, (top, wanted) in enumerate(zip(tops, relevant, strict=True)):
+        first = next((position for position, doc in enumerate(list(top)[:k], 1) if doc in wanted), None)
+        out[row] = 1.0 / first if first else 0.0
+    return out
+
+
+def delta_interval(better: np.ndarray, base: np.ndarray, *, rounds: int = BOOTSTRAP, seed: int = SEED) -> tuple:
+    """Mean of `better - base` (paired per query) and its 95% paired-bootstrap interval."""
+    difference = np.asarray(better) - np.asarray(base)
+    if not len(difference):
+        return 0.0, 0.0, 0.0
+    rng = np.random.default_rng(seed)
+    means = difference[rng.integers(0, len(difference), size=(rounds, len(difference)))].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return round(float(difference.mean()), 4), round(float(low), 4), round(float(high), 4)
+
+
+def fuse_rrf(lists: Sequence[Sequence[int]], k: int = RRF_K, weights: Sequence[float] | None = None) -> list[int]:
+    """The product's fusion (`core.narrative.rrf_fuse`) over id lists: weight / (k + rank) summed."""
+    from core.narrative import rrf_fuse
+
+    return [doc for doc, _ in rrf_fuse([[(doc, 0.0) for doc in ids] for ids in lists], k=k, weights=weights)]
+
+
+def fuse_lexical_first(lexical: Sequence[int], dense: Sequence[int], keep: int = 3, k: int = RRF_K) -> list[int]:
+    """BM25's first `keep` ids as they are, then the rest of both lists by RRF (k)."""
+    head = list(lexical[:keep])
+    taken = set(head)
+    return head + [doc for doc in fuse_rrf([lexical, dense], k=k) if doc not in taken]
+
+
+def fuse_rescue(lexical: Sequence[int], dense: Sequence[int], slots: int = 3, depth: int = 10) -> list[int]:
+    """BM25 with vector rescue: BM25's top `depth - slots`, then the best dense ids not in it, up to
+    `slots` of them, then the rest of BM25 (the dense side can only add, never reorder BM25's head)."""
+    head = list(lexical[: depth - slots])
+    taken = set(head)
+    rescued = [doc for doc in dense if doc not in taken][:slots]
+    taken.update(rescued)
+    return head + rescued + [doc for doc in lexical[depth - slots :] if doc not in taken]
+
+
+def fuse_scores(lexical: Lists, dense: Lists, alpha: float = 0.5) -> list[int]:
+    """Convex combination of min-max normalised scores over each list's candidates (absent = 0).
+    Shown for comparison only: the product fuses by rank (e5's cosines sit in a narrow band)."""
+    fused: dict[int, float] = {}
+    for (ids, scores), weight in ((lexical, 1.0 - alpha), (dense, alpha)):
+        if not ids:
+            continue
+        low, high = min(scores), max(scores)
+        span = (high - low) or 1.0
+        for doc, score in zip(ids, scores, strict=True):
+            fused[doc] = fused.get(doc, 0.0) + weight * (score - low) / span
+    return [doc for doc, _ in sorted(fused.items(), key=lambda pair: (-pair[1], pair[0]))]
+
+
+FUSIONS: dict[str, Callable[..., list[int]]] = {
+    "rrf": lambda lex, den, k=RRF_K, w=1.0: fuse_rrf([lex[0], den[0]], k=k, weights=(1.0, w)),
+    "lexical_first": lambda lex, den, keep=3: fuse_lexical_first(lex[0], den[0], keep=keep),
+    "rescue": lambda lex, den, slots=3: fuse_rescue(lex[0], den[0], slots=slots),
+    "scores": lambda lex, den, alpha=0.5: fuse_scores(lex, den, alpha=alpha),
+}
+GRIDS: dict[str, list[dict]] = {
+    "rrf": [{"k": k, "w": w} for k in (5, 10, 20, 40, 60, 100) for w in (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)],
+    "lexical_first": [{"keep": keep} for keep in (1, 2, 3, 5)],
+    "rescue": [{"slots": slots} for slots in (1, 2, 3, 5)],
+    "scores": [{"alpha": alpha / 10} for alpha in range(1, 10)],
+}
+
+
+def bm25_lists(corpus: Sequence[str], questions: Sequence[str], n: int = CANDIDATES) -> list[Lists]:
+    """The product's BM25 candidates (`tokens` + `BM25Index`) for every question."""
+    index = BM25Index([tokens(text) for text in corpus])
+    out = []
+    for question in questions:
+        found, scores = index.search(tokens(question), n)
+        out.append((found.tolist(), scores.astype(float).tolist()))
+    return out
+
+
+def dense_lists(doc_vectors: np.ndarray, query_vectors: np.ndarray, n: int = CANDIDATES) -> list[Lists]:
+    """Cosine nearest neighbours of every query row among the document rows (both L2-normalised)."""
+    scores = query_vectors @ doc_vectors.T
+    out = []
+    for row in scores:
+        top = _top_k(row, n)
+        out.append((top.tolist(), row[top].astype(float).tolist()))
+    return out
+
+
+def e5_lists(
+    corpus: Sequence[str], questions: Sequence[str], n: int = CANDIDATES, *, cached_only: bool = False
+) -> list[Lists]:
+    """e5 candidates: passages embedded as `passage: …`, questions as `query: …`, from the disk cache
+    (`benchmarks.e5_vectors`; computed there and stored on a miss unless `cached_only`)."""
+    from benchmarks.e5_vectors import vectors_cached
+
+    documents = vectors_cached(corpus, "passage", cached_only=cached_only)
+    queries = vectors_cached(questions, "query", cached_only=cached_only)
+    return dense_lists(documents, queries, n)
+
+
+def e5_ranker(corpus: Sequence[str], k: int = 10) -> Ranker:
+    """A `Ranker` over real e5 vectors: the corpus from the cache, each query embedded when asked."""
+    from benchmarks.e5_vectors import model_load, vectors_cached
+
+    documents = vectors_cached(corpus, "passage")
+
+    def rank(query: str) -> list[int]:
+        vector = np.asarray(model_load().query(query), dtype=np.float32)
+        return _top_k(documents @ vector, k).tolist()
+
+    return rank
+
+
+def _fused(family: str, params: dict, lexical: Sequence[Lists], dense: Sequence[Lists]) -> list[list[int]]:
+    fuse = FUSIONS[family]
+    return [fuse(lex, den, **params) for lex, den in zip(lexical, dense, strict=True)]
+
+
+def fusion_tune(
+    family: str, lexical: Sequence[Lists], dense: Sequence[Lists], relevant: Sequence[frozenset[int]]
+) -> dict:
+    """The grid point of `family` with the best MRR@10 on this set (ties: better recall@10, then grid order)."""
+    best, best_key = GRIDS[family][0], (-1.0, -1.0)
+    for params in GRIDS[family]:
+        figures = ranking_quality(_fused(family, params, lexical, dense), relevant)
+        key = (figures["mrr@10"], figures["recall@10"])
+        if key > best_key:
+            best, best_key = params, key
+    return best
+
+
+def _row(
+    tops: list[list[int]],
+    relevant: list[frozenset[int]],
+    base: np.ndarray,
+    params: dict | None = None,
+    tuned_on: str | None = None,
+) -> dict:
+    change, low, high = delta_interval(reciprocal_ranks(tops, relevant), base)
+    out = {**ranking_quality(tops, relevant), "mrr_delta": change, "mrr_delta_95": [low, high]}
+    if params is not None:
+        out.update(params=params, tuned_on=tuned_on)
+    return out
+
+
+def semantic(sets: dict[str, tuple[Sequence[str], Sequence[Query]]], *, cached_only: bool = False) -> dict:
+    """BM25, e5 and fusions on each set, side by side. A tuned fusion's parameters are chosen on the
+    other set (grid in `GRIDS`) and only reported on this one; `rrf` k = 60, w = 1 is fixed a priori."""
+    lists: dict[str, tuple[list[Lists], list[Lists], list[frozenset[int]]]] = {}
+    for label, (corpus, queries) in sets.items():
+        questions = [question for question, _ in queries]
+        relevant = [wanted for _, wanted in queries]
+        lists[label] = (bm25_lists(corpus, questions), e5_lists(corpus, questions, cached_only=cached_only), relevant)
+    chosen = {label: {family: fusion_tune(family, *lists[label]) for family in GRIDS} for label in lists}
+    out: dict = {"tuned_on": {}, "sets": {}}
+    for label, (lexical, dense, relevant) in lists.items():
+        other = next((name for name in lists if name != label), label)
+        base = reciprocal_ranks([ids for ids, _ in lexical], relevant)
+        rows = {
+            "bm25": _row([ids for ids, _ in lexical], relevant, base),
+            "e5": _row([ids for ids, _ in dense], relevant, base),
+            "rrf_k60": _row(_fused("rrf", A_PRIORI, lexical, dense), relevant, base, A_PRIORI, "a priori"),
+        }
+        for family in GRIDS:
+            params = chosen[other][family]
+            rows[f"{family}_tuned"] = _row(_fused(family, params, lexical, dense), relevant, base, params, other)
+        goal = rows["bm25"]["mrr@10"] + 0.03
+        out["sets"][label] = {
+            "queries": len(relevant),
+            "rows": rows,
+            "goal_mrr@10": round(goal, 4),
+            "goal_reachable": goal <= 1.0,
+        }
+    out["tuned_on"] = chosen
+    return out
+
+
+# --- Traditional Chinese on the lexical side (issue K) ----------------------------------------
+
+_PLAIN_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def bigram_tokens(text: str) -> list[str]:
+    """The plain baseline: CJK character bigrams (a lone character as itself) and ASCII words, as
+    written: no case folding, no Traditional→Simplified folding, no segmentation."""
+    out = _PLAIN_WORD.findall(text)
+    for run in _PLAIN_CJK.findall(text):
+        out.extend([run] if len(run) == 1 else [run[i : i + 2] for i in range(len(run) - 1)])
+    return out
+
+
+def lexical_tops(
+    corpus: Sequence[str], questions: Sequence[str], tokenize: Callable[[str], list[str]], k: int = 10
+) -> list[list[int]]:
+    index = BM25Index([tokenize(text) for text in corpus], k1=K1, b=B)
+    return [index.search(tokenize(question), k)[0].tolist() for question in questions]
+
+
+def traditional(*, shared_dir: Path | None = None) -> dict:
+    """CMRC 2018 dev turned Traditional with OpenCC `s2t` (no Traditional-Chinese reading-comprehension
+    set is packaged on PyPI): Traditional questions against Simplified and against Traditional
+    passages (and Simplified against Simplified for reference), the product's BM25 (`tokens`, which
+    folds Traditional to Simplified) against plain character-bigram BM25."""
+    import opencc
+
+    to_traditional = opencc.OpenCC("s2t")
+    passages, queries = cmrc_corpus(shared_dir=shared_dir)
+    questions = [question for question, _ in queries]
+    relevant = [wanted for _, wanted in queries]
+    passages_t = [to_traditional.convert(text) for text in passages]
+    questions_t = [to_traditional.convert(text) for text in questions]
+    changed = sum(
+        a != b for text, conv in zip(passages, passages_t, strict=True) for a, b in zip(text, conv, strict=True)
+    )
+    out: dict = {
+        "conversion": {
+            "passages_chars_changed_share": round(changed / sum(map(len, passages)), 4),
+            "questions_changed_share": round(
+                statistics.fmean(a != b for a, b in zip(questions, questions_t, strict=True)), 4
+            ),
+        },
+        "pairs": {},
+    }
+    pairs = {
+        "traditional_q_vs_simplified_p": (passages, questions_t),
+        "traditional_q_vs_traditional_p": (passages_t, questions_t),
+        "simplified_q_vs_simplified_p": (passages, questions),
+    }
+    for label, (corpus, asked) in pairs.items():
+        out["pairs"][label] = {
+            "product_bm25": ranking_quality(lexical_tops(corpus, asked, tokens), relevant),
+            "plain_bigram_bm25": ranking_quality(lexical_tops(corpus, asked, bigram_tokens), relevant),
+        }
+    return out
+
+
 # --- speed ------------------------------------------------------------------------------------
 
 
