@@ -243,7 +243,8 @@ def fuse_rescue(lexical: Sequence[int], dense: Sequence[int], slots: int = 3, de
 
 def fuse_scores(lexical: Lists, dense: Lists, alpha: float = 0.5) -> list[int]:
     """Convex combination of min-max normalised scores over each list's candidates (absent = 0).
-    Shown for comparison only: the product fuses by rank (e5's cosines sit in a narrow band)."""
+    Normalising within the candidate list makes e5's narrow cosine band comparable with BM25's scale;
+    no score is compared with a fixed threshold."""
     fused: dict[int, float] = {}
     for (ids, scores), weight in ((lexical, 1.0 - alpha), (dense, alpha)):
         if not ids:
@@ -255,17 +256,34 @@ def fuse_scores(lexical: Lists, dense: Lists, alpha: float = 0.5) -> list[int]:
     return [doc for doc, _ in sorted(fused.items(), key=lambda pair: (-pair[1], pair[0]))]
 
 
+def fuse_zscores(lexical: Lists, dense: Lists, alpha: float = 0.5) -> list[int]:
+    """Convex combination of z-scored scores over each list's candidates; a document a list does not
+    hold gets that list's lowest z (as min-max gives it that list's minimum, 0)."""
+    normalised: list[tuple[dict[int, float], float, float]] = []
+    for (ids, scores), weight in ((lexical, 1.0 - alpha), (dense, alpha)):
+        if not ids:
+            continue
+        values = np.asarray(scores, dtype=float)
+        z = (values - values.mean()) / (values.std() or 1.0)
+        normalised.append((dict(zip(ids, z.tolist(), strict=True)), float(z.min()), weight))
+    union = {doc for by_doc, _, _ in normalised for doc in by_doc}
+    fused = {doc: sum(weight * by_doc.get(doc, floor) for by_doc, floor, weight in normalised) for doc in union}
+    return [doc for doc, _ in sorted(fused.items(), key=lambda pair: (-pair[1], pair[0]))]
+
+
 FUSIONS: dict[str, Callable[..., list[int]]] = {
     "rrf": lambda lex, den, k=RRF_K, w=1.0: fuse_rrf([lex[0], den[0]], k=k, weights=(1.0, w)),
     "lexical_first": lambda lex, den, keep=3: fuse_lexical_first(lex[0], den[0], keep=keep),
     "rescue": lambda lex, den, slots=3: fuse_rescue(lex[0], den[0], slots=slots),
     "scores": lambda lex, den, alpha=0.5: fuse_scores(lex, den, alpha=alpha),
+    "zscores": lambda lex, den, alpha=0.5: fuse_zscores(lex, den, alpha=alpha),
 }
 GRIDS: dict[str, list[dict]] = {
     "rrf": [{"k": k, "w": w} for k in (5, 10, 20, 40, 60, 100) for w in (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)],
     "lexical_first": [{"keep": keep} for keep in (1, 2, 3, 5)],
     "rescue": [{"slots": slots} for slots in (1, 2, 3, 5)],
     "scores": [{"alpha": alpha / 10} for alpha in range(1, 10)],
+    "zscores": [{"alpha": alpha / 10} for alpha in range(1, 10)],
 }
 
 
@@ -688,7 +706,8 @@ ROW_NAMES = {
     "rrf_tuned": "weighted RRF",
     "lexical_first_tuned": "BM25-first (keep BM25's head, RRF for the rest)",
     "rescue_tuned": "BM25 + vector rescue (last slots of the top 10)",
-    "scores_tuned": "min-max score fusion (comparison only)",
+    "scores_tuned": "min-max score fusion",
+    "zscores_tuned": "z-score fusion",
 }
 
 

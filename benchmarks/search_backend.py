@@ -126,7 +126,24 @@ def _vector_storage() -> dict:
             return {"rows": count, "column_bytes": int(column), "hnsw_index_bytes": int(index)}
         cursor.execute("SELECT count(*), coalesce(sum(length(embedding)), 0) FROM retrieval_chunk")
         count, column = cursor.fetchone()
-        return {"rows": count, "column_bytes": int(column)}
+    # SQLite searches an in-process numpy matrix: what loading it costs a process.
+    from retrieval.index import VectorIndex
+
+    before = _rss_kb()
+    _token, ids, restricted, matrix = VectorIndex._matrix()
+    return {
+        "rows": count,
+        "column_bytes": int(column),
+        "numpy_bytes": int(matrix.nbytes + ids.nbytes + restricted.nbytes),
+        "rss_growth_bytes": (_rss_kb() - before) * 1024,
+    }
+
+
+def _rss_kb() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
 
 
 def _serve_and_measure(

@@ -17,6 +17,7 @@ from benchmarks.retrieval_bench import (
     fuse_rescue,
     fuse_rrf,
     fuse_scores,
+    fuse_zscores,
     fusion_tune,
     ranking_quality,
     reciprocal_ranks,
@@ -191,3 +192,11 @@ def test_vectors_store_gives_each_chunk_its_own_row() -> None:
     assert [c.embedding.tolist() for c in chunks] == [[1.0, 0.0], [0.0, 1.0]]
     with pytest.raises(ValueError):
         _vectors_store(chunks, np.zeros((3, 2)))
+
+
+def test_zscore_fusion_ranks_a_document_missing_from_a_list_as_that_lists_last() -> None:
+    lexical = ([1, 2, 3], [9.0, 5.0, 1.0])
+    dense = ([3, 1], [0.9, 0.5])  # 2 is absent from the dense list: it counts as the dense minimum
+    assert fuse_zscores(lexical, dense, alpha=0.0) == [1, 2, 3]
+    assert fuse_zscores(lexical, dense, alpha=1.0)[0] == 3
+    assert fuse_zscores(lexical, dense, alpha=1.0)[1:] == [1, 2]  # 1 and 2 tie at the dense floor
