@@ -242,7 +242,8 @@ def fuse_rescue(lexical: Sequence[int], dense: Sequence[int], slots: int = 3, de
 
 
 def fuse_scores(lexical: Lists, dense: Lists, alpha: float = 0.5) -> list[int]:
-    """Convex combination of min-max normalised scores over each list's candidates (absent = 0).
+    """Convex combination of min-max normalised scores over each list's candidates (absent = 0; a
+    list whose scores are all equal gives each of its documents 1).
     Normalising within the candidate list makes e5's narrow cosine band comparable with BM25's scale;
     no score is compared with a fixed threshold."""
     fused: dict[int, float] = {}
@@ -250,9 +251,9 @@ def fuse_scores(lexical: Lists, dense: Lists, alpha: float = 0.5) -> list[int]:
         if not ids:
             continue
         low, high = min(scores), max(scores)
-        span = (high - low) or 1.0
         for doc, score in zip(ids, scores, strict=True):
-            fused[doc] = fused.get(doc, 0.0) + weight * (score - low) / span
+            share = (score - low) / (high - low) if high > low else 1.0  # all equal: all the list's best
+            fused[doc] = fused.get(doc, 0.0) + weight * share
     return [doc for doc, _ in sorted(fused.items(), key=lambda pair: (-pair[1], pair[0]))]
 
 

@@ -200,3 +200,9 @@ def test_zscore_fusion_ranks_a_document_missing_from_a_list_as_that_lists_last()
     assert fuse_zscores(lexical, dense, alpha=0.0) == [1, 2, 3]
     assert fuse_zscores(lexical, dense, alpha=1.0)[0] == 3
     assert fuse_zscores(lexical, dense, alpha=1.0)[1:] == [1, 2]  # 1 and 2 tie at the dense floor
+
+
+def test_score_fusion_counts_a_list_of_equal_scores_as_all_best() -> None:
+    lexical = ([4], [2.5])  # a single BM25 hit: its best, not its worst
+    dense = ([5, 4], [0.9, 0.8])
+    assert fuse_scores(lexical, dense, alpha=0.4) == [4, 5]  # 0.6 * 1 + 0.4 * 0 beats 0.4 * 1
