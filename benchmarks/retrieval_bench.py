@@ -8,8 +8,13 @@
   (CMRC passages cut into sentence windows) and the same queries, tokenised once, same run:
   per-query p50/p95 and recall@10 of the query's own passage for both engines.
 
+- Semantic (issue K): real multilingual-e5-small vectors (`benchmarks.e5_vectors`, cached on disk)
+  against BM25 on both sets, and fusions of the two candidate lists (RRF, weighted RRF, BM25-first,
+  vector rescue, min-max and z-score fusion); a fusion's parameters are tuned on the other set.
+  Traditional Chinese: CMRC turned Traditional with OpenCC, product BM25 against plain bigram BM25.
+
 The data is read in place from `../shared/bench/` (never copied). Run:
-    .venv/bin/python -m benchmarks.retrieval_bench [--quick]
+    .venv/bin/python -m benchmarks.retrieval_bench [--quick] [--semantic (issue K's figures only)]
 """
 
 from __future__ import annotations
