@@ -37,6 +37,7 @@ if str(ROOT) not in sys.path:  # also runnable as `python benchmarks/retrieval_b
     sys.path.insert(0, str(ROOT))
 
 from retrieval.engine import BM25Index  # noqa: E402
+from retrieval.fusion import scores_fuse  # noqa: E402
 from retrieval.text import tokens  # noqa: E402
 
 SHARED_DIR = Path(__file__).resolve().parents[2] / "shared" / "bench"
@@ -247,19 +248,10 @@ def fuse_rescue(lexical: Sequence[int], dense: Sequence[int], slots: int = 3, de
 
 
 def fuse_scores(lexical: Lists, dense: Lists, alpha: float = 0.5) -> list[int]:
-    """Convex combination of min-max normalised scores over each list's candidates (absent = 0; a
-    list whose scores are all equal gives each of its documents 1).
-    Normalising within the candidate list makes e5's narrow cosine band comparable with BM25's scale;
-    no score is compared with a fixed threshold."""
-    fused: dict[int, float] = {}
-    for (ids, scores), weight in ((lexical, 1.0 - alpha), (dense, alpha)):
-        if not ids:
-            continue
-        low, high = min(scores), max(scores)
-        for doc, score in zip(ids, scores, strict=True):
-            share = (score - low) / (high - low) if high > low else 1.0  # all equal: all the list's best
-            fused[doc] = fused.get(doc, 0.0) + weight * share
-    return [doc for doc, _ in sorted(fused.items(), key=lambda pair: (-pair[1], pair[0]))]
+    """The product's hybrid fusion (`retrieval.fusion.scores_fuse`): min-max normalised scores
+    within each list's candidates, convexly combined."""
+    fused = scores_fuse(list(zip(*lexical, strict=True)), list(zip(*dense, strict=True)), alpha=alpha)
+    return [doc for doc, _ in fused]
 
 
 def fuse_zscores(lexical: Lists, dense: Lists, alpha: float = 0.5) -> list[int]:

@@ -39,9 +39,14 @@ def free_port() -> int:
 
 
 def _vectors_store(chunks: Sequence[Any], vectors: Any) -> None:
-    """Give each unsaved `Chunk` its vector (one row of `vectors` per chunk, same order)."""
+    """Give each unsaved `Chunk` its vector (one row of `vectors` per chunk, same order), stamped
+    with the e5 embedder's signature, as the product's background embedding would."""
+    from retrieval.embedders import E5SmallEmbedder
+
+    signature = E5SmallEmbedder().signature
     for chunk, vector in zip(chunks, vectors, strict=True):
         chunk.embedding = vector
+        chunk.embedder = signature
 
 
 def _ingest(passages: list[str], documents: int) -> dict:

@@ -138,6 +138,9 @@ def lexical_index() -> LexicalIndex:
     return InProcessLexicalIndex()
 
 
+EF_SEARCH = 100
+
+
 class VectorIndex:
     """Cosine nearest neighbours among the vectors of one embedder (`space`, its signature):
     pgvector's HNSW on PostgreSQL, exact numpy search on SQLite (a matrix per process, reloaded
@@ -194,6 +197,9 @@ class VectorIndex:
         literal = "[" + ",".join(repr(float(x)) for x in vector) + "]"
         hidden, hidden_params = visible_to_sql("sensitivity", cleared=cleared)
         with connection.cursor() as cursor:
+            # pgvector's HNSW scan returns at most `ef_search` rows (40 by default): never fewer
+            # than the candidates asked for.
+            cursor.execute("SELECT set_config('hnsw.ef_search', %s, false)", [str(max(EF_SEARCH, 2 * k))])
             cursor.execute(
                 f"SELECT id, 1 - ((embedding::vector({dim})) <=> %s::vector({dim})) AS score FROM retrieval_chunk "
                 f"WHERE active AND embedding IS NOT NULL AND vector_dims(embedding) = {dim} AND embedder = %s{hidden} "

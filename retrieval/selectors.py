@@ -13,12 +13,12 @@ from django.db import connection
 from django.db.models import Q, QuerySet
 
 from common.access import visible_to, visible_to_sql
-from core.narrative import rrf_fuse
 from core.ports import RetrievedChunk
 from core.types import Source
 from facts.selectors import glossary_snapshot
 
 from .embedders import EmbedderError, embedder_build
+from .fusion import scores_fuse
 from .index import VectorIndex, lexical_index, vectors_token
 from .models import Chunk
 from .text import glossary_words_ensure, tokens
@@ -63,7 +63,7 @@ def _ranked(query: str, *, cleared: bool, mode: str, k: int) -> list[tuple[int, 
                 logger.warning("embedder failed, lexical results only: %s", error)
     if len(rankings) == 1:
         return rankings[0][:k]
-    return rrf_fuse(rankings)[:k]
+    return scores_fuse(rankings[0], rankings[1])[:k]
 
 
 def chunks_unembedded(signature: str, *, document_id: int | None = None) -> QuerySet[Chunk]:
