@@ -162,12 +162,13 @@ def extractive_answer(
     question, not merely the entity's name or a period), shares a term with it (`terms_of`; with
     no topic, its entity or period is enough) and is no bare title line. Sentences of the
     best-ranked document are preferred (a question is usually about one document), at most two
-    per snippet and `MAX_SENTENCES` in all; each brings the sentences that continue it (the next
-    ones of its paragraph about the same subject, as a reason list goes on: `主要原因：第一，…；
-    第二，…`), up to `MAX_QUOTED` sentences in all. A sentence is quoted once, under its
-    best-ranked citation, even when overlapping snippets both hold it. With a focus, relevant
-    sentences about the asked entity come first and general ones after them; another entity's are
-    quoted only when none about the asked one is relevant, each under a label naming its entity.
+    per snippet and `MAX_SENTENCES` in all; one about the asked entity (any, with none asked) brings
+    the sentences that continue it (the next ones of its paragraph about the same subject, as a
+    reason list goes on: `主要原因：第一，…；第二，…`), up to `MAX_QUOTED` sentences in all. A
+    sentence is quoted once, under its best-ranked citation, even when overlapping snippets both
+    hold it. With a focus, relevant sentences about the asked entity come first and general ones
+    after them; another entity's are quoted only when none about the asked one is relevant, each
+    under a label naming its entity.
     """
     reader = FocusReader(focus, glossary)
     wanted = terms_of(question, glossary, question=True)
@@ -202,7 +203,9 @@ def extractive_answer(
             continue
         per_chunk[rank] = per_chunk.get(rank, 0) + 1
         leads += 1
-        for follower in [sentence, *_continuation(sentence, sentences[rank])]:
+        # The asked entity's reasons go on past their first sentence; another entity's stand alone.
+        goes_on = sentence.tier == ASKED or not reader.scope
+        for follower in [sentence, *(_continuation(sentence, sentences[rank]) if goes_on else ())]:
             if len(best) < MAX_QUOTED and _sentence_key(follower.text) not in seen:
                 seen.add(_sentence_key(follower.text))
                 best.append((rank, follower, chunk))
