@@ -16,6 +16,8 @@ it names the asked period, and tells a bare title line from a sentence.
   about no entity (market text). With nothing asked, everything is `GENERAL`.
 - **Periods.** A passage or sentence names the asked period when a period it names, or its
   document's or section's, lies in the asked one or holds it (`2025Q4` in `FY2025`, and back).
+  Only absolute periods count: a relative one (`第四季度`, `去年`) cannot be placed without the
+  document's own date, so the document's or section's period stands for it.
 - **Bare title lines** (`title_line`): a line with no sentence mark, no clause and no figure
   outside brackets that is its section's or document's name, the line that opens its passage
   (a slide's title reads first) when short, or a nameplate (once glossary names, periods,
@@ -24,6 +26,11 @@ it names the asked period, and tells a bare title line from a sentence.
 - **Shared wording** (`terms_of`, `terms_overlap`): glossary names as their concepts, so any
   alias in any language the glossary bridges meets any other, plus the words left; never a
   period or a figure.
+- **Relevance** (`topic_of`, `FocusReader.relevant`): naming the asked entity is not being about
+  the question. A question's topic is its terms beside entity names (and periods, never terms);
+  a passage or sentence is relevant when it, or its section's or document's name, shares a topic
+  term. A question with no topic (`香港2025年发生了什么`) asks about its entity and period in
+  general: then text about the asked entity, or naming the asked period, is relevant.
 """
 
 from __future__ import annotations
@@ -46,6 +53,7 @@ ASKED, GENERAL, OTHER = 0, 1, 2
 # Absolute periods do not depend on the reference date, and a document's relative ones (去年)
 # cannot be placed without its own date; this reference places them where nothing is asked.
 _NO_REFERENCE = date(1900, 1, 1)
+_OTHER_REFERENCE = date(1950, 7, 1)
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
 _CLOSED = re.compile(r"[。！？!?；;.]\s*$")
 _CLAUSE = re.compile(r"[，,：:；;]")
@@ -57,6 +65,12 @@ _ASCII_WORD = re.compile(r"[a-z]+")
 _TERM_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _TERM_ASCII_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 _TOPICS = ("metric:", "channel:")
+# Words that ask what happened rather than name a topic; a question of only these, its entity and
+# its period asks about that entity and period in general.
+_EVENT_WORDS = re.compile(
+    r"发生|情况|表现|怎样|动态|近况|进展|新闻|消息"
+    r"|\b(?:happen(?:ed|ing|s)?|news|updates?|latest|recent(?:ly)?|going|doing|performance|perform(?:ed)?)\b"
+)
 _QUESTION_FORM = re.compile(
     r"为什么|为何|原因|归因|怎么看|如何看|怎么样|是什么|什么|哪些|哪个|如何|多少|有没有|是否|请问|最近|吗|呢|的|了|是|有"
     r"|\b(?:why|what|which|how|is|are|was|were|the|a|an|of|in|did|does|do"
@@ -78,6 +92,7 @@ class Focus:
 class Sentence:
     text: str
     position: int  # in reading order within its passage
+    paragraph: int  # the line of its passage it stands on
     about: frozenset[str]
     tier: int
     in_period: bool
@@ -92,8 +107,10 @@ def entities_named(text: str, glossary: GlossarySnapshot) -> frozenset[str]:
 # Pure, and asked of the same passages' sentences again and again.
 @lru_cache(maxsize=8192)
 def period_spans(normalized: str) -> tuple[tuple[int, int, Period], ...]:
-    """The absolute periods normalised text names, as `(start, end, period)`."""
-    return tuple(periods_find(normalized, _NO_REFERENCE))
+    """The absolute periods normalised text names, as `(start, end, period)`: those read the same
+    whatever the reference date (a relative one moves with it)."""
+    moved = set(periods_find(normalized, _OTHER_REFERENCE))
+    return tuple(span for span in periods_find(normalized, _NO_REFERENCE) if span in moved)
 
 
 def periods_named(text: str) -> tuple[Period, ...]:
@@ -194,8 +211,13 @@ def terms_of(text: str, glossary: GlossarySnapshot, *, question: bool = False) -
     """
     concepts, rest = _concepts(text_normalize(text), glossary)
     if question:
-        rest = _QUESTION_FORM.sub(" ", rest)
+        rest = _QUESTION_FORM.sub(" ", _EVENT_WORDS.sub(" ", rest))
     return frozenset(concepts | _words(rest))
+
+
+def topic_of(wanted: frozenset[str]) -> frozenset[str]:
+    """A question's terms beside the entities it names: what a passage must share to answer it."""
+    return frozenset(term for term in wanted if not term.startswith("entity:"))
 
 
 def terms_overlap(wanted: frozenset[str], terms: frozenset[str]) -> int:
@@ -221,6 +243,7 @@ class FocusReader:
         self.scope = frozenset(scope)
         self._contexts: dict[int, tuple[frozenset[str], tuple[Period, ...]]] = {}
         self._named: dict[str, frozenset[str]] = {}
+        self._terms: dict[str, frozenset[str]] = {}
 
     # -- tiers ------------------------------------------------------------------------------
     def tier(self, about: frozenset[str]) -> int:
@@ -260,14 +283,36 @@ class FocusReader:
         about = self.named(chunk.text) | entities
         return self.tier(about), not self.in_period(periods + self.periods(chunk.text))
 
-    def passages_order(self, chunks: list[RetrievedChunk]) -> list[RetrievedChunk]:
-        """The asked entity's passages first, then general ones, then (only when none is about the
-        asked entity) another entity's; within each, those naming the asked period first. Stable."""
-        ranks = {chunk.chunk_id: self.passage_rank(chunk) for chunk in chunks}
+    def passages_order(self, chunks: list[RetrievedChunk], topic: frozenset[str] | None = None) -> list[RetrievedChunk]:
+        """Relevant passages (to `topic`, see `relevant`; all when no topic is given) first; among
+        them and then among the rest, the asked entity's, general ones, another entity's; within
+        each, those naming the asked period first. Another entity's are left out once a relevant
+        passage about the asked one exists. Stable."""
+        ranks = {}
+        for chunk in chunks:
+            tier, missed = self.passage_rank(chunk)
+            fits = topic is None or self.relevant(chunk, self.terms(chunk.text), topic, tier, not missed)
+            ranks[chunk.chunk_id] = (not fits, tier, missed)
         ordered = sorted(chunks, key=lambda chunk: ranks[chunk.chunk_id])
-        if any(ranks[c.chunk_id][0] == ASKED for c in ordered):
-            ordered = [c for c in ordered if ranks[c.chunk_id][0] != OTHER]
+        if any(ranks[c.chunk_id][:2] == (False, ASKED) for c in ordered):
+            ordered = [c for c in ordered if ranks[c.chunk_id][1] != OTHER]
         return ordered
+
+    # -- relevance --------------------------------------------------------------------------
+    def terms(self, text: str) -> frozenset[str]:
+        if text not in self._terms:
+            self._terms[text] = terms_of(text, self.glossary)
+        return self._terms[text]
+
+    def relevant(
+        self, chunk: RetrievedChunk, terms: frozenset[str], topic: frozenset[str], tier: int, in_period: bool
+    ) -> bool:
+        """Whether text of `chunk` with these `terms`, tier and period answers a question with this
+        `topic`: it or its passage's section or document name shares a topic term; with no topic,
+        it is about the asked entity or names the asked period."""
+        if not topic:
+            return in_period or (bool(self.scope) and tier == ASKED)
+        return bool(topic & terms) or bool(topic & self.terms(" ".join(self._names(chunk))))
 
     def about_chunk(self, chunk: RetrievedChunk) -> frozenset[str]:
         entities, _ = self.context(chunk)
@@ -290,5 +335,5 @@ class FocusReader:
                     piece, opens_passage=index == 0, names=names, glossary=self.glossary
                 )
                 in_period = self.in_period(self.periods(piece) or periods)
-                out.append(Sentence(piece, len(out), about, self.tier(about), in_period, title))
+                out.append(Sentence(piece, len(out), index, about, self.tier(about), in_period, title))
         return out

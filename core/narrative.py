@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .attribution import ASKED, OTHER, Focus, FocusReader, Sentence, terms_of, terms_overlap
+from .attribution import ASKED, OTHER, Focus, FocusReader, Sentence, terms_of, terms_overlap, topic_of
 from .glossary import GlossarySnapshot
 from .grounding import MARKER, notice_add, numbers_check, numbers_ground, support_collect
 from .normalize import compact_view, text_normalize
@@ -37,7 +37,9 @@ from .types import KIND_ANSWER, KIND_DEGRADED, KIND_REFUSAL, FactRecord, Source
 RRF_K = 60
 MAX_QUERIES = 5
 TOP_CHUNKS = 4
-MAX_SENTENCES = 4
+MAX_SENTENCES = 4  # sentences chosen for their own wording
+MAX_QUOTED = 6  # with the sentences that continue them
+_SHORTEST = 6  # characters: a shorter fragment says nothing on its own
 
 
 @dataclass(frozen=True)
@@ -156,42 +158,82 @@ def extractive_answer(
     """The sentences of the top snippets closest to the question, each with its citation, the
     snippets cited, and the entity labels used.
 
-    A sentence must share a term with the question (`terms_of`) and be no bare title line;
-    sentences of the best-ranked document are preferred (a question is usually about one
-    document), at most two per snippet. With a focus, sentences about the asked entity come
-    first and general ones after them; another entity's are quoted only when none is about the
-    asked one, each under a label naming the entity it is about.
+    A quoted sentence is relevant (`FocusReader.relevant`: it shares a topic term with the
+    question, not merely the entity's name or a period), shares a term with it (`terms_of`; with
+    no topic, its entity or period is enough) and is no bare title line. Sentences of the
+    best-ranked document are preferred (a question is usually about one document), at most two
+    per snippet and `MAX_SENTENCES` in all; one about the asked entity (any, with none asked) brings
+    the sentences that continue it (the next ones of its paragraph about the same subject, as a
+    reason list goes on: `主要原因：第一，…；第二，…`), up to `MAX_QUOTED` sentences in all. A
+    sentence is quoted once, under its best-ranked citation, even when overlapping snippets both
+    hold it. With a focus, relevant sentences about the asked entity come first and general ones
+    after them; another entity's are quoted only when none about the asked one is relevant, each
+    under a label naming its entity.
     """
     reader = FocusReader(focus, glossary)
     wanted = terms_of(question, glossary, question=True)
-    shown = reader.passages_order(chunks)[:TOP_CHUNKS]
+    topic = topic_of(wanted)
+    shown = reader.passages_order(chunks, topic)[:TOP_CHUNKS]
     top_doc = shown[0].doc if shown else ""
     scored: list[tuple[float, int, int, Sentence, RetrievedChunk]] = []
+    sentences: dict[int, list[Sentence]] = {}
     for rank, chunk in enumerate(shown):
-        for sentence in reader.sentences(chunk):
-            overlap = terms_overlap(wanted, terms_of(sentence.text, glossary))
-            if sentence.title or len(sentence.text) < 6 or overlap < (1 if chunk.doc == top_doc else 2):
+        sentences[rank] = reader.sentences(chunk)
+        for sentence in sentences[rank]:
+            terms = reader.terms(sentence.text)
+            overlap = terms_overlap(wanted, terms)
+            if sentence.title or len(sentence.text) < _SHORTEST:
+                continue
+            if not reader.relevant(chunk, terms, topic, sentence.tier, sentence.in_period):
+                continue
+            if topic and overlap < (1 if chunk.doc == top_doc else 2):
                 continue
             score = overlap + (0.5 if chunk.doc == top_doc else 0.0) - 0.25 * rank
             scored.append((score, rank, sentence.position, sentence, chunk))
     if any(item[3].tier == ASKED for item in scored):
         scored = [item for item in scored if item[3].tier != OTHER]
     per_chunk: dict[int, int] = {}
-    best = []
-    for item in sorted(scored, key=lambda entry: (entry[3].tier, not entry[3].in_period, -entry[0])):
-        if per_chunk.get(item[1], 0) < 2 and len(best) < MAX_SENTENCES:
-            best.append(item)
-            per_chunk[item[1]] = per_chunk.get(item[1], 0) + 1
-    best.sort(key=lambda item: (item[3].tier, item[1], item[2]))
+    seen: set[str] = set()
+    best: list[tuple[int, Sentence, RetrievedChunk]] = []
+    leads = 0
+    for _, rank, _, sentence, chunk in sorted(scored, key=lambda e: (e[3].tier, not e[3].in_period, -e[0])):
+        if leads >= MAX_SENTENCES or len(best) >= MAX_QUOTED:
+            break
+        if per_chunk.get(rank, 0) >= 2 or _sentence_key(sentence.text) in seen:
+            continue
+        per_chunk[rank] = per_chunk.get(rank, 0) + 1
+        leads += 1
+        # The asked entity's reasons go on past their first sentence; another entity's stand alone.
+        goes_on = sentence.tier == ASKED or not reader.scope
+        for follower in [sentence, *(_continuation(sentence, sentences[rank]) if goes_on else ())]:
+            if len(best) < MAX_QUOTED and _sentence_key(follower.text) not in seen:
+                seen.add(_sentence_key(follower.text))
+                best.append((rank, follower, chunk))
+    best.sort(key=lambda item: (item[1].tier, item[0], item[1].position))
     cited: list[RetrievedChunk] = []
     lines, labels = [], []
-    for _, _, _, sentence, chunk in best:
+    for _, sentence, chunk in best:
         label = about_label(sentence.about, glossary, language) if sentence.tier == OTHER else ""
         lines.append(label + sentence.text + citation(chunk))
         labels += [label] if label else []
         if chunk not in cited:
             cited.append(chunk)
     return "\n".join(lines), cited, labels
+
+
+def _sentence_key(text: str) -> str:
+    """A sentence as compared for repeats: normalised, without spaces or its closing mark."""
+    return compact_view(text_normalize(text))[0].rstrip("。！？!?；;.，,")
+
+
+def _continuation(lead: Sentence, sentences: list[Sentence]) -> list[Sentence]:
+    """The sentences right after `lead` in its paragraph that go on about its subject."""
+    following = []
+    for sentence in sentences[lead.position + 1 :]:
+        if sentence.paragraph != lead.paragraph or sentence.about != lead.about or sentence.title:
+            break
+        following.append(sentence)
+    return following
 
 
 SYNTHESIS_SYSTEM = (
@@ -273,7 +315,7 @@ def narrative_answer(
     if llm is not None and rerank:
         chunks, usage = chunks_rerank(question, chunks, llm)
     reader = FocusReader(focus, glossary)
-    shown = reader.passages_order(chunks)[:TOP_CHUNKS]
+    shown = reader.passages_order(chunks, topic_of(terms_of(question, glossary, question=True)))[:TOP_CHUNKS]
     if llm is not None:
         labels = [
             about_label(reader.about_chunk(c), glossary, language) if reader.passage_rank(c)[0] == OTHER else ""

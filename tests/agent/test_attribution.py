@@ -86,3 +86,39 @@ def test_a_hong_kong_regulatory_question_leaves_out_the_mainland_section(demo: d
     lines = _lines(result.sections.narrative)
     assert "ACME_HK" in _named(lines[0])
     assert not [line for line in lines if "ACME_CN" in _named(line)]
+
+
+@pytest.mark.parametrize("question", ["存储芯片涨价对香港毛利率有什么影响？", "Why did Hong Kong gross margin fall?"])
+def test_with_nothing_relevant_about_the_asked_entity_another_entitys_passage_is_shown_labelled(
+    demo: dict[str, Any], question: str
+) -> None:
+    """The demo has no passage on Hong Kong's margin, only its deck's notes caption naming it;
+    the caption is no answer, and the group's margin passage is quoted under its label."""
+    result = ask(question, user=demo["users"]["analyst"])
+    assert result.route == "composite" and result.facts[0].entity == "ACME_HK"
+    lines = _lines(result.sections.narrative)
+    assert not [line for line in lines if "口径" in line], result.sections.narrative
+    label = ABOUT_ENTITY[result.language].format(
+        name=glossary_snapshot().display("entity", "ACME_GROUP", result.language)
+    )
+    assert any(line.startswith(label) and "毛利率" in line for line in lines), result.sections.narrative
+    for line in lines:
+        assert "ACME_HK" in _named(line) or not _named(line) or line.startswith(label), line
+    assert result.guard.numbers_unsupported == 0
+
+
+def test_a_question_naming_only_a_period_quotes_that_periods_review(demo: dict[str, Any]) -> None:
+    result = ask("2025年第四季度发生了什么？", user=demo["users"]["analyst"])
+    assert result.route == "narrative" and result.answer_kind == "answer", result.sections.narrative
+    assert {s.doc for s in result.sources if s.kind == "chunk"} == {"ACME_2025Q4_渠道复盘.pptx"}
+
+
+def test_a_reason_list_is_quoted_whole_and_no_sentence_twice(demo: dict[str, Any]) -> None:
+    result = ask("香港营业利润为什么下降？", user=demo["users"]["analyst"])
+    lines = _lines(result.sections.narrative)
+    assert [n for n in ("第一", "第二", "第三") if any(line.startswith(n) or n in line for line in lines)] == [
+        "第一",
+        "第二",
+        "第三",
+    ], result.sections.narrative
+    assert len(lines) == len(set(lines))

@@ -237,3 +237,97 @@ def test_every_alias_of_the_asked_entity_ranks_its_passage_over_another_entitys(
         alone = answer(f"{alias}营业收入为什么下降", others, focus=focus)
         assert alone.text.startswith(label(other, "zh")), (variant, alone.text)
         assert text_normalize(other_name) in text_normalize(alone.text)
+
+
+# -- relevance: naming the asked entity is not being about the question ---------------------------
+CAPTION = passage(4, "口径说明：ACME香港合并口径，金额单位为人民币百万元，比率为百分比。", "deck.pptx", "slide=4,notes")
+MAINLAND_MARGIN = passage(5, "中国内地毛利率由31.9%下降至30.4%，主要因为存储芯片采购价格上涨。", "mdna.pdf")
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("香港毛利率为什么下降？", "zh"),
+        ("存储芯片涨价对香港毛利率有什么影响？", "zh"),
+        ("Why did Hong Kong gross margin fall?", "en"),
+    ],
+)
+def test_a_sentence_sharing_only_the_entitys_name_is_no_answer_and_does_not_block_the_labelled_one(
+    question: str, language: str
+) -> None:
+    outcome = answer(question, CAPTION, MAINLAND_MARGIN, focus=Focus(("ACME_HK",), FY2025), language=language)
+    assert "口径说明" not in outcome.text
+    lines = outcome.text.splitlines()
+    assert lines and all(line.startswith(label("ACME_CN", language)) for line in lines), outcome.text
+    assert cited_ids(outcome) == [5] and outcome.numbers_unsupported == 0
+
+
+def test_a_caption_alone_is_no_answer() -> None:
+    outcome = answer("Why did Hong Kong gross margin fall?", CAPTION, focus=Focus(("ACME_HK",)), language="en")
+    assert outcome.kind == "refusal" and not outcome.sources
+
+
+def test_a_passage_naming_the_asked_entity_without_the_topic_does_not_push_out_a_relevant_one() -> None:
+    fillers = [passage(10 + i, f"香港业务第{i}项门店装修工程已完工，客户满意度有所提高。") for i in range(1, 5)]
+    outcome = answer("香港毛利率为什么下降？", *fillers, MAINLAND_MARGIN, focus=Focus(("ACME_HK",)))
+    assert cited_ids(outcome) == [5] and outcome.text.startswith(label("ACME_CN", "zh"))
+
+
+# -- the reasons that continue a quoted sentence ---------------------------------------------------
+REASONS = passage(
+    6,
+    "集团营业收入同比增长8.5%。\n"
+    "香港营业收入同比下降6.7%。主要原因：第一，访港旅客消费结构变化，电子产品客单价下降；"
+    "第二，核心商圈门店客流减少；第三，港币汇率走强，削弱了本地零售价格的竞争力。"
+    "东南亚营业收入同比增长59.7%。亏损主要来自新开门店的前期成本。\n"
+    "全年资本开支64.2亿元，主要投向门店扩张。",
+    "mdna.pdf",
+    "page=1,para=1-4",
+)
+
+
+@pytest.mark.parametrize("question", ["香港营业收入为什么下降？", "香港营业利润为什么下降？"])
+def test_a_quoted_sentence_brings_the_reasons_that_continue_it_in_its_paragraph(question: str) -> None:
+    outcome = answer(question, REASONS, focus=Focus(("ACME_HK",), FY2025))
+    quoted = [line.removesuffix("（mdna.pdf · page=1,para=1-4）") for line in outcome.text.splitlines()]
+    assert quoted[0] == "香港营业收入同比下降6.7%。", outcome.text
+    assert [q[:2] for q in quoted[1:4]] == ["主要", "第二", "第三"], outcome.text
+    assert "东南亚" not in outcome.text and "新开门店" not in outcome.text and "资本开支" not in outcome.text
+
+
+# -- a question that names only a period -----------------------------------------------------------
+Q4 = Period("QUARTER", "2025Q4")
+
+
+def test_a_question_naming_only_a_period_finds_the_passages_about_that_period() -> None:
+    review = passage(
+        7,
+        "季度概览\n第四季度集团营业收入351.3亿元，环比增长9.4%，主要受大促带动。",
+        "ACME_2025Q4_渠道复盘.pptx",
+        "slide=2",
+    )
+    earlier = passage(8, "第三季度访港旅客人均消费同比下降约12%。", "ACME香港业务季度回顾_2025Q3.pdf")
+    outcome = answer("2025年第四季度发生了什么？", earlier, review, focus=Focus((), Q4))
+    assert outcome.kind == "answer", outcome.text
+    assert outcome.text.startswith("第四季度集团营业收入351.3亿元") and cited_ids(outcome) == [7]
+
+
+def test_a_question_naming_an_entity_and_a_period_only_quotes_that_entitys_text() -> None:
+    outcome = answer("香港2025年发生了什么？", MAINLAND, HONG_KONG, focus=Focus(("ACME_HK",), FY2025))
+    assert outcome.text.startswith("香港营业收入同比下降6.7%") and cited_ids(outcome) == [2]
+
+
+# -- overlapping chunks --------------------------------------------------------------------------
+def test_a_sentence_in_two_overlapping_chunks_is_quoted_once_under_the_first_citation() -> None:
+    first = passage(
+        1,
+        "东南亚营业收入同比增长59.7%。东南亚亏损主要来自新开门店的前期租金与人员成本。",
+        "mdna.pdf",
+        "page=1,para=1-4",
+    )
+    second = passage(
+        2, "东南亚亏损主要来自新开门店的前期租金与人员成本。集团毛利率下降至29.7%。", "mdna.pdf", "page=1,para=5-6"
+    )
+    outcome = answer("东南亚为什么亏损？", first, second, focus=Focus(("ACME_SEA",)))
+    assert outcome.text.count("前期租金与人员成本") == 1, outcome.text
+    assert "前期租金与人员成本。（mdna.pdf · page=1,para=1-4）" in outcome.text
