@@ -132,10 +132,11 @@ def _vector_storage() -> dict:
         cursor.execute("SELECT count(*), coalesce(sum(length(embedding)), 0) FROM retrieval_chunk")
         count, column = cursor.fetchone()
     # SQLite searches an in-process numpy matrix: what loading it costs a process.
+    from retrieval.embedders import E5SmallEmbedder
     from retrieval.index import VectorIndex
 
     before = _rss_kb()
-    _token, ids, restricted, matrix = VectorIndex._matrix()
+    _token, ids, restricted, matrix = VectorIndex._matrix(E5SmallEmbedder().signature)
     return {
         "rows": count,
         "column_bytes": int(column),

@@ -40,6 +40,33 @@ def test_user_clearance_follows_the_permission(demo) -> None:
 
 
 @pytest.mark.django_db
+def test_clearance_is_granted_directly_or_through_a_group_and_only_by_the_facts_permission(demo) -> None:
+    from django.contrib.auth.models import Group
+    from django.contrib.contenttypes.models import ContentType
+
+    users = type(demo["users"]["analyst"])
+    fresh = lambda name: users.objects.get(username=name)  # noqa: E731 - a new object forgets the remembered answer
+    granted = Permission.objects.get(codename="can_view_restricted", content_type__app_label="facts")
+    other_app = ContentType.objects.get_for_model(Group)
+    look_alike = Permission.objects.create(codename="can_view_restricted", name="look-alike", content_type=other_app)
+    user = users.objects.create(username="probe")
+    user.user_permissions.add(look_alike)
+    assert not user_cleared(fresh("probe"))  # the same codename in another app is no clearance
+    group = Group.objects.create(name="cleared readers")
+    group.permissions.add(granted)
+    user.groups.add(group)
+    assert user_cleared(fresh("probe"))  # through a group
+    user.groups.remove(group)
+    user.user_permissions.add(granted)
+    assert user_cleared(fresh("probe"))  # directly
+    users.objects.filter(username="probe").update(is_active=False)
+    assert not user_cleared(fresh("probe"))
+    users.objects.filter(username="probe").update(is_active=True, is_superuser=True)
+    user.user_permissions.clear()
+    assert user_cleared(fresh("probe"))
+
+
+@pytest.mark.django_db
 def test_restricted_jobs_and_traces_stay_with_the_cleared(demo) -> None:
     curator, cleared = demo["users"]["curator"], demo["users"]["analyst_cleared"]
     curator.user_permissions.remove(Permission.objects.get(codename="can_view_restricted"))
