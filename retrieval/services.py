@@ -118,23 +118,28 @@ def chunks_embed(
         if everything
         else chunks_unembedded(embedder.signature, document_id=document_id)
     )
-    pending = list(chunks.order_by("pk").values_list("pk", "text"))
-    done = 0
-    for start in range(0, len(pending), max(1, batch)):
-        rows = pending[start : start + max(1, batch)]
-        vectors = embedder.embed([text for _, text in rows])
-        with transaction.atomic():
-            # The index first: built after these updates in the same transaction, PostgreSQL would
-            # not let this transaction use it (broken HOT chains).
-            vector_index_ensure(len(vectors[0]))
-            for (pk, text), vector in zip(rows, vectors, strict=True):
-                # `text` in the filter: a chunk rewritten since it was read keeps its own state.
-                Chunk.objects.filter(pk=pk, text=text).update(embedding=vector, embedder=embedder.signature)
-            vectors_changed()
-        done += len(rows)
+    pending = list(chunks.order_by("pk").values_list("pk", flat=True))  # ids only: texts batch by batch
+    embedded, size = 0, max(1, batch)
+    for start in range(0, len(pending), size):
+        rows = list(Chunk.objects.filter(pk__in=pending[start : start + size], active=True).values_list("pk", "text"))
+        if rows:  # none when replaced or deleted since the ids were read
+            _vectors_write(rows, embedder)
+            embedded += len(rows)
         if progress is not None:
-            progress(done, len(pending))
-    return EmbedOutcome(done, chunks_unembedded(embedder.signature, document_id=document_id).count())
+            progress(min(start + size, len(pending)), len(pending))
+    return EmbedOutcome(embedded, chunks_unembedded(embedder.signature, document_id=document_id).count())
+
+
+def _vectors_write(rows: list[tuple[int, str]], embedder: Embedder) -> None:
+    vectors = embedder.embed([text for _, text in rows])
+    with transaction.atomic():
+        # The index first: built after these updates in the same transaction, PostgreSQL would
+        # not let this transaction use it (broken HOT chains).
+        vector_index_ensure(len(vectors[0]))
+        for (pk, text), vector in zip(rows, vectors, strict=True):
+            # `text` in the filter: a chunk rewritten since it was read keeps its own state.
+            Chunk.objects.filter(pk=pk, text=text).update(embedding=vector, embedder=embedder.signature)
+        vectors_changed()
 
 
 def vector_index_ensure(dim: int) -> None:
