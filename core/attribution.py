@@ -43,6 +43,7 @@ from functools import lru_cache
 from pathlib import PurePath
 
 from .glossary import GlossarySnapshot
+from .grounding import SENTENCE
 from .normalize import compact_view, text_normalize
 from .periods import periods_find
 from .ports import RetrievedChunk
@@ -54,15 +55,15 @@ ASKED, GENERAL, OTHER = 0, 1, 2
 # cannot be placed without its own date; this reference places them where nothing is asked.
 _NO_REFERENCE = date(1900, 1, 1)
 _OTHER_REFERENCE = date(1950, 7, 1)
-_SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
 _CLOSED = re.compile(r"[。！？!?；;.]\s*$")
 _CLAUSE = re.compile(r"[，,：:；;]")
 _BRACKETED = re.compile(r"[（(【\[][^）)】\]]*[）)】\]]")
 _ENUMERATION = re.compile(r"^(?:[一二三四五六七八九十]+|\d{1,2})[、.．)）]\s*")
 _SEPARATORS = re.compile(r"[\s_\-—–·•|/:：]+")
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CJK_CHARS = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
+_CJK = re.compile(_CJK_CHARS)
 _ASCII_WORD = re.compile(r"[a-z]+")
-_TERM_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_TERM_CJK_RUN = re.compile(_CJK_CHARS + "+")
 _TERM_ASCII_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 _TOPICS = ("metric:", "channel:")
 # Words that ask what happened rather than name a topic; a question of only these, its entity and
@@ -326,7 +327,7 @@ class FocusReader:
         lines = [line for line in chunk.text.split("\n") if line.strip()]
         for index, line in enumerate(lines):
             carried = frozenset[str]()
-            pieces = [piece.strip() for piece in _SENTENCE.findall(line) if piece.strip()]
+            pieces = [piece.strip() for piece in SENTENCE.findall(line) if piece.strip()]
             for piece in pieces:
                 named = self.named(piece)
                 carried = named or carried
