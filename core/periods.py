@@ -40,7 +40,8 @@ _SHORT_YEAR = (
 _YEAR_PREFIX = rf"(?:(?<![a-z])(?:fy\s?)?{_YEAR}\s?(?:财年|年度|年)?|{_SHORT_YEAR})"
 _NOT_A_QUANTITY = (
     r"(?!\.[0-9]|\s?(?:万|亿|元|百万|千|个|家|人|%|‰|美元|港元|块|件|台|名|倍|笔|次|份|"
-    r"亩|平|米|公里|吨|kg|km|m\b|k\b|bn\b|mn\b))"
+    r"亩|平|米|公里|吨|kg|km|m\b|k\b|bn\b|mn\b|x\b|pp\b|bps?\b|percent(?:age)?\b|times\b|"
+    r"(?:million|billion|thousand|trillion)s?\b))"
 )
 _HALF = r"(?P<half>上半年|下半年|上半|下半|h1|h2)"
 _QUARTER = r"(?:(?<![a-z])q(?P<q1>[1-4])|第(?P<q2>[一二三四1-4])季度?|(?P<q3>[一二三四])季度)"

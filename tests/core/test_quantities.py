@@ -301,3 +301,23 @@ def test_prose_normalisation_keeps_the_capitals_a_currency_code_is_written_in() 
 @given(st.text(alphabet="ＡＢａｂABCxyzMYR 0123456789，。%亿門店Ⅻ\u200b", max_size=30))
 def test_prose_normalisation_is_text_normalisation_with_the_case_kept(text: str) -> None:
     assert prose_normalize(text).lower() == text_normalize(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "saw a 2000 percent decline",
+        "rose 2024 percentage points",
+        "up 2010 pp",
+        "down 1999 bps",
+        "grew 2000x",
+        "2030 times the cost",
+        "a loss of 2019 million",
+        "2020 billion in sales",
+        "2025 thousand units",
+    ],
+)
+def test_a_year_like_number_with_a_unit_word_is_a_figure_not_a_year(text: str) -> None:
+    """`2000 percent` is a figure, as `2000%` always was: a unit after it says it is no year."""
+    claims = claims_find(prose_normalize(text))
+    assert claims.years == () and len(claims.quantities) == 1
