@@ -15,9 +15,11 @@ narrative, FAQ or document question is never turned into a structured one. Other
   each slot it leaves out, and routes `structured`;
 - with a metric of its own (`那净利润呢`) it keeps that metric and takes the left-out entity,
   period and channel; the previous operation too when it applied to one metric (growth, rank…);
-- a bare "why" (`那为什么呢？`, `why?`) asks about the previous answer: it keeps its narrative
-  (or composite) route, with no operation, and carries the previous slots so that retrieval
-  has a topic (`follow_up_topic`); it never repeats the number as a structured answer.
+- a bare "why" (`那为什么呢？`, `why?`, and with only a pronoun, an auxiliary or a word of
+  movement besides: `Why did it fall?`, `它为什么跌了`, `为什么会这样`) asks about the previous
+  answer: it keeps its narrative (or composite) route, with no operation, and carries the
+  previous slots so that retrieval has a topic (`follow_up_topic`); it never repeats the number
+  as a structured answer.
 
 Django-free and deterministic.
 """
@@ -48,10 +50,13 @@ from .types import (
     Routing,
 )
 
-# Words that ask about the previous answer without naming a subject of their own.
+# Words that ask about the previous answer without naming a subject of their own: a why, what
+# caused it, and which way it moved (`Why did it fall?`, `它为什么跌了`).
 _BARE_ASK = re.compile(
-    r"为什么|为何|什么原因|原因|归因|怎么看|如何看|怎么样|怎样|咋样|怎么回事|如何|下降|上升|下滑|趋势|驱动因素|驱动"
-    r"|(?<![a-z])(?:why|how come|reasons?|drivers?|driven|explain\w*|declin\w*|fall\w*|fell|ris(?:e|es|ing)|rose"
+    r"为什么|为何|什么原因|原因|归因|怎么看|如何看|怎么样|怎样|咋样|怎么回事|如何|导致|造成"
+    r"|下降|上升|下滑|回落|跌|涨|趋势|驱动因素|驱动"
+    r"|(?<![a-z])(?:why|how come|reasons?|drivers?|driven|drove|caus\w*|explain\w*"
+    r"|declin\w*|fall\w*|fell|drop(?:s|ped)?|decreas\w*|go(?:es|ne|ing)? down|went down|ris(?:e|es|ing)|rose"
     r"|trends?)(?![a-z])"
 )
 # What a follow-up says besides its slots: particles, question words and connectives.
@@ -59,9 +64,11 @@ _FILLER = re.compile(
     r"那么|那|还有|再看看|再看|看看|看一下|看下|换成|换到|如果是|如果|同样|同期|对应|相应|分别|请问|请|帮我|查询|查一下|查|一下|"
     r"告诉我|是多少|多少|是什么|什么|是|的|了|吗|呢|呀|啊|吧|也|又|和|与|及|以及|跟|情况|数据|数字|数值|几"
     r"|它们|它|其|按照|按|相比|比较|对比|比"  # the previous subject (它的毛利率), by (按营业利润), compare (和X比)
+    r"|会|这样|这么|如此"  # 为什么会这样
     r"|(?<![a-z])(?:what about|how about|what is|what was|what's|what were|how much|how many|and|then|for|in|of|the"
     r"|about|what|so|same|also|too|please|show me|tell me|it|its|that|this|instead|as well|they|them|their|by"
-    r"|compared (?:with|to)|vs|versus)(?![a-z])"
+    r"|compared (?:with|to)|vs|versus"
+    r"|did|does|do|is|are|was|were|be|been|has|have|had|go|goes|went)(?![a-z])"  # Why did it fall? Why is that?
 )
 # How a question asks for decimals (`保留1位小数`, `用两位小数`, `2 decimal places`); they count as
 # its own words only when the parser read the decimals from it.

@@ -47,6 +47,7 @@ def previous_of(name: str, glossary: GlossarySnapshot) -> ParsedIntent:
         "a narrative question": parse("香港最近的监管政策怎么样", glossary),
         "hong kong revenue": parse("香港2025年营收是多少", glossary),
         "hong kong revenue growth": replace(parse("香港2025年营收同比增长多少", glossary), operation=GROWTH),
+        "group gross margin": parse("集团2025年毛利率是多少", glossary),
     }[name]
 
 
@@ -114,6 +115,39 @@ INHERITS = [
     ("group revenue growth", "那为什么呢？", (("REVENUE",), ("ACME_GROUP",), (FY2025,), "TOTAL", None, "narrative")),
     ("group revenue", "why?", (("REVENUE",), ("ACME_GROUP",), (FY2025,), "TOTAL", None, "narrative")),
     ("group revenue", "那香港为什么呢", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "narrative")),
+    # a why with only a pronoun, an auxiliary and a word of movement asks about the previous figure
+    ("hong kong revenue", "为什么？", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "narrative")),
+    ("hong kong revenue", "為什麼？", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "narrative")),
+    ("hong kong revenue", "Why did it fall?", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "narrative")),
+    ("hong kong revenue", "Why did it go down?", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "narrative")),
+    ("hong kong revenue", "它为什么跌了？", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "narrative")),
+    ("hong kong revenue", "为什么会这样？", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "narrative")),
+    (
+        "group gross margin",
+        "Why did it fall?",
+        (("GROSS_MARGIN",), ("ACME_GROUP",), (FY2025,), "TOTAL", None, "narrative"),
+    ),
+    (
+        "group gross margin",
+        "why did it drop?",
+        (("GROSS_MARGIN",), ("ACME_GROUP",), (FY2025,), "TOTAL", None, "narrative"),
+    ),
+    ("group gross margin", "Why is that?", (("GROSS_MARGIN",), ("ACME_GROUP",), (FY2025,), "TOTAL", None, "narrative")),
+    (
+        "group gross margin",
+        "What drove it?",
+        (("GROSS_MARGIN",), ("ACME_GROUP",), (FY2025,), "TOTAL", None, "narrative"),
+    ),
+    (
+        "group gross margin",
+        "为什么会下降？",
+        (("GROSS_MARGIN",), ("ACME_GROUP",), (FY2025,), "TOTAL", None, "narrative"),
+    ),
+    (
+        "group gross margin",
+        "其下降原因是什么？",
+        (("GROSS_MARGIN",), ("ACME_GROUP",), (FY2025,), "TOTAL", None, "narrative"),
+    ),
 ]
 
 # previous turn × follow-up that must come back exactly as parsed, with no note
@@ -132,6 +166,12 @@ KEEPS_ITS_OWN = [
     ("group revenue", "中国内地FY2025的营收是多少"),
     ("group revenue growth", "中国内地FY2025的营收是多少"),  # a new level question keeps no operation
     ("a narrative question", "那东南亚呢"),  # nothing structured to continue
+    # a why that names its own topic keeps it
+    ("hong kong revenue", "Why did gross margin fall?"),
+    ("hong kong revenue", "Why did Southeast Asia revenue rise?"),
+    ("group gross margin", "为什么东南亚亏损？"),
+    ("group gross margin", "Why did the regulation change?"),
+    ("group gross margin", "为什么会员数下降了？"),
 ]
 
 
@@ -312,3 +352,39 @@ def test_a_question_of_its_own_searches_for_itself(glossary, store: InMemoryFact
     )
     assert retriever.queries[0] == "最近的监管政策怎么样" and result.follow_up_note is None
     assert "沿用上一问" not in result.answer and result.route == "narrative"
+
+
+class PassageRetriever:
+    """Returns its passages, in this order, for every query (retrieval ranks nothing here)."""
+
+    def __init__(self, *chunks: RetrievedChunk) -> None:
+        self.chunks = list(chunks)
+        self.queries: list[str] = []
+
+    def retrieve(self, query: str, *, cleared: bool, k: int = 8) -> list[RetrievedChunk]:
+        self.queries.append(query)
+        return self.chunks[:k]
+
+    def documents_find(self, query: str, *, cleared: bool, k: int = 10) -> list:
+        return []
+
+
+SEA_PASSAGE = RetrievedChunk(1, "mdna.pdf", "page=1,para=3", "东南亚营业收入同比增长59.7%，门店网络仍在扩张。", 1.0, 1)
+HK_PASSAGE = RetrievedChunk(
+    2, "mdna.pdf", "page=1,para=2", "香港营业收入同比下降6.7%。主要原因：访港旅客消费结构变化。", 1.0, 2
+)
+
+
+@pytest.mark.parametrize("question", ["为什么？", "為什麼？", "Why did it fall?"])
+def test_why_after_a_figure_quotes_the_passages_about_that_figures_entity(
+    glossary, store: InMemoryFactStore, question: str
+) -> None:
+    retriever = PassageRetriever(SEA_PASSAGE, HK_PASSAGE)  # another entity's passage ranks first
+    result = _answer(
+        question, glossary, store, previous_of("hong kong revenue", glossary), narrative_retriever=retriever
+    )
+    assert result.route == "narrative" and result.facts == ()
+    assert (result.intent.metric, result.intent.entity, result.intent.period) == ("REVENUE", "ACME_HK", FY2025)
+    assert "香港营业收入同比下降6.7%" in result.answer and "东南亚" not in result.answer
+    assert [s.document_id for s in result.sources] == [2]
+    assert "24,015.8" not in result.answer
