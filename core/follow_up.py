@@ -199,14 +199,23 @@ def follow_up_apply(
 
 def follow_up_topic(intent: ParsedIntent, glossary: GlossarySnapshot) -> str:
     """The question with the slots it carries spelled out, for retrieval: `那为什么呢？` after a
-    revenue figure searches for `ACME集团 FY2025 营业收入 那为什么呢？`."""
-    language = intent.language
-    words = [glossary.display("entity", code, language) for code in intent.entities or (intent.entity or "",) if code]
+    revenue figure searches for `ACME集团 FY2025 营业收入 那为什么呢？`.
+
+    The slots are spelled by their glossary names, the catalogue's own wording, in whatever
+    language the question is: the documents share it, and an English follow-up (`Why did it
+    fall?`) has no word of its own that would meet them."""
+    words = [_catalogue_name(glossary, "entity", code) for code in intent.entities or (intent.entity or "",) if code]
     words += [p.label for p in intent.periods or ((intent.period,) if intent.period else ())]
-    words += [glossary.display("metric", code, language) for code in _metrics_of(intent)]
+    words += [_catalogue_name(glossary, "metric", code) for code in _metrics_of(intent)]
     if intent.channel_given:
-        words += [glossary.display("channel", code, language) for code in intent.channels or (intent.channel,)]
+        words += [_catalogue_name(glossary, "channel", code) for code in intent.channels or (intent.channel,)]
     return " ".join([*words, intent.raw_question])
+
+
+def _catalogue_name(glossary: GlossarySnapshot, kind: str, code: str) -> str:
+    records = {"entity": glossary.entities, "metric": glossary.metrics, "channel": glossary.channels}[kind]
+    info = records.get(code)
+    return info.name if info is not None else code
 
 
 def _metrics_of(intent: ParsedIntent) -> tuple[str, ...]:

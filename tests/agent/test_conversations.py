@@ -75,6 +75,45 @@ def test_two_turns_with_one_conversation_id_carry_the_follow_up(analyst: APIClie
     assert [(f["entity"], f["period"], f["value"]) for f in third["facts"]] == [("ACME_HK", "FY2024", "25730.1")]
 
 
+@pytest.mark.parametrize("why", ["为什么？", "為什麼？", "Why did it fall?"])
+def test_why_after_a_hong_kong_figure_quotes_the_hong_kong_passages(analyst: APIClient, why: str) -> None:
+    _ask(analyst, "香港2025年营收是多少", "c-why-hk")
+    body = _ask(analyst, why, "c-why-hk")
+    intent = body["intent"]
+    assert body["route"] == "narrative" and body["answer_kind"] == "answer" and not body["facts"]
+    assert (intent["metric"], intent["entity"], intent["period"]) == ("REVENUE", "ACME_HK", "FY2025")
+    quoted = body["answer"].split("\n\n", 1)[1].splitlines()
+    assert "香港" in quoted[0] and "东南亚" not in body["answer"]
+    assert "香港营业收入同比下降6.7%" in body["answer"] and "24,015.8" not in body["answer"]
+    assert all(s["kind"] == "chunk" for s in body["sources"])
+
+
+@pytest.mark.parametrize("why", ["Why did it fall?", "为什么？"])
+def test_why_after_the_gross_margin_explains_the_gross_margin(analyst: APIClient, why: str) -> None:
+    _ask(analyst, "集团2025年毛利率是多少", "c-why-margin")
+    body = _ask(analyst, why, "c-why-margin")
+    intent = body["intent"]
+    assert body["route"] == "narrative" and body["answer_kind"] == "answer" and not body["facts"]
+    assert (intent["metric"], intent["entity"], intent["period"]) == ("GROSS_MARGIN", "ACME_GROUP", "FY2025")
+    assert "集团毛利率由上年的31.9%下降至29.7%" in body["answer"]
+    assert "ACME_FY2025_管理层讨论与分析.pdf" in {s["doc"] for s in body["sources"]}
+
+
+@pytest.mark.parametrize("why", ["为什么会这样？", "Why is that?"])
+def test_why_after_a_restricted_figure_quotes_restricted_passages_only_to_the_cleared(
+    analyst: APIClient, cleared: APIClient, why: str
+) -> None:
+    restricted = "东南亚扩张计划_内部.docx"
+    answers = {}
+    for name, client in (("analyst", analyst), ("cleared", cleared)):
+        _ask(client, "东南亚2025年净利润是多少", "c-why-sea")
+        answers[name] = _ask(client, why, "c-why-sea")
+        assert answers[name]["intent"]["entity"] == "ACME_SEA", answers[name]["answer"]
+    assert restricted in {s["doc"] for s in answers["cleared"]["sources"]}
+    uncleared = json.dumps(answers["analyst"], ensure_ascii=False)
+    assert restricted not in uncleared and "14.03" not in uncleared and "蓝鲸" not in uncleared
+
+
 def test_an_faq_turn_in_between_does_not_break_the_follow_up(analyst: APIClient) -> None:
     _ask(analyst, GROUP_REVENUE, "c-faq")
     faq = _ask(analyst, "财年是怎么定义的", "c-faq")

@@ -373,6 +373,7 @@ SEA_PASSAGE = RetrievedChunk(1, "mdna.pdf", "page=1,para=3", "东南亚营业收
 HK_PASSAGE = RetrievedChunk(
     2, "mdna.pdf", "page=1,para=2", "香港营业收入同比下降6.7%。主要原因：访港旅客消费结构变化。", 1.0, 2
 )
+MARGIN_PASSAGE = RetrievedChunk(3, "mdna.pdf", "page=1,para=5", "集团毛利率由上年的31.9%下降至29.7%。", 1.0, 3)
 
 
 @pytest.mark.parametrize("question", ["为什么？", "為什麼？", "Why did it fall?"])
@@ -388,3 +389,14 @@ def test_why_after_a_figure_quotes_the_passages_about_that_figures_entity(
     assert "香港营业收入同比下降6.7%" in result.answer and "东南亚" not in result.answer
     assert [s.document_id for s in result.sources] == [2]
     assert "24,015.8" not in result.answer
+
+
+def test_why_did_it_fall_after_a_margin_explains_the_margin_in_english(glossary, store: InMemoryFactStore) -> None:
+    retriever = PassageRetriever(SEA_PASSAGE, MARGIN_PASSAGE)
+    result = _answer(
+        "Why did it fall?", glossary, store, previous_of("group gross margin", glossary), narrative_retriever=retriever
+    )
+    assert result.route == "narrative" and result.facts == () and result.answer_kind == "answer"
+    assert result.follow_up_note == "[From the previous question] metric gross margin; entity ACME Group; period FY2025"
+    assert "集团毛利率由上年的31.9%下降至29.7%" in result.answer and "东南亚" not in result.answer
+    assert retriever.queries[0] == "ACME集团 FY2025 毛利率 Why did it fall?"  # the documents' wording
