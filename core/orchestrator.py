@@ -25,7 +25,7 @@ from .compute import Computed, Ranking
 from .computing import ComputedAnswer, computed_answer, levels_answer, subtasks_of
 from .follow_up import follow_up_apply, follow_up_topic
 from .glossary import GlossarySnapshot
-from .intent import DOCUMENT_CUES, parse_intent
+from .intent import DOCUMENT_CUES, parse_intent, reading_note
 from .narrative import Focus, narrative_answer
 from .periods import period_parse
 from .ports import FactStore, FaqHit, FaqLookup, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
@@ -213,8 +213,9 @@ def _result(
     request.timings["total"] = round((time.perf_counter() - request.started) * 1000, 3)
     found_any = any(r.get("status") == FOUND for r in part.tool_results)
     sections = part.sections
-    if request.follow_up_note:
-        lead = "\n".join(n for n in (request.follow_up_note, sections.assumption_note) if n)
+    notes = (reading_note(intent), request.follow_up_note)
+    if any(notes):
+        lead = "\n".join(n for n in (*notes, sections.assumption_note) if n)
         sections = replace(sections, assumption_note=lead)
     return AgentResult(
         request_id=request.request_id,
@@ -381,6 +382,13 @@ def _scope_apply(
 # -- structured channel --------------------------------------------------------------------
 def _run_structured(request: _Request, intent: ParsedIntent) -> _Part:
     glossary, store, cleared = request.glossary, request.store, request.cleared
+    if intent.parts:
+        return _parts_joined(
+            [
+                _run_structured(request, replace(intent, metric=code, metrics=(code,), operation=op, parts=()))
+                for code, op in intent.parts
+            ]
+        )
     if intent.operation is not None:
         return _computed_part(computed_answer(intent, glossary=glossary, store=store, cleared=cleared))
     tasks = subtasks_of(intent)
@@ -460,6 +468,19 @@ def _run_tool_loop(
                 executed.append((None, outcome, None))
             messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(outcome)})
     return executed
+
+
+def _parts_joined(parts: list[_Part]) -> _Part:
+    """The answers to a question's parts, one after another, each with its own facts and sources."""
+    answered = [p for p in parts if p.kind == KIND_ANSWER]
+    return _Part(
+        AnswerSections(structured="\n".join(p.sections.structured for p in parts if p.sections.structured)),
+        KIND_ANSWER if answered else parts[0].kind,
+        tuple(f for p in parts for f in p.facts),
+        tuple(r for p in parts for r in p.tool_results),
+        tuple(s for p in parts for s in p.sources),
+        computed=tuple(c for p in parts for c in p.computed),
+    )
 
 
 def _structured_answer(

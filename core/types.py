@@ -189,6 +189,11 @@ class ParsedIntent:
     # `保留N位小数` / `N decimal places`, also when no operation is asked (a formula metric's level);
     # equal to `operation.decimals` when there is one.
     decimals: int | None = None
+    # A mistyped operator word and the cue it was read as (`增长律` → `增长率`), each said in the answer.
+    corrections: tuple[tuple[str, str], ...] = ()
+    # Each listed metric with its own operation (None: its level) when the operators differ by part
+    # (`营收同比增速和毛利率`); empty when `operation` runs over every metric.
+    parts: tuple[tuple[str, Operation | None], ...] = ()
 
     @property
     def has_slot(self) -> bool:

@@ -19,13 +19,27 @@ lists the subsidiaries or channels it runs over, never an external entity.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date
 
 from ..glossary import GlossarySnapshot
 from ..normalize import compact_view, question_language, text_normalize
-from ..operations import OVER_CHANNELS, OVER_ENTITIES, OperatorReading, cues_read, operation_read
+from ..operations import OVER_CHANNELS, OVER_ENTITIES, Cue, OperatorReading, cues_read, operation_read
 from ..periods import periods_find, periods_unread
-from ..types import ENTITY_SUBSIDIARY, OP_SUM, ROUTE_COMPOSITE, ROUTE_STRUCTURED, Match, ParsedIntent, Period, Routing
+from ..types import (
+    ENTITY_SUBSIDIARY,
+    OP_CAGR,
+    OP_GROWTH,
+    OP_SUM,
+    OPERATIONS,
+    ROUTE_COMPOSITE,
+    ROUTE_STRUCTURED,
+    Match,
+    Operation,
+    ParsedIntent,
+    Period,
+    Routing,
+)
 from .route import (
     DOCUMENT_CUES,
     MOVEMENT_CUES,
@@ -39,6 +53,8 @@ from .route import (
     route_reason_write,
 )
 from .terms import latin_term_find, longer_terms_drop, name_term_find, term_names_entity
+from .tokens import UNKNOWN, Word, words_read
+from .typos import corrections_apply, typos_find
 
 __all__ = [
     "DOCUMENT_CUES",
@@ -48,27 +64,40 @@ __all__ = [
     "WHY_CUES",
     "is_inconclusive",
     "parse_intent",
+    "reading_note",
     "term_names_entity",
 ]
 
 TOTAL = "TOTAL"
-_FILLER = re.compile(
-    r"请问|请|帮我|查询|查一下|查|一下|告诉我|分别|是多少|多少|是什么|什么|是|的|了|吗|呢|和|与|及|以及|对比|比较|"
-    r"有|为什么|为何|原因|怎么|如何|哪些|哪个|情况|数据|[?？!！。,，、:：;；()（）\"'“”‘’\-/.0-9 ]"
-)
 
 
 def parse_intent(question: str, glossary: GlossarySnapshot, reference_date: date) -> ParsedIntent:
-    normalized = text_normalize(question)
+    return _parse(question, text_normalize(question), glossary, reference_date, typos=True)
+
+
+def _parse(
+    question: str, normalized: str, glossary: GlossarySnapshot, reference_date: date, *, typos: bool
+) -> ParsedIntent:
     _, positions = compact_view(normalized)
     matches = glossary.match(normalized)
     spans = [(positions[m.start], positions[m.end - 1] + 1) for m in matches]
     names = [span for m, span in zip(matches, spans, strict=True) if not (m.kind == "channel" and m.code == TOTAL)]
-    cues = cues_read(normalized, taken=names)
-    cue_spans = [(c.start, c.end) for c in cues]
     found_periods = periods_find(normalized, reference_date)
+    cues = cues_read(normalized, taken=names, numbers=[(s, e) for s, e, _ in found_periods])
+    cue_spans = [(c.start, c.end) for c in cues]
     unread = [(s, e) for s, e, _ in periods_unread(normalized, reference_date)]
     read = [(s, e) for s, e, _ in found_periods] + unread + cue_spans + _route_cue_spans(normalized)
+    if typos and not any(m.kind == "metric" for m in matches):
+        moved = _question_word_moved(normalized)
+        if moved is not None and any(m.kind == "metric" for m in glossary.match(moved)):
+            return _parse(question, moved, glossary, reference_date, typos=True)
+    if typos:
+        metric_spans = [span for m, span in zip(matches, spans, strict=True) if m.kind == "metric"]
+        corrections = typos_find(normalized, [*spans, *read], metric_spans, english=question_language(question) == "en")
+        if corrections:
+            again = _parse(question, corrections_apply(normalized, corrections), glossary, reference_date, typos=False)
+            read_as = tuple((c.written, c.read_as) for c in corrections)
+            return replace(again, corrections=read_as, routing=replace(again.routing, reason=_read_as(again, read_as)))
     kept, unknown_metric = longer_terms_drop(normalized, matches, spans, read)
     kept = _children_merge(kept, normalized, glossary)
     relative = [(c.start, c.end) for c in cues if c.relative]
@@ -100,6 +129,13 @@ def parse_intent(question: str, glossary: GlossarySnapshot, reference_date: date
         periods=len(periods),
         period_types=len({p.period_type for p in periods}),
     )
+    counts = {
+        "entities": len(entities),
+        "channels": len([c for c in channels if c != TOTAL]),
+        "periods": len(periods),
+        "period_types": len({p.period_type for p in periods}),
+    }
+    parts = _parts_read(normalized, kept, cues, counts)
     cues_found = route_cues_find(normalized)
     if unknown_metric is None:
         unknown_metric = _unknown_term(
@@ -145,10 +181,72 @@ def parse_intent(question: str, glossary: GlossarySnapshot, reference_date: date
         unrecognized_terms=leftovers,
         language=language,
         operation=operation,
+        parts=parts if operation is not None else (),
         channels=tuple(channels),
         unknown_metric=unknown_metric,
         decimals=reading.decimals,
     )
+
+
+# `新开了多少家门店`: a how-many question word inside a verb-object name (新开门店).
+_INSIDE_A_NAME = re.compile(r"(?<=[\u4e00-\u9fff])[了过]?(?:多少|几)[个家名位人次笔项间]?(?=[\u4e00-\u9fff])")
+
+
+def _question_word_moved(normalized: str) -> str | None:
+    """The question with a how-many word that splits a name moved to its end, or None."""
+    m = _INSIDE_A_NAME.search(normalized)
+    if m is None:
+        return None
+    return normalized[: m.start()] + normalized[m.end() :] + "是" + m.group(0).lstrip("了过")
+
+
+def _read_as(intent: ParsedIntent, read_as: tuple[tuple[str, str], ...]) -> str:
+    """The route reason with how each mistyped operator word was read."""
+    if intent.language == "en":
+        return intent.routing.reason + "".join(f' · read "{w}" as "{r}"' for w, r in read_as)
+    return intent.routing.reason + "".join(f" · 按“{r}”理解“{w}”" for w, r in read_as)
+
+
+def reading_note(intent: ParsedIntent) -> str | None:
+    """The line an answer leads with when a word was read as another (a typo of an operator)."""
+    if not intent.corrections:
+        return None
+    if intent.language == "en":
+        return "[Read as] " + "; ".join(f'"{w}" as "{r}"' for w, r in intent.corrections)
+    return "【按以下理解】" + "；".join(f"“{w}”按“{r}”理解" for w, r in intent.corrections)
+
+
+def _parts_read(
+    normalized: str, kept: list[tuple[Match, tuple[int, int]]], cues: list[Cue], counts: dict[str, int]
+) -> tuple[tuple[str, Operation | None], ...]:
+    """Each listed metric with its own operation, when an operator follows a metric that is not
+    the list's last (`营收同比增速和毛利率`: revenue's growth and the gross margin's level); an
+    operator after the last metric runs over the whole list (`营收和毛利率同比增长多少`): ()."""
+    metrics = [(m.code, span) for m, span in kept if m.kind == "metric"]
+    if len({code for code, _ in metrics}) < 2:
+        return ()
+    operators = [c for c in cues if c.kind in OPERATIONS]
+    attached: dict[str, list[Cue]] = {}
+    for code, (_, end) in metrics:
+        at = end
+        while True:
+            while at < len(normalized) and normalized[at] in "的了 ":
+                at += 1
+            following = [c for c in operators if c.start == at]
+            if not following:
+                break
+            attached.setdefault(code, []).extend(following)
+            at = max(c.end for c in following)
+    last = metrics[-1][0]
+    unary = all(c.kind in (OP_GROWTH, OP_CAGR) for cues_of in attached.values() for c in cues_of)
+    if not unary or not any(code != last for code in attached):
+        return ()  # 营业利润占营收的比重: a share, a ratio or a difference takes both metrics
+    parts: list[tuple[str, Operation | None]] = []
+    for code, _ in metrics:
+        if code not in dict(parts):
+            own = operation_read(attached.get(code, []), metrics=1, **counts)
+            parts.append((code, own.operation))
+    return tuple(parts)
 
 
 def _append_once(items: list[str], code: str) -> None:
@@ -235,11 +333,20 @@ def is_inconclusive(intent: ParsedIntent) -> bool:
 
 
 def _leftover_terms(normalized: str, covered: list[tuple[int, int]]) -> tuple[str, ...]:
-    """Words the glossary did not know, for the glossary-gap report (each ≤ 32 characters)."""
-    chars = list(normalized)
-    for start, end in covered:
-        for i in range(start, min(end, len(chars))):
-            chars[i] = " "
-    rest = _FILLER.sub(" ", NARRATIVE_CUES.sub(" ", NUMERIC_CUES.sub(" ", "".join(chars))))
-    terms = [t for t in rest.split() if 2 <= len(t) <= 32]
-    return tuple(dict.fromkeys(terms))[:3]
+    """Content words the glossary did not know, for the glossary-gap report (each ≤ 32
+    characters): adjacent content words are one term (资产负债 + 比率), frames are never one."""
+    terms: list[str] = []
+    group: list[Word] = []
+    for word in [*words_read(normalized, [*covered, *_route_cue_spans(normalized)]), None]:
+        content = word is not None and (word.kind == UNKNOWN or (word.tag == "eng" and not word.text.isdigit()))
+        if content and group and word.start == group[-1].end and word.tag != "eng":
+            group.append(word)
+            continue
+        if group:
+            terms.append(_term_text(normalized, group))
+        group = [word] if content else []
+    return tuple(dict.fromkeys(t for t in terms if 2 <= len(t) <= 32))[:3]
+
+
+def _term_text(normalized: str, group: list[Word]) -> str:
+    return normalized[group[0].start : group[-1].end]

@@ -28,6 +28,16 @@ from collections.abc import Sequence
 
 from ..glossary import GlossarySnapshot
 from ..types import Match, ParsedIntent
+from .tokens import (
+    DIMENSION,
+    GENERIC_WORDS,
+    UNKNOWN,
+    Word,
+    clause_openers,
+    left_attached,
+    right_attached,
+    words_read,
+)
 
 Span = tuple[int, int]
 
@@ -36,37 +46,11 @@ def _word_set(*lines: str) -> frozenset[str]:
     return frozenset(word for line in lines for word in line.split())
 
 
-# Words that never make a metric's name longer: what a question asks with, joins with and
-# measures in, and the dimension words a list or an entity goes by.
-_PLAIN = _word_set(
-    "那 那么 那个 这 这个 年 由 将 实现 录得 取得 获得 完成 来自 本地 层面 自身 本身 总 占 约占",
-    "请问 请 麻烦 帮我 帮忙 给我 我想 想知道 想 知道 查询 查看 查一下 查 看看 看一下 看 一下",
-    "告诉我 告诉 列出 列一下 列 显示 展示 说明 说说 说一下 介绍 提供 计算 算一下 统计 对比 比较",
-    "比 较 相比 相较 和 与 及 以及 或 或者 跟 同 还有 并且 并 是 为 的 之 于 了 吗 呢 吧 啊 呀",
-    "么 嘛 着 过 在 从 到 至 对 按 按照 就 都 也 又 还 再 只 仅 共 总共 一共 合计 约 大约 大概",
-    "左右 将近 接近 超过 达到 达 有 多 少 多大 多高 几 多少 分别 各自 各 每 什么 哪些 哪个 哪家",
-    "哪 怎么 怎样 如何 为什么 为何 是否 有没有 情况 数据 数字 数值 数额 金额 总额 总量 总数",
-    "规模 水平 表现 结果 口径 部分 方面 指标 额 量 值 公司 本公司 我司 我们 咱们 全公司 企业",
-    "整体 总体 全集团 旗下 集团 子公司 分公司 附属公司 事业部 业务单元 业务 地区 区域 市场 板块",
-    "分部 渠道 销售渠道 部门 全年 年度 当年 当期 本期 同期 上期 期间 期末 期初 年初 年末 年底",
-    "季末 历史 历年 往年 近年 近几年 过去 以来 最近 最新 目前 当前 现在 截至 截止 迄今 至今",
-    "累计 元 万元 亿元 百万元 千元 万 亿 百万 千 人民币 美元 港元 港币 个百分点 百分点 百分比",
-    "人 万人 家 个 名 位 项 笔 次 倍 成 增长 增加 减少 下降 上升 下滑 提高 降低 变化 变动 变 涨",
-    "跌 高 低 大 小 改善 恶化 同比 环比 最高 最低 最大 最小 最多 最少 排名 排行 排序",
-    "它 它们 其 他们 她们 该 该公司 此 此公司 它的 其中",  # a follow-up's pronouns: 那它的毛利率呢
-)
-_PLAIN_LONGEST = max(map(len, _PLAIN))
-# Function characters stripped from the far end of a term as written (`请问归母` is the term `归母`); a
-# content character there (大 of 大客户) stays part of it.
-_PARTICLES = frozenset("的之于了吗呢吧啊呀么嘛是为在和与及或跟同从到至对按就都也又还再只仅请查看列并且那这由将它其该此")
-# The structural words that join a name's words (归属于母公司所有者的净利润), as in the matcher.
-_JOINING = frozenset("的之于")
-
 _LONGER_EN = re.compile(r"\s?(?:margin|ratio|rate|yield)s?(?![a-z])")
 _LATIN = re.compile(r"[a-z][a-z0-9&]*", re.IGNORECASE)
 _LATIN_FOLLOWER = re.compile(r"\s?(?:(?:margin|ratio|rate|yield)s?(?![a-z])|率)")
 # Latin words that are no metric: English function words and requests, currencies, standards.
-_NOT_A_TERM = _word_set(
+NOT_A_TERM = _word_set(
     "a an the of in on at for by from to and or vs versus with than as per via into over under",
     "up down out what whats what's was is are were be been being how much many which who whom",
     "whose when where why did does do done has have had can could would will should may might",
@@ -82,51 +66,12 @@ _NOT_A_TERM = _word_set(
 )
 
 
-def _is_cjk(ch: str) -> bool:
-    return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
-
-
 def _taken_mask(length: int, taken: Sequence[Span]) -> list[bool]:
     mask = [False] * length
     for start, end in taken:
         for i in range(max(start, 0), min(end, length)):
             mask[i] = True
     return mask
-
-
-def _plain_at(text: str, *, end: bool) -> str | None:
-    """The longest plain word `text` ends (or starts) with."""
-    for size in range(min(_PLAIN_LONGEST, len(text)), 0, -1):
-        word = text[-size:] if end else text[:size]
-        if word in _PLAIN:
-            return word
-    return None
-
-
-def _core(segment: str, *, near_end: bool) -> tuple[str, str] | None:
-    """The unread core of a segment beside a metric and what joins it to the metric (的), or
-    None when a plain word stands between them or nothing is left. `near_end`: the metric
-    follows the segment."""
-    joint = ""
-    rest = segment
-    while rest:
-        word = _plain_at(rest, end=near_end)
-        if word is None:
-            break
-        if not set(word) <= _JOINING:
-            return None  # 香港地区的营收: a plain word separates the segment from the metric
-        joint = word + joint if near_end else joint + word
-        rest = rest[: -len(word)] if near_end else rest[len(word) :]
-    rest = _ends_stripped(rest)  # the far end: 请问归母 is 归母
-    return (rest, joint) if rest else None
-
-
-def _segment(text: str, mask: list[bool], index: int, step: int) -> tuple[int, int]:
-    """The run of unread CJK characters from `index` in direction `step`, as a span."""
-    i = index
-    while 0 <= i < len(text) and _is_cjk(text[i]) and not mask[i]:
-        i += step
-    return (i + 1, index + 1) if step < 0 else (index, i)
 
 
 def longer_terms_drop(
@@ -137,52 +82,84 @@ def longer_terms_drop(
     stays: the security gate refuses it whatever surrounds it.
 
     `taken` holds every span another reader took (cues, periods …); the hits' own spans are added.
+    What is left is segmented and typed (`core.intent.tokens`): only content beside a name makes
+    it longer, never a frame.
     """
     mask = _taken_mask(len(normalized), [*spans, *taken])
+    words = words_read(normalized, [*spans, *taken])
+    openers = clause_openers(normalized, words)
     metric_starts = {span[0] for m, span in zip(matches, spans, strict=True) if m.kind == "metric"}
     longer: dict[int, str] = {}
     for i, (m, (start, end)) in enumerate(zip(matches, spans, strict=True)):
-        if m.kind == "metric":
-            term = _longer_term(normalized, mask, start, end, english=True, before_metric=set())
-            if term is not None:
-                longer[i] = term
+        if m.kind != "metric":
+            continue
+        if normalized[end - 1].isascii():
+            term = _longer_english(normalized, mask, start, end)
+        else:
+            left = left_attached(words, start, openers)
+            right = right_attached(words, end)
+            term = None
+            if left or right:
+                first = left[0].start if left else start
+                last = right[-1].end if right else end
+                term = _as_one_word(normalized[first:last])
+        if term is not None:
+            longer[i] = term
     # An entity's longer name counts in a question for a figure: `东南亚扩张有什么计划` is a topic.
     if any(m.kind == "metric" and i not in longer for i, m in enumerate(matches)):
         for i, (m, (start, end)) in enumerate(zip(matches, spans, strict=True)):
-            if m.kind == "entity" and not m.external:
-                # words between an entity and its metric belong to the metric (集团总营收)
-                term = _longer_term(normalized, mask, start, end, english=False, before_metric=metric_starts)
+            if m.kind == "entity" and not m.external and not normalized[end - 1].isascii():
+                term = _longer_name(normalized, words, start, end, before_metric=metric_starts)
                 if term is not None:
                     longer[i] = term
     kept = [(m, span) for i, (m, span) in enumerate(zip(matches, spans, strict=True)) if i not in longer]
     return kept, longer[min(longer)] if longer else None
 
 
-def _longer_term(
-    normalized: str, mask: list[bool], start: int, end: int, *, english: bool, before_metric: set[int]
+def _longer_english(normalized: str, mask: list[bool], start: int, end: int) -> str | None:
+    """After an English alias, margin / ratio / rate / yield makes the term."""
+    after = _LONGER_EN.match(normalized, end)
+    if after is None:
+        return None
+    word = (after.end() - len(after.group(0).lstrip()), after.end())
+    if any(mask[i] for i in range(*word)):
+        return None  # `operating profit to revenue ratio`: the word belongs to a cue
+    return normalized[start : after.end()]
+
+
+def _in_a_name(word: Word) -> bool:
+    """Whether a word glued to a name, or opening a question where a name goes, is part of one:
+    content, an adjective or a distinguishing word (平安 of 中国平安), never a function word, a
+    request verb, a generic or a dimension word."""
+    if word.kind == UNKNOWN:
+        return True
+    if word.kind == DIMENSION or word.text in GENERIC_WORDS:
+        return False
+    return word.tag.startswith(("a", "b"))
+
+
+def _longer_name(
+    normalized: str, words: Sequence[Word], start: int, end: int, *, before_metric: set[int]
 ) -> str | None:
-    alias = normalized[start:end]
-    if normalized[end - 1].isascii() and not english:
+    """An in-scope entity's alias inside a longer name (中国平安, 腾讯集团); words between an
+    entity and its metric belong to the metric (集团总营收)."""
+    before = [w for w in words if w.end <= start]
+    after = [w for w in words if w.start >= end]
+    left: list[Word] = []
+    for word in reversed(before):
+        if word.end != (left[0].start if left else start) or not _in_a_name(word):
+            break
+        left.insert(0, word)
+    right: list[Word] = []
+    for word in after:
+        if word.start != (right[-1].end if right else end) or not _in_a_name(word):
+            break
+        right.append(word)
+    if right and right[-1].end in before_metric:
+        right = []
+    if not (left or right):
         return None
-    if normalized[end - 1].isascii():
-        after = _LONGER_EN.match(normalized, end)
-        if after is None:
-            return None
-        word = (after.end() - len(after.group(0).lstrip()), after.end())
-        if any(mask[i] for i in range(*word)):
-            return None  # `operating profit to revenue ratio`: the word belongs to a cue
-        return normalized[start : after.end()]
-    left_start, left_end = _segment(normalized, mask, start - 1, -1)
-    right_start, right_end = _segment(normalized, mask, end, 1)
-    left = _core(normalized[left_start:left_end], near_end=True) if left_end > left_start else None
-    right = None
-    if right_end > right_start and right_end not in before_metric:
-        right = _core(normalized[right_start:right_end], near_end=False)
-    if left is None and right is None:
-        return None
-    before = "".join(left) if left else ""
-    after_text = right[1] + right[0] if right else ""
-    return _as_one_word(before + alias + after_text)
+    return _as_one_word(normalized[left[0].start if left else start : right[-1].end if right else end])
 
 
 def _as_one_word(text: str) -> str:
@@ -209,7 +186,7 @@ def latin_term_find(
         return None
     mask = _taken_mask(len(normalized), taken)
     for start, end, word in _tokens(question, normalized):
-        if any(mask[start:end]) or word.lower() in _NOT_A_TERM or word.isdigit():
+        if any(mask[start:end]) or word.lower() in NOT_A_TERM or word.isdigit():
             continue
         shouting = word.isupper() and len(word) >= 2
         if not (shouting or (language == "zh" and word.islower())):
@@ -233,9 +210,7 @@ def name_term_find(question: str, normalized: str, taken: Sequence[Span], period
 
     def is_name(token: tuple[int, int, str]) -> bool:
         start, end, word = token
-        return (
-            not any(mask[start:end]) and word[:1].isupper() and not word.isupper() and word.lower() not in _NOT_A_TERM
-        )
+        return not any(mask[start:end]) and word[:1].isupper() and not word.isupper() and word.lower() not in NOT_A_TERM
 
     for i, token in enumerate(tokens):
         if not is_name(token):
@@ -247,28 +222,21 @@ def name_term_find(question: str, normalized: str, taken: Sequence[Span], period
             words.append(after[2])
         return " ".join(words)
     first = next((i for i, ch in enumerate(normalized) if not (ch.isspace() or _is_punctuation(ch))), None)
-    if first is None or not _is_cjk(normalized[first]) or mask[first]:
+    if first is None or mask[first] or normalized[first].isascii():
         return None
-    seg_start, seg_end = _segment(normalized, mask, first, 1)
-    following = next((i for i in range(seg_end, len(normalized)) if not normalized[i].isspace()), None)
+    opening: list[Word] = []
+    for word in words_read(normalized, taken):
+        if word.start < first:
+            continue
+        if word.start != (opening[-1].end if opening else first):
+            break
+        opening.append(word)
+    at = opening[-1].end if opening else first
+    following = next((i for i in range(at, len(normalized)) if not normalized[i].isspace()), None)
     if following not in {s for s, _ in period_spans}:
         return None  # right before the metric, `longer_terms_drop` has read it (主营业务收入)
-    segment = normalized[seg_start:seg_end]
-    if not _ends_stripped(segment, every=True):
-        return None  # 那净利润呢, 公司2025年: only plain words
-    return _ends_stripped(segment) or None
-
-
-def _ends_stripped(text: str, *, every: bool = False) -> str:
-    """`text` without plain words at either end: those of two or more characters and the
-    function characters, or with `every`, any."""
-    for at_end in (False, True):
-        while text:
-            word = _plain_at(text, end=at_end)
-            if word is None or (not every and len(word) == 1 and word not in _PARTICLES):
-                break
-            text = text[: -len(word)] if at_end else text[len(word) :]
-    return text
+    names = [word for word in opening if _in_a_name(word)]
+    return _as_one_word(normalized[names[0].start : names[-1].end]) if names else None  # 那净利润呢: frames only
 
 
 def _is_punctuation(ch: str) -> bool:

@@ -19,11 +19,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..types import OP_CAGR, OP_DIFFERENCE, OP_GROWTH, OP_RANK, OP_RATIO, OP_SHARE, OP_SUM, Operation
-from .cues import CUE_DECIMALS, CUE_OVER, OVER_CHANNELS, OVER_ENTITIES, QOQ, YOY, Cue, cues_read
+from .cues import (
+    CUE_DECIMALS,
+    CUE_OVER,
+    OPERATOR_WORDS_EN,
+    OPERATOR_WORDS_ZH,
+    OVER_CHANNELS,
+    OVER_ENTITIES,
+    QOQ,
+    YOY,
+    Cue,
+    cues_read,
+)
 
 __all__ = [
     "CUE_DECIMALS",
     "CUE_OVER",
+    "OPERATOR_WORDS_EN",
+    "OPERATOR_WORDS_ZH",
     "OVER_CHANNELS",
     "OVER_ENTITIES",
     "QOQ",

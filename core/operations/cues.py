@@ -145,7 +145,10 @@ def _ranked_from_bottom(m: re.Match[str]) -> dict[str, Any]:
 
 def _decimals(m: re.Match[str]) -> dict[str, Any]:
     """`保留两位小数` → 2; `取整` / `to the nearest whole number` → 0."""
-    n = m.groupdict().get("n") or m.groupdict().get("n2")
+    groups = m.groupdict()
+    if groups.get("frac"):  # 精确到0.01: as many places as the unit has
+        return {"decimals": len(groups["frac"].split(".")[1])}
+    n = groups.get("n") or groups.get("n2")
     return {"decimals": _number(n) if n else 0}
 
 
@@ -185,7 +188,7 @@ _RULES: list[tuple[str, str, _Extras]] = [
     ),
     (
         OP_GROWTH,
-        r"增长率|增速|增幅|涨幅|跌幅|(?:增长|增加|减少|下降|下滑|上升|提高|降低|变化|变动|上涨|下跌|涨|跌)了?(?:多少|几)(?:个百分点)?"
+        r"增长率|增速|增幅|涨幅|跌幅|(?:增长|增加|减少|下降|下滑|上升|提高|降低|变化|变动|上涨|下跌|涨|跌)[了的是为有]{0,2}(?:多少|几)(?:个百分点)?"
         r"|(?:多少|几)个?百分点|个百分点",
         _none,
     ),
@@ -323,17 +326,38 @@ _RULES: list[tuple[str, str, _Extras]] = [
     # -- rounding ---------------------------------------------------------------------------------------
     (
         CUE_DECIMALS,
-        rf"(?:保留|精确到|取)(?:到)?(?:小数点后)?(?P<n>{_ZH_N}|零)位(?:小数)?|(?P<n2>{_ZH_N})位小数|保留整数|取整",
+        rf"(?:(?:保留|精确|取|四舍五入)(?:到|至)?(?:小数点后)?|小数点后)(?P<n>{_ZH_N}|零)位(?:小数|数字)?"
+        rf"|(?P<n2>{_ZH_N})位小数|(?:保留|精确)(?:到|至)?(?P<frac>0?\.0*1)(?![0-9])|保留整数|取整|精确到个位",
         _decimals,
     ),
     (
         CUE_DECIMALS,
-        _EN_START + rf"(?:(?:to |at )?(?P<n>{_EN_N}) ?(?:decimal places?|decimals?|dp)"
-        r"|(?:rounded |round )?to (?:the nearest )?(?:integer|whole number))" + _EN_END,
+        _EN_START + rf"(?:(?:to |at )?(?P<n>{_EN_N}) ?(?:decimal places?|decimals?|dp|d\.p\.)"
+        r"|(?:rounded |round )?to (?:the nearest )?(?:integer|whole number|(?P<frac>0?\.0*1)(?![0-9])))" + _EN_END,
         _decimals,
     ),
 ]
 _COMPILED = [(kind, re.compile(pattern), extras) for kind, pattern, extras in _RULES]
+
+# The operator words as written, for reading a mistyped one (`core.intent.typos`): each is read
+# as a cue on its own or before 了多少 (tested).
+OPERATOR_WORDS_ZH = frozenset(
+    " ".join(
+        (
+            "同比 环比 增长率 增速 增幅 涨幅 跌幅 增长 增加 减少 下降 下滑 上升 提高 降低 变化 变动",
+            "占比 比重 份额 合计 总和 之和 总计 共计 汇总 复合增长率 年均增长率",
+            "排名 排序 排行 最高 最低 最大 最小 最多 最少 差额 差值 差距 比值 比率",
+        )
+    ).split()
+)
+OPERATOR_WORDS_EN = frozenset(
+    " ".join(
+        (
+            "growth increase decrease share highest lowest largest smallest ranking combined total",
+            "difference proportion",
+        )
+    ).split()
+)
 
 
 def _shown(m: re.Match[str]) -> str:
@@ -341,12 +365,16 @@ def _shown(m: re.Match[str]) -> str:
     return next((groups[name] for name in ("cue", "cue2") if groups.get(name)), m.group(0))
 
 
-def cues_read(normalized: str, *, taken: Sequence[tuple[int, int]]) -> list[Cue]:
+def cues_read(
+    normalized: str, *, taken: Sequence[tuple[int, int]], numbers: Sequence[tuple[int, int]] = ()
+) -> list[Cue]:
     """Every operator cue in normalised text, in reading order.
 
     `taken` holds the spans (in `normalized`) of glossary matches that are names: a cue inside
     one is not read. An operator cue inside a longer operator cue is part of that cue (the 增长多少
-    of 较2023年增长多少); a list or a rounding cue is always read.
+    of 较2023年增长多少); a list or a rounding cue is always read. A number that belongs to a
+    rounding (小数点后两位) or to a period in `numbers` is never a ranking's count or place: a
+    ranking cue that overlaps one is not read.
     """
     found: list[Cue] = []
     for kind, pattern, extras in _COMPILED:
@@ -355,6 +383,8 @@ def cues_read(normalized: str, *, taken: Sequence[tuple[int, int]]) -> list[Cue]
             if start == end or any(t_start <= start and end <= t_end for t_start, t_end in taken):
                 continue
             found.append(Cue(kind, start, end, _shown(m), **extras(m)))
+    owned = [*numbers, *((c.start, c.end) for c in found if c.kind == CUE_DECIMALS)]
+    found = [c for c in found if c.kind != OP_RANK or not any(c.start < e and s < c.end for s, e in owned)]
     kept = [
         cue
         for cue in found
