@@ -448,7 +448,8 @@ def test_rank_ties_are_marked_and_missing_entities_listed() -> None:
         entities=("ACME_CN", "ACME_HK", "ACME_SEA"),
     )
     lines = result.answer.splitlines()
-    assert "FY2025 营业收入并列最高的是 ACME中国内地、ACME香港（500 百万元）。" in lines
+    assert "FY2025 营业收入：3 项中有 2 项有该数据。" in lines
+    assert "在有数据的 2 项中，FY2025 营业收入并列最高的是 ACME中国内地、ACME香港（500 百万元）。" in lines
     assert "1. ACME中国内地 500 百万元（并列）" in lines and "1. ACME香港 500.0 百万元（并列）" in lines
     assert "未找到：ACME东南亚（无该数据，未参与排名）" in lines
     assert result.ranking is not None and [r.rank for r in result.ranking.rows] == [1, 1]
@@ -457,6 +458,18 @@ def test_rank_ties_are_marked_and_missing_entities_listed() -> None:
         "status": "not_found",
         "normalized": {"metric": "REVENUE", "entity": "ACME_SEA", "period": "FY2025", "channel": "TOTAL"},
     } in result.tool_results
+
+
+def test_a_ranking_with_some_figures_missing_ranks_among_those_present() -> None:
+    store = demo_store(fact("NET_PROFIT", "ACME_HK", "FY2025", "1200.5"))
+    result = ask("2025年各地区净利润排名", store=store, cleared=True, operation=rank(over="entities"))
+    lines = result.answer.splitlines()
+    assert lines[:2] == [
+        "FY2025 净利润：3 项中有 2 项有该数据。",
+        "在有数据的 2 项中，FY2025 净利润最高的是 ACME香港（1,200.5 百万元）。",
+    ]
+    assert "未找到：ACME中国内地（无该数据，未参与排名）" in lines
+    assert [c.value for c in result.computed] == [1, 2]
 
 
 def test_rank_top_n_keeps_every_figure_as_an_input() -> None:
