@@ -394,6 +394,8 @@ def ranking_lines(
     field = [*subjects, outside] if outside is not None else subjects
     names = dict(zip(field, _names(field, glossary, language), strict=True))
     over = _ranked_over(field, glossary, language) if field else ""
+    if not ranking.ranked:
+        return _lone_lines(ranking, names, over, glossary, language)
     desc = ranking.order == "desc"
     count, total = _coverage(ranking)
     partial = total > count
@@ -426,28 +428,53 @@ def ranking_lines(
     for row in ranking.rows:
         mark = (" (tied)" if en else "（并列）") if row.tied else ""
         lines.append(f"{row.rank}. {names[row.subject]} {_row_figure(row.display, row.unit, glossary, language)}{mark}")
-    sep = ", " if en else "、"
-    if ranking.missing:
-        shown = sep.join(names[t] for t in ranking.missing[:MISSING_NAMED])
-        more = len(ranking.missing) - MISSING_NAMED
-        if more > 0:
-            shown += f" and {more:,} more" if en else f" 等 {len(ranking.missing):,} 项"
-        lines.append(
-            f"Not found: {shown} (no figure; not ranked)" if en else f"未找到：{shown}（无该数据，未参与排名）"
-        )
-    if ranking.not_meaningful:
-        shown = sep.join(names[t] for t in ranking.not_meaningful)
-        lines.append(
-            f"Not meaningful: {shown} (a zero divisor; not ranked)"
-            if en
-            else f"无意义：{shown}（分母为 0，未参与排名）"
-        )
+    lines += _unranked_lines(ranking, names, language, ranked=True)
     way = ("highest first" if desc else "lowest first") if en else ("从高到低" if desc else "从低到高")
     lines.append(
         f"Formula: {over}, {way} ({count:,} ranked)" if en else f"公式：按 {over} {way}排序（{count:,} 项参与排名）"
     )
     shown_inputs = [f for row in ranking.rows for f in row.inputs]
     return [*lines, *input_lines(shown_inputs, glossary, language)]
+
+
+def _lone_lines(
+    ranking: Ranking, names: dict[SubTask, str], over: str, glossary: GlossarySnapshot, language: str
+) -> list[str]:
+    """A field with one figure has no order: how many items have the figure, that figure as a
+    plain value with its source (or its formula and inputs), and the items without it."""
+    en = _is_en(language)
+    _, total = _coverage(ranking)
+    if total < 2:
+        lines = [f"{over}: there is only 1 item, so there is no ranking." if en else f"{over}：只有 1 项，无法排名。"]
+    elif en:
+        lines = [f"{over}: only 1 of {total:,} items has the figure, so there is no ranking."]
+    else:
+        lines = [f"{over}：{total:,} 项中只有 1 项有该数据，无法排名。"]
+    if ranking.computed:
+        lines += computed_lines(ranking.computed[0], glossary, language)
+    else:
+        lines += [fact_line(f, glossary, language) for row in ranking.rows for f in row.inputs]
+    return lines + _unranked_lines(ranking, names, language, ranked=False)
+
+
+def _unranked_lines(ranking: Ranking, names: dict[SubTask, str], language: str, *, ranked: bool) -> list[str]:
+    """The items without the figure (named, the rest past `MISSING_NAMED` counted) and those
+    whose figure is undefined: listed, never dropped."""
+    en = _is_en(language)
+    sep = ", " if en else "、"
+    lines = []
+    if ranking.missing:
+        shown = sep.join(names[t] for t in ranking.missing[:MISSING_NAMED])
+        more = len(ranking.missing) - MISSING_NAMED
+        if more > 0:
+            shown += f" and {more:,} more" if en else f" 等 {len(ranking.missing):,} 项"
+        note = ("; not ranked" if en else "，未参与排名") if ranked else ""
+        lines.append(f"Not found: {shown} (no figure{note})" if en else f"未找到：{shown}（无该数据{note}）")
+    if ranking.not_meaningful:
+        shown = sep.join(names[t] for t in ranking.not_meaningful)
+        note = ("; not ranked" if en else "，未参与排名") if ranked else ""
+        lines.append(f"Not meaningful: {shown} (a zero divisor{note})" if en else f"无意义：{shown}（分母为 0{note}）")
+    return lines
 
 
 def _place_line(

@@ -3,7 +3,8 @@
 Takes a lookup and the keys to rank; returns a `Ranking` (rows in order with competition ranks,
 so ties share a number: 1, 1, 3) or `CannotCompute`. A key without the figure is listed in
 `missing`, never dropped silently, and the ranking is as sensitive as every figure ranked,
-since each row's place depends on all of them.
+since each row's place depends on all of them. A lone figure is nobody's first: it gets no
+rank item, only its formula value when it is a formula metric's.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ..formula import Ref
 from ..types import SubTask
 from .build import Labels, describe, missing_inputs, mixed_units, refuse
 from .display import UNIT_RANK, decimals_check
+from .metric import formula_compute
 from .operands import FactLookup, FormulaMetric, Label, Operand, Unresolved, code_label, qualifier
 from .operands import operand_resolve as resolve
 from .outcome import KIND_RANK, CannotCompute, Computed, Ranking, RankRow, sensitivity_max
@@ -54,6 +56,7 @@ def rank_compute(
     A key without the figure is listed in `missing`, never dropped silently. With `top`, rows
     ranked `top` or better are kept, so a tie at the cut keeps every tied row. With `pool`,
     `tasks` are the head of a longer field (see `RankPool`), which `top` must be given for.
+    With one figure only, the `Ranking` is not `ranked`: its one row has no rank item.
     """
     decimals_check(decimals)
     if order not in ("desc", "asc"):
@@ -98,6 +101,10 @@ def rank_compute(
     )
     pooled = [*pool.missing, *((pool.outside,) if pool.outside else ())] if pool is not None else []
     labels = Labels((qualifier(t) for t in [*tasks, *pooled]), label)
+    if count < 2:
+        computed = _lone_value(lookup, ordered[0], formulas, decimals, label)
+    else:
+        computed = tuple(_rank_item(row, order, count, labels, label, sensitivity) for row in rows)
     return Ranking(
         order=order,
         top=top,
@@ -107,9 +114,24 @@ def rank_compute(
         unit=operands[0].unit,
         inputs=inputs,
         sensitivity=sensitivity,
-        computed=tuple(_rank_item(row, order, count, labels, label, sensitivity) for row in rows),
+        computed=computed,
         count=count,
     )
+
+
+def _lone_value(
+    lookup: FactLookup,
+    operand: Operand,
+    formulas: Mapping[str, FormulaMetric] | None,
+    decimals: int | None,
+    label: Label,
+) -> tuple[Computed, ...]:
+    """The one figure of a field that has no order: its formula value when it was computed, so
+    the answer gives it with its formula and inputs; nothing for a stored fact, which is cited."""
+    if formulas is None or lookup(operand.task) is not None or operand.task.metric not in formulas:
+        return ()
+    value = formula_compute(lookup, operand.task, formulas, decimals=decimals, label=label)
+    return (value,) if isinstance(value, Computed) else ()
 
 
 def _rank_item(row: RankRow, order: str, count: int, labels: Labels, label: Label, sensitivity: str) -> Computed:

@@ -698,6 +698,27 @@ def test_rank_with_every_figure_missing_is_refused() -> None:
     assert len(outcome.missing) == 2
 
 
+def test_a_lone_figure_has_no_rank() -> None:
+    keys = [task("REVENUE", e, "FY2025") for e in "ABC"]
+    outcome = rank_compute(facts_lookup([fact("REVENUE", "B", "FY2025", "7")]), keys)
+    assert isinstance(outcome, Ranking) and not outcome.ranked
+    assert outcome.count == 1 and [r.subject.entity for r in outcome.rows] == ["B"]
+    assert outcome.computed == ()  # one figure is nobody's first: no rank item
+    assert outcome.missing == (keys[0], keys[2])
+    pair = rank_compute(facts_lookup(TIED), [task("REVENUE", e, "FY2025") for e in "AB"])
+    assert isinstance(pair, Ranking) and pair.ranked
+
+
+def test_a_lone_formula_figure_is_its_formula_value(demo: InMemoryFactStore, label) -> None:
+    keys = [task("NET_MARGIN", e, "FY2025") for e in ("ACME_CN", "ACME_HK", "ACME_SEA")]
+    outcome = rank_compute(cleared(demo), keys, formulas=FORMULAS, label=label)
+    assert isinstance(outcome, Ranking) and not outcome.ranked
+    (value,) = outcome.computed
+    assert (value.kind, value.display, value.subject) == ("formula", "-16.87%", keys[2])
+    assert value.formula == "NET_PROFIT[FY2025] / REVENUE[FY2025]"
+    assert computed_reevaluate(value) == value.value and value.sensitivity == RESTRICTED
+
+
 def test_rank_refuses_mixed_units_and_metrics() -> None:
     lookup = facts_lookup([fact("REVENUE", "A", "FY2025", "1"), fact("REVENUE", "B", "FY2025", "2", unit="HKD_M")])
     mixed = rank_compute(lookup, [task("REVENUE", "A", "FY2025"), task("REVENUE", "B", "FY2025")])

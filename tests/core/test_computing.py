@@ -472,6 +472,45 @@ def test_a_ranking_with_some_figures_missing_ranks_among_those_present() -> None
     assert [c.value for c in result.computed] == [1, 2]
 
 
+def test_a_lone_figure_is_given_with_its_source_never_as_the_highest() -> None:
+    # Issue L, point 6: the cleared analyst sees one region's FY2025 net profit of three.
+    result = ask("2025年各地区净利润排名", cleared=True, operation=rank(over="entities"))
+    assert result.answer.splitlines() == [
+        "FY2025 净利润：3 项中只有 1 项有该数据，无法排名。",
+        "ACME东南亚 FY2025 净利润：-1,402.6 百万元（来源：东南亚扩张计划_内部.docx · facts.csv,row=59）",
+        "未找到：ACME中国内地、ACME香港（无该数据）",
+    ]
+    assert result.answer_kind == "answer" and result.computed == ()
+    assert [f.entity for f in result.facts] == ["ACME_SEA"] and [s.doc for s in result.sources] == [
+        "东南亚扩张计划_内部.docx"
+    ]
+    not_found = {r["normalized"]["entity"] for r in result.tool_results if r["status"] == "not_found"}
+    assert not_found == {"ACME_CN", "ACME_HK"}
+    english = ask("Rank the regions by net profit in 2025", cleared=True, operation=rank(over="entities"))
+    assert (
+        english.answer.splitlines()[0] == "FY2025 net profit: only 1 of 3 items has the figure, so there is no ranking."
+    )
+    assert "highest" not in english.answer.lower()
+
+
+def test_a_lone_formula_figure_is_given_with_its_formula_and_inputs() -> None:
+    result = ask("2025年各地区净利率排名", cleared=True, operation=rank(over="entities"))
+    lines = result.answer.splitlines()
+    assert lines[:2] == ["FY2025 净利率：3 项中只有 1 项有该数据，无法排名。", "ACME东南亚 FY2025 净利率为 -16.87%。"]
+    assert lines[2] == "公式：净利润[FY2025] ÷ 营业收入[FY2025]"
+    assert "未找到：ACME中国内地、ACME香港（无该数据）" in lines and "最高" not in result.answer
+    assert [(c.kind, c.display) for c in result.computed] == [("formula", "-16.87%")]
+    assert {f.metric for f in result.facts} == {"NET_PROFIT", "REVENUE"}
+
+
+def test_a_lone_visible_figure_hides_whether_the_others_are_restricted_or_absent() -> None:
+    store = demo_store(fact("NET_PROFIT", "ACME_HK", "FY2025", "1200.5"))
+    result = ask("2025年各地区净利润排名", store=store, operation=rank(over="entities"))
+    assert result.answer.splitlines()[0] == "FY2025 净利润：3 项中只有 1 项有该数据，无法排名。"
+    assert "未找到：ACME中国内地、ACME东南亚（无该数据）" in result.answer.splitlines()
+    assert "最高" not in result.answer and "1,402.6" not in result.answer and "东南亚扩张计划" not in result.answer
+
+
 def test_rank_top_n_keeps_every_figure_as_an_input() -> None:
     result = ask("2025年营收前2名的地区", operation=rank(top=2, over="entities"))
     assert result.ranking is not None and len(result.ranking.rows) == 2

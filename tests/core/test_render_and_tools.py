@@ -209,3 +209,50 @@ def test_a_top_n_within_the_figures_present_is_not_qualified(glossary: GlossaryS
     from core.render import ranking_lines
 
     assert "排名（从高到低，前 2 名）：" in ranking_lines(_regions_without(store, top=2), glossary, "zh")
+
+
+@pytest.mark.parametrize(
+    ("language", "order", "position", "top", "expected"),
+    [
+        (
+            "zh",
+            "desc",
+            None,
+            None,
+            [
+                "FY2025 营业收入：3 项中只有 1 项有该数据，无法排名。",
+                "ACME东南亚 FY2025 营业收入：8,314.5 百万元"
+                "（来源：ACME_FY2025_Annual_Results.pptx · facts.csv,row=19）",
+                "未找到：ACME中国内地、ACME香港（无该数据）",
+            ],
+        ),
+        (
+            "en",
+            "asc",
+            2,
+            3,
+            [
+                "FY2025 revenue: only 1 of 3 items has the figure, so there is no ranking.",
+                "Southeast Asia FY2025 revenue: 8,314.5 CNY m"
+                " (source: ACME_FY2025_Annual_Results.pptx · facts.csv,row=19)",
+                "Not found: mainland China, Hong Kong (no figure)",
+            ],
+        ),
+    ],
+)
+def test_a_lone_figure_is_given_as_a_value_never_as_a_highest_or_a_place(
+    glossary: GlossarySnapshot,
+    store,
+    language: str,
+    order: str,
+    position: int | None,
+    top: int | None,
+    expected: list[str],
+) -> None:
+    from core.render import ranking_lines
+
+    ranking = _regions_without(store, "ACME_CN", "ACME_HK", order=order, top=top)
+    lines = ranking_lines(ranking, glossary, language, position=position)
+    assert lines == expected
+    for word in ("最高", "最低", "第", "highest", "lowest", "No.", "1. "):
+        assert not any(word in line for line in lines[1:]), word
