@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from .compute import UNIT_PCT, UNIT_PP, UNIT_RANK, Change, Computed, Ranking, Reason, number_display
+from .compute.build import subject_names
 from .compute.change import GAP_NO_RATE
 from .compute.display import RATE_DECIMALS
 from .glossary import GlossarySnapshot
@@ -334,17 +335,7 @@ def difference_line(change: Change, glossary: GlossarySnapshot, language: str) -
 
 def _names(tasks: Sequence[SubTask], glossary: GlossarySnapshot, language: str) -> list[str]:
     """What tells the ranked subjects apart: entity, channel and/or period."""
-    entity = len({t.entity for t in tasks}) > 1
-    channel = len({t.channel for t in tasks}) > 1
-    period = len({t.period for t in tasks}) > 1 or not (entity or channel)
-
-    def name(t: SubTask) -> str:
-        parts = [glossary.display("entity", t.entity, language)] if entity else []
-        parts += [glossary.display("channel", t.channel, language)] if channel else []
-        parts += [t.period.label] if period else []
-        return " ".join(parts)
-
-    return [name(t) for t in tasks]
+    return subject_names(tasks, glossary.display, language)
 
 
 def _ranked_over(tasks: Sequence[SubTask], glossary: GlossarySnapshot, language: str) -> str:

@@ -139,6 +139,9 @@ def test_a_restricted_input_is_as_absent_for_an_uncleared_analyst(analyst: APICl
     hidden = ask(analyst, "2025年各地区净利润排名")
     assert hidden["answer_kind"] == "refusal" and hidden["computed"] == [] and hidden["facts"] == []
     assert "1402.6" not in json.dumps(hidden, ensure_ascii=False) and "1,402.6" not in hidden["answer"]
+    # Every region reads as without the figure, the restricted one as the absent ones do.
+    assert "3 项均无该数据（ACME中国内地、ACME香港、ACME东南亚），无法排名。" in hidden["answer"]
+    assert "东南亚扩张计划" not in json.dumps(hidden, ensure_ascii=False)
 
 
 def test_a_ranking_with_one_figure_of_three_names_no_highest(demo: dict[str, Any]) -> None:

@@ -696,6 +696,19 @@ def test_rank_with_every_figure_missing_is_refused() -> None:
     outcome = rank_compute(facts_lookup([]), [task("REVENUE", "A", "FY2025"), task("REVENUE", "B", "FY2025")])
     assert isinstance(outcome, CannotCompute) and outcome.reason.code == "missing_inputs"
     assert len(outcome.missing) == 2
+    assert outcome.reason.zh == "2 项均无该数据（A、B），无法排名。为避免误导，不提供任何推测数字。"
+    assert outcome.reason.en == (
+        "None of the 2 items has the figure (A, B), so there is no ranking. "
+        "To avoid misleading you, no estimated figure is given."
+    )
+
+
+def test_rank_with_no_figure_in_a_long_field_names_ten_and_counts_the_rest() -> None:
+    keys = [task("REVENUE", f"E{i:02}", "FY2025") for i in range(12)]
+    outcome = rank_compute(facts_lookup([]), keys)
+    assert isinstance(outcome, CannotCompute) and len(outcome.missing) == 12
+    assert outcome.reason.zh.startswith("12 项均无该数据（E00、E01、E02、E03、E04、E05、E06、E07、E08、E09 等 12 项）")
+    assert "(E00, E01, E02, E03, E04, E05, E06, E07, E08, E09 and 2 more)" in outcome.reason.en
 
 
 def test_a_lone_figure_has_no_rank() -> None:

@@ -402,6 +402,7 @@ def test_a_sum_with_a_missing_item_is_refused() -> None:
     )
     assert result.answer_kind == "refusal" and "ACME东南亚营业收入 FY2025" in result.answer
     assert "24,015.8" not in result.answer and result.facts == ()
+    assert result.answer.startswith("无法计算：FY2025 营业收入合计。")  # of both, not of the first one
 
 
 # -- rank ------------------------------------------------------------------------------------
@@ -509,6 +510,22 @@ def test_a_lone_visible_figure_hides_whether_the_others_are_restricted_or_absent
     assert result.answer.splitlines()[0] == "FY2025 净利润：3 项中只有 1 项有该数据，无法排名。"
     assert "未找到：ACME中国内地、ACME东南亚（无该数据）" in result.answer.splitlines()
     assert "最高" not in result.answer and "1,402.6" not in result.answer and "东南亚扩张计划" not in result.answer
+
+
+def test_a_ranking_where_no_item_has_the_figure_says_none_has_it() -> None:
+    # Issue L, point 6: the uncleared analyst sees none of the regions' FY2025 net profit.
+    result = ask("2025年各地区净利润排名", operation=rank(over="entities"))
+    assert result.answer == (
+        "无法计算：FY2025 净利润排名。3 项均无该数据（ACME中国内地、ACME香港、ACME东南亚），无法排名。"
+        "为避免误导，不提供任何推测数字。"
+    )
+    assert result.answer_kind == "refusal" and result.facts == () and result.computed == ()
+    english = ask("Rank the regions by net profit in 2025", operation=rank(over="entities"))
+    assert english.answer == (
+        "Cannot compute FY2025 net profit ranking: None of the 3 items has the figure "
+        "(mainland China, Hong Kong, Southeast Asia), so there is no ranking. "
+        "To avoid misleading you, no estimated figure is given."
+    )
 
 
 def test_rank_top_n_keeps_every_figure_as_an_input() -> None:
