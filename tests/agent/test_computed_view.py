@@ -110,6 +110,15 @@ def test_a_ranking_is_one_chart_in_rank_order_with_the_missing_listed(glossary) 
     bars = ranking["chart"]["bars"]
     assert [(b["rank"], b["label"], b["value"]) for b in bars] == [(1, "ACME中国内地", "500"), (2, "ACME香港", "120.5")]
     assert ranking["missing"] == ["ACME东南亚"]
+    assert ranking["title"] == "FY2025 营业收入排名（从高到低，3 项中有 2 项有该数据）"  # as the answer says it
+
+
+def test_a_complete_ranking_card_counts_what_it_ranked(glossary) -> None:
+    zh = computed_cards(card_turn(TIED_QUESTION, tied_store(), glossary), glossary)["ranking"]
+    assert zh["title"] == "FY2025 营业收入排名（从高到低，共 4 项）" and zh["missing"] == []
+    store = generated_store("REVENUE", {"ACME_HK": "120.5", "ACME_CN": "500"})
+    en = computed_cards(card_turn("Which region had the highest revenue in 2025?", store, glossary), glossary)
+    assert en["ranking"]["title"] == "revenue FY2025 ranking (highest first; 2 of 3 items have the figure)"
 
 
 def test_a_lone_figure_draws_no_ranking_of_one(store, glossary) -> None:
