@@ -47,6 +47,7 @@ LABELS: dict[str, dict[str, str]] = {
         "missing": "缺少数据，未参与排名：",
         "omitted": "另有 {count} 项未绘出，见导出的 CSV。",
         "ranking": "{subject}排名（{order}，共 {count} 项）",
+        "ranking_partial": "{subject}排名（{order}，{total} 项中有 {count} 项有该数据）",
         "desc": "从高到低",
         "asc": "从低到高",
         "growth": "增长",
@@ -73,6 +74,7 @@ LABELS: dict[str, dict[str, str]] = {
         "missing": "Without the figure, not ranked: ",
         "omitted": "{count} more not drawn; see the CSV export.",
         "ranking": "{subject} ranking ({order}, {count} ranked)",
+        "ranking_partial": "{subject} ranking ({order}; {count} of {total} items have the figure)",
         "desc": "highest first",
         "asc": "lowest first",
         "growth": "Growth",
@@ -301,18 +303,21 @@ def ranking_view(
     first = facts.get(fact_key(items[0]["inputs"][0]))
     unit = first["unit"] if first and len(items[0]["inputs"]) == 1 else ""
     inputs = list({fact_key(i): i for item in items for i in item["inputs"]}.values())
+    missing = _ranking_missing(result, {metric} | {i["metric"] for i in inputs}, subjects, varying, glossary, language)
+    count = int(parsed.group("count")) if parsed else len(items)
+    # As the answer says it: a partial ranking counts the items with the figure among all asked.
+    title = labels["ranking_partial" if missing else "ranking"].format(
+        subject=_ranking_subject(metric, subjects[0], varying, glossary, language),
+        order=labels[parsed.group("order")] if parsed else labels["desc"],
+        count=f"{count:,}",
+        total=f"{count + len(missing):,}",
+    )
     return {
         "chart": chart,
         "rows": rows,
-        "title": labels["ranking"].format(
-            subject=_ranking_subject(metric, subjects[0], varying, glossary, language),
-            order=labels[parsed.group("order")] if parsed else labels["desc"],
-            count=parsed.group("count") if parsed else len(items),
-        ),
+        "title": title,
         "unit_name": "" if unit in ("", UNIT_PCT, UNIT_PP) else glossary.unit_display(unit, language),
-        "missing": _ranking_missing(
-            result, {metric} | {i["metric"] for i in inputs}, subjects, varying, glossary, language
-        ),
+        "missing": missing,
         "omitted": labels["omitted"].format(count=chart["omitted"]) if chart and chart["omitted"] else "",
         "inputs": [input_view(i, facts, glossary, language) for i in inputs],
         "inputs_label": labels["inputs"].format(count=len(inputs)),

@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from .compute import UNIT_PCT, UNIT_PP, UNIT_RANK, Change, Computed, Ranking, Reason, number_display
+from .compute.build import subject_names
 from .compute.change import GAP_NO_RATE
 from .compute.display import RATE_DECIMALS
 from .glossary import GlossarySnapshot
@@ -334,17 +335,7 @@ def difference_line(change: Change, glossary: GlossarySnapshot, language: str) -
 
 def _names(tasks: Sequence[SubTask], glossary: GlossarySnapshot, language: str) -> list[str]:
     """What tells the ranked subjects apart: entity, channel and/or period."""
-    entity = len({t.entity for t in tasks}) > 1
-    channel = len({t.channel for t in tasks}) > 1
-    period = len({t.period for t in tasks}) > 1 or not (entity or channel)
-
-    def name(t: SubTask) -> str:
-        parts = [glossary.display("entity", t.entity, language)] if entity else []
-        parts += [glossary.display("channel", t.channel, language)] if channel else []
-        parts += [t.period.label] if period else []
-        return " ".join(parts)
-
-    return [name(t) for t in tasks]
+    return subject_names(tasks, glossary.display, language)
 
 
 def _ranked_over(tasks: Sequence[SubTask], glossary: GlossarySnapshot, language: str) -> str:
@@ -369,12 +360,21 @@ def _row_figure(display: str, unit: str, glossary: GlossarySnapshot, language: s
 MISSING_NAMED = 10  # keys without a figure named one by one; the rest are counted
 
 
+def _coverage(ranking: Ranking) -> tuple[int, int]:
+    """How many items have the figure, and how many were asked (with or without it)."""
+    count = ranking.count or len({(f.entity, f.period, f.channel) for f in ranking.inputs})
+    return count, count + len(ranking.missing) + len(ranking.not_meaningful)
+
+
 def ranking_lines(
     ranking: Ranking, glossary: GlossarySnapshot, language: str, *, position: int | None = None
 ) -> list[str]:
     """The headline (the leader, or the place `position` asked about: 排名第二), then one line per
     row in rank order (ties marked), then the subjects without the figure (listed as missing,
-    never dropped), the order rule and the inputs."""
+    never dropped), the order rule and the inputs.
+
+    When some items have no figure, the answer first says how many have it and ranks among
+    those only (`在有数据的 2 项中…`); a top N beyond them says how many there are."""
     en = _is_en(language)
     subjects = [r.subject for r in ranking.rows] + list(ranking.missing) + list(ranking.not_meaningful)
     # a key cut by a top N still says what the ranked subjects differ in (one row is no list)
@@ -385,50 +385,87 @@ def ranking_lines(
     field = [*subjects, outside] if outside is not None else subjects
     names = dict(zip(field, _names(field, glossary, language), strict=True))
     over = _ranked_over(field, glossary, language) if field else ""
+    if not ranking.ranked:
+        return _lone_lines(ranking, names, over, glossary, language)
     desc = ranking.order == "desc"
+    count, total = _coverage(ranking)
+    partial = total > count
     lines = []
+    if partial:
+        lines.append(
+            f"{over}: {count:,} of {total:,} items have the figure."
+            if en
+            else f"{over}：{total:,} 项中有 {count:,} 项有该数据。"
+        )
+    among = (f" among the {count:,} items with the figure" if en else f"在有数据的 {count:,} 项中，") if partial else ""
     if position is not None and position > 1:
-        lines.append(_place_line(ranking, position, names, over, glossary, language))
+        lines.append(_place_line(ranking, position, names, over, glossary, language, among=among))
     elif leaders := [r for r in ranking.rows if r.rank == 1]:
         figure = _row_figure(leaders[0].display, leaders[0].unit, glossary, language)
         tied = len(leaders) > 1
         who = ", ".join(names[r.subject] for r in leaders) if en else "、".join(names[r.subject] for r in leaders)
         if en:
             lead = ("Tied " if tied else "") + ("highest" if desc else "lowest")
-            lines.append(f"{lead[0].upper()}{lead[1:]} {over}: {who} ({figure}).")
+            lines.append(f"{lead[0].upper()}{lead[1:]} {over}{among}: {who} ({figure}).")
         else:
-            lines.append(f"{over}{'并列' if tied else ''}{'最高' if desc else '最低'}的是 {who}（{figure}）。")
+            lines.append(f"{among}{over}{'并列' if tied else ''}{'最高' if desc else '最低'}的是 {who}（{figure}）。")
     top = ranking.top
     if en:
-        lines.append(f"Ranking ({'highest' if desc else 'lowest'} first{f', top {top}' if top else ''}):")
+        short = f"; only {count:,} items have the figure" if top and top > count else ""
+        lines.append(f"Ranking ({'highest' if desc else 'lowest'} first{f', top {top}' if top else ''}{short}):")
     else:
-        lines.append(f"排名（{'从高到低' if desc else '从低到高'}{f'，前 {top} 名' if top else ''}）：")
+        short = f"；有数据的只有 {count:,} 项" if top and top > count else ""
+        lines.append(f"排名（{'从高到低' if desc else '从低到高'}{f'，前 {top} 名' if top else ''}{short}）：")
     for row in ranking.rows:
         mark = (" (tied)" if en else "（并列）") if row.tied else ""
         lines.append(f"{row.rank}. {names[row.subject]} {_row_figure(row.display, row.unit, glossary, language)}{mark}")
-    sep = ", " if en else "、"
-    if ranking.missing:
-        shown = sep.join(names[t] for t in ranking.missing[:MISSING_NAMED])
-        more = len(ranking.missing) - MISSING_NAMED
-        if more > 0:
-            shown += f" and {more:,} more" if en else f" 等 {len(ranking.missing):,} 项"
-        lines.append(
-            f"Not found: {shown} (no figure; not ranked)" if en else f"未找到：{shown}（无该数据，未参与排名）"
-        )
-    if ranking.not_meaningful:
-        shown = sep.join(names[t] for t in ranking.not_meaningful)
-        lines.append(
-            f"Not meaningful: {shown} (a zero divisor; not ranked)"
-            if en
-            else f"无意义：{shown}（分母为 0，未参与排名）"
-        )
-    count = ranking.count or len({(f.entity, f.period, f.channel) for f in ranking.inputs})
+    lines += _unranked_lines(ranking, names, language, ranked=True)
     way = ("highest first" if desc else "lowest first") if en else ("从高到低" if desc else "从低到高")
     lines.append(
         f"Formula: {over}, {way} ({count:,} ranked)" if en else f"公式：按 {over} {way}排序（{count:,} 项参与排名）"
     )
     shown_inputs = [f for row in ranking.rows for f in row.inputs]
     return [*lines, *input_lines(shown_inputs, glossary, language)]
+
+
+def _lone_lines(
+    ranking: Ranking, names: dict[SubTask, str], over: str, glossary: GlossarySnapshot, language: str
+) -> list[str]:
+    """A field with one figure has no order: how many items have the figure, that figure as a
+    plain value with its source (or its formula and inputs), and the items without it."""
+    en = _is_en(language)
+    _, total = _coverage(ranking)
+    if total < 2:
+        lines = [f"{over}: there is only 1 item, so there is no ranking." if en else f"{over}：只有 1 项，无法排名。"]
+    elif en:
+        lines = [f"{over}: only 1 of {total:,} items has the figure, so there is no ranking."]
+    else:
+        lines = [f"{over}：{total:,} 项中只有 1 项有该数据，无法排名。"]
+    if ranking.computed:
+        lines += computed_lines(ranking.computed[0], glossary, language)
+    else:
+        lines += [fact_line(f, glossary, language) for row in ranking.rows for f in row.inputs]
+    return lines + _unranked_lines(ranking, names, language, ranked=False)
+
+
+def _unranked_lines(ranking: Ranking, names: dict[SubTask, str], language: str, *, ranked: bool) -> list[str]:
+    """The items without the figure (named, the rest past `MISSING_NAMED` counted) and those
+    whose figure is undefined: listed, never dropped."""
+    en = _is_en(language)
+    sep = ", " if en else "、"
+    lines = []
+    if ranking.missing:
+        shown = sep.join(names[t] for t in ranking.missing[:MISSING_NAMED])
+        more = len(ranking.missing) - MISSING_NAMED
+        if more > 0:
+            shown += f" and {more:,} more" if en else f" 等 {len(ranking.missing):,} 项"
+        note = ("; not ranked" if en else "，未参与排名") if ranked else ""
+        lines.append(f"Not found: {shown} (no figure{note})" if en else f"未找到：{shown}（无该数据{note}）")
+    if ranking.not_meaningful:
+        shown = sep.join(names[t] for t in ranking.not_meaningful)
+        note = ("; not ranked" if en else "，未参与排名") if ranked else ""
+        lines.append(f"Not meaningful: {shown} (a zero divisor{note})" if en else f"无意义：{shown}（分母为 0{note}）")
+    return lines
 
 
 def _place_line(
@@ -438,9 +475,12 @@ def _place_line(
     over: str,
     glossary: GlossarySnapshot,
     language: str,
+    *,
+    among: str = "",
 ) -> str:
     """`FY2025 营业收入从高到低排第 2 的是 ACME香港（…）。`: the row in that place in the order, with
-    every row tied with it; or that the ranking has no such place."""
+    every row tied with it; or that the ranking has no such place. `among` qualifies the place
+    when only some items have the figure (`在有数据的 2 项中，`)."""
     en = _is_en(language)
     desc = ranking.order == "desc"
     if position > len(ranking.rows):
@@ -460,11 +500,11 @@ def _place_line(
         who = ", ".join(names[r.subject] for r in placed)
         way = "highest first" if desc else "lowest first"
         tie = f", tied at No. {rank}" if tied else ""
-        return f"No. {position:,} {over} ({way}): {who} ({figure}{tie})."
+        return f"No. {position:,} {over} ({way}{',' if among else ''}{among}): {who} ({figure}{tie})."
     who = "、".join(names[r.subject] for r in placed)
     way = "从高到低" if desc else "从低到高"
     tie = f"（并列第 {rank} 名）" if tied else ""
-    return f"{over}{way}排第 {position:,} 的是 {who}（{figure}）{tie}。"
+    return f"{among}{over}{way}排第 {position:,} 的是 {who}（{figure}）{tie}。"
 
 
 def cannot_compute_line(asked: tuple[str, str], reason: Reason, language: str) -> str:

@@ -58,6 +58,21 @@ def describe(task: SubTask, label: Label, language: str, *, entity: bool = True,
     return owner + metric + (f"（{where}）" if where else "")
 
 
+def subject_names(tasks: Sequence[SubTask], label: Label, language: str) -> list[str]:
+    """What tells `tasks` apart, one name each: the entity, the channel and/or the period."""
+    entity = len({t.entity for t in tasks}) > 1
+    channel = len({t.channel for t in tasks}) > 1
+    period = len({t.period for t in tasks}) > 1 or not (entity or channel)
+
+    def name(t: SubTask) -> str:
+        parts = [label("entity", t.entity, language)] if entity else []
+        parts += [label("channel", t.channel, language)] if channel else []
+        parts += [t.period.label] if period else []
+        return " ".join(parts)
+
+    return [name(t) for t in tasks]
+
+
 def names(make: Callable[[str], str]) -> tuple[str, str]:
     return make("zh"), make("en")
 

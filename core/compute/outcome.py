@@ -143,8 +143,15 @@ class Ranking:
     unit: str
     inputs: tuple[FactRecord, ...]  # every fact ranked, also those cut by `top`
     sensitivity: str  # over every input: a rank depends on all of them
-    computed: tuple[Computed, ...]  # one per row: value = the rank number, unit RANK
+    # One per row when `ranked`: value = the rank number, unit RANK. A lone figure has no rank:
+    # only its formula value when it was computed (a stored fact is cited as it is).
+    computed: tuple[Computed, ...]
     count: int = 0  # figures ranked in all (more than `inputs` holds when cut from a pool)
+
+    @property
+    def ranked(self) -> bool:
+        """Two figures or more: an order. One figure is a value, never a highest or a first."""
+        return self.count >= 2
 
 
 @dataclass(frozen=True)

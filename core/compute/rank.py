@@ -3,7 +3,8 @@
 Takes a lookup and the keys to rank; returns a `Ranking` (rows in order with competition ranks,
 so ties share a number: 1, 1, 3) or `CannotCompute`. A key without the figure is listed in
 `missing`, never dropped silently, and the ranking is as sensitive as every figure ranked,
-since each row's place depends on all of them.
+since each row's place depends on all of them. A lone figure is nobody's first: it gets no
+rank item, only its formula value when it is a formula metric's.
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ..formula import Ref
-from ..types import SubTask
-from .build import Labels, describe, missing_inputs, mixed_units, refuse
+from ..types import FactRecord, SubTask
+from .build import Labels, describe, missing_inputs, mixed_units, refuse, subject_names
 from .display import UNIT_RANK, decimals_check
+from .metric import formula_compute
 from .operands import FactLookup, FormulaMetric, Label, Operand, Unresolved, code_label, qualifier
 from .operands import operand_resolve as resolve
-from .outcome import KIND_RANK, CannotCompute, Computed, Ranking, RankRow, sensitivity_max
+from .outcome import KIND_RANK, CannotCompute, Computed, Ranking, RankRow, Reason, sensitivity_max
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,7 @@ def rank_compute(
     A key without the figure is listed in `missing`, never dropped silently. With `top`, rows
     ranked `top` or better are kept, so a tie at the cut keeps every tied row. With `pool`,
     `tasks` are the head of a longer field (see `RankPool`), which `top` must be given for.
+    With one figure only, the `Ranking` is not `ranked`: its one row has no rank item.
     """
     decimals_check(decimals)
     if order not in ("desc", "asc"):
@@ -79,7 +82,7 @@ def rank_compute(
         return mixed_units(KIND_RANK, (op.unit for op in operands), found)
     unresolved = [op for op in results if isinstance(op, Unresolved)]
     if not operands:
-        return missing_inputs(KIND_RANK, unresolved, label, found)
+        return _none_ranked(tasks, unresolved, label, found)
     ordered = sorted(operands, key=lambda op: op.comparable, reverse=order == "desc")
     ranks: list[int] = []
     for i, op in enumerate(ordered):
@@ -98,6 +101,10 @@ def rank_compute(
     )
     pooled = [*pool.missing, *((pool.outside,) if pool.outside else ())] if pool is not None else []
     labels = Labels((qualifier(t) for t in [*tasks, *pooled]), label)
+    if count < 2:
+        computed = _lone_value(lookup, ordered[0], formulas, decimals, label)
+    else:
+        computed = tuple(_rank_item(row, order, count, labels, label, sensitivity) for row in rows)
     return Ranking(
         order=order,
         top=top,
@@ -107,9 +114,63 @@ def rank_compute(
         unit=operands[0].unit,
         inputs=inputs,
         sensitivity=sensitivity,
-        computed=tuple(_rank_item(row, order, count, labels, label, sensitivity) for row in rows),
+        computed=computed,
         count=count,
     )
+
+
+NAMED_MAX = 10  # items without the figure named one by one in a refusal; the rest are counted
+
+
+def _none_ranked(
+    tasks: Sequence[SubTask], unresolved: Sequence[Unresolved], label: Label, found: Sequence[FactRecord]
+) -> CannotCompute:
+    """No item has the figure: say so, naming the items (not only the inputs they lack)."""
+    absent = [u.task for u in unresolved if u.missing]
+    if not absent:
+        return missing_inputs(KIND_RANK, unresolved, label, found)  # every figure is undefined
+    undefined = [u.task for u in unresolved if not u.missing]
+    every = {lang: dict(zip(tasks, subject_names(tasks, label, lang), strict=True)) for lang in ("zh", "en")}
+
+    def listed(items: Sequence[SubTask], language: str) -> str:
+        shown = ("、" if language == "zh" else ", ").join(every[language][t] for t in items[:NAMED_MAX])
+        if len(items) > NAMED_MAX:
+            more = len(items) - NAMED_MAX
+            shown += f" 等 {len(items):,} 项" if language == "zh" else f" and {more:,} more"
+        return shown
+
+    count = len(tasks)
+    if undefined:
+        zh = f"{count:,} 项均无可排名的数据（无该数据：{listed(absent, 'zh')}；分母为 0：{listed(undefined, 'zh')}）"
+        en = (
+            f"None of the {count:,} items has a figure to rank (no figure: {listed(absent, 'en')}; "
+            f"a zero divisor: {listed(undefined, 'en')})"
+        )
+    else:
+        zh = f"{count:,} 项均无该数据（{listed(absent, 'zh')}）"
+        en = f"None of the {count:,} items has the figure ({listed(absent, 'en')})"
+    reason = Reason(
+        "missing_inputs",
+        f"{zh}，无法排名。为避免误导，不提供任何推测数字。",
+        f"{en}, so there is no ranking. To avoid misleading you, no estimated figure is given.",
+    )
+    missing = tuple(dict.fromkeys(t for u in unresolved for t in u.missing))
+    return CannotCompute(KIND_RANK, reason, missing=missing, inputs=tuple(found))
+
+
+def _lone_value(
+    lookup: FactLookup,
+    operand: Operand,
+    formulas: Mapping[str, FormulaMetric] | None,
+    decimals: int | None,
+    label: Label,
+) -> tuple[Computed, ...]:
+    """The one figure of a field that has no order: its formula value when it was computed, so
+    the answer gives it with its formula and inputs; nothing for a stored fact, which is cited."""
+    if formulas is None or lookup(operand.task) is not None or operand.task.metric not in formulas:
+        return ()
+    value = formula_compute(lookup, operand.task, formulas, decimals=decimals, label=label)
+    return (value,) if isinstance(value, Computed) else ()
 
 
 def _rank_item(row: RankRow, order: str, count: int, labels: Labels, label: Label, sensitivity: str) -> Computed:

@@ -142,7 +142,7 @@ def _shown(item: Item) -> tuple[Computed, ...]:
     outcome = item.outcome
     if isinstance(outcome, Change) and item.change_only:
         return (outcome.change,)
-    if isinstance(outcome, Ranking):
+    if isinstance(outcome, Ranking) and outcome.ranked:
         return tuple(_ranked(c, row) for c, row in zip(outcome.computed, outcome.rows, strict=True))
     assert not isinstance(outcome, (FactRecord, SubTask))
     return outcome.computed

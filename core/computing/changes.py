@@ -44,13 +44,25 @@ def growth_items(context: Context, axes: Axes, operation: Operation) -> list[Ite
 
 def _by_rate(context: Context, items: list[Item], operation: Operation) -> list[Item]:
     """Growths ordered by their rate (哪个地区增长最快, 增速排名), the fastest (or slowest) named
-    first, ties named together; a member without a rate follows, as it is, never dropped."""
+    first, ties named together; a member without a rate follows, as it is, never dropped.
+
+    When some members have no rate, the lead says how many have one and names the fastest among
+    those only; with fewer than two rates it names none (one rate is nobody's fastest)."""
     desc = operation.order == "desc"
     rated = [i for i in items if isinstance(i.outcome, Change) and i.outcome.rate is not None]
     rest = [i for i in items if i not in rated]
     rated.sort(key=lambda i: i.outcome.rate.value, reverse=desc)  # type: ignore[union-attr]
-    if not rated:
-        return items
+    count, total = len(rated), len(items)
+    fastest = ("最快", "fastest") if desc else ("最慢", "slowest")
+    if count < 2:
+        if count == 1:
+            zh = f"{total:,} 项中只有 1 项有增长率，无法比较快慢。"
+            en = f"Only 1 of {total:,} items has a growth rate, so there is no {fastest[1]}."
+        else:
+            zh = f"{total:,} 项均无增长率，无法比较快慢。"
+            en = f"None of the {total:,} items has a growth rate, so there is no {fastest[1]}."
+        ordered = [*rated, *rest]
+        return [replace(ordered[0], lead=(zh, en)), *ordered[1:]]
     top = rated[0].outcome.rate  # type: ignore[union-attr]
     leaders = [i.outcome.rate for i in rated if i.outcome.rate.value == top.value]  # type: ignore[union-attr]
 
@@ -64,13 +76,13 @@ def _by_rate(context: Context, items: list[Item], operation: Operation) -> list[
         return (", " if language == "en" else "、").join(names)
 
     tied = len(leaders) > 1
-    zh = f"增长{'最快' if desc else '最慢'}的是 {who('zh')}（{top.display_text('zh')}）{'（并列）' if tied else ''}。"
-    en = (
-        f"{'Fastest' if desc else 'Slowest'} growth: {who('en')} ({top.display_text('en')}){' (tied)' if tied else ''}."
-    )
-    first = rated[0]
-    ordered = [Item(first.outcome, first.asked, first.words, first.change_only, lead=(zh, en)), *rated[1:], *rest]
-    return ordered
+    zh = f"增长{fastest[0]}的是 {who('zh')}（{top.display_text('zh')}）{'（并列）' if tied else ''}。"
+    among = f" among those {count:,}" if count < total else ""
+    en = f"{fastest[1].capitalize()} growth{among}: {who('en')} ({top.display_text('en')}){' (tied)' if tied else ''}."
+    if count < total:
+        zh = f"{total:,} 项中有 {count:,} 项有增长率；在这 {count:,} 项中，{zh}"
+        en = f"{count:,} of {total:,} items have a growth rate. {en}"
+    return [replace(rated[0], lead=(zh, en)), *rated[1:], *rest]
 
 
 def two_periods(periods: tuple[Period, ...]) -> tuple[Period, Period] | None:

@@ -123,7 +123,8 @@ def _across(context: Context, axes: Axes, operation: Operation, words: tuple[str
             context.lookup.prefetch(tasks, context.glossary.formula_metrics)
             outcome = sum_compute(context.lookup, tasks, parents=parents, **context.options)
         position = operation.position if operation.kind == OP_RANK else None
-        items.append(Item(outcome, context.asked(first, *words, period=axis != "period"), position=position))
+        asked = context.asked(first, *words, **{axis: False})  # the members are not one of them
+        items.append(Item(outcome, asked, position=position))
     return items
 
 

@@ -152,18 +152,23 @@ class Context:
             "label": self.glossary.display,
         }
 
-    def asked(self, task: SubTask, zh: str, en: str, *, period: bool = True) -> tuple[str, str]:
-        """What was asked, in words: `ACME集团 FY2025 营业收入同比增长率` (a refusal's title)."""
+    def asked(
+        self, task: SubTask, zh: str, en: str, *, period: bool = True, entity: bool = True, channel: bool = True
+    ) -> tuple[str, str]:
+        """What was asked, in words: `ACME集团 FY2025 营业收入同比增长率` (a refusal's title). A sum
+        or a ranking across members names no member (`FY2025 净利润排名`): turn off its axis."""
 
         def words(language: str) -> str:
             display = self.glossary.display
-            channel = display("channel", task.channel, language) if task.channel != "TOTAL" else ""
+            shown = channel and task.channel != "TOTAL"
+            where = display("channel", task.channel, language) if shown else ""
             metric = display("metric", task.metric, language)
-            parts = [display("entity", task.entity, language), task.period.label if period else ""]
+            owner = display("entity", task.entity, language) if entity else ""
+            parts = [owner, task.period.label if period else ""]
             head = " ".join(p for p in parts if p)
             if language == "en":
-                return " ".join(x for x in (head, metric + (f" ({channel})" if channel else ""), en) if x)
-            return f"{head} {metric}" + (f"（{channel}）" if channel else "") + zh
+                return " ".join(x for x in (head, metric + (f" ({where})" if where else ""), en) if x)
+            return " ".join(x for x in (head, metric) if x) + (f"（{where}）" if where else "") + zh
 
         return words("zh"), words("en")
 

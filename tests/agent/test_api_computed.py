@@ -135,10 +135,29 @@ def test_a_listed_pair_lists_its_difference(analyst: APIClient) -> None:
 
 def test_a_restricted_input_is_as_absent_for_an_uncleared_analyst(analyst: APIClient, cleared: APIClient) -> None:
     shown = ask(cleared, "2025年各地区净利润排名")
-    assert [c["ranked_value"] for c in shown["computed"]] == ["-1402.6"]
+    assert [f["value"] for f in shown["facts"]] == ["-1402.6"] and shown["computed"] == []  # one figure: no rank
     hidden = ask(analyst, "2025年各地区净利润排名")
     assert hidden["answer_kind"] == "refusal" and hidden["computed"] == [] and hidden["facts"] == []
     assert "1402.6" not in json.dumps(hidden, ensure_ascii=False) and "1,402.6" not in hidden["answer"]
+    # Every region reads as without the figure, the restricted one as the absent ones do.
+    assert "3 项均无该数据（ACME中国内地、ACME香港、ACME东南亚），无法排名。" in hidden["answer"]
+    assert "东南亚扩张计划" not in json.dumps(hidden, ensure_ascii=False)
+
+
+def test_a_ranking_with_one_figure_of_three_names_no_highest(demo: dict[str, Any]) -> None:
+    # The shared golden case (issue L, point 6) as the command answers it over the demo database.
+    out = StringIO()
+    call_command(
+        "ask", "2025年各地区净利润排名", "--user", "analyst_cleared", "--reference-date", "2026-03-15", stdout=out
+    )
+    answer = out.getvalue()
+    for said in ("最高的是 ACME东南亚", "最高的是ACME东南亚", "最高", "排名第", "1. "):
+        assert said not in answer, said
+    assert answer.splitlines()[:3] == [
+        "FY2025 净利润：3 项中只有 1 项有该数据，无法排名。",
+        "ACME东南亚 FY2025 净利润：-1,402.6 百万元（来源：东南亚扩张计划_内部.docx · table=1,row=净利润,col=FY2025）",
+        "未找到：ACME中国内地、ACME香港（无该数据）",
+    ]
 
 
 def test_the_stream_done_event_and_the_command_carry_computed(analyst: APIClient, demo: dict[str, Any]) -> None:

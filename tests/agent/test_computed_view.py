@@ -102,15 +102,29 @@ def test_a_turn_without_computed_values_has_no_cards(store, glossary) -> None:
 # -- ranking ---------------------------------------------------------------------------------------
 
 
-def test_a_ranking_is_one_chart_in_rank_order_with_the_missing_listed(store, glossary) -> None:
-    turn = card_turn("2025年哪个地区净资产收益率最高", store, glossary)
-    view = computed_cards(turn, glossary)
+def test_a_ranking_is_one_chart_in_rank_order_with_the_missing_listed(glossary) -> None:
+    store = generated_store("REVENUE", {"ACME_HK": "120.5", "ACME_CN": "500"})
+    view = computed_cards(card_turn("2025年哪个地区营收最高", store, glossary), glossary)
     assert view["cards"] == []  # no card per rank
     ranking = view["ranking"]
     bars = ranking["chart"]["bars"]
-    assert [(b["rank"], b["label"], b["value"]) for b in bars] == [(1, "ACME香港", "11.8%")]
-    assert ranking["missing"] == ["ACME中国内地", "ACME东南亚"]
-    assert ranking["title"] == "FY2025 净资产收益率排名（从高到低，共 1 项）"
+    assert [(b["rank"], b["label"], b["value"]) for b in bars] == [(1, "ACME中国内地", "500"), (2, "ACME香港", "120.5")]
+    assert ranking["missing"] == ["ACME东南亚"]
+    assert ranking["title"] == "FY2025 营业收入排名（从高到低，3 项中有 2 项有该数据）"  # as the answer says it
+
+
+def test_a_complete_ranking_card_counts_what_it_ranked(glossary) -> None:
+    zh = computed_cards(card_turn(TIED_QUESTION, tied_store(), glossary), glossary)["ranking"]
+    assert zh["title"] == "FY2025 营业收入排名（从高到低，共 4 项）" and zh["missing"] == []
+    store = generated_store("REVENUE", {"ACME_HK": "120.5", "ACME_CN": "500"})
+    en = computed_cards(card_turn("Which region had the highest revenue in 2025?", store, glossary), glossary)
+    assert en["ranking"]["title"] == "revenue FY2025 ranking (highest first; 2 of 3 items have the figure)"
+
+
+def test_a_lone_figure_draws_no_ranking_of_one(store, glossary) -> None:
+    turn = card_turn("2025年哪个地区净资产收益率最高", store, glossary)
+    assert computed_cards(turn, glossary) is None  # one figure of three is a value, not a first place
+    assert turn["result"]["answer"].startswith("FY2025 净资产收益率：3 项中只有 1 项有该数据，无法排名。")
 
 
 def test_ranking_rows_carry_ties_and_negative_figures(glossary) -> None:
@@ -255,9 +269,10 @@ def test_a_ranked_entity_without_the_figure_is_listed_as_missing(web: Client) ->
 def test_an_uncleared_analyst_sees_the_restricted_figure_as_missing(demo) -> None:
     client = Client()
     client.force_login(demo["users"]["analyst"])
-    figure, labels, values = ranking_of(page_ask(client, "2025年集团、中国内地和东南亚净利润排名"))
-    assert labels == ["ACME集团"] and values == ["6,811.9"]
-    assert "缺少数据，未参与排名：ACME中国内地、ACME东南亚" in figure and "1,402.6" not in figure
+    body = page_ask(client, "2025年集团、中国内地和东南亚净利润排名")
+    assert '<figure class="ranking">' not in body  # one visible figure: no ranking of one
+    assert "FY2025 净利润：3 项中只有 1 项有该数据，无法排名。" in body
+    assert "未找到：ACME中国内地、ACME东南亚（无该数据）" in body and "1,402.6" not in body
 
 
 @pytest.mark.django_db

@@ -696,6 +696,40 @@ def test_rank_with_every_figure_missing_is_refused() -> None:
     outcome = rank_compute(facts_lookup([]), [task("REVENUE", "A", "FY2025"), task("REVENUE", "B", "FY2025")])
     assert isinstance(outcome, CannotCompute) and outcome.reason.code == "missing_inputs"
     assert len(outcome.missing) == 2
+    assert outcome.reason.zh == "2 项均无该数据（A、B），无法排名。为避免误导，不提供任何推测数字。"
+    assert outcome.reason.en == (
+        "None of the 2 items has the figure (A, B), so there is no ranking. "
+        "To avoid misleading you, no estimated figure is given."
+    )
+
+
+def test_rank_with_no_figure_in_a_long_field_names_ten_and_counts_the_rest() -> None:
+    keys = [task("REVENUE", f"E{i:02}", "FY2025") for i in range(12)]
+    outcome = rank_compute(facts_lookup([]), keys)
+    assert isinstance(outcome, CannotCompute) and len(outcome.missing) == 12
+    assert outcome.reason.zh.startswith("12 项均无该数据（E00、E01、E02、E03、E04、E05、E06、E07、E08、E09 等 12 项）")
+    assert "(E00, E01, E02, E03, E04, E05, E06, E07, E08, E09 and 2 more)" in outcome.reason.en
+
+
+def test_a_lone_figure_has_no_rank() -> None:
+    keys = [task("REVENUE", e, "FY2025") for e in "ABC"]
+    outcome = rank_compute(facts_lookup([fact("REVENUE", "B", "FY2025", "7")]), keys)
+    assert isinstance(outcome, Ranking) and not outcome.ranked
+    assert outcome.count == 1 and [r.subject.entity for r in outcome.rows] == ["B"]
+    assert outcome.computed == ()  # one figure is nobody's first: no rank item
+    assert outcome.missing == (keys[0], keys[2])
+    pair = rank_compute(facts_lookup(TIED), [task("REVENUE", e, "FY2025") for e in "AB"])
+    assert isinstance(pair, Ranking) and pair.ranked
+
+
+def test_a_lone_formula_figure_is_its_formula_value(demo: InMemoryFactStore, label) -> None:
+    keys = [task("NET_MARGIN", e, "FY2025") for e in ("ACME_CN", "ACME_HK", "ACME_SEA")]
+    outcome = rank_compute(cleared(demo), keys, formulas=FORMULAS, label=label)
+    assert isinstance(outcome, Ranking) and not outcome.ranked
+    (value,) = outcome.computed
+    assert (value.kind, value.display, value.subject) == ("formula", "-16.87%", keys[2])
+    assert value.formula == "NET_PROFIT[FY2025] / REVENUE[FY2025]"
+    assert computed_reevaluate(value) == value.value and value.sensitivity == RESTRICTED
 
 
 def test_rank_refuses_mixed_units_and_metrics() -> None:

@@ -402,6 +402,7 @@ def test_a_sum_with_a_missing_item_is_refused() -> None:
     )
     assert result.answer_kind == "refusal" and "ACME东南亚营业收入 FY2025" in result.answer
     assert "24,015.8" not in result.answer and result.facts == ()
+    assert result.answer.startswith("无法计算：FY2025 营业收入合计。")  # of both, not of the first one
 
 
 # -- rank ------------------------------------------------------------------------------------
@@ -448,7 +449,8 @@ def test_rank_ties_are_marked_and_missing_entities_listed() -> None:
         entities=("ACME_CN", "ACME_HK", "ACME_SEA"),
     )
     lines = result.answer.splitlines()
-    assert "FY2025 营业收入并列最高的是 ACME中国内地、ACME香港（500 百万元）。" in lines
+    assert "FY2025 营业收入：3 项中有 2 项有该数据。" in lines
+    assert "在有数据的 2 项中，FY2025 营业收入并列最高的是 ACME中国内地、ACME香港（500 百万元）。" in lines
     assert "1. ACME中国内地 500 百万元（并列）" in lines and "1. ACME香港 500.0 百万元（并列）" in lines
     assert "未找到：ACME东南亚（无该数据，未参与排名）" in lines
     assert result.ranking is not None and [r.rank for r in result.ranking.rows] == [1, 1]
@@ -457,6 +459,73 @@ def test_rank_ties_are_marked_and_missing_entities_listed() -> None:
         "status": "not_found",
         "normalized": {"metric": "REVENUE", "entity": "ACME_SEA", "period": "FY2025", "channel": "TOTAL"},
     } in result.tool_results
+
+
+def test_a_ranking_with_some_figures_missing_ranks_among_those_present() -> None:
+    store = demo_store(fact("NET_PROFIT", "ACME_HK", "FY2025", "1200.5"))
+    result = ask("2025年各地区净利润排名", store=store, cleared=True, operation=rank(over="entities"))
+    lines = result.answer.splitlines()
+    assert lines[:2] == [
+        "FY2025 净利润：3 项中有 2 项有该数据。",
+        "在有数据的 2 项中，FY2025 净利润最高的是 ACME香港（1,200.5 百万元）。",
+    ]
+    assert "未找到：ACME中国内地（无该数据，未参与排名）" in lines
+    assert [c.value for c in result.computed] == [1, 2]
+
+
+def test_a_lone_figure_is_given_with_its_source_never_as_the_highest() -> None:
+    # Issue L, point 6: the cleared analyst sees one region's FY2025 net profit of three.
+    result = ask("2025年各地区净利润排名", cleared=True, operation=rank(over="entities"))
+    assert result.answer.splitlines() == [
+        "FY2025 净利润：3 项中只有 1 项有该数据，无法排名。",
+        "ACME东南亚 FY2025 净利润：-1,402.6 百万元（来源：东南亚扩张计划_内部.docx · facts.csv,row=59）",
+        "未找到：ACME中国内地、ACME香港（无该数据）",
+    ]
+    assert result.answer_kind == "answer" and result.computed == ()
+    assert [f.entity for f in result.facts] == ["ACME_SEA"] and [s.doc for s in result.sources] == [
+        "东南亚扩张计划_内部.docx"
+    ]
+    not_found = {r["normalized"]["entity"] for r in result.tool_results if r["status"] == "not_found"}
+    assert not_found == {"ACME_CN", "ACME_HK"}
+    english = ask("Rank the regions by net profit in 2025", cleared=True, operation=rank(over="entities"))
+    assert (
+        english.answer.splitlines()[0] == "FY2025 net profit: only 1 of 3 items has the figure, so there is no ranking."
+    )
+    assert "highest" not in english.answer.lower()
+
+
+def test_a_lone_formula_figure_is_given_with_its_formula_and_inputs() -> None:
+    result = ask("2025年各地区净利率排名", cleared=True, operation=rank(over="entities"))
+    lines = result.answer.splitlines()
+    assert lines[:2] == ["FY2025 净利率：3 项中只有 1 项有该数据，无法排名。", "ACME东南亚 FY2025 净利率为 -16.87%。"]
+    assert lines[2] == "公式：净利润[FY2025] ÷ 营业收入[FY2025]"
+    assert "未找到：ACME中国内地、ACME香港（无该数据）" in lines and "最高" not in result.answer
+    assert [(c.kind, c.display) for c in result.computed] == [("formula", "-16.87%")]
+    assert {f.metric for f in result.facts} == {"NET_PROFIT", "REVENUE"}
+
+
+def test_a_lone_visible_figure_hides_whether_the_others_are_restricted_or_absent() -> None:
+    store = demo_store(fact("NET_PROFIT", "ACME_HK", "FY2025", "1200.5"))
+    result = ask("2025年各地区净利润排名", store=store, operation=rank(over="entities"))
+    assert result.answer.splitlines()[0] == "FY2025 净利润：3 项中只有 1 项有该数据，无法排名。"
+    assert "未找到：ACME中国内地、ACME东南亚（无该数据）" in result.answer.splitlines()
+    assert "最高" not in result.answer and "1,402.6" not in result.answer and "东南亚扩张计划" not in result.answer
+
+
+def test_a_ranking_where_no_item_has_the_figure_says_none_has_it() -> None:
+    # Issue L, point 6: the uncleared analyst sees none of the regions' FY2025 net profit.
+    result = ask("2025年各地区净利润排名", operation=rank(over="entities"))
+    assert result.answer == (
+        "无法计算：FY2025 净利润排名。3 项均无该数据（ACME中国内地、ACME香港、ACME东南亚），无法排名。"
+        "为避免误导，不提供任何推测数字。"
+    )
+    assert result.answer_kind == "refusal" and result.facts == () and result.computed == ()
+    english = ask("Rank the regions by net profit in 2025", operation=rank(over="entities"))
+    assert english.answer == (
+        "Cannot compute FY2025 net profit ranking: None of the 3 items has the figure "
+        "(mainland China, Hong Kong, Southeast Asia), so there is no ranking. "
+        "To avoid misleading you, no estimated figure is given."
+    )
 
 
 def test_rank_top_n_keeps_every_figure_as_an_input() -> None:

@@ -3,7 +3,7 @@ formula metric asked at its level (both read by the parser, shown by the computi
 
 from __future__ import annotations
 
-from tests.core.test_computing import ask
+from tests.core.test_computing import ask, demo_store
 
 
 def test_the_place_asked_about_is_named_in_the_headline() -> None:
@@ -49,3 +49,28 @@ def test_colloquial_rise_and_fall_words_ask_for_the_growth_not_the_level() -> No
         result = ask(question)
         assert [c.kind for c in result.computed] == ["growth", "growth"], question
         assert "6.66%" in result.answer and "1,714.3" in result.answer, question
+
+
+_FY2024_REVENUE = tuple(("REVENUE", entity, "FY2024") for entity in ("ACME_CN", "ACME_HK", "ACME_SEA"))
+
+
+def test_which_member_grew_fastest_names_one_only_among_those_with_a_rate() -> None:
+    without = (("REVENUE", "ACME_SEA", "FY2024"),)
+    some = ask("2025年哪个地区营收同比增长最快", store=demo_store(drop=without))
+    assert some.answer.splitlines()[0] == "3 项中有 2 项有增长率；在这 2 项中，增长最快的是 ACME中国内地（9.97%）。"
+    assert "无法计算：ACME东南亚 FY2025 营业收入同比增长率" in some.answer  # the one without, listed
+    english = ask("Which region grew revenue fastest in 2025?", store=demo_store(drop=without))
+    assert english.answer.splitlines()[0] == (
+        "2 of 3 items have a growth rate. Fastest growth among those 2: mainland China (9.97%)."
+    )
+
+
+def test_which_member_grew_fastest_with_one_rate_or_none_names_no_fastest() -> None:
+    one = ask("2025年哪个地区营收同比增长最快", store=demo_store(drop=_FY2024_REVENUE[1:]))
+    assert one.answer.splitlines()[0] == "3 项中只有 1 项有增长率，无法比较快慢。"
+    assert "最快" not in one.answer and "合计" not in one.answer
+    assert "ACME中国内地 FY2025 营业收入同比增长 9.97%" in one.answer  # the one rate, as a plain growth
+    english = ask("Which region grew revenue fastest in 2025?", store=demo_store(drop=_FY2024_REVENUE[1:]))
+    assert english.answer.splitlines()[0] == "Only 1 of 3 items has a growth rate, so there is no fastest."
+    none = ask("2025年哪个地区营收同比增长最慢", store=demo_store(drop=_FY2024_REVENUE))
+    assert none.answer.splitlines()[0] == "3 项均无增长率，无法比较快慢。" and none.answer_kind == "refusal"

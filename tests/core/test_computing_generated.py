@@ -652,6 +652,26 @@ def rank_expect(data: Generated, case: Case, cleared: bool, members: Sequence[Su
             figures.append((task, *outcome))
     if not figures:
         return replace(refused("all_missing", missing), touched=touched)
+    if len(figures) == 1:  # nobody's first: the figure as a value, and who has none
+        ((task, value, shown, inputs),) = figures
+        stored = len(inputs) == 1 and inputs[0].metric == task.metric
+        computed = () if stored else (("formula", "PCT", value.scaleb(-2, context=WIDE), shown),)
+        phrases = [f"{len(members):,} 项中只有 1 项有该数据，无法排名。"]
+        phrases += [f"未找到：{data.name(axis, getattr(missing[0], axis))}"] if missing else []
+        return Expect(
+            "answer",
+            "lone",
+            computed,
+            inputs,
+            missing=tuple(missing),
+            phrases=tuple(phrases),
+            rows=[(1, False, getattr(task, axis), value, shown)],
+            count=1,
+            not_meaningful=tuple(not_meaningful),
+            sensitivity=strictest(f.sensitivity for f in inputs),
+            axis=axis,
+            touched=touched,
+        )
     desc = case.operation.order == "desc"
     ordered = sorted(figures, key=lambda item: item[1], reverse=desc)
     ranks: list[int] = []
@@ -671,6 +691,11 @@ def rank_expect(data: Generated, case: Case, cleared: bool, members: Sequence[Su
         else [f for item in ordered for f in item[3]]
     )
     phrases = [f"（{len(figures):,} 项参与排名）"]
+    if len(figures) < len(members):
+        phrases.append(f"{len(members):,} 项中有 {len(figures):,} 项有该数据。")
+        phrases.append(f"在有数据的 {len(figures):,} 项中，")
+    if top is not None and top > len(figures):
+        phrases.append(f"有数据的只有 {len(figures):,} 项")
     if missing:
         phrases.append("未找到：")
     if len(missing) > 10:
@@ -762,7 +787,8 @@ def check(result: AgentResult, expect: Expect, data: Generated, cleared: bool) -
         assert tuple(getattr(t, expect.axis) for t in ranking.not_meaningful) == expect.not_meaningful
         assert ranking.sensitivity == expect.sensitivity
         assert all(c.sensitivity == expect.sensitivity for c in result.computed)
-        assert [getattr(c, "ranked_value", None) for c in result.computed] == [r[3] for r in expect.rows]
+        ranked = [getattr(c, "ranked_value", None) for c in result.computed if c.kind == "rank"]
+        assert ranked == ([r[3] for r in expect.rows] if expect.count > 1 else [])
     audit(result, data, cleared)
 
 
@@ -889,7 +915,7 @@ OPERATORS = (
     ),
     Operator("parent_share", _parent_share_draw, parent_share_expect, ("share", "not_positive", "percent", "missing")),
     Operator("sum", _sum_draw, sum_expect, ("sum", "missing", "percent", "mixed_metrics", "overlap")),
-    Operator("listed_rank", _listed_rank_draw, listed_rank_expect, ("rank", "tie", "with_missing")),
+    Operator("listed_rank", _listed_rank_draw, listed_rank_expect, ("rank", "tie", "with_missing", "lone")),
 )
 CASES_PER_OPERATOR = 240
 PER_CATEGORY = 25

@@ -109,3 +109,150 @@ def test_a_ranking_cut_to_one_row_still_names_the_leader(glossary: GlossarySnaps
 
     lines = ranking_lines(_regions_ranked(store, "asc", top=1), glossary, "zh")
     assert lines[0] == "FY2025 营业收入最低的是 ACME东南亚（8,314.5 百万元）。"
+
+
+# -- a ranking over partial data says how many items have the figure (issue L, point 6) -------
+REGIONS = ("ACME_CN", "ACME_HK", "ACME_SEA")
+
+
+def _regions_without(store, *dropped: str, order: str = "desc", top: int | None = None):
+    """The regions' FY2025 revenue ranked, the figures of `dropped` regions taken away."""
+    from core.compute import facts_lookup, rank_compute
+
+    fy2025 = period_parse("FY2025")
+    kept = [f for f in store.facts.values() if not (f.metric == "REVENUE" and f.entity in dropped)]
+    keys = [SubTask("REVENUE", code, fy2025) for code in REGIONS]
+    return rank_compute(facts_lookup(kept), keys, order=order, top=top)
+
+
+@pytest.mark.parametrize(
+    ("language", "order", "position", "coverage", "headline", "missing"),
+    [
+        (
+            "zh",
+            "desc",
+            None,
+            "FY2025 营业收入：3 项中有 2 项有该数据。",
+            "在有数据的 2 项中，FY2025 营业收入最高的是 ACME中国内地（96,120.3 百万元）。",
+            "未找到：ACME东南亚（无该数据，未参与排名）",
+        ),
+        (
+            "zh",
+            "asc",
+            2,
+            "FY2025 营业收入：3 项中有 2 项有该数据。",
+            "在有数据的 2 项中，FY2025 营业收入从低到高排第 2 的是 ACME中国内地（96,120.3 百万元）。",
+            "未找到：ACME东南亚（无该数据，未参与排名）",
+        ),
+        (
+            "en",
+            "desc",
+            None,
+            "FY2025 revenue: 2 of 3 items have the figure.",
+            "Highest FY2025 revenue among the 2 items with the figure: mainland China (96,120.3 CNY m).",
+            "Not found: Southeast Asia (no figure; not ranked)",
+        ),
+        (
+            "en",
+            "desc",
+            2,
+            "FY2025 revenue: 2 of 3 items have the figure.",
+            "No. 2 FY2025 revenue (highest first, among the 2 items with the figure): Hong Kong (24,015.8 CNY m).",
+            "Not found: Southeast Asia (no figure; not ranked)",
+        ),
+    ],
+)
+def test_a_partial_ranking_says_how_many_have_the_figure_and_ranks_among_them(
+    glossary: GlossarySnapshot,
+    store,
+    language: str,
+    order: str,
+    position: int | None,
+    coverage: str,
+    headline: str,
+    missing: str,
+) -> None:
+    from core.render import ranking_lines
+
+    lines = ranking_lines(_regions_without(store, "ACME_SEA", order=order), glossary, language, position=position)
+    assert lines[:2] == [coverage, headline]
+    assert missing in lines
+
+
+def test_a_complete_ranking_needs_no_count_of_who_has_the_figure(glossary: GlossarySnapshot, store) -> None:
+    from core.render import ranking_lines
+
+    lines = ranking_lines(_regions_without(store), glossary, "zh")
+    assert lines[0] == "FY2025 营业收入最高的是 ACME中国内地（96,120.3 百万元）。"
+    assert not any("有该数据" in line or "有数据的" in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("dropped", "language", "header"),
+    [
+        ((), "zh", "排名（从高到低，前 5 名；有数据的只有 3 项）："),
+        (("ACME_SEA",), "zh", "排名（从高到低，前 5 名；有数据的只有 2 项）："),
+        ((), "en", "Ranking (highest first, top 5; only 3 items have the figure):"),
+        (("ACME_SEA",), "en", "Ranking (highest first, top 5; only 2 items have the figure):"),
+    ],
+)
+def test_a_top_n_beyond_the_figures_present_says_how_many_there_are(
+    glossary: GlossarySnapshot, store, dropped: tuple[str, ...], language: str, header: str
+) -> None:
+    from core.render import ranking_lines
+
+    lines = ranking_lines(_regions_without(store, *dropped, top=5), glossary, language)
+    assert header in lines
+
+
+def test_a_top_n_within_the_figures_present_is_not_qualified(glossary: GlossarySnapshot, store) -> None:
+    from core.render import ranking_lines
+
+    assert "排名（从高到低，前 2 名）：" in ranking_lines(_regions_without(store, top=2), glossary, "zh")
+
+
+@pytest.mark.parametrize(
+    ("language", "order", "position", "top", "expected"),
+    [
+        (
+            "zh",
+            "desc",
+            None,
+            None,
+            [
+                "FY2025 营业收入：3 项中只有 1 项有该数据，无法排名。",
+                "ACME东南亚 FY2025 营业收入：8,314.5 百万元"
+                "（来源：ACME_FY2025_Annual_Results.pptx · facts.csv,row=19）",
+                "未找到：ACME中国内地、ACME香港（无该数据）",
+            ],
+        ),
+        (
+            "en",
+            "asc",
+            2,
+            3,
+            [
+                "FY2025 revenue: only 1 of 3 items has the figure, so there is no ranking.",
+                "Southeast Asia FY2025 revenue: 8,314.5 CNY m"
+                " (source: ACME_FY2025_Annual_Results.pptx · facts.csv,row=19)",
+                "Not found: mainland China, Hong Kong (no figure)",
+            ],
+        ),
+    ],
+)
+def test_a_lone_figure_is_given_as_a_value_never_as_a_highest_or_a_place(
+    glossary: GlossarySnapshot,
+    store,
+    language: str,
+    order: str,
+    position: int | None,
+    top: int | None,
+    expected: list[str],
+) -> None:
+    from core.render import ranking_lines
+
+    ranking = _regions_without(store, "ACME_CN", "ACME_HK", order=order, top=top)
+    lines = ranking_lines(ranking, glossary, language, position=position)
+    assert lines == expected
+    for word in ("最高", "最低", "第", "highest", "lowest", "No.", "1. "):
+        assert not any(word in line for line in lines[1:]), word
