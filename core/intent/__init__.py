@@ -334,7 +334,7 @@ def is_inconclusive(intent: ParsedIntent) -> bool:
 
 def _leftover_terms(normalized: str, covered: list[tuple[int, int]]) -> tuple[str, ...]:
     """Content words the glossary did not know, for the glossary-gap report (each ≤ 32
-    characters): adjacent content words are one term (资产负债 + 比率), frames are never one."""
+    characters): adjacent content words are one term, frames are never one."""
     terms: list[str] = []
     group: list[Word] = []
     for word in [*words_read(normalized, [*covered, *_route_cue_spans(normalized)]), None]:

@@ -212,8 +212,16 @@ def name_term_find(question: str, normalized: str, taken: Sequence[Span], period
         start, end, word = token
         return not any(mask[start:end]) and word[:1].isupper() and not word.isupper() and word.lower() not in NOT_A_TERM
 
+    def opens_a_frame(i: int) -> bool:
+        """A capital that only opens a sentence, followed by a function word (`According to`,
+        `Regarding the`), is no name."""
+        before = normalized[: tokens[i][0]].rstrip()
+        opening = not before.strip(" \"'“”‘’([") or before[-1:] in ".?!:;,"
+        following = tokens[i + 1][2].lower() if i + 1 < len(tokens) else ""
+        return opening and following in NOT_A_TERM
+
     for i, token in enumerate(tokens):
-        if not is_name(token):
+        if not is_name(token) or opens_a_frame(i):
             continue
         words = [token[2]]
         for before, after in zip(tokens[i:], tokens[i + 1 :], strict=False):

@@ -124,14 +124,20 @@ def _segment(run: str) -> tuple[tuple[str, str], ...]:
 
 
 _PEELED_TAGS = ("p", "c", "u", "y")
+_SPLIT_TAGS = ("v", "f", "p", "u", "y", "r", "d", "m", "q", "c")
 
 
 def _peeled(word: str, tag: str) -> list[tuple[str, str]]:
     """A word the tagger guessed (not in its dictionary) never starts or ends with a preposition,
-    conjunction or particle: `和归母` is 和 + 归母."""
+    conjunction or particle (`和归母` is 和 + 归母), and is no word at all when each of its
+    dictionary words is a verb or a function word (`查下` is 查 + 下, `恰巧是` is 恰巧 + 是); 归母
+    and 扣非 stay words."""
     if len(word) < 2 or _known(word):
         return [(word, tag)]
     tags = _posseg().word_tag_tab
+    pieces = [(p.word, p.flag) for p in _posseg().cut(word, HMM=False)]
+    if len(pieces) > 1 and all(_known(w) and f.startswith(_SPLIT_TAGS) for w, f in pieces):
+        return pieces  # 查下, 恰巧是: dictionary verbs and function words, not a name
     head: list[tuple[str, str]] = []
     tail: list[tuple[str, str]] = []
     while len(word) > 1 and tags.get(word[0], "").startswith(_PEELED_TAGS):
@@ -156,7 +162,10 @@ def word_kind(text: str, tag: str) -> str:
     if not any(_is_cjk(ch) for ch in text):
         return FRAME  # punctuation, spaces, digits: Latin words have their own reader
     if not _known(text) and len(text) > 1:
-        return UNKNOWN  # a word the dictionary does not know: a name, jargon (归母, 扣非)
+        # a word the dictionary does not know is a name or jargon (归母, 扣非), unless the tagger
+        # reads it as a function word (专是: an adverb and a copula); before a metric, it is
+        # content whatever its tag (`_left_content`)
+        return FRAME if tag.startswith(_FUNCTION_TAGS) and tag != "x" else UNKNOWN
     if tag.startswith(_FUNCTION_TAGS) or tag in ("f", "t", "a", "ad", "an", "z") or tag.startswith("v"):
         return UNKNOWN if tag == "vn" or (tag == "t" and len(text) > 1 and text not in TIME_NOUNS) else FRAME
     return UNKNOWN
@@ -256,7 +265,7 @@ def right_attached(words: Sequence[Word], end: int) -> list[Word]:
     回报率, 预测, 的目标), empty when only frames follow (的详细数据, 具体, 是多少)."""
     run = _adjacent_after(words, end)
     for i, word in enumerate(run):
-        if word.text.startswith(_RATE_SUFFIX) and i == 0:
+        if i == 0 and (word.text == _RATE_SUFFIX or (word.text.endswith(_RATE_SUFFIX) and word.tag.startswith("n"))):
             return run[:1]
         if word.is_join or (word.kind == FRAME and word.tag.startswith(("a", "d"))):
             continue  # 的, 具体, 详细: the head noun may still follow

@@ -14,6 +14,7 @@ from core.golden import unexplained_digits
 pytestmark = pytest.mark.django_db
 GOLDEN = Path(__file__).resolve().parents[3] / "shared" / "golden" / "golden.jsonl"
 COMPUTED = GOLDEN.with_name("computed.jsonl")
+PHRASING = GOLDEN.with_name("phrasing.jsonl")
 BASELINES = Path(__file__).resolve().parents[2] / "eval"
 
 
@@ -72,8 +73,9 @@ def test_ask_command_prints_the_api_json(demo) -> None:
     [
         (GOLDEN, "baseline.json", ("num-", "ref-", "ask-", "clr-", "rst-")),
         (COMPUTED, "baseline-computed.json", ("conv-",)),
+        (PHRASING, "baseline-phrasing.json", ("p-",)),
     ],
-    ids=["golden", "computed"],
+    ids=["golden", "computed", "phrasing"],
 )
 def test_evaluate_holds_the_baseline_on_the_golden_set(
     demo, golden: Path, baseline: str, must_pass: tuple[str, ...]

@@ -1,0 +1,298 @@
+"""Every word of a question accounted for (issue L): properties over a checked-in frame corpus,
+rounding instructions, function words from the segmenter's own dictionary and period digits.
+
+The frame corpus (`data/frames.json`) was written from analyst phrasing in Simplified,
+Traditional, Cantonese and English, not from the parser: a frame wraps an answerable question
+(whole), its metric or its period, and never changes what the question asks.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.intent import parse_intent, reading_note
+from core.intent.tokens import FRAME, UNKNOWN, words_read
+from core.types import ParsedIntent
+from tests.core.test_operations import COMPUTED, REF
+
+FRAMES = json.loads((Path(__file__).parent / "data" / "frames.json").read_text(encoding="utf-8"))
+PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# Answerable questions (entity, period, metric), in the parts a frame can wrap.
+ZH_PARTS = [
+    ("集团", "2025年", "营收"),
+    ("香港", "2024年", "毛利率"),
+    ("东南亚", "2025年", "资本开支"),
+    ("中国内地", "2025年", "营业利润"),
+    ("集团", "2024年", "净利润"),
+    ("香港", "2025年", "营业收入"),
+]
+EN_QUESTIONS = ["Hong Kong revenue in 2025", "the gross margin of ACME Group in 2024", "Southeast Asia capex for 2025"]
+
+
+def reading(intent: ParsedIntent) -> tuple[object, ...]:
+    op = intent.operation
+    return (
+        intent.metrics,
+        intent.entities,
+        tuple(p.label for p in intent.periods),
+        op.kind if op else None,
+        intent.unknown_metric,
+        intent.external_entity,
+    )
+
+
+@cache
+def read(question: str) -> tuple[object, ...]:
+    return reading(parse_intent(question, COMPUTED, REF))
+
+
+def zh_question(entity: str, period: str, metric: str) -> str:
+    return f"{entity}{period}{metric}是多少"
+
+
+def frames(kind: str, *, english: bool) -> list[str]:
+    return [f["frame"] for f in FRAMES[kind] if (f["lang"] == "en") == english]
+
+
+# -- the corpus ------------------------------------------------------------------------------
+def test_the_frame_corpus_is_large_and_in_every_language_form() -> None:
+    every = [f for kind in ("whole", "metric", "period") for f in FRAMES[kind]]
+    assert len(every) >= 60
+    assert {f["lang"] for f in every} == {"zh-Hans", "zh-Hant", "yue", "en"}
+    for kind, slot in (("whole", "{q}"), ("metric", "{m}"), ("period", "{p}")):
+        assert all(f["frame"].count(slot) == 1 for f in FRAMES[kind])
+
+
+def test_the_answerable_questions_are_answerable() -> None:
+    for parts in ZH_PARTS:
+        metrics, entities, periods, op, unknown, _ = read(zh_question(*parts))
+        assert len(metrics) == 1 and len(entities) == 1 and len(periods) == 1 and op is None and unknown is None
+    for question in EN_QUESTIONS:
+        metrics, entities, periods, op, unknown, _ = read(question)
+        assert len(metrics) == 1 and len(entities) == 1 and len(periods) == 1 and unknown is None
+
+
+# -- properties --------------------------------------------------------------------------------
+@PROPERTY
+@given(parts=st.sampled_from(ZH_PARTS), frame=st.sampled_from(frames("whole", english=False)))
+def test_a_request_frame_never_changes_the_reading(parts: tuple[str, str, str], frame: str) -> None:
+    question = zh_question(*parts)
+    assert read(frame.replace("{q}", question)) == read(question)
+
+
+@PROPERTY
+@given(question=st.sampled_from(EN_QUESTIONS), frame=st.sampled_from(frames("whole", english=True)))
+def test_an_english_request_frame_never_changes_the_reading(question: str, frame: str) -> None:
+    assert read(frame.replace("{q}", question)) == read(question)
+
+
+@PROPERTY
+@given(parts=st.sampled_from(ZH_PARTS), frame=st.sampled_from(frames("metric", english=False)))
+def test_a_frame_around_the_metric_never_changes_the_reading(parts: tuple[str, str, str], frame: str) -> None:
+    entity, period, metric = parts
+    assert read(entity + period + frame.replace("{m}", metric)) == read(zh_question(*parts))
+
+
+@PROPERTY
+@given(parts=st.sampled_from(ZH_PARTS), frame=st.sampled_from(frames("period", english=False)))
+def test_a_frame_around_the_period_never_changes_the_reading(parts: tuple[str, str, str], frame: str) -> None:
+    entity, period, metric = parts
+    assert read(entity + frame.replace("{p}", period) + "的" + metric) == read(zh_question(*parts))
+
+
+ROUNDINGS = st.one_of(
+    st.integers(0, 6).map(lambda n: f"，保留{n}位小数"),
+    st.sampled_from("一两三四五").map(lambda n: f"，结果保留至小数点后{n}位"),
+    st.sampled_from("一两三四").map(lambda n: f"，小数点后{n}位"),
+    st.integers(1, 4).map(lambda n: "，精确到0." + "0" * (n - 1) + "1"),
+)
+OPERATED = ["集团2025年营收同比增长多少", "集团2025年营业利润率是多少", "2025年各地区营收排名", "集团2025年营收"]
+
+
+@PROPERTY
+@given(question=st.sampled_from(OPERATED), rounding=ROUNDINGS)
+def test_a_rounding_instruction_never_changes_the_operator(question: str, rounding: str) -> None:
+    intent = parse_intent(question + rounding, COMPUTED, REF)
+    assert reading(intent) == read(question)
+    assert intent.decimals is not None
+
+
+def _dictionary_words(*tags: str) -> list[str]:
+    """Common function words of the segmenter's own dictionary (not ours): those analysts
+    write (frequency ≥ 1000), of two characters or fewer. Rare adverbs re-segment with their
+    neighbours (时而 + 是 is 时 + 而是) and are no longer the word inserted."""
+    from core.intent.tokens import _posseg
+
+    table, freq = _posseg().word_tag_tab, _posseg().tokenizer.FREQ
+    return sorted(
+        w for w, t in table.items() if t in tags and 1 <= len(w) <= 2 and not w.isascii() and freq.get(w, 0) >= 1000
+    )
+
+
+MODALS = _dictionary_words("y", "e")
+ADVERBS = _dictionary_words("d")
+
+
+@PROPERTY
+@given(parts=st.sampled_from(ZH_PARTS), opener=st.sampled_from(ADVERBS), closer=st.sampled_from(MODALS))
+def test_inserting_a_function_word_never_creates_an_unknown_term(
+    parts: tuple[str, str, str], opener: str, closer: str
+) -> None:
+    """An adverb before the metric's clause and a modal particle after the question mark."""
+    entity, period, metric = parts
+    question = f"{entity}{period}的{metric}{opener}是多少{closer}"
+    metrics, entities, periods, _, unknown, _ = read(question)
+    expected = read(zh_question(*parts))
+    assert unknown is None and (metrics, entities, periods) == expected[:3]
+
+
+@PROPERTY
+@given(year=st.integers(2001, 2099), tail=st.sampled_from(["营收是多少", "前两名的营收", "第二季度营收", "营收"]))
+def test_digits_that_belong_to_a_period_are_never_a_cue(year: int, tail: str) -> None:
+    intent = parse_intent(f"集团{year}年{tail}", COMPUTED, REF)
+    base = parse_intent(f"集团2025年{tail}", COMPUTED, REF)
+    assert (intent.metrics, intent.operation) == (base.metrics, base.operation)
+    assert all(str(year) in p.label for p in intent.periods)
+
+
+# -- every token typed -----------------------------------------------------------------------------
+def test_every_word_the_readers_leave_is_typed() -> None:
+    text = "请问在2020年的时候营业利润具体是多少元"
+    period, metric = text.index("2020年"), text.index("营业利润")
+    words = words_read(text, [(period, period + 5), (metric, metric + 4)])
+    assert "".join(w.text for w in words) == "请问在的时候具体是多少元"
+    assert {w.kind for w in words} == {FRAME}
+    assert [w.kind for w in words_read("归母", [])] == [UNKNOWN]
+
+
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("集团2025年扣非净利润", "扣非净利润"),
+        ("集团2025年调整后净利润", "调整后净利润"),
+        ("集团2025年归母净利润是多少", "归母净利润"),
+        ("集团2025年母公司所有者的净利润", "母公司所有者的净利润"),
+        ("集团2025年净营收", "净营收"),
+        ("集团2025年营收目标是多少", "营收目标"),
+        ("集团2025年营收预测", "营收预测"),
+    ],
+)
+def test_content_beside_a_metric_is_still_a_longer_term(question: str, term: str) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric == term and intent.metrics == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "metric", "entity", "period"),
+    [
+        ("在2020年的时候营业利润是多少元", "OPERATING_PROFIT", None, "FY2020"),
+        ("净利润的详细数据", "NET_PROFIT", None, None),
+        ("根据2025年年报，集团的净利润具体是多少？", "NET_PROFIT", "ACME_GROUP", "FY2025"),
+        ("集团年报中2025年管理费用", None, "ACME_GROUP", "FY2025"),
+        ("集團2025年嘅營收係幾多", "REVENUE", "ACME_GROUP", "FY2025"),
+        ("香港2025年嘅毛利率係乜嘢", "GROSS_MARGIN", "ACME_HK", "FY2025"),
+        ("麻烦看下东南亚2025年资本开支", "CAPEX", "ACME_SEA", "FY2025"),
+        ("请告诉我集团2025年营收的具体数值", "REVENUE", "ACME_GROUP", "FY2025"),
+        ("描述一下集团2025年营收的详细信息", "REVENUE", "ACME_GROUP", "FY2025"),
+        ("集团2025年新开了多少家门店", "NEW_STORES", "ACME_GROUP", "FY2025"),
+    ],
+)
+def test_real_phrasing_is_read(question: str, metric: str | None, entity: str | None, period: str | None) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.metric == metric and intent.entity == entity
+    assert (intent.period.label if intent.period else None) == period
+    if metric is not None:
+        assert intent.unknown_metric is None
+
+
+def test_a_metric_nobody_defined_is_asked_back_whole() -> None:
+    intent = parse_intent("资产负债比率具体是多少", COMPUTED, REF)
+    assert intent.metrics == () and intent.unrecognized_terms == ("资产负债",)  # 比率 is read as a ratio
+
+
+# -- rounding is not a ranking ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("question", "decimals"),
+    [
+        ("集团2025年营业利润率是多少，结果保留至小数点后两位？", 2),
+        ("集团2025年营收同比增长多少，精确到0.1", 1),
+        ("集团2025年营收同比增长多少，小数点后三位", 3),
+        ("Group revenue growth in 2025, rounded to the nearest 0.01", 2),
+    ],
+)
+def test_a_rounding_instruction_is_never_a_ranking(question: str, decimals: int) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.decimals == decimals and (intent.operation is None or intent.operation.kind != "rank")
+
+
+def test_a_count_after_a_ranking_word_is_a_ranking() -> None:
+    op = parse_intent("2025年各地区营收排名后两位", COMPUTED, REF).operation
+    assert op is not None and op.kind == "rank" and op.top == 2 and op.order == "asc"
+
+
+# -- typos in an operator -------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("question", "written", "read_as", "kind"),
+    [
+        ("集团2025年营收增长律是多少", "增长律", "增长率", "growth"),
+        ("集团2025年营业收入增涨了多少", "增涨", "增长", "growth"),
+        ("集团2025年营收同必增长多少", "同必", "同比", "growth"),
+        ("What was group revenue growh in 2025?", "growh", "growth", "growth"),
+    ],
+)
+def test_an_operator_one_sound_away_is_read_and_said(question: str, written: str, read_as: str, kind: str) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.operation is not None and intent.operation.kind == kind
+    assert intent.corrections == ((written, read_as),)
+    note = reading_note(intent)
+    assert note is not None and written in note and read_as in note
+    assert read_as in intent.routing.reason
+
+
+def test_a_word_that_sounds_like_no_cue_is_asked_back_not_dropped() -> None:
+    intent = parse_intent("集团2025年营收增量是多少", COMPUTED, REF)
+    assert intent.corrections == () and intent.unknown_metric == "营收增量"
+
+
+def test_a_correct_question_has_no_reading_note() -> None:
+    assert reading_note(parse_intent("集团2025年营收增长率是多少", COMPUTED, REF)) is None
+
+
+# -- each part keeps its own operator ---------------------------------------------------------------
+def test_each_part_of_a_list_keeps_its_own_operator() -> None:
+    intent = parse_intent("集团2025年营收同比增速和毛利率分别是多少", COMPUTED, REF)
+    parts = {code: (op.kind if op else None) for code, op in intent.parts}
+    assert parts == {"REVENUE": "growth", "GROSS_MARGIN": None}
+
+
+def test_an_operator_after_the_last_part_runs_over_the_whole_list() -> None:
+    intent = parse_intent("集团2025年营收和毛利率同比增长多少", COMPUTED, REF)
+    assert intent.parts == () and intent.operation is not None and intent.operation.kind == "growth"
+
+
+# -- found on questions written by someone else (eval/fresh-questions-L.jsonl) ----------------------
+def test_which_grew_fastest_ranks_the_growth_not_the_level() -> None:
+    op = parse_intent("2025年哪个子公司营收增长最快？", COMPUTED, REF).operation
+    assert op is not None and op.kind == "growth" and op.ranked
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [("东南亚2025年营收增长了百分之多少？", "growth"), ("香港2025年線上營收佔香港總營收幾多％？", "share")],
+)
+def test_a_percentage_asked_in_words_keeps_its_operator(question: str, kind: str) -> None:
+    op = parse_intent(question, COMPUTED, REF).operation
+    assert op is not None and op.kind == kind
+
+
+def test_a_capital_that_only_opens_an_english_frame_is_no_name() -> None:
+    intent = parse_intent("According to the annual report, what was operating profit in 2025?", COMPUTED, REF)
+    assert intent.unknown_metric is None and intent.metrics == ("OPERATING_PROFIT",)
+    assert parse_intent("Tencent revenue in 2025", COMPUTED, REF).unknown_metric == "Tencent"
