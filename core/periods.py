@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import date
+from functools import lru_cache
 
 from .normalize import text_normalize
 from .types import Period
@@ -323,8 +324,10 @@ def _years_carry(text: str, found: list[_Found]) -> list[_Found]:
     return items
 
 
-def _claim(text: str, reference: date) -> list[_Found]:
-    """Rules are tried most specific first; a span claimed by one rule is not reused."""
+@lru_cache(maxsize=1024)
+def _claim(text: str, reference: date) -> tuple[_Found, ...]:
+    """Rules are tried most specific first; a span claimed by one rule is not reused (remembered:
+    the parser asks for a question's periods and for its unread stretches of time)."""
     claimed: list[_Found] = []
     for pattern, build, bare in _RULES:
         for m in pattern.finditer(text):
@@ -334,7 +337,7 @@ def _claim(text: str, reference: date) -> list[_Found]:
             period = build(m, reference)
             if period is not None:
                 claimed.append((start, end, period, bare))
-    return sorted(claimed, key=lambda item: item[0])
+    return tuple(sorted(claimed, key=lambda item: item[0]))
 
 
 def periods_find(text: str, reference: date) -> list[tuple[int, int, Period]]:

@@ -45,15 +45,31 @@ def _sound_alike(a: str, b: str) -> bool:
     return a == b or bool(_sounds(a) & _sounds(b))
 
 
-def _zh_candidates(window: str) -> set[str]:
-    found = set()
+@lru_cache(maxsize=1)
+def _one_blank_index() -> dict[tuple[str, int], tuple[str, ...]]:
+    """Each operator word under each of its characters blanked: (`增长?`, 2) → 增长率."""
+    index: dict[tuple[str, int], list[str]] = {}
     for word in OPERATOR_WORDS_ZH:
-        if len(word) > len(window) or window.startswith(word):
-            continue
-        typed = window[: len(word)]
-        differing = [i for i in range(len(word)) if typed[i] != word[i]]
-        if len(differing) == 1 and _sound_alike(typed[differing[0]], word[differing[0]]):
-            found.add(word)
+        for i in range(len(word)):
+            index.setdefault((word[:i] + "?" + word[i + 1 :], i), []).append(word)
+    return {key: tuple(words) for key, words in index.items()}
+
+
+_LENGTHS = sorted({len(word) for word in OPERATOR_WORDS_ZH})
+
+
+def _zh_candidates(window: str) -> set[str]:
+    """The operator words `window` starts with but for one character of the same sound."""
+    index = _one_blank_index()
+    found = set()
+    for size in _LENGTHS:
+        typed = window[:size]
+        if len(typed) < size:
+            break
+        for i in range(size):
+            for word in index.get((typed[:i] + "?" + typed[i + 1 :], i), ()):
+                if word != typed and _sound_alike(typed[i], word[i]):
+                    found.add(word)
     return found
 
 
