@@ -70,7 +70,9 @@ _EN_END = r"(?![a-z0-9])"
 _SEP = r"[^,，。.？?!！;；、]"  # one character inside a clause
 _ZH_ENTITY_DIMS = r"子公司|分公司|附属公司|事业部|业务单元|地区|区域|市场|板块|分部|公司"
 _EN_ENTITY_DIMS = r"regions?|subsidiar(?:y|ies)|segments?|markets?|business units?|divisions?|entities|companies"
-_ZH_LIST_PREFIX = r"各个?|每一?个|(?<![部充十百])分|按|哪一?个|哪一?家|哪些|所有|全部"
+# "which" is 哪个 / 哪家 in Mandarin and 边个 / 边间 (邊個 / 邊間) in Cantonese.
+_ZH_WHICH = r"哪一?个|哪一?家|哪一?间|边一?个|边一?间|边几间"
+_ZH_LIST_PREFIX = rf"各个?|每一?个|(?<![部充十百])分|按|{_ZH_WHICH}|哪些|所有|全部"
 _EN_LIST_PREFIX = r"each|every|by|per|which|across(?: all)?(?: the)?|all(?: the)?|among(?: the)?"
 _RELATIVE_YEAR = r"(?:上一?年|去年|上年度|上一?财年)(?:同期)?"
 _RELATIVE_QUARTER = r"(?:上一?个?季度?|上季)"
@@ -273,7 +275,7 @@ _RULES: list[tuple[str, str, _Extras]] = [
         rf"排名|排序|排行|名列|(?<![目此之以提])前(?P<top>{_ZH_N})(?:名|位|家|个|大)?(?!个?季|个?月|年|天|日|周|期|半|{_ZH_N})",
         _rank(None),
     ),
-    (OP_RANK, rf"哪一?个(?:{_ZH_ENTITY_DIMS}|渠道)|哪一?家", _rank(None)),
+    (OP_RANK, rf"(?:{_ZH_WHICH})(?:{_ZH_ENTITY_DIMS}|渠道)|哪一?家|边一?间", _rank(None)),
     (
         OP_RANK,
         _EN_START

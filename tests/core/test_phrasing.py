@@ -296,3 +296,8 @@ def test_a_capital_that_only_opens_an_english_frame_is_no_name() -> None:
     intent = parse_intent("According to the annual report, what was operating profit in 2025?", COMPUTED, REF)
     assert intent.unknown_metric is None and intent.metrics == ("OPERATING_PROFIT",)
     assert parse_intent("Tencent revenue in 2025", COMPUTED, REF).unknown_metric == "Tencent"
+
+
+def test_a_cantonese_which_asks_for_a_ranking() -> None:
+    op = parse_intent("2025年邊間子公司營收增長得最快？同比增長率係幾多？", COMPUTED, REF).operation
+    assert op is not None and op.kind == "growth" and op.ranked and op.over == "entities"
