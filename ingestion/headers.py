@@ -4,7 +4,8 @@
 superscripts and marks go, spaced digits join (`2 0 1 8` → `2018`). `periods_rewrite` runs after
 it and returns the text with every dated or fiscal form as `fy<year>`, and the dates it read:
 
-- dates: `december 31, 2019`, `dec 29, 2018`, `30 june 2019`, `december31,` (glued), a caption
+- dates: `2019年12月31日` (a month end; `2019年1月1日` opens a year and names none),
+  `december 31, 2019`, `dec 29, 2018`, `30 june 2019`, `december31,` (glued), a caption
   `years ended september 30,` joined with the year below it, `december 2019`;
 - fiscal forms: `fiscal 2019`, `fy19`, `f19`, `fy 2019`, `2019/20` and `2019-20` (the year they
   end in);
@@ -33,6 +34,8 @@ _MONTH_DAY_YEAR = re.compile(
     rf"(?<![a-z])(?P<month>{_MONTH})\.?\s?(?P<day>[0-9]{{1,2}})(?:st|nd|rd|th)?\s?,?\s?{_YEAR}(?![0-9])"
 )
 _DAY_MONTH_YEAR = re.compile(rf"(?<![0-9])(?P<day>[0-9]{{1,2}})\s?(?P<month>{_MONTH})\.?,?\s?{_YEAR}(?![0-9])")
+# `2019年12月31日`: a balance at a month end; `2019年1月1日` opens a year (after any restatement).
+_YMD_ZH = re.compile(rf"(?<![0-9]){_YEAR}\s?年\s?(?P<month>[01]?[0-9])\s?月\s?(?P<day>[0-3]?[0-9])\s?日")
 _MONTH_YEAR = re.compile(rf"(?<![a-z])(?P<month>{_MONTH})\.?,?\s?{_YEAR}(?![0-9])")
 _SPLIT_YEAR = re.compile(
     r"(?<![0-9])(?:fy\s?)?(19[0-9]{2}|20[0-9]{2})\s?(?:/\s?((?:19|20)?[0-9]{2})|-\s?([0-9]{2}))(?![0-9])"
@@ -96,6 +99,15 @@ def periods_rewrite(normalized: str) -> tuple[str, tuple[date, ...]]:
         dates.append((m.start(), found))
         return f" fy{fiscal_year(found)} "
 
+    def dated_zh(m: re.Match[str]) -> str:
+        year, month, day = int(m.group("year")), int(m.group("month")), int(m.group("day"))
+        if not 1 <= month <= 12 or day != calendar.monthrange(year, month)[1]:
+            return " 期初 " if (month, day) == (1, 1) else m.group(0)  # an opening balance, possibly restated
+        found = date(year, month, day)
+        dates.append((m.start(), found))
+        return f" fy{fiscal_year(found)} "
+
+    text = _YMD_ZH.sub(dated_zh, text)
     for pattern in (_DAY_MONTH_YEAR, _MONTH_DAY_YEAR, _MONTH_YEAR):
         text = pattern.sub(dated, text)
     text = _SPLIT_YEAR.sub(

@@ -67,7 +67,9 @@ class Table:
     (`{prefix},row=…,col=…`); `scheme="a1"`: by its sheet cell (`{prefix}!C4`), where
     `origin` is the 1-based (row, column) of `rows[0][0]` in the sheet. `lead` is the text
     right before the table (the paragraph or line that introduces it, e.g. "… (in thousands):"),
-    where a scale is often stated; `heading` is the nearest section heading above it.
+    where a scale is often stated; `heading` is the nearest section heading above it; `caption`
+    every line above it down from the previous table or heading (a statement's title, its date,
+    `编制单位：`, the unit line), where a statement says what it is and whose.
     """
 
     locator_prefix: str
@@ -78,6 +80,7 @@ class Table:
     sheet: str = ""
     lead: str = ""
     heading: str = ""
+    caption: str = ""  # every line between the previous table (or heading) and this one
 
     @property
     def width(self) -> int:

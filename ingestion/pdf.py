@@ -6,7 +6,8 @@ paragraph unless a vertical gap, an indent or a short previous line ends it; CJK
 no space. Lines set larger than the body text are headings: the largest on the first page is the
 document title (unless the PDF's metadata has one), the others open sections (`Block.heading`).
 A table's `lead` is the last paragraph above it on its page (none when a heading or another
-table comes between) and its `heading` the nearest large line above it.
+table comes between), its `caption` every paragraph above it down to the previous table or
+heading on the page, and its `heading` the nearest large line above it.
 
 A table split over pages is read as printed: a page whose first table has no text above it
 (running headers and footers aside) continues the previous page's last table when that one has
@@ -28,6 +29,7 @@ from pathlib import PurePath
 from typing import Any
 
 from .ir import Block, ExtractedDocument, ExtractionError, Table
+from .statements import statement_of
 from .values import value_parse
 
 _CID = re.compile(r"\(cid:[0-9]+\)")
@@ -283,12 +285,14 @@ def _tables_placed(pages: list[_Page], pieces: dict[int, list[_Piece]]) -> list[
             floor = max((f.bottom for f in page.found if f.bottom <= found.top + 1), default=0.0)
             near = [p for p in above if p.top >= floor - 1]
             lead = _lead_paragraph(near)
+            after_heading = [q for q in near if not q.is_heading] if not near or not near[-1].is_heading else []
             table = Table(
                 f"page={page.number},table={index + 1}",
                 found.title,
                 found.rows,
                 lead=lead,
                 heading=headings[-1] if headings else heading,
+                caption=" ".join(q.text for q in after_heading),
             )
             text_above = any(
                 ln["bottom"] <= found.top + 1 and (page.number, k) not in running for k, ln in enumerate(page.lines)
@@ -304,7 +308,30 @@ def _tables_placed(pages: list[_Page], pieces: dict[int, list[_Piece]]) -> list[
             bottom = page.found[last].bottom
             if not any(ln["top"] >= bottom - 1 and (page.number, k) not in running for k, ln in enumerate(page.lines)):
                 open_table = made[last]
-    return tables
+    return _statements_carried(tables)
+
+
+def _statements_carried(tables: list[Table]) -> list[Table]:
+    """A table that names no statement, as wide as the table of a statement right before it on
+    its page or the page before, is that statement's next block or page (an equity statement's
+    prior-year block, a page the continuation rule could not join): it takes that caption."""
+    carried: list[Table] = []
+    for table in tables:
+        before = carried[-1] if carried else None
+        if (
+            before is not None
+            and statement_of(table.title, table.caption, table.lead) is None
+            and statement_of(before.title, before.caption, before.lead) is not None
+            and table.width == before.width
+            and 0 <= _page_of(table) - _page_of(before) <= 1
+        ):
+            table = replace(table, caption=before.caption)
+        carried.append(table)
+    return carried
+
+
+def _page_of(table: Table) -> int:
+    return int(table.locator_prefix.split(",")[0].removeprefix("page="))
 
 
 def _continues(previous: Table, table: Table) -> bool:
@@ -323,7 +350,9 @@ def _continued(previous: Table, table: Table) -> Table:
     """`table` read as the rest of `previous`: its caption, and its header rows unless repeated."""
     header = _header_rows(previous.rows)
     rows = table.rows if table.rows[: len(header)] == header else [*header, *table.rows]
-    return replace(table, title=previous.title, rows=rows, lead=previous.lead, heading=previous.heading)
+    return replace(
+        table, title=previous.title, rows=rows, lead=previous.lead, heading=previous.heading, caption=previous.caption
+    )
 
 
 def _header_rows(rows: list[list[str]]) -> list[list[str]]:

@@ -44,6 +44,8 @@ class FactCandidate:
     raw_label: str
     sensitivity: str = "INTERNAL"
     reason: str = ""
+    scope: str = ""  # `parent`: a parent-company statement's figure, never the group's
+    guessed: bool = False  # the metric is only the closest guess for a label the glossary does not read
 
     @property
     def period_label(self) -> str:
@@ -224,6 +226,7 @@ def _candidate(
         raw_label=row.label,
         sensitivity=scope.sensitivity,
         reason="; ".join(reasons),
+        guessed=not row.known,
     )
 
 

@@ -6,10 +6,12 @@ from dataclasses import dataclass, replace
 
 from core.glossary import GlossarySnapshot
 from core.normalize import text_normalize
+from core.types import Period
 
 from ..headers import due_schedule, sub_annual
 from ..ir import ExtractedDocument, Table
 from ..scales import Printed, currency_strip, scale_read
+from ..statements import CONSOLIDATED, PARENT, header_dated, is_equity_changes, statement_of
 from ..values import cell_currency, value_parse
 from .cells import FactCandidate, _candidate, _context, _join, _printed_merge, _row, _Scope
 from .layout import (
@@ -70,12 +72,44 @@ def table_read(
     default_entity: str | None = None,
     sheet_name: str | None = None,
     inherited: Printed | None = None,
+    report_period: Period | None = None,
 ) -> TableFacts:
     """Every value cell of `table` as a fact candidate, or why there is none. `inherited`: the
-    scale of the block above, for a second block under its own header rows."""
+    scale of the block above, for a second block under its own header rows; `report_period`: the
+    period of the report the table is in (its document's context), against which headers printed
+    relative to the report (`本期`, `上年`) and a single-year table are read."""
+    statement = statement_of(table.title, table.caption, table.lead)
+    if is_equity_changes(statement):
+        return TableFacts([], "a statement of changes in equity: its columns are equity components, not periods")
+    read = _table_read(
+        table, glossary, document_name, sensitivity, default_entity, sheet_name, inherited, report_period
+    )
+    if statement is None or not statement.scope:
+        return read
+    if statement.scope == CONSOLIDATED:
+        return replace(read, candidates=[replace(c, scope=CONSOLIDATED) for c in read.candidates])
+    why = f"a parent-company statement ({statement.kind} of the parent alone): never the group's figure"
+    return replace(
+        read,
+        candidates=[replace(c, status="pending", reason=_join(why, c.reason), scope=PARENT) for c in read.candidates],
+    )
+
+
+def _table_read(
+    table: Table,
+    glossary: GlossarySnapshot,
+    document_name: str,
+    sensitivity: str,
+    default_entity: str | None,
+    sheet_name: str | None,
+    inherited: Printed | None,
+    report_period: Period | None,
+) -> TableFacts:
     reader = _reader_for(glossary)
     width = table.width
-    grid = [row + [""] * (width - len(row)) for row in table.rows]
+    grid = [[header_dated(cell, report_period) for cell in row] + [""] * (width - len(row)) for row in table.rows]
+    if width == 2 and report_period is not None and _single_year(grid):
+        grid = [["", f"{report_period.period[:4]}年度"], *grid]  # 在职员工的数量合计 | 1,406: the report's year
     start = 0
     while start < len(grid) - 1 and _is_title_row(grid[start], reader):
         start += 1
@@ -152,6 +186,7 @@ def table_read(
                 default_entity=default_entity,
                 sheet_name=sheet_name,
                 inherited=context.printed,
+                report_period=report_period,
             ).candidates
             break
         if not any(parsed for _, parsed in values):
@@ -175,6 +210,13 @@ def table_read(
     return TableFacts(candidates, "" if candidates else "no value cell under a period column")
 
 
+def _single_year(grid: list[list[str]]) -> bool:
+    """A label | value table with no header of periods: every row a label and one number."""
+    rows = [row for row in grid if any(row)]
+    numbers = [row for row in rows if row[0] and value_parse(row[1]) is not None]
+    return len(numbers) >= 2 and 2 * len(numbers) >= len(rows)
+
+
 @dataclass(frozen=True)
 class DocumentFacts:
     """What a document's tables yield: every candidate, and one warning per table that gave none."""
@@ -189,11 +231,12 @@ def document_facts(
     glossary: GlossarySnapshot,
     sensitivity: str,
     default_entity: str | None = None,
+    report_period: Period | None = None,
 ) -> DocumentFacts:
     """The fact candidates of every table; a key given two different values becomes pending.
 
     A table that yields no candidate gives a warning naming the table and why, the same in
-    every format.
+    every format. `report_period`: the period of the report (its document's context).
     """
     candidates: list[FactCandidate] = []
     warnings: list[str] = []
@@ -204,6 +247,7 @@ def document_facts(
             document_name=document.name,
             sensitivity=sensitivity,
             default_entity=default_entity,
+            report_period=report_period,
         )
         if read.problem:
             warnings.append(f"{table.locator_prefix}: no facts read ({read.problem})")
@@ -225,20 +269,50 @@ def facts_from_document(
 
 
 def _conflicts_marked(candidates: list[FactCandidate]) -> list[FactCandidate]:
+    """Two values for one key hold each other pending, unless the group's own statements
+    (`合并利润表` …) give the key one value: the audited statement rules, and a table elsewhere
+    (a note, a summary) that prints another figure waits with the statement's figure beside it.
+    One figure printed twice is one fact (the first); printed twice with one print in doubt, both
+    wait, unless the statement rules. A metric only guessed for a label the
+    glossary does not read and a parent-company figure claim no key
+    of the group's: they wait with their own reason and hold nothing else back."""
     by_key: dict[tuple[str, str, str, str, str], list[int]] = {}
     for index, fact in enumerate(candidates):
-        by_key.setdefault(fact.key, []).append(index)
+        if _claims_key(fact):
+            by_key.setdefault(fact.key, []).append(index)
     kept: list[FactCandidate] = []
     for index, fact in enumerate(candidates):
-        same = by_key[fact.key]
+        same = by_key.get(fact.key, []) if _claims_key(fact) else [index]
         if len(same) == 1:
             kept.append(fact)
-        elif len({(candidates[i].value, candidates[i].unit) for i in same}) == 1:
-            if all(candidates[i].status == "approved" for i in same):
-                if index == same[0]:
-                    kept.append(fact)  # the same fact twice (a summary repeated): keep the first
-            else:
-                kept.append(replace(fact, status="pending", reason=fact.reason or "the same figure waits for review"))
-        else:
-            kept.append(replace(fact, status="pending", reason=_join(fact.reason, "conflicting values in document")))
+            continue
+        group = [candidates[i] for i in same]
+        primary = [f for f in group if f.scope == CONSOLIDATED]
+        ruling = primary if primary and len({(f.value, f.unit) for f in primary}) == 1 else group
+        figures = {(f.value, f.unit) for f in ruling}
+        if len(figures) > 1:
+            others = [f for f in group if f.value != fact.value]
+            where = ", ".join(f"{o.value} at {o.locator}" for o in others[:2])
+            reason = f"conflicting values in document ({where})"
+            kept.append(replace(fact, status="pending", reason=_join(fact.reason, reason)))
+            continue
+        ((value, unit),) = figures
+        if (fact.value, fact.unit) != (value, unit):
+            stated = ruling[0]
+            reason = f"differs from the consolidated statement's {stated.value} at {stated.locator}"
+            kept.append(replace(fact, status="pending", reason=_join(fact.reason, reason)))
+            continue
+        if ruling is primary:  # the statement's figure stands; a second print of it is the same fact
+            first = next((i for i in same if candidates[i] in primary and candidates[i].status == "approved"), None)
+            if fact.status != "approved" or index == first:
+                kept.append(fact)
+        elif all(candidates[i].status == "approved" for i in same):
+            if index == same[0]:
+                kept.append(fact)  # the same fact twice (a summary repeated): keep the first
+        else:  # two cells claim one key and one is in doubt: the reviewer sees both
+            kept.append(replace(fact, status="pending", reason=fact.reason or "the same figure waits for review"))
     return kept
+
+
+def _claims_key(fact: FactCandidate) -> bool:
+    return fact.scope != PARENT and not fact.guessed

@@ -18,6 +18,7 @@ from core.types import Period
 
 from ..headers import header_prepare, not_a_period, periods_rewrite
 from ..scales import Printed, scale_read, scale_strip, unit_parse
+from ..statements import label_as_printed
 from ..values import _BRACKETS, UnitHint, UnitMarkers
 
 # Two reference dates: a period that reads the same on both is absolute (FY2025), one that
@@ -146,6 +147,8 @@ class _Reader:
     def _cached(self, raw: str, *, header: bool) -> _Reading:
         if not raw.strip():
             return _NOTHING
+        if not header:
+            raw = label_as_printed(raw)  # `三、营业利润（亏损以“－”号填列）` is 营业利润
         found = self.cache.get((raw, header))
         if found is None:
             found = self.cache[(raw, header)] = self._read(raw, header=header)
@@ -211,7 +214,7 @@ class _Reader:
 
     def alias_text(self, label: str) -> str:
         """A label as a curator would add it as an alias: no unit brackets, no `其中：`."""
-        text = unicodedata.normalize("NFKC", label)
+        text = unicodedata.normalize("NFKC", label_as_printed(label))
         text = _BRACKETS.sub(lambda m: " " if self.markers.whole(m.group(1)) else m.group(0), text)
         text = " ".join(text.split()).strip(" :：-—–·")
         return text[2:].lstrip(" :：") if text.startswith("其中") else text
