@@ -156,7 +156,14 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
             if queued:
                 messages.success(request, f"已加入处理队列：{queued} 个文件。")
             return redirect("admin:documents_ingestjob_changelist")
-        context = {**self.admin_site.each_context(request), "opts": self.model._meta, "title": "上传文档", "form": form}
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "上传文档",
+            "form": form,
+            "formats": "、".join(extension.removeprefix(".") for extension in EXTENSIONS),
+            "accept": ",".join(EXTENSIONS),
+        }
         return TemplateResponse(request, "admin/documents/upload.html", context)
 
 

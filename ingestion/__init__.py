@@ -1,7 +1,7 @@
 """Document ingestion, Django-free (SPEC §15, issue D).
 
 `extract` turns the bytes of a file in one of the registered formats (`ingestion.formats`:
-.pptx / .xlsx / .pdf / .docx / .md / .markdown / .txt) into one intermediate representation
+.pptx / .xlsx / .pdf / .docx / .md / .markdown / .txt / .html / .htm) into one intermediate representation
 (`ExtractedDocument`: tables as grids with cell locators, text as `Block`s with structural
 locators). `facts_from_table` turns a table into fact candidates through the glossary.
 """

@@ -2,7 +2,8 @@
 
 Dispatches on the extension, through the format registry (`ingestion.formats`), after checking
 that the content is what the extension says: OOXML is a zip whose `[Content_Types].xml` names the right main part,
-a PDF starts with `%PDF-`, text is UTF-8. Encrypted files, legacy binary Office files, empty
+a PDF starts with `%PDF-`, text is UTF-8, HTML is text (UTF-8, GB18030 or the charset it
+declares) with HTML tags in it. Encrypted files, legacy binary Office files, empty
 files, oversized files and files with too many pages are refused with a message a user can act
 on; a parser's own exception never reaches the message (only its class name does).
 """
@@ -13,6 +14,7 @@ import io
 import zipfile
 
 from .formats import EXTENSIONS, FORMATS, Format, extension_of, format_for_extension, format_of
+from .html import html_check
 from .ir import ExtractedDocument, ExtractionError
 
 MAX_BYTES = 50 * 1024 * 1024
@@ -110,6 +112,14 @@ def _check_content(name: str, fmt: Format, data: bytes, max_bytes: int) -> None:
             raise ExtractionError(
                 f"{name}: mislabelled: the content is a {_label(found)} ({found}), not {ext}.", "mislabelled"
             )
+        return
+    if fmt.container == "html":
+        if kind in ("zip", "ole") or data.lstrip().startswith(b"%PDF-"):
+            what = {"zip": "a zip archive or an Office document", "ole": "a legacy or encrypted Office file"}
+            raise ExtractionError(
+                f"{name}: mislabelled: the content is {what.get(kind, 'a PDF')}, not an HTML page.", "mislabelled"
+            )
+        html_check(name, data)
         return
     # text
     if kind in ("pdf", "zip", "ole") or b"\x00" in data[:8192]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Literal, Protocol
 
+from .html import read_html
 from .ir import ExtractedDocument
 from .office import read_docx, read_pptx
 from .pdf import read_pdf
@@ -27,7 +28,7 @@ class Reader(Protocol):
 class Format:
     extension: str  # lower case, with the dot
     media_type: str
-    container: Literal["ooxml", "pdf", "text"]  # what the bytes must be
+    container: Literal["ooxml", "pdf", "text", "html"]  # what the bytes must be
     reader: Reader
     label: str = ""  # what a curator calls it, in messages about mislabelled files
     legacy_extension: str = ""  # the binary Office format that is saved as this one
@@ -66,6 +67,8 @@ FORMATS: tuple[Format, ...] = (
     Format(".md", "text/markdown", "text", read_markdown, "Markdown"),
     Format(".markdown", "text/markdown", "text", read_markdown, "Markdown"),
     Format(".txt", "text/plain", "text", read_plain_text, "text"),
+    Format(".html", "text/html", "html", read_html, "HTML page"),
+    Format(".htm", "text/html", "html", read_html, "HTML page"),
 )
 EXTENSIONS: tuple[str, ...] = tuple(f.extension for f in FORMATS)
 _BY_EXTENSION = {f.extension: f for f in FORMATS}

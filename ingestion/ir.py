@@ -9,6 +9,7 @@ Cell locators, per format:
 - pptx  `slide=3,table=1,row=营业收入,col=FY2025`
 - pdf   `page=2,table=1,row=ACME香港,col=2025H1`
 - docx  `table=1,row=净利润,col=FY2025`
+- html  `table=1,row=净利润,col=FY2025`
 - xlsx  `sheet=ACME香港!C4` (a real A1 reference)
 """
 

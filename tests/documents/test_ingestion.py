@@ -20,6 +20,7 @@ from facts.models import FactMetric
 from ingestion.ir import is_cell_locator
 from retrieval.models import Chunk
 from tests.clients import client_for
+from tests.factories import curator_make
 
 pytestmark = pytest.mark.django_db
 DEMO = Path(__file__).resolve().parents[2] / "demo"
@@ -165,6 +166,27 @@ def test_every_format_the_upload_api_accepts_is_ingested(demo) -> None:
     job = curator.get(response.json()["status_url"]).json()
     assert job["status"] == "done", job["message"]
     assert Document.objects.get(name="weekly.markdown").media_type == "text/markdown"
+
+
+def test_html_is_accepted_by_the_upload_api_the_admin_upload_and_the_cli(tmp_path: Path) -> None:
+    """`.html` / `.htm` come from the format registry: every entry point takes them, none lists them."""
+    curator = curator_make()
+    page = "<h2>物流</h2><p>华南智能仓投产。</p>".encode()
+    response = client_for(curator).post(
+        "/v1/documents", {"file": SimpleUploadedFile("weekly.html", page)}, format="multipart"
+    )
+    assert response.status_code == 202
+    job = client_for(curator).get(response.json()["status_url"]).json()
+    assert job["status"] == "done", job["message"]
+    assert Document.objects.get(name="weekly.html").media_type == "text/html"
+    client = Client()
+    client.force_login(curator)
+    form = client.get("/admin/documents/document/upload/").content.decode()
+    assert "html、htm" in form and 'accept=".pptx,.xlsx,.pdf,.docx,.md,.markdown,.txt,.html,.htm"' in form
+    (tmp_path / "memo.htm").write_bytes(page)
+    out = StringIO()
+    call_command("ingest", str(tmp_path / "memo.htm"), "--no-progress", stdout=out, stderr=StringIO())
+    assert "memo.htm: created, 1 chunk(s)" in out.getvalue()
 
 
 def test_admin_upload_queues_jobs_and_shows_failures(demo) -> None:

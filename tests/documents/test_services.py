@@ -54,3 +54,37 @@ def test_a_file_that_cannot_be_read_writes_nothing() -> None:
     with pytest.raises(IngestError, match="sensitivity must be one of"):
         document_ingest(name="memo.md", data=MEMO, sensitivity="SECRET")
     assert not Document.objects.exists()
+
+
+HTML_REPORT = (
+    '<html><head><meta charset="gbk"><title>ACME香港 2026年报</title></head><body>'
+    "<h2>ACME香港</h2><p>门店网络调整。</p><p>单位：人民币百万元</p>"
+    "<table><tr><th>项目</th><th>FY2026</th></tr><tr><td>营业收入</td><td>42</td></tr></table>"
+    "</body></html>"
+).encode("gbk")
+
+
+def test_an_html_page_becomes_facts_and_chunks() -> None:
+    entity_make()
+    metric_make()
+    outcome = document_ingest(name="hk_2026.htm", data=HTML_REPORT)
+    assert outcome.facts == {"approved": 1, "pending": 0, "conflicts": 0}
+    document = Document.objects.get(name="hk_2026.htm")
+    assert (document.media_type, document.status) == ("text/html", "ready")
+    fact = FactMetric.objects.get()
+    assert (fact.entity_id, fact.metric_id, str(fact.value), fact.unit_id, fact.locator) == (
+        "ACME_HK",
+        "REVENUE",
+        "42",
+        "CNY_M",
+        "table=1,row=营业收入,col=FY2026",
+    )
+    assert list(document.chunks.values_list("locator", flat=True)) == ["section=ACME香港,para=1-2"]
+
+
+def test_a_file_named_html_that_is_not_html_writes_nothing() -> None:
+    with pytest.raises(IngestError, match="not HTML"):
+        document_ingest(name="notes.html", data="只是一段文字。\n".encode())
+    with pytest.raises(IngestError, match="mislabelled"):
+        document_ingest(name="report.html", data=xlsx_bytes(lambda w: w.create_sheet("S")))
+    assert not (Document.objects.exists() or FactMetric.objects.exists() or Chunk.objects.exists())

@@ -389,9 +389,10 @@ def test_empty_files() -> None:
 
 def test_every_registered_format_is_read_with_its_media_type() -> None:
     """The upload checks accept `EXTENSIONS`; each one must also extract (`.markdown` once did not)."""
-    assert EXTENSIONS == (".pptx", ".xlsx", ".pdf", ".docx", ".md", ".markdown", ".txt")
+    assert EXTENSIONS == (".pptx", ".xlsx", ".pdf", ".docx", ".md", ".markdown", ".txt", ".html", ".htm")
+    samples = {"text": "# 标题\n## 一\n正文。\n".encode(), "html": "<h1>标题</h1><h2>一</h2><p>正文。</p>".encode()}
     for fmt in FORMATS:
-        data = "# 标题\n## 一\n正文。\n".encode() if fmt.container == "text" else _valid(fmt.extension)
+        data = samples.get(fmt.container) or _valid(fmt.extension)
         document = extract(f"sample{fmt.extension}", data)
         assert document.media_type == fmt.media_type and (document.blocks or document.tables), fmt.extension
     markdown = extract("note.markdown", "# 标题\n## 一、概况\n第一段。\n".encode())
