@@ -149,6 +149,7 @@ class _TableBuilder:
     number: int
     lead: str
     heading: str
+    above: str = ""  # every paragraph since the previous table or heading (`Table.caption`)
     caption: list[str | None] = field(default_factory=list)
     rows: list[list[_Cell]] = field(default_factory=list)
     cell: _Cell | None = None
@@ -219,6 +220,7 @@ class _Reader(HTMLParser):
         self.heading = ""  # the nearest heading, for the tables below it
         self.para = 0
         self.previous = ""  # the paragraph just read, for a table's lead; "" after a heading or a table
+        self.since: list[str] = []  # the paragraphs since the previous table or heading
 
     # -- where text goes ---------------------------------------------------------------------------
 
@@ -238,7 +240,7 @@ class _Reader(HTMLParser):
             return
         sentence = tag == "h" and (text.endswith(_SENTENCE_LIKE) or len(text) > _CAPTION_LIMIT)
         if tag and not sentence:
-            self.heading, self.previous = text, ""
+            self.heading, self.previous, self.since = text, "", []
             if tag == "h1" and not self.doc_title and not self.section:
                 self.doc_title = text
             else:
@@ -247,6 +249,7 @@ class _Reader(HTMLParser):
         self.para += 1
         self.blocks.append(Block(text, f"section={self.section}" if self.section else "", self.para, self.section))
         self.previous = text
+        self.since.append(text)
 
     # -- the parser's events -----------------------------------------------------------------------
 
@@ -271,7 +274,8 @@ class _Reader(HTMLParser):
                 self._flush()
             self.table_count += 1
             lead, heading = (self.previous, self.heading) if table is None else ("", self.heading)
-            self.open_tables.append(_TableBuilder(self.table_count, lead, heading))
+            above = " ".join(self.since) if table is None else ""
+            self.open_tables.append(_TableBuilder(self.table_count, lead, heading, above))
             return
         if table is not None:
             self._table_tag(table, tag, attrs)
@@ -348,7 +352,7 @@ class _Reader(HTMLParser):
         table = self.open_tables.pop()
         self.done_tables.append(table)
         if not self.open_tables:
-            self.previous = ""
+            self.previous, self.since = "", []
 
     def close(self) -> None:
         super().close()
@@ -375,7 +379,9 @@ class _Reader(HTMLParser):
             lead = built.lead
             is_caption = len(lead) <= _CAPTION_LIMIT and not lead.endswith(_SENTENCE_END)
             title = caption or (lead if is_caption else "")
-            tables.append(Table(f"table={len(tables) + 1}", title, rows, lead=lead, heading=built.heading))
+            tables.append(
+                Table(f"table={len(tables) + 1}", title, rows, lead=lead, heading=built.heading, caption=built.above)
+            )
         return tables
 
 

@@ -78,7 +78,7 @@ def table_read(
     scale of the block above, for a second block under its own header rows; `report_period`: the
     period of the report the table is in (its document's context), against which headers printed
     relative to the report (`本期`, `上年`) and a single-year table are read."""
-    statement = statement_of(table.title, table.caption, table.lead)
+    statement = statement_of(table.heading, table.title, table.caption, table.lead)
     if is_equity_changes(statement):
         return TableFacts([], "a statement of changes in equity: its columns are equity components, not periods")
     read = _table_read(

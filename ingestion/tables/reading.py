@@ -41,6 +41,8 @@ _FILLER = (
     "reported",
     "单位",
     "人民币",
+    "本公司",  # the issuer itself: 公司研发人员的数量 is 研发人员数量
+    "公司",
 )
 
 # Report headers the §5 grammar does not read: `2025年1-6月` (H1), `2025年7-9月` (Q3), `1H2025`.
@@ -167,9 +169,19 @@ class _Reader:
             printed = Printed(money[0], money[1] * unit.factor)  # type: ignore[union-attr]
         return _Reading(metrics=(target.code,), unit=None if money else unit, whole=True, printed=printed)
 
+    def _headcount(self, raw: str) -> _Reading | None:
+        """A category row of a staff table (`硕士`, `生产人员`) stands for its headcount: the label
+        with 人数 is a metric counted in persons (a unit printed 人)."""
+        found = self._whole(raw.strip() + "人数")
+        if found is None:
+            return None
+        metric = self.glossary.metrics.get(found.metrics[0])
+        unit = self.glossary.units.get(metric.unit) if metric is not None else None
+        return found if unit is not None and unit.name_zh == "人" else None
+
     def _read(self, raw: str, *, header: bool) -> _Reading:
         if not header:
-            whole = self._whole(raw)
+            whole = self._whole(raw) or self._headcount(raw)
             if whole is not None:
                 return whole
         normalized, dates = periods_rewrite(_report_periods(text_normalize(header_prepare(raw))))

@@ -201,3 +201,25 @@ def test_a_single_year_table_takes_the_report_period() -> None:
 def test_a_per_share_label_reads_with_its_unit_set_aside() -> None:
     facts = read([["主要财务指标", "2019年"], ["基本每股收益（元／股）", "0.62"]])
     assert approved(facts) == {("EPS", "FY2019", Decimal("0.62"))}
+
+
+def test_a_staff_category_stands_for_its_headcount_and_the_company_word_for_the_issuer() -> None:
+    glossary = glossary_build(
+        entities=[EntityInfo("CO", "示例科技", "peer")],
+        metrics=[MetricInfo("MASTERS", "硕士人数", "PERSONS"), MetricInfo("RD_STAFF", "研发人员数量", "PERSONS")],
+        channels=[],
+        units=[UnitInfo("PERSONS", "人", "persons")],
+        aliases=[AliasRecord("metric", "硕士人数", "MASTERS"), AliasRecord("metric", "研发人员数量", "RD_STAFF")],
+    )
+    table = Table(
+        "page=52,table=1", "", [["教育程度类别", "数量（人）"], ["硕士", "14"], ["公司研发人员的数量", "172"]]
+    )
+    facts = table_read(
+        table,
+        glossary=glossary,
+        document_name="r.pdf",
+        sensitivity="INTERNAL",
+        default_entity="CO",
+        report_period=FY2019,
+    ).candidates
+    assert approved(facts) == {("MASTERS", "FY2019", Decimal("14")), ("RD_STAFF", "FY2019", Decimal("172"))}
