@@ -3,7 +3,8 @@
 `user_cleared` reads a user's clearance. `visible_to` is the one place the sensitivity rule is
 applied to a queryset: every selector, admin and API path that loads sensitive rows goes through
 it, so the rows are filtered in the query, never afterwards. `visible_to_sql` is the same rule
-for the raw-SQL search paths.
+for the raw-SQL search paths. `sensitivity_strictest` (and `sensitivity_strictest_sql`) derive a
+row's level from the levels of what it came from, such as a fact and its document.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
-from django.db.models import Model, QuerySet
+from django.db.models import Case, CharField, Model, Q, QuerySet, Value, When
 from django.http import HttpRequest
 
-from core.types import RESTRICTED
+from core.types import RESTRICTED, SENSITIVITIES
 
 SENSITIVITY = ("sensitivity",)
 
@@ -76,6 +77,37 @@ def visible_to_sql(*columns: str, cleared: bool) -> tuple[str, list[str]]:
     if cleared:
         return "", []
     return "".join(f" AND {column} <> %s" for column in columns), [RESTRICTED] * len(columns)
+
+
+def sensitivity_strictest(*lookups: str) -> Case:
+    """The strictest of the levels at `lookups`, as a query expression: a row is as sensitive as
+    the most sensitive thing it came from (`"sensitivity", "document__sensitivity"`: a fact, and
+    its document if it has one). A lookup across a relation that holds no row adds nothing; a
+    level outside `SENSITIVITIES` counts as RESTRICTED (fail closed, as `sensitivity_max` does).
+
+    Derived in the query, never copied onto the row, so a document whose level is raised takes
+    its facts along at once.
+    """
+    whens = []
+    for rank, level in enumerate(SENSITIVITIES[:-1]):
+        at_most = SENSITIVITIES[: rank + 1]
+        condition = Q()
+        for lookup in lookups:
+            condition &= Q(**{f"{lookup}__isnull": True}) | Q(**{f"{lookup}__in": at_most})
+        whens.append(When(condition, then=Value(level)))
+    return Case(*whens, default=Value(SENSITIVITIES[-1]), output_field=CharField())
+
+
+def sensitivity_strictest_sql(*columns: str) -> tuple[str, list[str]]:
+    """`sensitivity_strictest` for raw SQL: an expression over `columns` (a column of an outer
+    join may be NULL), and its parameters."""
+    whens, params = [], []
+    for rank, level in enumerate(SENSITIVITIES[:-1]):
+        at_most = list(SENSITIVITIES[: rank + 1])
+        marks = ", ".join(["%s"] * len(at_most))
+        whens.append("WHEN " + " AND ".join(f"({c} IS NULL OR {c} IN ({marks}))" for c in columns) + " THEN %s")
+        params += at_most * len(columns) + [level]
+    return f"CASE {' '.join(whens)} ELSE %s END", [*params, SENSITIVITIES[-1]]
 
 
 class ClearanceFilteredAdmin:

@@ -7,7 +7,8 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.options import ActionLocation
-from django.db.models import QuerySet
+from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -17,6 +18,8 @@ from django.utils.safestring import mark_safe
 
 from common.access import ClearanceFilteredAdmin, user_cleared, visible_to
 from core.types import SENSITIVITIES
+from facts.models import FactMetric
+from facts.selectors import facts_visible
 from ingestion.formats import EXTENSIONS, format_of
 from retrieval.embedders import embedder_build
 from retrieval.models import Chunk
@@ -83,9 +86,16 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
             messages.info(request, line)
         return super().changelist_view(request, extra_context)
 
-    @admin.display(description="facts")
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Document]:
+        """Each document with the number of its facts this curator may see, in the list's query: a
+        count of every fact would give away that a RESTRICTED one exists."""
+        facts = facts_visible(FactMetric.objects.filter(document=OuterRef("pk")), cleared=user_cleared(request.user))
+        counted = facts.order_by().values("document").annotate(n=Count("pk")).values("n")
+        return super().get_queryset(request).annotate(visible_fact_count=Coalesce(Subquery(counted), 0))
+
+    @admin.display(description="facts", ordering="visible_fact_count")
     def fact_count(self, document: Document) -> int:
-        return document.facts.count()
+        return document.visible_fact_count  # type: ignore[attr-defined]
 
     @admin.display(description="warnings")
     def warning_summary(self, document: Document) -> str:

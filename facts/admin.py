@@ -267,7 +267,7 @@ class FactMetricAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore
     # Newest rows first, read backwards along the primary key: the natural key's index holds
     # approved rows only, so ordering the whole table by it would sort every row.
     ordering = ["-pk"]
-    restricted_lookups = ("sensitivity", "document__sensitivity")
+    restricted_lookups = FactMetric.SENSITIVITY_LOOKUPS
     list_select_related = False
     show_full_result_count = False
 

@@ -20,6 +20,7 @@ from common.api.fields import FactSourceSerializer
 from common.api.pagination import StrictLimitOffsetPagination
 from common.api.permissions import CuratorWrites
 from core.periods import period_parse
+from core.types import SENSITIVITIES
 
 from .models import Alias, FactMetric
 from .selectors import fact_list, glossary_snapshot
@@ -44,6 +45,8 @@ class FactListApi(ListAPIView):  # type: ignore[type-arg]
         value = serializers.SerializerMethodField()
         unit = serializers.CharField(source="unit_id")
         source = serializers.SerializerMethodField()
+        # The level the fact is read at: the stricter of its own and its document's.
+        sensitivity = serializers.ChoiceField(list(SENSITIVITIES), source="effective_sensitivity", read_only=True)
 
         class Meta:
             model = FactMetric

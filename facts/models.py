@@ -229,6 +229,11 @@ class FactMetric(models.Model):
         PENDING = "pending", "pending"
         REJECTED = "rejected", "rejected"
 
+    # A fact is as sensitive as the stricter of its own level and its document's (a fact imported
+    # with no document: its own). Reads derive it (`facts.selectors.facts_visible`); it is never
+    # copied onto the row, so raising a document's level takes its facts along at once.
+    SENSITIVITY_LOOKUPS = ("sensitivity", "document__sensitivity")
+
     # Index diet: the approved natural-key index leads with entity_code, so entity and
     # entity+metric filters of approved rows use it; pending rows and document links get partial
     # indexes. Every index costs

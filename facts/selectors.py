@@ -10,7 +10,7 @@ from decimal import Decimal
 from django.db import connection
 from django.db.models import QuerySet
 
-from common.access import visible_to, visible_to_sql
+from common.access import sensitivity_strictest, sensitivity_strictest_sql, visible_to, visible_to_sql
 from core.compute import CannotCompute, Computed, formula_compute, formula_metrics_build
 from core.formula import formula_parse, formula_render, formulas_check
 from core.glossary import (
@@ -82,9 +82,17 @@ def glossary_load(*, version: int = 0) -> GlossarySnapshot:
     )
 
 
+def facts_visible(facts: QuerySet[FactMetric], *, cleared: bool) -> QuerySet[FactMetric]:
+    """The rows of `facts` the caller may load, each annotated with `effective_sensitivity`: the
+    stricter of its own level and its document's. An INTERNAL fact from a RESTRICTED document is
+    RESTRICTED, and hidden from the uncleared like any other RESTRICTED row."""
+    facts = facts.annotate(effective_sensitivity=sensitivity_strictest(*FactMetric.SENSITIVITY_LOOKUPS))
+    return visible_to(facts, cleared=cleared, lookups=("effective_sensitivity",))
+
+
 def fact_list(*, cleared: bool) -> QuerySet[FactMetric]:
-    """Approved facts the caller may see."""
-    return visible_to(FactMetric.objects.filter(review_status=FactMetric.Review.APPROVED), cleared=cleared)
+    """Approved facts the caller may see, with `effective_sensitivity` (`facts_visible`)."""
+    return facts_visible(FactMetric.objects.filter(review_status=FactMetric.Review.APPROVED), cleared=cleared)
 
 
 _FACT_COLUMNS = (
@@ -99,7 +107,7 @@ _FACT_COLUMNS = (
     "locator",
     "document_id",
     "valid_as_of",
-    "sensitivity",
+    "effective_sensitivity",
 )
 
 
@@ -182,27 +190,35 @@ def figures_get(
 ) -> list[tuple[str, Decimal | float | str, str, str]]:
     """`(entity, value, sensitivity, unit)` of one metric's facts for one period and channel, among
     `entities`, that the caller may see, highest value first (`order="asc"`: lowest first): what
-    a long ranking reads to find its head.
+    a long ranking reads to find its head. The sensitivity is the one `facts_visible` derives.
 
-    One query over the covering `(metric, period, channel, entity, …)` index, sorted by the
-    database and read through the cursor rather than as model instances: a ranking over
-    thousands of entities reads thousands of figures for a handful of answer lines. A short
-    entity list goes into the query; a long one is matched here, since the index already bounds
-    the rows to the metric's. Values are as the database returns them (a decimal, or a number or
-    text that `Decimal` reads): only the head's are ever needed exactly, and those are read whole.
+    One query over the `(metric, period, channel, entity, …)` index, with each row's document
+    looked up by primary key for its level, sorted by the database and read through the cursor
+    rather than as model instances: a ranking over thousands of entities reads thousands of
+    figures for a handful of answer lines. A short entity list goes into the query; a long one is
+    matched here, since the index already bounds the rows to the metric's. Values are as the
+    database returns them (a decimal, or a number or text that `Decimal` reads): only the head's
+    are ever needed exactly, and those are read whole.
     """
     if order not in ("desc", "asc"):
         raise ValueError(f"order must be 'desc' or 'asc', not {order!r}")
     meta = FactMetric._meta
-    metric_c, entity_c, channel_c, unit_c = (meta.get_field(f).column for f in ("metric", "entity", "channel", "unit"))
-    hidden, hidden_params = visible_to_sql("sensitivity", cleared=cleared)
-    sql = (
-        f"SELECT {entity_c}, value, sensitivity, {unit_c} FROM {meta.db_table} "
-        f"WHERE {metric_c} = %s AND period_type = %s AND period = %s AND {channel_c} = %s "
-        f"AND review_status = %s{hidden}"
+    documents = meta.get_field("document").related_model._meta  # documents sits above facts: no import
+    metric_c, entity_c, channel_c, unit_c, document_c = (
+        f"f.{meta.get_field(name).column}" for name in ("metric", "entity", "channel", "unit", "document")
     )
-    params: list[object] = [metric, period.period_type, period.period, channel, FactMetric.Review.APPROVED]
-    params += hidden_params
+    # The same level as `facts_visible`: the stricter of the fact's and its document's, if any.
+    level, level_params = sensitivity_strictest_sql("f.sensitivity", "d.sensitivity")
+    hidden, hidden_params = visible_to_sql(level, cleared=cleared)
+    sql = (
+        f"SELECT {entity_c}, f.value, {level}, {unit_c} FROM {meta.db_table} f "
+        f"LEFT JOIN {documents.db_table} d ON d.{documents.pk.column} = {document_c} "
+        f"WHERE {metric_c} = %s AND f.period_type = %s AND f.period = %s AND {channel_c} = %s "
+        f"AND f.review_status = %s{hidden}"
+    )
+    # The level's parameters go wherever its expression does: in the SELECT, and in the filter.
+    params: list[object] = [*level_params, metric, period.period_type, period.period, channel]
+    params += [FactMetric.Review.APPROVED, *(level_params if hidden else ()), *hidden_params]
     wanted = entities if isinstance(entities, (set, frozenset, dict)) else set(entities)
     if len(wanted) <= _IN_BATCH:
         sql += f" AND {entity_c} IN ({', '.join(['%s'] * len(wanted))})"
@@ -210,7 +226,7 @@ def figures_get(
     # SQLite keeps a decimal as text, which would sort by its characters: sort it as a number.
     # Two figures that differ beyond a double's precision may then come in either order; the
     # caller's cut takes every figure equal to the boundary's as a double (see `ranking_head`).
-    key = "CAST(value AS REAL)" if connection.vendor == "sqlite" else "value"
+    key = "CAST(f.value AS REAL)" if connection.vendor == "sqlite" else "f.value"
     sql += f" ORDER BY {key} {order.upper()}"
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import AnonymousUser, Permission
+from django.db import connection
 
 from agent.models import QueryLog
 from agent.selectors import query_log_list
-from common.access import user_cleared, visible_to, visible_to_sql
-from core.types import RESTRICTED
+from common.access import sensitivity_strictest_sql, user_cleared, visible_to, visible_to_sql
+from core.compute import sensitivity_max
+from core.types import RESTRICTED, SENSITIVITIES
 from documents.models import Document, IngestJob
 from documents.selectors import document_list, ingest_job_list
 from facts.models import FactMetric
@@ -84,6 +87,22 @@ def test_the_raw_sql_form_of_the_rule_binds_the_constant() -> None:
     assert visible_to_sql("c.sensitivity", "d.sensitivity", cleared=True) == ("", [])
     condition, params = visible_to_sql("c.sensitivity", "d.sensitivity", cleared=False)
     assert condition == " AND c.sensitivity <> %s AND d.sensitivity <> %s" and params == [RESTRICTED, RESTRICTED]
+
+
+@pytest.mark.django_db
+def test_the_raw_sql_strictest_level_is_the_cores_and_ignores_an_absent_relation() -> None:
+    # what `sensitivity_max` says, with an outer join's NULL adding nothing and an unknown level
+    # ("CONFIDENTIAL") failing closed
+    levels = (*SENSITIVITIES, "CONFIDENTIAL")
+    level, params = sensitivity_strictest_sql("t.own", "t.document")
+    for own, document in itertools.product(levels, (*levels, None)):
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT {level} FROM (SELECT CAST(%s AS VARCHAR(12)) AS own, CAST(%s AS VARCHAR(12)) AS document) t",
+                [*params, own, document],
+            )
+            derived = cursor.fetchone()[0]
+        assert derived == sensitivity_max([own] if document is None else [own, document]), (own, document)
 
 
 FILTER_WRITTEN_OUT = re.compile(
