@@ -22,8 +22,12 @@ dropped with a warning; a scanned PDF (no text layer) yields nothing and is refu
 from __future__ import annotations
 
 import io
+import multiprocessing
+import os
 import re
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Any
@@ -156,30 +160,11 @@ def read_pdf(name: str, data: bytes, *, media_type: str, max_pages: int) -> Extr
         warnings = []
         if getattr(pdf.doc, "encryption", None):
             warnings.append("the PDF is encrypted with an empty user password (permissions only); read as usual")
-        pages: list[_Page] = []
+        pages, dropped = _pages_read(name, data, pdf, count)
         sizes: Counter[float] = Counter()
-        dropped = 0
-        for number, page in enumerate(pdf.pages, start=1):
-            found = page.find_tables()
-            boxes = [tuple(t.bbox) for t in found]
-            rest = page.filter(lambda obj, boxes=boxes: not _inside(obj, boxes)) if boxes else page
-            lines = []
-            for line in rest.extract_text_lines(return_chars=True):
-                if _unreadable(line["text"]):
-                    dropped += 1
-                elif line["text"].strip():
-                    lines.append(_slim(line))
-            for line in lines:
+        for page in pages:
+            for line in page.lines:
                 sizes[_size(line)] += len(line["text"])
-            tables = []
-            for table in found:
-                top = table.bbox[1]
-                above = [ln for ln in lines if ln["bottom"] <= top + 1 and ln["top"] >= top - _TITLE_GAP]
-                title = _cell(above[-1]["text"]) if above else ""
-                grid = [[_cell(cell) for cell in row] for row in table.extract()]
-                tables.append(_Found(top, table.bbox[3], title, grid))
-            pages.append(_Page(number, float(page.height), lines, tables))
-            page.close()
         if dropped:
             warnings.append(f"{dropped} lines of text could not be decoded (fonts without a Unicode mapping)")
             if not any(p.lines for p in pages) and not any(p.found for p in pages):
@@ -195,6 +180,61 @@ def read_pdf(name: str, data: bytes, *, media_type: str, max_pages: int) -> Extr
     finally:
         pdf.close()
     return ExtractedDocument(name, media_type, title or PurePath(name).stem, tables, blocks, count, warnings)
+
+
+_PAGES_PER_WORKER = 24  # below this many pages a second process costs more than it saves
+
+
+def _pages_read(name: str, data: bytes, pdf: Any, count: int) -> tuple[list[_Page], int]:
+    """Every page's text lines and tables, and how many lines could not be decoded. A long PDF
+    is read in one process per core, each on its own run of pages; the pages are the same as
+    read in one process (pdfplumber reads a page from the file alone)."""
+    workers = min(os.cpu_count() or 1, count // _PAGES_PER_WORKER)
+    if workers < 2:
+        return _page_range(pdf, 1, count)
+    bounds = [(1 + count * k // workers, count * (k + 1) // workers) for k in range(workers)]
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver")) as pool:
+            runs = list(pool.map(_page_range_of, [(name, data, first, last) for first, last in bounds]))
+    except (BrokenProcessPool, OSError):  # no process could be started here: read in this one
+        return _page_range(pdf, 1, count)
+    return [page for pages, _ in runs for page in pages], sum(dropped for _, dropped in runs)
+
+
+def _page_range_of(job: tuple[str, bytes, int, int]) -> tuple[list[_Page], int]:
+    name, data, first, last = job
+    pdf = _open(name, data)
+    try:
+        return _page_range(pdf, first, last)
+    finally:
+        pdf.close()
+
+
+def _page_range(pdf: Any, first: int, last: int) -> tuple[list[_Page], int]:
+    """Pages `first`..`last` (1-based, inclusive) as `_Page`s, and the undecodable line count."""
+    pages: list[_Page] = []
+    dropped = 0
+    for number in range(first, last + 1):
+        page = pdf.pages[number - 1]
+        found = page.find_tables()
+        boxes = [tuple(t.bbox) for t in found]
+        rest = page.filter(lambda obj, boxes=boxes: not _inside(obj, boxes)) if boxes else page
+        lines = []
+        for line in rest.extract_text_lines(return_chars=True):
+            if _unreadable(line["text"]):
+                dropped += 1
+            elif line["text"].strip():
+                lines.append(_slim(line))
+        tables = []
+        for table in found:
+            top = table.bbox[1]
+            above = [ln for ln in lines if ln["bottom"] <= top + 1 and ln["top"] >= top - _TITLE_GAP]
+            title = _cell(above[-1]["text"]) if above else ""
+            grid = [[_cell(cell) for cell in row] for row in table.extract()]
+            tables.append(_Found(top, table.bbox[3], title, grid))
+        pages.append(_Page(number, float(page.height), lines, tables))
+        page.close()
+    return pages, dropped
 
 
 def _paragraphs(pages: list[_Page], body: float, title: str) -> tuple[str, list[Block], dict[int, list[_Piece]]]:
