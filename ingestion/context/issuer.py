@@ -79,8 +79,8 @@ def _labelled(label: re.Match[str], value: str, place: Place, glossary: Glossary
     if not value:
         return
     if label.group("code"):
-        token = re.match(r"[a-z0-9.]+", value)
-        code = _coded(token.group(0).strip("."), glossary) if token else None
+        token = re.match(r"[a-z0-9._-]+", value)
+        code = _coded(token.group(0).strip("._-"), glossary) if token else None
         if token is not None and code is not None:
             yield Seen(code, f"{label.group('code')} {token.group(0)}", place)
         return

@@ -142,6 +142,18 @@ def test_a_stock_code_names_the_entity_whose_code_it_qualifies() -> None:
     assert read(doc).issuer == "SH603339"
 
 
+def test_a_printed_code_is_read_whole() -> None:
+    """`ACME_GROUP_HK` is no `ACME` (an alias of the home company) followed by something else."""
+    glossary = glossary_build(
+        entities=[*GLOSSARY.entities.values(), EntityInfo("ACME_GROUP_HK", "ACME香港", "subsidiary")],
+        metrics=[],
+        channels=[],
+        units=[],
+        aliases=[*GLOSSARY.aliases, AliasRecord("entity", "ACME", "ACME_GROUP")],
+    )
+    assert read(document(["公司代码：ACME_GROUP_HK", "2019年年度报告"]), glossary).issuer == "ACME_GROUP_HK"
+
+
 def test_names_mentioned_in_passing_are_no_issuer() -> None:
     """Customers and subsidiaries are named far more often than the issuer, but not where an
     issuer is printed; a subsidiary table's `公司名称` column or `子公司名称` is no profile."""
