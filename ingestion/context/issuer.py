@@ -15,7 +15,7 @@ from core.normalize import compact_view
 
 from ..ir import ExtractedDocument
 from .places import Place, Seen, cells_read
-from .report import EN_TITLE, ZH_TITLE
+from .report import EN_TITLE, ZH_TITLE, periods_strip
 
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff"
 _NAME_LABEL = r"公司的?(?:中文)?(?:名称|简称)|(?:股票|证券|[abh]股)简称|编制单位|发行人(?:名称)?|company name"
@@ -51,7 +51,7 @@ def issuers_read(places: list[Place], doc: ExtractedDocument, glossary: Glossary
                 yield Seen(code, f"registrant {source}", place)
         title = ZH_TITLE.fullmatch(place.text) or EN_TITLE.fullmatch(place.text)
         if title and title.group("name").strip():
-            code = _named(title.group("name"), glossary)
+            code = _named(periods_strip(title.group("name")), glossary)
             if code is not None:
                 yield Seen(code, f"title {place.text}", place)
         elif place.cover and len(place.text) <= 40:

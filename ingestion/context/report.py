@@ -38,6 +38,7 @@ _ENDED = re.compile(
     r"|(?P<half_year>six months|6 months|half[- ]year|interim period)) ended\b(?P<rest>.{0,30})"
 )
 _FILE_FORM = re.compile(r"(?<![a-z0-9])(?P<form>10-k|20-f|40-f|10-q)(?![a-z0-9])")
+_PERIOD_WORDS = re.compile(r"(?<![0-9a-z])(?:fy\s?)?(?:19|20)[0-9]{2}(?:\s?(?:h[12]|q[1-4]|年度?))?(?![0-9a-z])")
 _COMPACT_PERIOD = re.compile(
     r"(?<![0-9a-z])(?:fy\s?(?P<fy>(?:19|20)[0-9]{2})|(?P<year>(?:19|20)[0-9]{2})\s?(?P<part>h[12]|q[1-4]))(?![0-9a-z])"
 )
@@ -62,14 +63,25 @@ def reports_read(places: list[Place], year_end: int | None) -> Iterator[Seen]:
 
 
 def title_report(text: str) -> tuple[str | None, Period | None] | None:
-    """The report a title line names (`2019年年度报告`, `Annual Report 2019`), else None."""
+    """The report a title line names (`2019年年度报告`, `Annual Report 2019`, `ACME 2025H1 中期报告`),
+    else None."""
     zh = ZH_TITLE.fullmatch(text)
-    if zh is not None:
-        return _zh_report(zh)
     en = EN_TITLE.fullmatch(text)
-    if en is not None:
-        return _en_report(en)
-    return None
+    if zh is not None:
+        report_type, period = _zh_report(zh)
+    elif en is not None:
+        report_type, period = _en_report(en)
+    else:
+        return None
+    if period is None:
+        compact = _compact_period(text)
+        period = compact if fits(report_type, compact) else None
+    return report_type, period
+
+
+def periods_strip(text: str) -> str:
+    """`text` without the years and periods a title prints beside a name (`ACME 2025H1`)."""
+    return _PERIOD_WORDS.sub(" ", text)
 
 
 def _zh_report(found: re.Match[str]) -> tuple[str | None, Period | None]:
@@ -119,14 +131,20 @@ def file_report(name: str) -> tuple[str | None, Period | None]:
     form = _FILE_FORM.search(name)
     if report_type is None and form is not None:
         report_type = _FORM_TYPES[form.group("form")]
-    compact = _COMPACT_PERIOD.search(name)
-    if period is None and compact is not None:
-        if compact.group("fy"):
-            period = Period("FY", compact.group("fy"))
-        else:
-            part = compact.group("part").upper()
-            period = Period("HY" if part.startswith("H") else "QUARTER", f"{compact.group('year')}{part}")
+    if period is None:
+        period = _compact_period(name)
     return report_type, period
+
+
+def _compact_period(text: str) -> Period | None:
+    """A period written compactly: `FY2019`, `2019H1`, `2019Q3`."""
+    compact = _COMPACT_PERIOD.search(text)
+    if compact is None:
+        return None
+    if compact.group("fy"):
+        return Period("FY", compact.group("fy"))
+    part = compact.group("part").upper()
+    return Period("HY" if part.startswith("H") else "QUARTER", f"{compact.group('year')}{part}")
 
 
 def fits(report_type: str | None, period: Period | None) -> bool:

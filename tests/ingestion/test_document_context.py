@@ -88,11 +88,14 @@ def test_the_cover_names_the_issuer_the_report_and_its_year() -> None:
         ("2019年三季度报告", "quarterly", "2019Q3"),
         ("2019年度报告", "annual", "FY2019"),
         ("四方科技集团股份有限公司2020年年度报告摘要", "annual", "FY2020"),
+        ("四方科技 2019H1 中期报告", "half_year", "2019H1"),
+        ("四方科技 FY2019 年报", "annual", "FY2019"),
     ],
 )
 def test_every_statutory_report_title(cover: str, report_type: str, period: str) -> None:
     doc = document(["公司代码：603339 公司简称：四方科技", cover], BODY)
     assert summary(read(doc)) == ("SH603339", report_type, period)
+    assert summary(read(document([cover], BODY)))[1:] == (report_type, period)
 
 
 def test_a_report_title_in_a_sentence_is_no_cover() -> None:
