@@ -8,9 +8,12 @@ it names the asked period, and tells a bare title line from a sentence.
 - **Names are matched on normalised text** (`text_normalize`) with the glossary's own matcher,
   so every alias counts in its Traditional, full-width or spaced form.
 - **What a sentence is about.** The entities it names; else the entity the sentence before it
-  in its paragraph was about; else the one its section or document name names. The home
-  company's name in a document or section name is no topic: it says whose document it is, not
-  which part of the company the text is about.
+  in its paragraph was about; else the one its section or document name names; else its
+  document's issuer (the company whose report it is, `RetrievedChunk.issuer`). A passage is about
+  the entities it or its section or document name names, else its issuer. The home company's
+  name in a document or section name is no topic: it says whose document it is, not which part
+  of the company the text is about; for the same reason a group's report is no other company's
+  to a question about one of its subsidiaries (its issuer is set aside there).
 - **Tiers.** `ASKED`: about an asked entity or one of its subsidiaries (a group's figure is
   explained by its parts); `OTHER`: about in-scope entities, none of them asked; `GENERAL`:
   about no entity (market text). With nothing asked, everything is `GENERAL`.
@@ -242,7 +245,14 @@ class FocusReader:
                 scope.add(code)
                 pending.extend(child.code for child in glossary.children(code))
         self.scope = frozenset(scope)
-        self._contexts: dict[int, tuple[frozenset[str], tuple[Period, ...]]] = {}
+        holders: set[str] = set()
+        for code in self.focus.entities:
+            parent = glossary.entities[code].parent if code in glossary.entities else None
+            while parent is not None and parent not in holders:
+                holders.add(parent)
+                parent = glossary.entities[parent].parent if parent in glossary.entities else None
+        self.holders = frozenset(holders - scope)
+        self._contexts: dict[int, tuple[frozenset[str], tuple[Period, ...], frozenset[str]]] = {}
         self._named: dict[str, frozenset[str]] = {}
         self._terms: dict[str, frozenset[str]] = {}
 
@@ -269,20 +279,31 @@ class FocusReader:
         """The periods `text` names; none are read when no period was asked."""
         return periods_named(text) if self.focus.period is not None else ()
 
+    def issuer(self, chunk: RetrievedChunk) -> frozenset[str]:
+        """The passage's issuer as what it is about, unless it is a group holding an asked entity."""
+        info = self.glossary.entities.get(chunk.issuer)
+        if info is None or self.glossary.is_external(info.code) or info.code in self.holders:
+            return frozenset()
+        return frozenset({info.code})
+
     def context(self, chunk: RetrievedChunk) -> tuple[frozenset[str], tuple[Period, ...]]:
-        """The entities (the home company aside) and periods the passage's section or document names."""
+        """The entities (the home company aside) and periods the passage's section or document names;
+        its issuer when they name none."""
+        named, periods, issuer = self._context(chunk)
+        return named or issuer, periods
+
+    def _context(self, chunk: RetrievedChunk) -> tuple[frozenset[str], tuple[Period, ...], frozenset[str]]:
         if chunk.chunk_id not in self._contexts:
             section, document = self._names(chunk)
             periods = self.periods(section) + self.periods(document)
             named = next((found for found in (self.named(n) - {self.home} for n in (section, document)) if found), None)
-            self._contexts[chunk.chunk_id] = (named or frozenset(), periods)
+            self._contexts[chunk.chunk_id] = (named or frozenset(), periods, self.issuer(chunk))
         return self._contexts[chunk.chunk_id]
 
     def passage_rank(self, chunk: RetrievedChunk) -> tuple[int, bool]:
         """(tier, misses the asked period): what passages are ordered by, lowest first."""
-        entities, periods = self.context(chunk)
-        about = self.named(chunk.text) | entities
-        return self.tier(about), not self.in_period(periods + self.periods(chunk.text))
+        _, periods, _ = self._context(chunk)
+        return self.tier(self.about_chunk(chunk)), not self.in_period(periods + self.periods(chunk.text))
 
     def passages_order(self, chunks: list[RetrievedChunk], topic: frozenset[str] | None = None) -> list[RetrievedChunk]:
         """Relevant passages (to `topic`, see `relevant`; all when no topic is given) first; among
@@ -316,8 +337,9 @@ class FocusReader:
         return bool(topic & terms) or bool(topic & self.terms(" ".join(self._names(chunk))))
 
     def about_chunk(self, chunk: RetrievedChunk) -> frozenset[str]:
-        entities, _ = self.context(chunk)
-        return self.named(chunk.text) | entities
+        """What the passage names, with what its section or document names; else its issuer."""
+        named, _, issuer = self._context(chunk)
+        return (self.named(chunk.text) | named) or issuer
 
     # -- sentences --------------------------------------------------------------------------
     def sentences(self, chunk: RetrievedChunk) -> list[Sentence]:

@@ -43,6 +43,7 @@ class RetrievedChunk:
     text: str
     score: float
     document_id: int | None = None
+    issuer: str = ""  # the entity code of the company whose document it is ("" when unknown)
 
 
 class NarrativeRetriever(Protocol):

@@ -148,6 +148,9 @@ class ScreenedRetriever:
     def retrieve(self, query: str, *, cleared: bool, k: int = 8) -> list[RetrievedChunk]:
         kept: list[RetrievedChunk] = []
         for chunk in self._inner.retrieve(query, cleared=cleared, k=k):
+            if self._glossary.is_external(chunk.issuer):  # a competitor's own report, named or not
+                self._dropped.add((chunk.doc, ""))
+                continue
             text = self._screen(chunk.doc, chunk.text, chunk.locator)
             if text:
                 kept.append(replace(chunk, text=text))

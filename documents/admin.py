@@ -39,13 +39,14 @@ class UploadForm(forms.Form):
 @admin.register(Document)
 class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = [
-        "name", "media_type", "sensitivity", "status", "chunk_count", "vector_count", "fact_count", "warning_summary",
-        "uploaded_at",
+        "name", "media_type", "sensitivity", "status", "issuer", "report_type", "report_period", "chunk_count",
+        "vector_count", "fact_count", "warning_summary", "uploaded_at",
     ]  # fmt: skip
-    list_filter = ["status", "sensitivity"]
-    search_fields = ["name"]
+    list_filter = ["status", "sensitivity", "report_type"]
+    search_fields = ["name", "issuer"]
     readonly_fields = [
-        "name", "sha256", "media_type", "size_bytes", "status", "error", "warning_list", "uploaded_by", "uploaded_at",
+        "name", "sha256", "media_type", "size_bytes", "status", "error", "warning_list", "issuer", "report_type",
+        "report_period", "context_evidence", "uploaded_by", "uploaded_at",
     ]  # fmt: skip
     fields = [
         "name",
@@ -53,6 +54,10 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
         "status",
         "error",
         "warning_list",
+        "issuer",
+        "report_type",
+        "report_period",
+        "context_evidence",
         "media_type",
         "size_bytes",
         "sha256",

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 
 from core.types import SENSITIVITIES
+from ingestion.context import REPORT_TYPES
 
 
 class Document(models.Model):
@@ -29,6 +30,13 @@ class Document(models.Model):
     # What ingestion could not read but did not refuse the file for: extraction warnings, and
     # one per table that yielded no fact.
     warnings = models.JSONField(default=list, blank=True)
+    # What the document says of itself (SPEC §15): who issued it (an entity code; blank when it
+    # does not say), which report it is, for which period (`FY2019`, `2019H1`, `2019Q3`), and
+    # where each was read, for curators to confirm.
+    issuer = models.CharField(max_length=64, blank=True, db_index=True)
+    report_type = models.CharField(max_length=12, blank=True, choices=[(t, t) for t in REPORT_TYPES])
+    report_period = models.CharField(max_length=16, blank=True)
+    context_evidence = models.TextField(blank=True)
     uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     uploaded_at = models.DateTimeField(auto_now_add=True)
 

@@ -2,7 +2,9 @@
 time, all or nothing, idempotent by sha256. The pipeline writes the `Document`; the chunks and
 the facts are written by their owners' services (`retrieval`, `facts`). What was read without
 refusing the file but needs a curator's eye (extraction warnings, a table that yielded no fact)
-is kept as the document's `warnings`, the same in every format."""
+is kept as the document's `warnings`, the same in every format. What the document says of itself
+(`ingestion.context`: issuer, report type, period, and where each was read) is stored on it, and
+its tables that name no entity take the issuer."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from django.db import transaction
 from core.types import SENSITIVITIES
 from facts.selectors import glossary_snapshot
 from facts.services import facts_delete, facts_replace
+from ingestion.context import document_context
 from ingestion.extract import extract
 from ingestion.ir import ExtractionError
 from ingestion.tables import document_facts
@@ -115,9 +118,13 @@ def document_ingest(
     text = "\n".join([extracted.title, *(block.text for block in extracted.blocks[:40])])
     level = sensitivity_classify(name=name, text=text, explicit=sensitivity)
     glossary = glossary_snapshot()
+    context = document_context(extracted, glossary)
+    # A table that names no entity is the issuer's; a competitor's report lends its tables no
+    # entity, so its figures wait for review instead of being approved under an external code.
+    issuer = context.issuer if not glossary.is_external(context.issuer) else None
     # A table that yields no fact is a warning, not a refusal, in every format; a file with no
     # text and no table at all was refused by `extract`.
-    found = document_facts(extracted, glossary=glossary, sensitivity=level)
+    found = document_facts(extracted, glossary=glossary, sensitivity=level, default_entity=issuer)
     warnings = [*extracted.warnings, *found.warnings]
     step(60)
     chunks = chunks_prepare(title=extracted.title, blocks=extracted.blocks, user_words=glossary.alias_texts())
@@ -127,6 +134,9 @@ def document_ingest(
         document.sha256, document.media_type, document.size_bytes = sha256, extracted.media_type, len(data)
         document.sensitivity, document.status, document.error = level, Document.Status.READY, ""
         document.warnings = warnings
+        document.issuer, document.report_type = context.issuer or "", context.report_type or ""
+        document.report_period = context.period.label if context.period else ""
+        document.context_evidence = context.evidence
         if uploaded_by is not None and getattr(uploaded_by, "is_authenticated", False):
             document.uploaded_by = uploaded_by
         document.full_clean()

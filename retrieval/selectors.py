@@ -40,6 +40,7 @@ class SearchHit:
     score: float
     snippet: str
     document_id: int
+    issuer: str = ""  # the entity code of the company whose document it is ("" when unknown)
 
 
 def _ranked(query: str, *, cleared: bool, mode: str, k: int) -> list[tuple[int, float]]:
@@ -96,14 +97,15 @@ def chunk_search(query: str, *, cleared: bool, k: int = 10, mode: str = "hybrid"
         return []
     by_id = {row[0]: row for row in _chunk_rows([pk for pk, _ in ranked], cleared=cleared)}
     return [
-        SearchHit(pk, by_id[pk][1], by_id[pk][2], score, by_id[pk][3], by_id[pk][4])
+        SearchHit(pk, by_id[pk][1], by_id[pk][2], score, by_id[pk][3], by_id[pk][4], by_id[pk][5])
         for pk, score in ranked
         if pk in by_id
     ]
 
 
-def _chunk_rows(ids: list[int], *, cleared: bool) -> list[tuple[int, str, str, str, int]]:
-    """(id, document name, locator, text, document id) of active chunks the caller may see.
+def _chunk_rows(ids: list[int], *, cleared: bool) -> list[tuple[int, str, str, str, int, str]]:
+    """(id, document name, locator, text, document id, document issuer) of active chunks the caller
+    may see.
 
     Plain SQL: this runs on every search, and the ORM's query compilation cost more than the query.
     """
@@ -112,7 +114,7 @@ def _chunk_rows(ids: list[int], *, cleared: bool) -> list[tuple[int, str, str, s
     chunk_table, document_table = Chunk._meta.db_table, Chunk.document.field.related_model._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT c.id, d.name, c.locator, c.text, c.document_id FROM {chunk_table} c "
+            f"SELECT c.id, d.name, c.locator, c.text, c.document_id, d.issuer FROM {chunk_table} c "
             f"JOIN {document_table} d ON d.id = c.document_id "
             f"WHERE c.id IN ({', '.join(['%s'] * len(ids))}) AND c.active{hidden}",
             [*ids, *hidden_params],
@@ -130,7 +132,7 @@ class OrmNarrativeRetriever:
 
     def retrieve(self, query: str, *, cleared: bool, k: int = 8) -> list[RetrievedChunk]:
         return [
-            RetrievedChunk(h.chunk_id, h.doc, h.locator, h.snippet, h.score, h.document_id)
+            RetrievedChunk(h.chunk_id, h.doc, h.locator, h.snippet, h.score, h.document_id, h.issuer)
             for h in chunk_search(query, cleared=cleared, k=k)
         ]
 

@@ -43,8 +43,10 @@ class ListRetriever:
         return []
 
 
-def passage(chunk_id: int, text: str, doc: str = "", locator: str = "") -> RetrievedChunk:
-    return RetrievedChunk(chunk_id, doc or f"doc{chunk_id}.pdf", locator or "page=1,para=1", text, 1.0, chunk_id)
+def passage(chunk_id: int, text: str, doc: str = "", locator: str = "", issuer: str = "") -> RetrievedChunk:
+    return RetrievedChunk(
+        chunk_id, doc or f"doc{chunk_id}.pdf", locator or "page=1,para=1", text, 1.0, chunk_id, issuer=issuer
+    )
 
 
 def answer(question: str, *chunks: RetrievedChunk, focus: Focus | None = None, language: str = "zh"):
@@ -331,3 +333,63 @@ def test_a_sentence_in_two_overlapping_chunks_is_quoted_once_under_the_first_cit
     outcome = answer("东南亚为什么亏损？", first, second, focus=Focus(("ACME_SEA",)))
     assert outcome.text.count("前期租金与人员成本") == 1, outcome.text
     assert "前期租金与人员成本。（mdna.pdf · page=1,para=1-4）" in outcome.text
+
+
+# -- issue N point 7: a passage naming no entity is about its document's issuer ------------------
+HK_REPORT = passage(11, "营业收入增长主要来自会员复购。", "report_a.pdf", issuer="ACME_HK")
+SEA_REPORT = passage(12, "营业收入增长主要来自新店开业。", "report_b.pdf", issuer="ACME_SEA")
+
+
+def test_another_issuers_passage_is_left_out_when_the_asked_ones_exists() -> None:
+    outcome = answer("香港营业收入为什么增长", SEA_REPORT, HK_REPORT, focus=Focus(("ACME_HK",), FY2025))
+    assert cited_ids(outcome) == [11] and "新店开业" not in outcome.text
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_another_issuers_passage_alone_is_shown_under_its_issuers_label(language: str) -> None:
+    question = "香港营业收入为什么增长" if language == "zh" else "Why did Hong Kong revenue grow?"
+    outcome = answer(question, SEA_REPORT, focus=Focus(("ACME_HK",), FY2025), language=language)
+    lines = outcome.text.splitlines()
+    assert lines and all(line.startswith(label("ACME_SEA", language)) for line in lines), outcome.text
+
+
+def test_a_model_is_told_whose_report_another_issuers_passage_is() -> None:
+    provider = ScriptedProvider(prose("见资料 [1]。"))
+    narrative_answer(
+        "香港营业收入为什么增长",
+        retriever=ListRetriever(SEA_REPORT),
+        glossary=GLOSSARY,
+        cleared=False,
+        language="zh",
+        llm=provider,
+        focus=Focus(("ACME_HK",), FY2025),
+    )
+    assert f"[1] {label('ACME_SEA', 'zh')}（report_b.pdf" in str(provider.requests[0])
+
+
+def test_a_passage_naming_another_entity_is_about_that_one_not_its_issuer() -> None:
+    """The Hong Kong report's sentence about Southeast Asia answers a question about Southeast Asia
+    unlabelled, and one about Hong Kong only under Southeast Asia's label."""
+    named = passage(13, "东南亚营业收入增长主要来自新店开业。", "report_a.pdf", issuer="ACME_HK")
+    about_sea = answer("东南亚营业收入为什么增长", named, focus=Focus(("ACME_SEA",), FY2025))
+    assert cited_ids(about_sea) == [13] and "（关于" not in about_sea.text
+    about_hk = answer("香港营业收入为什么增长", named, focus=Focus(("ACME_HK",), FY2025))
+    assert about_hk.text.startswith(label("ACME_SEA", "zh")), about_hk.text
+
+
+def test_a_passage_of_the_asked_issuers_report_ranks_with_those_that_name_it() -> None:
+    outcome = answer("香港营业收入为什么增长", MARKET, HK_REPORT, focus=Focus(("ACME_HK",), FY2025))
+    assert cited_ids(outcome)[0] == 11
+
+
+def test_the_groups_report_is_no_other_company_to_its_subsidiary() -> None:
+    """A group's report speaks of the group, which holds the asked subsidiary: its passages stay
+    general text, as with the home company's name in a document's name."""
+    group = passage(14, "营业收入增长主要来自会员复购。", "report_g.pdf", issuer="ACME_GROUP")
+    outcome = answer("香港营业收入为什么增长", group, focus=Focus(("ACME_HK",), FY2025))
+    assert cited_ids(outcome) == [14] and "（关于" not in outcome.text
+
+
+def test_without_an_asked_entity_the_issuer_labels_nothing() -> None:
+    outcome = answer("营业收入为什么增长", SEA_REPORT, HK_REPORT)
+    assert set(cited_ids(outcome)) == {11, 12} and "（关于" not in outcome.text

@@ -70,6 +70,15 @@ def test_a_document_named_after_a_competitor_is_dropped_whole(glossary) -> None:
     assert screened.screened == 1 + len(ABOUT_RIVALS)
 
 
+def test_a_passage_of_a_competitors_own_report_is_dropped_whole(glossary) -> None:
+    """Its document's issuer is external: every passage of it is about them, named or not."""
+    theirs = RetrievedChunk(5, "annual_2025.pdf", "page=2", "平板出货量同比增长。", 9.0, 5, issuer="EXT_BEICHEN")
+    ours = RetrievedChunk(6, "annual_2025_acme.pdf", "page=2", "平板出货量同比增长。", 8.0, 6, issuer="ACME_HK")
+    screened = ScreenedRetriever(Retriever([theirs, ours]), glossary)
+    assert [c.chunk_id for c in screened.retrieve("平板出货量", cleared=False)] == [6]
+    assert screened.screened == 1 and screened.notice("zh")
+
+
 def ask(question: str, glossary, retriever, **kwargs):
     return answer_question(
         question,
