@@ -1,6 +1,7 @@
 """Office ingestion speed: digital PDF pages/s and pptx slides/s through the real pipeline
 (`documents.services.document_ingest`: extraction, tables → facts, text → chunks, one transaction),
-on generated documents, with the process's RSS sampled during each run.
+on generated documents, with the process's RSS sampled during each run; then the two real annual
+reports of `../shared/bench/reports/` with the time of each stage and their facts against gold.
 
 Run: `python -m benchmarks.ingest_bench [--pages 200] [--slides 200]` (fresh SQLite database).
 """
@@ -70,6 +71,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=200)
     parser.add_argument("--slides", type=int, default=200)
     parser.add_argument("--workdir", type=Path, default=Path("var/bench"))
+    parser.add_argument("--no-reports", action="store_true", help="skip the two real annual reports")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     os.environ["DJANGO_SETTINGS_MODULE"] = "ragspine_site.settings.bench"
@@ -104,7 +106,83 @@ def main() -> None:
             "rss_growth_mb": round(memory.peak - before, 1),
             "summary": outcome.summary(),
         }
+    if not args.no_reports:
+        results["reports"] = reports_measure(args.workdir)
     print(json.dumps(results, ensure_ascii=False))
+
+
+REPORTS = Path(__file__).resolve().parents[2] / "shared" / "bench" / "reports"
+
+
+def reports_measure(workdir: Path) -> dict[str, object]:
+    """The two real annual reports of `../shared/bench/reports/`, each into a fresh database with
+    their glossary: per-stage seconds (extraction, tables → facts, text → chunks, then the whole
+    `document_ingest`), pages/s, and the approved facts of the report's company and year against
+    the contest's fact table (exact, wrong, missing)."""
+    if not (REPORTS / "gold.json").exists():
+        return {"skipped": f"{REPORTS} is missing"}
+    from decimal import Decimal
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.db import connection
+
+    from core.types import Period
+    from documents.services import document_ingest
+    from facts.models import FactMetric
+    from facts.selectors import glossary_snapshot
+    from ingestion import document_facts, extract
+    from retrieval.services import chunks_prepare
+
+    connection.close()
+    os.environ["RAGSPINE_BENCH_SQLITE"] = str(workdir / f"reports-{os.getpid()}.sqlite3")
+    from django.conf import settings
+
+    settings.DATABASES["default"]["NAME"] = os.environ["RAGSPINE_BENCH_SQLITE"]
+    call_command("migrate", verbosity=0)
+    call_command("import_glossary", str(REPORTS / "glossary.csv"), stdout=StringIO())
+    glossary = glossary_snapshot()
+    measured: dict[str, object] = {}
+    for doc in json.loads((REPORTS / "gold.json").read_text(encoding="utf-8"))["docs"]:
+        data = (REPORTS / doc["doc"]).read_bytes()
+        began = time.perf_counter()
+        extracted = extract(doc["doc"], data)
+        extract_s = time.perf_counter() - began
+        began = time.perf_counter()
+        document_facts(extracted, glossary=glossary, sensitivity="INTERNAL", report_period=Period("FY", doc["year"]))
+        facts_s = time.perf_counter() - began
+        began = time.perf_counter()
+        chunks_prepare(title=extracted.title, blocks=extracted.blocks, user_words=glossary.alias_texts())
+        chunks_s = time.perf_counter() - began
+        began = time.perf_counter()
+        document_ingest(name=doc["doc"], data=data)
+        total_s = time.perf_counter() - began
+        approved: dict[str, list[Decimal]] = {}
+        rows = FactMetric.objects.filter(
+            review_status="approved",
+            document__name=doc["doc"],
+            entity__code=doc["entity"],
+            period_type="FY",
+            period=doc["year"],
+            channel__code="TOTAL",
+        ).values_list("metric__code", "value")
+        for metric, value in rows:
+            approved.setdefault(metric, []).append(value)
+        exact = sum(approved.get(m) == [Decimal(v)] for m, v in doc["gold"].items())
+        wrong = sum(bool(approved.get(m)) and approved.get(m) != [Decimal(v)] for m, v in doc["gold"].items())
+        measured[doc["doc"]] = {
+            "pages": extracted.pages,
+            "extract_s": round(extract_s, 2),
+            "facts_s": round(facts_s, 2),
+            "chunks_s": round(chunks_s, 2),
+            "ingest_s": round(total_s, 2),
+            "pages_per_s": round(extracted.pages / total_s, 1) if extracted.pages else None,
+            "gold": len(doc["gold"]),
+            "exact": exact,
+            "wrong": wrong,
+            "missing": sorted(m for m in doc["gold"] if not approved.get(m)),
+        }
+    return measured
 
 
 if __name__ == "__main__":

@@ -121,10 +121,13 @@ def document_ingest(
     context = document_context(extracted, glossary)
     # A table that names no entity is the issuer's; a competitor's report lends its tables no
     # entity, so its figures wait for review instead of being approved under an external code.
+    # Headers printed relative to the report (`本期`, `上年`) are read against its period.
     issuer = context.issuer if not glossary.is_external(context.issuer) else None
     # A table that yields no fact is a warning, not a refusal, in every format; a file with no
     # text and no table at all was refused by `extract`.
-    found = document_facts(extracted, glossary=glossary, sensitivity=level, default_entity=issuer)
+    found = document_facts(
+        extracted, glossary=glossary, sensitivity=level, default_entity=issuer, report_period=context.period
+    )
     warnings = [*extracted.warnings, *found.warnings]
     step(60)
     chunks = chunks_prepare(title=extracted.title, blocks=extracted.blocks, user_words=glossary.alias_texts())
