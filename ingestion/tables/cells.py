@@ -17,7 +17,7 @@ from ..ir import Table
 from ..scales import Printed, unit_parse
 from ..values import UnitHint, is_numeric
 from .layout import _Column
-from .reading import _NOTHING, _SUB_ROW, _fold, _one, _Reader, _Reading
+from .reading import _NOTHING, _SUB_ROW, _fold, _one, _Reader, _Reading, same_concept
 from .units import _printed_merge, _unit_resolve
 
 Status = Literal["approved", "pending"]
@@ -275,7 +275,10 @@ def _metric_resolve(scope: _Scope, row: _Row, column: _Column) -> tuple[str, str
             return metric, "", []
         return "", reader.alias_text(row.label), ["the row label names no metric"]
     alias = reader.alias_text(row.label)
-    guess = reading.metrics[0] if len(reading.metrics) == 1 else reader.closest_metric(alias)
+    named = reading.metrics[0] if len(reading.metrics) == 1 else ""
+    if named and not same_concept(alias, reader.glossary.metrics[named].name):
+        named = ""  # 扣除非经常性损益的净利润 holds 净利润 but names a narrower concept
+    guess = named or reader.closest_metric(alias)
     if row.known:
         problem = "several metrics in one label"
     else:

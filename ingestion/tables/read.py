@@ -186,7 +186,7 @@ def _table_read(
                 default_entity=default_entity,
                 sheet_name=sheet_name,
                 inherited=context.printed,
-                report_period=report_period,
+                report_period=None,  # its headers are already read against the report
             ).candidates
             break
         if not any(parsed for _, parsed in values):

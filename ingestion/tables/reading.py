@@ -238,16 +238,44 @@ class _Reader:
         return found
 
     def _closest(self, label: str) -> str:
+        """The metric a label most likely is, for the reviewer: only one of the same concept (see
+        `same_concept`), else none; the closest by characters among those."""
         best, score = "", _FUZZY_CUTOFF
         matcher = difflib.SequenceMatcher(None, autojunk=False)
-        matcher.set_seq2(text_normalize(label))  # the label's index is built once
+        normalized = text_normalize(label)
+        matcher.set_seq2(normalized)  # the label's index is built once
         for name, code in self.metric_names:
             matcher.set_seq1(name)
             if matcher.real_quick_ratio() > score and matcher.quick_ratio() > score:
                 ratio = matcher.ratio()
-                if ratio > score:
+                if ratio > score and same_concept(normalized, name):
                     best, score = code, ratio
         return best
+
+
+# Words that join a name's parts without changing what it names (及 / 以及, 的), and names a
+# statement prints for one holder of the same equity (所有者 / 股东).
+_JOINERS = re.compile(r"以及|及|的|之|与|和|并")
+_SAME_HOLDER = re.compile(r"股东")
+
+
+def _concept_form(text: str) -> str:
+    text = _BRACKETS.sub("", text)
+    text = _SAME_HOLDER.sub("所有者", text)
+    return "".join(ch for ch in _JOINERS.sub("", text) if unicodedata.category(ch)[0] not in "PSZ")
+
+
+def same_concept(label: str, name: str) -> bool:
+    """Whether a label may be the metric `name` printed another way: the same head noun (Chinese
+    names are head-final: 净资产 is no 净利润) and no content of its own beyond joining words
+    and the holder's name (扣除非经常性损益的净利润 is a narrower concept than 净利润)."""
+    if label.isascii() or name.isascii():
+        return True  # an English label: the closest characters, as before
+    a, b = _concept_form(label), _concept_form(name)
+    if not a or not b or a[-2:] != b[-2:]:
+        return False
+    extra = set(a) - set(b)
+    return len(extra) <= 1 and len(a) <= len(b) + 1
 
 
 def _bracketed_scale(normalized: str) -> Printed | None:

@@ -13,6 +13,7 @@ from core.types import Period
 from ingestion.ir import ExtractedDocument, Table
 from ingestion.statements import CONSOLIDATED, PARENT, header_dated, label_as_printed, statement_of
 from ingestion.tables import FactCandidate, document_facts, table_read
+from ingestion.tables.reading import same_concept
 
 FY2019 = Period("FY", "2019")
 METRICS = {
@@ -223,3 +224,23 @@ def test_a_staff_category_stands_for_its_headcount_and_the_company_word_for_the_
         report_period=FY2019,
     ).candidates
     assert approved(facts) == {("MASTERS", "FY2019", Decimal("14")), ("RD_STAFF", "FY2019", Decimal("172"))}
+
+
+@pytest.mark.parametrize(
+    ("label", "name", "same"),
+    [
+        ("支付给职工及为职工支付的现金", "支付给职工以及为职工支付的现金", True),
+        ("归属于母公司股东的净利润", "归属于母公司所有者的净利润", True),
+        ("归属于上市公司股东的净资产", "归属于上市公司股东的净利润", False),
+        ("扣除非经常性损益的净利润", "净利润", False),
+        ("经营活动现金流入小计", "经营活动产生的现金流量净额", False),
+        ("现金分红金额占合并报表中归属于上市公司普通股股东的净利润的比率", "净利润", False),
+    ],
+)
+def test_an_alias_is_suggested_only_within_one_concept(label: str, name: str, same: bool) -> None:
+    assert same_concept(label, name) is same
+
+
+def test_a_label_of_another_concept_gets_no_suggested_metric() -> None:
+    facts = read([["项目", "2019年度"], ["归属于上市公司股东的扣除非经常性损益的净利润", "129,188,735.59"]])
+    assert [(f.status, f.metric) for f in facts] == [("pending", "")]
