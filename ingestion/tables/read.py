@@ -107,9 +107,12 @@ def _table_read(
 ) -> TableFacts:
     reader = _reader_for(glossary)
     width = table.width
-    grid = [[header_dated(cell, report_period) for cell in row] + [""] * (width - len(row)) for row in table.rows]
+    printed = [row + [""] * (width - len(row)) for row in table.rows]
+    grid = [[header_dated(cell, report_period) for cell in row] for row in printed]
     if width == 2 and report_period is not None and _single_year(grid):
         grid = [["", f"{report_period.period[:4]}年度"], *grid]  # 在职员工的数量合计 | 1,406: the report's year
+        printed = [["", ""], *printed]
+    grid_dated = grid != printed
     start = 0
     while start < len(grid) - 1 and _is_title_row(grid[start], reader):
         start += 1
@@ -159,6 +162,11 @@ def _table_read(
         if rescued is not None and (dated_ok or _period_of(rescued.reading, strict=False) is None):
             columns[c] = rescued
     columns = dict(sorted(columns.items()))
+    if grid_dated:  # read as dated, named as printed: a locator quotes the header the report prints
+        body = printed[start:]
+        laid_out = [list(column) for column in zip(*body, strict=True)] if layout.transposed else body
+        shown = _column_headers(replace(layout, grid=laid_out))
+        columns = {c: replace(column, header=shown.get(c) or column.header) for c, column in columns.items()}
     if not columns:
         if not dated_ok:
             return TableFacts([], "its columns are quarters, halves or year-to-date, which a year alone does not name")

@@ -244,3 +244,8 @@ def test_an_alias_is_suggested_only_within_one_concept(label: str, name: str, sa
 def test_a_label_of_another_concept_gets_no_suggested_metric() -> None:
     facts = read([["项目", "2019年度"], ["归属于上市公司股东的扣除非经常性损益的净利润", "129,188,735.59"]])
     assert [(f.status, f.metric) for f in facts] == [("pending", "")]
+
+
+def test_a_relative_header_is_read_as_dated_but_quoted_as_printed() -> None:
+    (fact,) = read([["项目", "本期发生额"], ["营业收入", "1,175.00"]])
+    assert fact.period_label == "FY2019" and fact.locator.endswith("row=营业收入,col=本期发生额")
