@@ -8,7 +8,7 @@ returns what a reader needs to know that the layout, not the words of one report
   of changes in equity (`所有者权益变动表`, `股东权益变动表`) lays equity components out as
   columns, so its cells are no metric × period facts;
 - `label_as_printed`: a row label without what the layout adds to it: numbering (`一、`, `（一）`,
-  `1.`, `（1）`, `①`), the operator words `加：` / `减：`, sign notes (`（损失以“－”号填列）`,
+  `1.`, `（1）`, `①`), the operator words `加：` / `减：`, the 及 of `硕士及以上`, sign notes (`（损失以“－”号填列）`,
   `（净亏损以"-"号填列）`: the printed sign stands) and note references (`附注七、1`);
 - `headers_dated`: column headers printed relative to the report (`本期发生额`, `上年金额`,
   `期末余额`, `第一季度（1-3月份）`) rewritten as the periods they are in a report of a known
@@ -61,9 +61,13 @@ _SIGN_NOTE = re.compile(r"[(（][^()（）]*?以\s*[“”\"'‘’]?\s*[-－—
 _NOTE_REFERENCE = re.compile(r"[(（]?\s*附注\s*[一二三四五六七八九十]+\s*[、.．]?\s*[0-9()（）]*\s*[)）]?")
 
 
+# `硕士及以上` is `硕士以上`: a count "and above" (or "and below") includes its bound either way.
+_INCLUSIVE = re.compile(r"及(?=以上|以下)")
+
+
 def label_as_printed(label: str) -> str:
     """The row label as the statement names the item (see the module docstring)."""
-    text = _SIGN_NOTE.sub("", label)
+    text = _INCLUSIVE.sub("", _SIGN_NOTE.sub("", label))
     text = _NOTE_REFERENCE.sub("", text)
     for _ in range(2):  # `一、加：…`
         text = _NUMBERING.sub("", text, count=1)

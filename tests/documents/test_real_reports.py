@@ -28,7 +28,7 @@ pytestmark = [
 ]
 # Exact figures of the 122 gold cells today: the ratchet. The rest wait in review or are not
 # printed as such (a zero category the report leaves out, a sum of two printed rows).
-EXACT_AT_LEAST = 115
+EXACT_AT_LEAST = 116
 
 
 @pytest.fixture

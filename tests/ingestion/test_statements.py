@@ -74,6 +74,7 @@ def approved(facts: list[FactCandidate]) -> set[tuple[str, str, Decimal]]:
         ("①其他", "其他"),
         ("货币资金 附注七、1", "货币资金"),
         ("营业收入", "营业收入"),
+        ("硕士及以上", "硕士以上"),
     ],
 )
 def test_a_label_is_read_as_the_item_it_names(printed: str, label: str) -> None:
@@ -249,3 +250,14 @@ def test_a_label_of_another_concept_gets_no_suggested_metric() -> None:
 def test_a_relative_header_is_read_as_dated_but_quoted_as_printed() -> None:
     (fact,) = read([["项目", "本期发生额"], ["营业收入", "1,175.00"]])
     assert fact.period_label == "FY2019" and fact.locator.endswith("row=营业收入,col=本期发生额")
+
+
+def test_a_statement_continued_without_its_title_keeps_it() -> None:
+    from ingestion.pdf import _statements_carried
+
+    header = ["项目", "2019年度", "2018年度"]
+    first = Table("page=70,table=1", "", [header, ["一、上年期末余额", "1.00", "2.00"]], caption="合并所有者权益变动表")
+    second = Table("page=71,table=2", "", [header, ["一、上年期末余额", "3.00", "4.00"]], caption="2019年年度报告")
+    note = Table("page=75,table=1", "", [header, ["货币资金", "5.00", "6.00"]], caption="1、货币资金")
+    carried = _statements_carried([first, second, note])
+    assert [t.caption for t in carried] == ["合并所有者权益变动表", "合并所有者权益变动表", "1、货币资金"]
