@@ -1,11 +1,12 @@
 """`import_facts`: stream long-format rows into the fact table, all or nothing.
 
 Columns: `entity,metric,period,value,unit` plus optional `channel,source_doc,locator,valid_as_of,
-sensitivity`. Any alias names an entity, metric or channel; any absolute period form is
-accepted. Rows are upserted on the natural key of approved facts (a pending row of the same key
-stays in the review queue) in batches, inside one transaction: a bad row aborts the whole import
-with row-numbered errors (unless `skip_invalid`), and memory stays bounded by the batch size
-whatever the file's length.
+sensitivity,document`. `document` names an ingested document: the fact links to it, with `locator`
+(required then) as its cell; document names are read once per import, not per row. Any alias
+names an entity, metric or channel; any absolute period form is accepted. Rows are upserted on
+the natural key of approved facts (a pending row of the same key stays in the review queue) in
+batches, inside one transaction: a bad row aborts the whole import with row-numbered errors
+(unless `skip_invalid`), and memory stays bounded by the batch size whatever the file's length.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from .services import ImportAborted, glossary_changed, unit_ensure
 BATCH = 2000
 MAX_REPORTED_ERRORS = 100
 REQUIRED = ("entity", "metric", "period", "value", "unit")
-FIELDS = (*REQUIRED, "channel", "source_doc", "locator", "valid_as_of", "sensitivity")
+FIELDS = (*REQUIRED, "channel", "source_doc", "locator", "valid_as_of", "sensitivity", "document")
 Cells = tuple[str, ...]  # one row's cells in FIELDS order, stripped, '' when absent
 
 
@@ -56,6 +57,7 @@ class _Row:
     unit: str
     source_doc: str
     locator: str
+    document_id: int | None
     valid_as_of: date | None
     sensitivity: str
 
@@ -127,6 +129,7 @@ class _Resolver:
         self.cache: dict[tuple[str, str], str | None] = {}
         self.periods: dict[str, Period | None] = {}
         self.units: dict[str, str | None] = {}
+        self.documents: dict[str, int] | None = None
 
     def code(self, kind: str, raw: str, unit: str = "") -> str | None:
         key = (kind, raw)
@@ -163,6 +166,13 @@ class _Resolver:
             self.periods[raw] = first if first == second else None
         return self.periods[raw]
 
+    def document(self, name: str) -> int | None:
+        if self.documents is None:
+            # Every name at once, on the first row that names one: one query per import.
+            document_model = FactMetric._meta.get_field("document").related_model
+            self.documents = dict(document_model.objects.values_list("name", "pk"))  # type: ignore[union-attr]
+        return self.documents.get(name)
+
     def unit(self, raw: str) -> str | None:
         if raw not in self.units:
             code: str | None = raw if raw in self.glossary.units else None
@@ -182,7 +192,7 @@ def _pk(kind: str, code: str) -> int:
 
 
 def _row_parse(number: int, cells: Cells, resolver: _Resolver, source_name: str) -> _Row | str:
-    raw_entity, raw_metric, raw_period, raw_value, raw_unit, raw_channel, source_doc, locator, as_of, sens = cells
+    raw_entity, raw_metric, raw_period, raw_value, raw_unit, raw_channel, source_doc, locator, as_of, sens, doc = cells
     unit = resolver.unit(raw_unit)
     if unit is None:
         return f"row {number}: unknown unit '{raw_unit[:40]}'"
@@ -211,6 +221,16 @@ def _row_parse(number: int, cells: Cells, resolver: _Resolver, source_name: str)
     sensitivity = sens.upper() if sens else "INTERNAL"
     if sensitivity not in SENSITIVITIES:
         return f"row {number}: sensitivity must be one of {', '.join(SENSITIVITIES)}"
+    document_id = None
+    if doc:
+        document_id = resolver.document(doc)
+        if document_id is None:
+            return f"row {number}: unknown document '{doc[:80]}' (no ingested document has that name)"
+        if source_doc and source_doc != doc:
+            return f"row {number}: source_doc '{source_doc[:40]}' differs from document '{doc[:40]}'"
+        if not locator:
+            return f"row {number}: a document needs a locator (where in it, e.g. sheet=Sheet1!B2 or page=3)"
+        source_doc = doc
     source_doc = source_doc or source_name
     locator = locator or f"file={source_name},row={number}"
     if len(source_doc) > 255 or len(locator) > 255:
@@ -221,6 +241,7 @@ def _row_parse(number: int, cells: Cells, resolver: _Resolver, source_name: str)
         unit,
         source_doc,
         locator,
+        document_id,
         valid_as_of,
         sensitivity,
     )
@@ -273,6 +294,7 @@ _COLUMNS = (
     "unit_code",
     "source_doc",
     "locator",
+    "document_id",
     "valid_as_of",
     "sensitivity",
     "review_status",
@@ -284,7 +306,10 @@ _KEY_COLUMNS = _COLUMNS[:5]
 _STAGE = "ragspine_fact_stage"
 # A literal, not a parameter: an upsert's conflict target must repeat the partial index's predicate.
 _APPROVED = f"review_status = '{FactMetric.Review.APPROVED.value}'"
-_PG_TYPES = ("text",) * 5 + ("numeric", "text", "text", "text", "date", "text", "text", "text", "text", "timestamptz")
+_PG_TYPES = ("text",) * 5 + ("numeric", "text", "text", "text", "bigint", "date") + ("text",) * 4 + ("timestamptz",)
+# A row without a document keeps the link an existing fact of its key has (as before the
+# `document` column existed): only a named document sets it.
+_DOCUMENT_KEPT = "COALESCE(excluded.document_id, {table}.document_id)"
 
 
 def _batch_write(batch: dict[tuple[str, str, str, str, str], _Row], report: FactImportReport) -> None:
@@ -299,6 +324,7 @@ def _batch_write(batch: dict[tuple[str, str, str, str, str], _Row], report: Fact
             row.unit,
             row.source_doc,
             row.locator,
+            row.document_id,
             ops.adapt_datefield_value(row.valid_as_of),
             row.sensitivity,
             FactMetric.Review.APPROVED.value,
@@ -320,11 +346,15 @@ def _batch_write(batch: dict[tuple[str, str, str, str, str], _Row], report: Fact
         writes = []
         for row, (key, parsed) in zip(rows, batch.items(), strict=True):
             old = existing.get(key)
+            document_id = parsed.document_id
+            if document_id is None and old is not None:
+                document_id = old[4]
             new_state = (
                 str(parsed.value),
                 parsed.unit,
                 parsed.source_doc,
                 parsed.locator,
+                document_id,
                 parsed.valid_as_of,
                 parsed.sensitivity,
                 "approved",
@@ -354,13 +384,14 @@ def _pg_stage(cursor: Any, rows: list[tuple[Any, ...]]) -> None:
 def _upsert(cursor: Any, writes: list[tuple[Any, ...]], *, staged: bool) -> list[bool]:
     """Insert or update; from the PostgreSQL stage only rows that differ, returning which were new."""
     table = connection.ops.quote_name(FactMetric._meta.db_table)
-    updates = ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[5:])
+    document_kept = _DOCUMENT_KEPT.format(table=table)
+    updates = ", ".join(f"{c} = {document_kept}" if c == "document_id" else f"{c} = excluded.{c}" for c in _COLUMNS[5:])
     # The conflict target is the partial unique index of approved facts (`fact_approved_key`):
     # a pending row on the same key is left in the review queue, beside the imported fact.
     conflict = f"ON CONFLICT ({', '.join(_KEY_COLUMNS)}) WHERE {_APPROVED} DO UPDATE SET {updates}"
     if staged:
         changed = ", ".join(f"{table}.{c}" for c in _COLUMNS[5:-1])
-        incoming = ", ".join(f"excluded.{c}" for c in _COLUMNS[5:-1])
+        incoming = ", ".join(document_kept if c == "document_id" else f"excluded.{c}" for c in _COLUMNS[5:-1])
         # xmax is 0 on a freshly inserted row version and set on an updated one.
         cursor.execute(
             f"INSERT INTO {table} ({', '.join(_COLUMNS)}) SELECT {', '.join(_COLUMNS)} FROM {_STAGE} "
@@ -386,15 +417,15 @@ def _existing(cursor: Any, keys: list[tuple[str, str, str, str, str]]) -> dict[t
         cursor.execute(
             f"WITH k (m, e, pt, p, c) AS (VALUES {','.join(['(%s,%s,%s,%s,%s)'] * len(chunk))}) "
             f"SELECT f.metric_code, f.entity_code, f.period_type, f.period, f.channel_code, f.value, f.unit_code, "
-            f"f.source_doc, f.locator, f.valid_as_of, f.sensitivity, f.review_status "
+            f"f.source_doc, f.locator, f.document_id, f.valid_as_of, f.sensitivity, f.review_status "
             f"FROM k JOIN {table} f ON f.metric_code = k.m "
             f"AND f.entity_code = k.e AND f.period_type = k.pt AND f.period = k.p AND f.channel_code = k.c "
             f"AND f.{_APPROVED}",
             [part for key in chunk for part in key],
         )
         for row in cursor.fetchall():
-            as_of = date.fromisoformat(row[9]) if isinstance(row[9], str) else row[9]
-            found[tuple(row[:5])] = (str(row[5]), row[6], row[7], row[8], as_of, row[10], row[11])
+            as_of = date.fromisoformat(row[10]) if isinstance(row[10], str) else row[10]
+            found[tuple(row[:5])] = (str(row[5]), row[6], row[7], row[8], row[9], as_of, row[11], row[12])
     return found
 
 

@@ -6,8 +6,12 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from openpyxl import Workbook
+from rest_framework.test import APIClient
 
+from documents.models import Document
 from facts.models import Entity, FactMetric, Metric
 
 pytestmark = pytest.mark.django_db
@@ -134,3 +138,78 @@ def test_more_rows_than_a_batch_stream_through(demo, tmp_path: Path) -> None:
         assert "880 unchanged" in run(write(tmp_path / "again", rows))
     finally:
         importing.BATCH = original
+
+
+# -- hand-entered facts traced to an ingested document ----------------------------------------
+DOC = "ACME_FY2025_Annual_Results.pptx"
+DOC_HEADER = "entity,metric,period,value,unit,document,locator\n"
+
+
+def write_traced(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "traced.csv"
+    path.write_text(DOC_HEADER + body, encoding="utf-8")
+    return path
+
+
+def test_a_named_document_links_the_fact_and_keeps_its_locator(demo, tmp_path: Path) -> None:
+    document = Document.objects.get(name=DOC)
+    path = write_traced(
+        tmp_path, f'ACME_HK,REVENUE,FY2030,12.5,CNY_M,{DOC},"slide=4,table=1,row=营业收入,col=FY2030"\n'
+    )
+    assert "1 created" in run(path)
+    fact = FactMetric.objects.get(entity_id="ACME_HK", metric_id="REVENUE", period="2030", channel_id="TOTAL")
+    assert fact.document_id == document.pk
+    assert (fact.source_doc, fact.locator) == (DOC, "slide=4,table=1,row=营业收入,col=FY2030")
+    source = APIClient()
+    source.force_authenticate(demo["users"]["analyst"])
+    body = source.get("/v1/facts", {"entity": "ACME_HK", "metric": "REVENUE", "period": "FY2030"}).json()
+    assert body["results"][0]["source"] == {
+        "doc": DOC,
+        "locator": "slide=4,table=1,row=营业收入,col=FY2030",
+        "document_id": document.pk,
+    }
+    assert "0 created, 0 updated, 1 unchanged" in run(path)
+
+
+def test_an_unknown_document_aborts_the_import_naming_the_row(demo, tmp_path: Path) -> None:
+    before = FactMetric.objects.count()
+    path = write_traced(
+        tmp_path,
+        f"ACME_HK,REVENUE,FY2030,1,CNY_M,{DOC},slide=4\n"
+        "ACME_HK,REVENUE,FY2031,1,CNY_M,ACME_FY2031_Missing.pptx,slide=4\n"
+        f"ACME_HK,REVENUE,FY2032,1,CNY_M,{DOC},\n",
+    )
+    err = StringIO()
+    with pytest.raises(CommandError, match="2 invalid row"):
+        call_command("import_facts", str(path), "--no-progress", stdout=StringIO(), stderr=err)
+    assert "row 3: unknown document 'ACME_FY2031_Missing.pptx'" in err.getvalue()
+    assert "row 4: a document needs a locator" in err.getvalue()
+    assert FactMetric.objects.count() == before
+
+
+def test_document_names_are_read_once_per_import(demo, tmp_path: Path) -> None:
+    names = list(Document.objects.values_list("name", flat=True)[:3])
+    rows = "".join(
+        f"ACME_HK,REVENUE,{year}Q{q},1,CNY_M,{names[(year + q) % 3]},row={year}\n"
+        for year in range(2000, 2100)
+        for q in range(1, 5)
+    )
+    with CaptureQueriesContext(connection) as queries:
+        assert "400 created" in run(write_traced(tmp_path, rows))
+    documents_table = connection.ops.quote_name(Document._meta.db_table)
+    assert sum(documents_table in q["sql"] for q in queries.captured_queries) == 1
+
+
+def test_without_a_document_a_fact_keeps_the_csv_locator_and_any_link_it_had(demo, tmp_path: Path) -> None:
+    linked = FactMetric.objects.filter(document__isnull=False, review_status="approved").first()
+    assert linked is not None
+    key = (
+        f"{linked.entity_id},{linked.metric_id},{linked.period},{linked.value + 1},{linked.unit_id},{linked.channel_id}"
+    )
+    path = write(tmp_path, f"{key},,,,\nACME_HK,REVENUE,FY2030,1,CNY_M,,,,,\n")
+    assert "1 created, 1 updated" in run(path)
+    linked.refresh_from_db()
+    new = FactMetric.objects.get(entity_id="ACME_HK", metric_id="REVENUE", period="2030", channel_id="TOTAL")
+    assert (new.source_doc, new.locator, new.document_id) == ("facts.csv", "file=facts.csv,row=3", None)
+    assert (linked.source_doc, linked.locator) == ("facts.csv", "file=facts.csv,row=2")
+    assert linked.document_id is not None

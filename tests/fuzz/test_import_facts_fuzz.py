@@ -33,6 +33,7 @@ HEADER = [
     "locator",
     "valid_as_of",
     "sensitivity",
+    "document",
 ]
 
 GOOD = {
@@ -46,6 +47,7 @@ GOOD = {
     "locator": ["", "row=1"],
     "valid_as_of": ["", "2025-12-31"],
     "sensitivity": ["", "INTERNAL", "public", "RESTRICTED"],
+    "document": [""],
 }
 BAD = {
     "entity": ["华为", "NOPE", "\u200b"],
@@ -58,6 +60,7 @@ BAD = {
     "locator": ["y" * 300],
     "valid_as_of": ["2025-13-40", "yesterday"],
     "sensitivity": ["SECRET"],
+    "document": ["no-such-report.pdf"],
 }
 
 

@@ -1,21 +1,19 @@
 from __future__ import annotations
 
 import json
-import secrets
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
 from demo.files import demo_files_build
 from documents.services import document_ingest
 from facts.models import CompanyProfile
-from facts.roles import CURATOR, roles_ensure
+from facts.roles import password_generate, user_role_set
 from facts.services import glossary_import, glossary_rows_read
 from faq.services import faq_import, faq_rows_read
 from retrieval.embedders import EmbedderError, embedder_build
@@ -78,22 +76,15 @@ class Command(BaseCommand):
         ]
 
     def _users(self, specs: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
-        analyst_group, curator_group = roles_ensure()
-        restricted = Permission.objects.get(codename="can_view_restricted", content_type__app_label="facts")
         model = get_user_model()
         out: list[tuple[str, str | None]] = []
         for spec in specs:
             user, created = model.objects.get_or_create(username=spec["username"])
             password = None
             if created:
-                password = secrets.token_urlsafe(12)
+                password = password_generate()
                 user.set_password(password)
-            user.is_staff = spec["role"] == CURATOR
-            user.save()
-            user.groups.add(curator_group if spec["role"] == CURATOR else analyst_group)
-            if spec.get("restricted_clearance"):
-                user.user_permissions.add(restricted)
-            else:
-                user.user_permissions.remove(restricted)
+                user.save()
+            user_role_set(user=user, role=spec["role"], cleared=bool(spec.get("restricted_clearance")))
             out.append((user.username, password))
         return out
