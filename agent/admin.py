@@ -3,6 +3,7 @@ stored conversations, read-only."""
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 from datetime import timedelta
 from typing import Any
@@ -17,14 +18,32 @@ from django.urls import path
 from django.utils import timezone
 
 from common.access import user_cleared
+from core.glossary import GlossarySnapshot
+from core.normalize import text_normalize
 from facts.models import Channel, Entity, Metric
 from facts.selectors import glossary_snapshot
-from facts.services import alias_create
+from facts.services import alias_create, metric_create
+from ingestion.tables.reading import same_concept
 
-from .models import Conversation, ConversationTurn, QueryLog
+from .models import Conversation, ConversationTurn, GlossaryGapDismissal, QueryLog
 from .selectors import query_log_list
 
 TARGETS = {"entity": Entity, "metric": Metric, "channel": Channel}
+NARRATIVE_ROUTES = ("narrative", "find_documents")
+
+
+def _closest_metrics(term: str, glossary: GlossarySnapshot, limit: int = 5) -> list[tuple[str, str]]:
+    """The metrics a term most likely names, of the same concept only (`same_concept`), closest
+    by characters first."""
+    normalized = text_normalize(term)
+    scored = []
+    for code, info in glossary.metrics.items():
+        if not same_concept(normalized, text_normalize(info.name)):
+            continue
+        ratio = difflib.SequenceMatcher(None, normalized, text_normalize(info.name)).ratio()
+        if ratio >= 0.5:
+            scored.append((ratio, code, info.name))
+    return [(code, name) for _, code, name in sorted(scored, key=lambda s: -s[0])[:limit]]
 
 
 @admin.register(QueryLog)
@@ -53,21 +72,31 @@ class QueryLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         ]
 
     def gaps_view(self, request: HttpRequest) -> HttpResponse:
-        """Terms analysts used that the glossary did not know, most frequent first; one click adds an alias."""
+        """Terms analysts used that the glossary did not know, most frequent first: those asked for
+        a figure apart from those asked in a narrative question (a topic, not a missing metric).
+        For each: add it as an alias (nothing preselected; the metrics of the same concept
+        first), create a metric from it, or dismiss it."""
         if request.method == "POST":
-            return self._alias_add(request)
+            return self._gap_act(request)
         since = timezone.now() - timedelta(days=int(request.GET.get("days", 90) or 90))
-        counts: Counter[str] = Counter()
-        for terms in (
+        counts: dict[bool, Counter[str]] = {True: Counter(), False: Counter()}
+        for route, terms in (
             self.get_queryset(request)
             .filter(created_at__gte=since)
             .exclude(unrecognized_terms=[])
-            .values_list("unrecognized_terms", flat=True)
+            .values_list("route", "unrecognized_terms")
         ):
-            counts.update(terms or [])
+            counts[route in NARRATIVE_ROUTES].update(terms or [])
         glossary = glossary_snapshot()
-        known = {term for term in counts if glossary.matcher.lookup(term) is not None}
-        rows = [{"term": term, "count": n} for term, n in counts.most_common(200) if term not in known]
+        dismissed = set(GlossaryGapDismissal.objects.values_list("term", flat=True))
+
+        def rows(counted: Counter[str]) -> list[dict[str, Any]]:
+            return [
+                {"term": term, "count": n, "closest": _closest_metrics(term, glossary)}
+                for term, n in counted.most_common(200)
+                if term not in dismissed and glossary.matcher.lookup(term) is None
+            ]
+
         targets = {
             "metric": sorted((code, info.name) for code, info in glossary.metrics.items()),
             "entity": [(e.code, e.name) for e in glossary.in_scope_entities()[:500]],
@@ -77,26 +106,53 @@ class QueryLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "title": "术语缺口报告",
-            "rows": rows,
+            "rows": rows(counts[False]),
+            "narrative_rows": rows(counts[True]),
             "targets": targets,
+            "units": sorted(glossary.units),
         }
         return TemplateResponse(request, "admin/agent/gaps.html", context)
 
-    def _alias_add(self, request: HttpRequest) -> HttpResponse:
+    def _gap_act(self, request: HttpRequest) -> HttpResponse:
         term = request.POST.get("term", "").strip()[:64]
+        action = request.POST.get("action", "alias")
+        if not term:
+            messages.error(request, "缺少说法。")
+        elif action == "dismiss":
+            GlossaryGapDismissal.objects.get_or_create(term=term, defaults={"dismissed_by": request.user})
+            messages.success(request, f"已忽略「{term}」，报告中不再列出。")
+        elif action == "metric":
+            self._metric_create(request, term)
+        else:
+            self._alias_add(request, term)
+        return redirect("admin:agent_querylog_gaps")
+
+    def _metric_create(self, request: HttpRequest, term: str) -> None:
+        code = request.POST.get("code", "").strip()
+        unit = request.POST.get("unit", "").strip()
+        if not code or not unit:
+            messages.error(request, "新建指标需要代码和单位。")
+            return
+        try:
+            metric_create(code=code, name=term, unit=unit, alias=term)
+        except ValidationError as error:
+            messages.error(request, "；".join(error.messages))
+            return
+        messages.success(request, f"已新建指标「{term}」（{code}，{unit}），并以「{term}」为别名。")
+
+    def _alias_add(self, request: HttpRequest, term: str) -> None:
         kind, _, code = request.POST.get("target", "").partition(":")
         model = TARGETS.get(kind)
         target = model.objects.filter(code=code).first() if model else None
-        if not term or target is None:
+        if target is None:
             messages.error(request, "请选择要关联的指标、实体或渠道。")
-            return redirect("admin:agent_querylog_gaps")
+            return
         try:
             alias_create(kind=kind, text=term, code=code)
         except ValidationError as error:
             messages.error(request, "；".join(error.messages))
-            return redirect("admin:agent_querylog_gaps")
+            return
         messages.success(request, f"已添加别名「{term}」→ {target}，下一个问题即生效。")
-        return redirect("admin:agent_querylog_gaps")
 
     def feedback_view(self, request: HttpRequest) -> HttpResponse:
         logs = self.get_queryset(request).exclude(feedback=None)

@@ -89,3 +89,15 @@ class ConversationTurn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.conversation.external_id} #{self.position}"
+
+
+class GlossaryGapDismissal(models.Model):
+    """A term a curator dismissed from the glossary-gap report (a name nobody will ask for again,
+    a typo): it is no longer listed, whoever asks it."""
+
+    term = models.CharField(max_length=64, unique=True)
+    dismissed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    dismissed_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.term

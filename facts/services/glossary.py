@@ -212,3 +212,14 @@ def metric_formula_problems(*, code: str, formula: str, replacing: str | None = 
     return [
         f"{other}'s formula would no longer work: {reason}" for other, reason in errors.items() if other not in working
     ]
+
+
+def metric_create(*, code: str, name: str, unit: str, alias: str) -> Metric:
+    """A new stored metric named by a term analysts used, with the term as its first alias; a
+    code, name or alias that clashes is a `ValidationError` naming it, and nothing is written."""
+    with transaction.atomic():
+        metric = Metric(code=code, name=name, unit=unit_ensure(unit))
+        metric.full_clean()
+        metric.save()
+        alias_create(kind="metric", text=alias, code=code)
+    return metric

@@ -98,3 +98,29 @@ def test_aliases_added_in_admin_are_checked_for_clashes(db) -> None:
     new_entity = {**_inline_alias(sea, "台湾"), "code": "ACME_TW", "name": "ACME台湾", "aliases-0-entity": ""}
     assert client.post("/admin/facts/entity/add/", new_entity).status_code == 302
     assert Alias.objects.get(text="台湾").target_code == "ACME_TW" and Alias.objects.count() == 3
+
+
+def test_the_gap_report_preselects_nothing_and_can_dismiss_or_create_a_metric(
+    curator: Client, analyst: APIClient
+) -> None:
+    analyst.post("/v1/ask", {"question": "2025年营业额是多少"}, format="json")
+    analyst.post("/v1/ask", {"question": "集团2025年EBITDA是多少"}, format="json")
+    analyst.post("/v1/ask", {"question": "东南亚扩张计划怎么样"}, format="json")
+    page = curator.get("/admin/agent/querylog/gaps/").content.decode()
+    assert '<option value="" selected>— 请选择 —</option>' in page and "selected>营业" not in page
+    unpicked = curator.post(
+        "/admin/agent/querylog/gaps/", {"term": "营业额", "action": "alias", "target": ""}, follow=True
+    )
+    assert "请选择" in unpicked.content.decode() and not Alias.objects.filter(text="营业额").exists()
+    curator.post("/admin/agent/querylog/gaps/", {"term": "营业额", "action": "dismiss"})
+    assert "<td>营业额</td>" not in curator.get("/admin/agent/querylog/gaps/").content.decode()
+    curator.post(
+        "/admin/agent/querylog/gaps/", {"term": "EBITDA", "action": "metric", "code": "EBITDA", "unit": "CNY_M"}
+    )
+    assert Alias.objects.filter(text="EBITDA", metric__code="EBITDA").exists()
+    clash = curator.post(
+        "/admin/agent/querylog/gaps/",
+        {"term": "毛利率", "action": "metric", "code": "EBITDA", "unit": "CNY_M"},
+        follow=True,
+    )
+    assert "EBITDA" in clash.content.decode() and Alias.objects.filter(text="毛利率").count() == 1
