@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
+from django.test import Client
 
 from documents.models import Document, DocumentFile
 from documents.services import ContextChoice, IngestError, document_ingest, document_reingest
@@ -213,3 +214,74 @@ def test_upload_api_refuses_a_bad_context_with_a_message(glossary: None, fields:
     )
     assert response.status_code == 400 and message in str(response.json())
     assert not Document.objects.exists()
+
+
+def _page(document: Document, **changes: str) -> dict[str, str]:
+    return {
+        "sensitivity": document.sensitivity,
+        "issuer": document.issuer,
+        "report_type": document.report_type,
+        "report_period": document.report_period,
+        **changes,
+    }
+
+
+def test_admin_edit_of_the_context_reads_the_document_again(glossary: None) -> None:
+    document_ingest(name="hk.docx", data=_report())
+    document = Document.objects.get(name="hk.docx")
+    browser = Client()
+    browser.force_login(curator_make())
+    url = f"/admin/documents/document/{document.pk}/change/"
+    page = browser.get(url).content.decode()
+    assert 'name="issuer"' in page and "ACME_SEA" in page and "reingest/" in page
+    response = browser.post(url, _page(document, issuer="ACME_SEA", report_period="FY2019", report_type=""))
+    assert response.status_code == 302
+    document.refresh_from_db()
+    assert (document.issuer, document.report_type, document.report_period) == ("ACME_SEA", "annual", "FY2019")
+    assert "issuer ACME_SEA: set by curator" in document.context_evidence
+    assert {row[:2] for row in _facts("hk.docx")} == {("ACME_SEA", "2019"), ("ACME_SEA", "2018")}
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [({"report_period": "2019"}, "is not one of FY2019"), ({"issuer": "NOPE"}, "NOPE")],
+)
+def test_admin_refuses_a_bad_context_on_the_page(glossary: None, changes: dict[str, str], message: str) -> None:
+    document_ingest(name="hk.docx", data=_report())
+    document = Document.objects.get(name="hk.docx")
+    browser = Client()
+    browser.force_login(curator_make())
+    response = browser.post(f"/admin/documents/document/{document.pk}/change/", _page(document, **changes))
+    assert response.status_code == 200 and message in response.content.decode()
+    document.refresh_from_db()
+    assert (document.issuer, document.report_period, document.context_set) == ("ACME_HK", "FY2025", {})
+
+
+def test_admin_re_ingest_button_and_action(glossary: None) -> None:
+    document_ingest(name="hk.docx", data=_report())
+    document_ingest(name="old.docx", data=_report(company="ACME东南亚"))
+    DocumentFile.objects.filter(document__name="old.docx").delete()
+    facts_review(facts=FactMetric.objects.filter(source_doc="hk.docx", period="2025"), status="rejected")
+    browser = Client()
+    browser.force_login(curator_make())
+    hk = Document.objects.get(name="hk.docx")
+    response = browser.post(f"/admin/documents/document/{hk.pk}/reingest/", follow=True)
+    assert "已重新读取：hk.docx: replaced" in response.content.decode()
+    assert FactMetric.objects.get(source_doc="hk.docx", period="2025").review_status == "rejected"
+    pks = list(Document.objects.values_list("pk", flat=True))
+    response = browser.post("/admin/documents/document/", {"action": "reingest", "_selected_action": pks}, follow=True)
+    page = response.content.decode()
+    assert "hk.docx: replaced" in page and "old.docx: its file is not stored" in page
+
+
+def test_admin_upload_takes_the_context(glossary: None) -> None:
+    browser = Client()
+    browser.force_login(curator_make())
+    upload = {"files": SimpleUploadedFile("hk.docx", _report()), "issuer": "ACME_SEA", "report_period": "2019Q3"}
+    assert browser.post("/admin/documents/document/upload/", upload).status_code == 302
+    document = Document.objects.get(name="hk.docx")
+    assert (document.issuer, document.report_type, document.report_period) == ("ACME_SEA", "quarterly", "2019Q3")
+    bad = {"files": SimpleUploadedFile("x.docx", _report()), "report_period": "Q3"}
+    response = browser.post("/admin/documents/document/upload/", bad)
+    assert response.status_code == 200 and "is not one of FY2019" in response.content.decode()
+    assert not Document.objects.filter(name="x.docx").exists()
