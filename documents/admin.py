@@ -1,4 +1,5 @@
-"""Curator admin: documents (upload through the background pipeline, re-ingest, delete) and jobs."""
+"""Curator admin: documents (upload through the background pipeline, set their context, re-ingest,
+delete) and jobs."""
 
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ from django.utils.safestring import mark_safe
 
 from common.access import ClearanceFilteredAdmin, user_cleared, visible_to
 from core.types import SENSITIVITIES
-from facts.models import FactMetric
+from facts.models import Entity, FactMetric
 from facts.selectors import facts_visible
+from ingestion.context import REPORT_TYPES
 from ingestion.formats import EXTENSIONS, format_of
 from retrieval.embedders import embedder_build
 from retrieval.models import Chunk
@@ -27,13 +29,80 @@ from retrieval.selectors import chunks_unembedded, vectors_pending
 from retrieval.tasks import chunks_embed_run
 
 from .jobs import ingest_job_create
-from .models import Document, IngestJob
-from .services import document_delete
+from .models import Document, DocumentFile, IngestJob
+from .services import ContextChoice, IngestError, context_set_merge, document_delete, document_reingest
+
+_CONTEXT_FIELDS = {"issuer": "issuer", "report_type": "report_type", "report_period": "period"}
+
+
+def _entity_choices() -> list[tuple[str, str]]:
+    return [("", "按文档所读")] + [
+        (code, f"{code} {name}") for code, name in Entity.objects.values_list("code", "name")
+    ]
+
+
+def _context_check(choice: ContextChoice, stored: dict[str, str]) -> None:
+    try:
+        context_set_merge(stored=stored, choice=choice, entities=set(Entity.objects.values_list("code", flat=True)))
+    except IngestError as error:
+        raise forms.ValidationError(str(error)) from None
 
 
 class UploadForm(forms.Form):
     files = forms.FileField(widget=forms.ClearableFileInput(attrs={"allow_multiple_selected": True}), label="文件")
     sensitivity = forms.ChoiceField(choices=[("", "自动判断")] + [(s, s) for s in SENSITIVITIES], required=False)
+    issuer = forms.ChoiceField(label="发行主体", required=False)
+    report_type = forms.ChoiceField(
+        label="报告类型", choices=[("", "按文档所读")] + [(t, t) for t in REPORT_TYPES], required=False
+    )
+    report_period = forms.CharField(label="报告期", required=False, max_length=16, help_text="FY2019、2019H1、2019Q3")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["issuer"].choices = _entity_choices()  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        _context_check(ContextChoice(**{_CONTEXT_FIELDS[f]: data.get(f) or "" for f in _CONTEXT_FIELDS}), {})
+        return data
+
+
+class DocumentForm(forms.ModelForm):  # type: ignore[type-arg]
+    """The document page: the context is the curator's to set; a change reads the document again."""
+
+    issuer = forms.ChoiceField(label="issuer", required=False)
+    report_period = forms.CharField(label="report period", required=False, help_text="FY2019、2019H1、2019Q3")
+
+    class Meta:
+        model = Document
+        fields = ["sensitivity", "issuer", "report_type", "report_period"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = _entity_choices()
+        if self.instance.issuer and self.instance.issuer not in dict(choices):
+            choices.append((self.instance.issuer, f"{self.instance.issuer}（不在词表中）"))
+        self.fields["issuer"].choices = choices  # type: ignore[attr-defined]
+
+    def context_choice(self, by: str = "") -> ContextChoice | None:
+        """The context fields the curator changed: set by hand, or cleared when left blank."""
+        changed = [f for f in _CONTEXT_FIELDS if f in self.changed_data]
+        if not changed:
+            return None
+        given = {_CONTEXT_FIELDS[f]: (self.cleaned_data.get(f) or "").strip() for f in changed}
+        cleared = frozenset(field for field, value in given.items() if not value)
+        return ContextChoice(**given, by=by, cleared=cleared)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        choice = self.context_choice()
+        if choice is not None and self.instance.pk:
+            _context_check(choice, self.instance.context_set)
+            if not DocumentFile.objects.filter(document=self.instance).exists():
+                raise forms.ValidationError(
+                    "此文档未保存原文件（在保存原文件之前导入），无法按新的信息重新读取：请重新上传。"
+                )
+        return data
 
 
 @admin.register(Document)
@@ -44,9 +113,10 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
     ]  # fmt: skip
     list_filter = ["status", "sensitivity", "report_type"]
     search_fields = ["name", "issuer"]
+    form = DocumentForm
     readonly_fields = [
-        "name", "sha256", "media_type", "size_bytes", "status", "error", "warning_list", "issuer", "report_type",
-        "report_period", "context_evidence", "uploaded_by", "uploaded_at",
+        "name", "sha256", "media_type", "size_bytes", "status", "error", "warning_list", "context_evidence",
+        "uploaded_by", "uploaded_at",
     ]  # fmt: skip
     fields = [
         "name",
@@ -64,7 +134,7 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
         "uploaded_by",
         "uploaded_at",
     ]
-    actions = ["delete_with_facts", "embed_again"]
+    actions = ["delete_with_facts", "embed_again", "reingest"]
 
     @admin.display(description="chunks")
     def chunk_count(self, document: Document) -> int:
@@ -138,12 +208,48 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
             count += 1
         self.message_user(request, f"已加入嵌入队列：{count} 个文档。")
 
+    @admin.action(description="用当前词表重新读取所选文档（保留已审核的判断）", permissions=["change"])
+    def reingest(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
+        for document in queryset:
+            self._reingest(request, document)
+
+    def _reingest(self, request: HttpRequest, document: Document, context: ContextChoice | None = None) -> None:
+        try:
+            outcome = document_reingest(document=document, context=context)
+        except IngestError as error:
+            self.message_user(request, f"{document.name}：未重新读取，未写入任何内容：{error}", level=messages.ERROR)
+        else:
+            self.message_user(request, f"已重新读取：{outcome.summary()}")
+
+    def save_model(self, request: HttpRequest, obj: Document, form: Any, change: bool) -> None:
+        """The context fields are written by the re-ingest they start, not by the form."""
+        choice = form.context_choice(by=request.user.get_username()) if change else None
+        if choice is not None:
+            stored = Document.objects.get(pk=obj.pk)
+            for field in _CONTEXT_FIELDS:
+                setattr(obj, field, getattr(stored, field))
+        super().save_model(request, obj, form, change)
+        if choice is not None:
+            self._reingest(request, obj, choice)
+
+    def reingest_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        document = self.get_object(request, object_id)
+        if request.method != "POST" or document is None or not self.has_change_permission(request, document):
+            return redirect("admin:documents_document_changelist")
+        self._reingest(request, document)
+        return redirect("admin:documents_document_change", document.pk)
+
     def delete_model(self, request: HttpRequest, obj: Document) -> None:
         document_delete(document=obj)
 
     def get_urls(self) -> list[Any]:
         return [
             path("upload/", self.admin_site.admin_view(self.upload_view), name="documents_document_upload"),
+            path(
+                "<path:object_id>/reingest/",
+                self.admin_site.admin_view(self.reingest_view),
+                name="documents_document_reingest",
+            ),
             *super().get_urls(),
         ]
 
@@ -166,6 +272,9 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
                     data=upload.read(),
                     sensitivity=form.cleaned_data["sensitivity"],
                     created_by=request.user,
+                    issuer=form.cleaned_data["issuer"],
+                    report_type=form.cleaned_data["report_type"],
+                    report_period=form.cleaned_data["report_period"].strip(),
                 )
                 queued += 1
             if queued:

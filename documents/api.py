@@ -13,11 +13,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.types import SENSITIVITIES
+from facts.selectors import glossary_snapshot
+from ingestion.context import REPORT_TYPES
 from ingestion.formats import EXTENSIONS, format_of
 
 from .jobs import ingest_job_create, ingest_jobs_recover
 from .models import IngestJob
 from .selectors import ingest_job_list
+from .services import ContextChoice, IngestError, context_set_merge
 
 MAX_UPLOAD = 50 * 1024 * 1024
 
@@ -50,6 +53,23 @@ class DocumentUploadApi(APIView):
     class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         file = serializers.FileField()
         sensitivity = serializers.ChoiceField(list(SENSITIVITIES), required=False)
+        entity = serializers.CharField(
+            required=False, allow_blank=True, max_length=64, help_text="issuer's entity code"
+        )
+        report_type = serializers.ChoiceField(list(REPORT_TYPES), required=False, allow_blank=True)
+        period = serializers.CharField(
+            required=False, allow_blank=True, max_length=16, help_text="FY2019, 2019H1, 2019Q3"
+        )
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            choice = ContextChoice(
+                issuer=attrs.get("entity", ""), report_type=attrs.get("report_type", ""), period=attrs.get("period", "")
+            )
+            try:
+                context_set_merge(stored={}, choice=choice, entities=glossary_snapshot().entities)
+            except IngestError as error:
+                raise serializers.ValidationError(str(error)) from None
+            return attrs
 
         def validate_file(self, upload: Any) -> Any:
             if upload.size > MAX_UPLOAD:
@@ -68,6 +88,9 @@ class DocumentUploadApi(APIView):
             data=upload.read(),
             sensitivity=serializer.validated_data.get("sensitivity", ""),
             created_by=request.user,
+            issuer=serializer.validated_data.get("entity", "").strip(),
+            report_type=serializer.validated_data.get("report_type", ""),
+            report_period=serializer.validated_data.get("period", "").strip(),
         )
         body = {**job_dict(job), "status_url": f"/v1/jobs/{job.pk}"}
         return Response(body, status=status.HTTP_202_ACCEPTED)

@@ -18,9 +18,27 @@ from .models import IngestJob
 from .tasks import ingest_job_run, worker_name
 
 
-def ingest_job_create(*, name: str, data: bytes, sensitivity: str = "", created_by: Any = None) -> IngestJob:
-    """Store an upload and queue it for the background worker; returns at once."""
-    job = IngestJob.objects.create(name=name[:255], data=data, sensitivity=sensitivity, created_by=created_by)
+def ingest_job_create(
+    *,
+    name: str,
+    data: bytes,
+    sensitivity: str = "",
+    created_by: Any = None,
+    issuer: str = "",
+    report_type: str = "",
+    report_period: str = "",
+) -> IngestJob:
+    """Store an upload, with the context its uploader gave, and queue it for the background
+    worker; returns at once."""
+    job = IngestJob.objects.create(
+        name=name[:255],
+        data=data,
+        sensitivity=sensitivity,
+        created_by=created_by,
+        issuer=issuer,
+        report_type=report_type,
+        report_period=report_period,
+    )
     _enqueue(job)
     job.refresh_from_db()
     return job

@@ -37,6 +37,9 @@ class Document(models.Model):
     report_type = models.CharField(max_length=12, blank=True, choices=[(t, t) for t in REPORT_TYPES])
     report_period = models.CharField(max_length=16, blank=True)
     context_evidence = models.TextField(blank=True)
+    # What a curator set by hand (`issuer`, `report_type`, `period`, and `by`: who): it wins over
+    # what the document says, at this ingestion and every later one.
+    context_set = models.JSONField(default=dict, blank=True)
     uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     uploaded_at = models.DateTimeField(auto_now_add=True)
 
@@ -45,6 +48,14 @@ class Document(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class DocumentFile(models.Model):
+    """The bytes a document was last ingested from, so it can be read again with the current
+    glossary or a curator's context (kept apart so listing documents never loads them)."""
+
+    document = models.OneToOneField(Document, primary_key=True, on_delete=models.CASCADE, related_name="file")
+    data = models.BinaryField(editable=False)
 
 
 class IngestJob(models.Model):
@@ -63,6 +74,10 @@ class IngestJob(models.Model):
     name = models.CharField(max_length=255)
     data = models.BinaryField(editable=False)
     sensitivity = models.CharField(max_length=12, blank=True)
+    # The document context the uploader gave (blank: read from the document).
+    issuer = models.CharField(max_length=64, blank=True)
+    report_type = models.CharField(max_length=12, blank=True)
+    report_period = models.CharField(max_length=16, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     progress = models.PositiveSmallIntegerField(default=0)
     message = models.TextField(blank=True)

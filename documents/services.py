@@ -16,19 +16,23 @@ from typing import Any
 
 from django.db import transaction
 
-from core.types import SENSITIVITIES
+from core.periods import period_from_parts
+from core.types import SENSITIVITIES, Period
 from facts.selectors import glossary_snapshot
 from facts.services import facts_delete, facts_replace
-from ingestion.context import document_context
+from ingestion.context import REPORT_TYPES, document_context
+from ingestion.context.report import fits
 from ingestion.extract import extract
 from ingestion.ir import ExtractionError
 from ingestion.tables import document_facts
 from retrieval.services import chunks_delete, chunks_prepare, chunks_replace
 from retrieval.tasks import embedding_schedule
 
-from .models import Document
+from .models import Document, DocumentFile
 
 Progress = Callable[[int], None]
+_PERIOD_LABEL = re.compile(r"^\s*(?:FY(?P<fy>[0-9]{4})|(?P<year>[0-9]{4})(?P<part>H[12]|Q[1-4]))\s*$", re.IGNORECASE)
+_TYPE_OF_PERIOD = {"FY": "annual", "HY": "half_year", "QUARTER": "quarterly"}
 _FRONT_MATTER = re.compile(r"^\s*sensitivity\s*[:：]\s*(PUBLIC|INTERNAL|RESTRICTED)\s*$", re.IGNORECASE | re.MULTILINE)
 
 
@@ -63,6 +67,59 @@ class IngestError(Exception):
     """A document that cannot be ingested; nothing of it was written."""
 
 
+@dataclass(frozen=True)
+class ContextChoice:
+    """What a curator says of a document (blank: not said), and who said it; it wins over what
+    the document says and is added to what was set by hand before. `cleared`: fields set by
+    hand before that go back to what the document says."""
+
+    issuer: str = ""
+    report_type: str = ""
+    period: str = ""
+    by: str = ""
+    cleared: frozenset[str] = frozenset()
+
+    def given(self) -> dict[str, str]:
+        said = {"issuer": self.issuer, "report_type": self.report_type, "period": self.period}
+        return {key: value.strip() for key, value in said.items() if value and value.strip()}
+
+
+def period_label_parse(text: str) -> Period:
+    """`FY2019`, `2019H1` or `2019Q3`, or an `IngestError` that says so."""
+    found = _PERIOD_LABEL.match(text)
+    period = None
+    if found and found.group("fy"):
+        period = period_from_parts("FY", found.group("fy"))
+    elif found:
+        part = found.group("part").upper()
+        period = period_from_parts("HY" if part.startswith("H") else "QUARTER", found.group("year") + part)
+    if period is None:
+        raise IngestError(f"period «{text}» is not one of FY2019, 2019H1, 2019Q3")
+    return period
+
+
+def context_set_merge(*, stored: dict[str, str], choice: ContextChoice | None, entities: Any) -> dict[str, str]:
+    """What is set by hand after `choice`, checked: a known entity code, a report type, a period
+    label that fits it. `entities`: the glossary's entity codes."""
+    hand = {key: value for key, value in stored.items() if choice is None or key not in choice.cleared}
+    if choice is not None and choice.given():
+        hand.update(choice.given(), by=choice.by or "a curator")
+    if not hand.keys() - {"by"}:
+        hand = {}
+    issuer = hand.get("issuer")
+    if issuer is not None and issuer not in entities:
+        raise IngestError(f"unknown entity code «{issuer}»: add it to the glossary or pick one of its entities")
+    report_type = hand.get("report_type")
+    if report_type is not None and report_type not in REPORT_TYPES:
+        raise IngestError(f"report type «{report_type}» is not one of {', '.join(REPORT_TYPES)}")
+    if "period" in hand:
+        period = period_label_parse(hand["period"])
+        hand["period"] = period.label
+        if not fits(report_type, period):
+            raise IngestError(f"period {period.label} is not the period of a {report_type} report")
+    return hand
+
+
 @dataclass
 class DocumentOutcome:
     document: Document
@@ -92,8 +149,14 @@ def document_ingest(
     sensitivity: str | None = None,
     uploaded_by: Any = None,
     progress: Progress | None = None,
+    context: ContextChoice | None = None,
+    force: bool = False,
 ) -> DocumentOutcome:
     """Extract, then write the document, its chunks and its facts in one transaction (or nothing).
+
+    The document's context is what a curator set by hand (`context`, added to what was set
+    before), else what the document says. Unchanged bytes are skipped unless `force` or a
+    context is given. The bytes are kept (`DocumentFile`) so the document can be read again.
 
     The chunks' embedding is queued for the background worker once the transaction commits
     (`retrieval.tasks`): ingestion never waits for an embedder, and never fails because of one.
@@ -103,7 +166,8 @@ def document_ingest(
         raise IngestError("a document name is 1 to 255 characters, without '/'")
     sha256 = hashlib.sha256(data).hexdigest()
     existing = Document.objects.filter(name=name).first()
-    if existing is not None and existing.sha256 == sha256 and existing.status == Document.Status.READY:
+    fresh = context is None and not force
+    if fresh and existing is not None and existing.sha256 == sha256 and existing.status == Document.Status.READY:
         step(100)
         return DocumentOutcome(
             existing, "unchanged", existing.chunks.count(), _fact_counts(existing), list(existing.warnings)
@@ -118,16 +182,18 @@ def document_ingest(
     text = "\n".join([extracted.title, *(block.text for block in extracted.blocks[:40])])
     level = sensitivity_classify(name=name, text=text, explicit=sensitivity)
     glossary = glossary_snapshot()
-    context = document_context(extracted, glossary)
+    hand = context_set_merge(
+        stored=existing.context_set if existing else {}, choice=context, entities=glossary.entities
+    )
+    read = document_context(extracted, glossary)
+    issuer_code, report_type, period, evidence = _context_apply(read, hand)
     # A table that names no entity is the issuer's; a competitor's report lends its tables no
     # entity, so its figures wait for review instead of being approved under an external code.
     # Headers printed relative to the report (`本期`, `上年`) are read against its period.
-    issuer = context.issuer if not glossary.is_external(context.issuer) else None
+    issuer = issuer_code if not glossary.is_external(issuer_code) else None
     # A table that yields no fact is a warning, not a refusal, in every format; a file with no
     # text and no table at all was refused by `extract`.
-    found = document_facts(
-        extracted, glossary=glossary, sensitivity=level, default_entity=issuer, report_period=context.period
-    )
+    found = document_facts(extracted, glossary=glossary, sensitivity=level, default_entity=issuer, report_period=period)
     warnings = [*extracted.warnings, *found.warnings]
     step(60)
     chunks = chunks_prepare(title=extracted.title, blocks=extracted.blocks, user_words=glossary.alias_texts())
@@ -137,18 +203,45 @@ def document_ingest(
         document.sha256, document.media_type, document.size_bytes = sha256, extracted.media_type, len(data)
         document.sensitivity, document.status, document.error = level, Document.Status.READY, ""
         document.warnings = warnings
-        document.issuer, document.report_type = context.issuer or "", context.report_type or ""
-        document.report_period = context.period.label if context.period else ""
-        document.context_evidence = context.evidence
+        document.issuer, document.report_type = issuer_code or "", report_type or ""
+        document.report_period = period.label if period else ""
+        document.context_evidence, document.context_set = evidence, hand
         if uploaded_by is not None and getattr(uploaded_by, "is_authenticated", False):
             document.uploaded_by = uploaded_by
         document.full_clean()
         document.save()
+        DocumentFile.objects.update_or_create(document=document, defaults={"data": data})
         stored = chunks_replace(document=document, chunks=chunks, sensitivity=level)
         embedding_schedule(document.pk)
         counts = facts_replace(document_id=document.pk, source_doc=document.name, candidates=found.candidates)
     step(100)
     return DocumentOutcome(document, "replaced" if existing else "created", stored, counts, warnings)
+
+
+def _context_apply(read: Any, hand: dict[str, str]) -> tuple[str | None, str | None, Period | None, str]:
+    """Issuer, report type, period and evidence: set by hand, else read from the document."""
+    period = period_label_parse(hand["period"]) if "period" in hand else read.period
+    report_type = hand.get("report_type") or (_TYPE_OF_PERIOD[period.period_type] if "period" in hand else None)
+    if report_type is None:
+        report_type = read.report_type if fits(read.report_type, period) else None
+    if not fits(report_type, period):
+        period = None  # the report type set by hand; the period read is of another kind of report
+    by = hand.get("by") or "a curator"
+    said = [f"{field} {hand[field]}: set by {by}" for field in ("issuer", "report_type", "period") if field in hand]
+    evidence = "; ".join([*said, f"read: {read.evidence}"] if said and read.evidence else [*said, read.evidence])
+    return hand.get("issuer") or read.issuer, report_type, period, evidence.strip("; ")
+
+
+def document_reingest(*, document: Document, context: ContextChoice | None = None) -> DocumentOutcome:
+    """Read a document again from its stored bytes, with the current glossary and what a curator
+    set by hand (`context`); all or nothing. A cell's reviewed decision stays while it gives the
+    same value (`facts_replace`)."""
+    data = DocumentFile.objects.filter(document=document).values_list("data", flat=True).first()
+    if data is None:
+        raise IngestError(f"{document.name}: its file is not stored (ingested before files were kept); upload it again")
+    return document_ingest(
+        name=document.name, data=bytes(data), sensitivity=document.sensitivity, context=context, force=True
+    )
 
 
 def _fact_counts(document: Document) -> dict[str, int]:

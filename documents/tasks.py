@@ -11,7 +11,7 @@ from django.tasks import task
 from django.utils import timezone
 
 from .models import IngestJob
-from .services import IngestError, document_ingest
+from .services import ContextChoice, IngestError, document_ingest
 
 
 @task()
@@ -38,6 +38,12 @@ def ingest_job_execute(job_id: str) -> IngestJob:
     def progress(percent: int) -> None:
         IngestJob.objects.filter(pk=job.pk).update(progress=percent)
 
+    choice = ContextChoice(
+        issuer=job.issuer,
+        report_type=job.report_type,
+        period=job.report_period,
+        by=job.created_by.get_username() if job.created_by else "",
+    )
     try:
         outcome = document_ingest(
             name=job.name,
@@ -45,6 +51,7 @@ def ingest_job_execute(job_id: str) -> IngestJob:
             sensitivity=job.sensitivity or None,
             uploaded_by=job.created_by,
             progress=progress,
+            context=choice if choice.given() else None,
         )
     except IngestError as error:
         job.status, job.message, job.progress = IngestJob.Status.FAILED, str(error), 100

@@ -282,6 +282,9 @@ class FactMetric(models.Model):
     review_status = models.CharField(max_length=10, choices=Review.choices, default=Review.APPROVED)
     suggested_alias = models.CharField(max_length=255, blank=True)
     review_note = models.CharField(max_length=255, blank=True, help_text="Why the row waits for review.")
+    # A curator approved or rejected the row (`facts_review`): re-ingesting its document keeps
+    # the decision while the same cell gives the same value.
+    reviewed = models.BooleanField(default=False, db_default=False)  # raw-SQL imports leave it out
     ingested_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -51,7 +51,7 @@ def facts_review(*, facts: Any, status: str) -> ReviewOutcome:
     """
     facts = facts.exclude(review_status=status)
     if status != FactMetric.Review.APPROVED:
-        return ReviewOutcome(changed=int(facts.update(review_status=status)))
+        return ReviewOutcome(changed=int(facts.update(review_status=status, reviewed=True)))
     complete = facts.filter(metric__isnull=False, entity__isnull=False, unit__isnull=False)
     incomplete = facts.count() - complete.count()
     approved_holder = FactMetric.objects.filter(
@@ -63,7 +63,7 @@ def facts_review(*, facts: Any, status: str) -> ReviewOutcome:
     changed = 0
     for start in range(0, len(free), _PK_BATCH):
         batch = free[start : start + _PK_BATCH]
-        changed += FactMetric.objects.filter(pk__in=batch).update(review_status=status)
+        changed += FactMetric.objects.filter(pk__in=batch).update(review_status=status, reviewed=True)
     return ReviewOutcome(changed=changed, held=len(rows) - len(free), incomplete=incomplete)
 
 
@@ -74,9 +74,20 @@ def facts_replace(*, document_id: int, source_doc: str, candidates: Sequence[Fac
     An approved cell whose key is free becomes the approved fact; one whose key an approved
     fact already holds with the same value and unit takes it over (with its lineage). A cell
     whose value differs from the approved one waits in the review queue with the conflict as
-    its note, and so does every pending cell, whatever other rows share its key. Counts:
+    its note, and so does every pending cell, whatever other rows share its key. A cell a curator
+    approved or rejected (`reviewed`) keeps that decision when it gives the same value at the
+    same locator again; everything else is read afresh. Counts:
     `approved`, `pending`, and `conflicts` (pending rows that disagree with an approved fact).
     """
+    # A curator's decision on a cell stays with the cell while it gives the same value.
+    decided = FactMetric.objects.filter(
+        document_id=document_id,
+        reviewed=True,
+        review_status__in=[FactMetric.Review.APPROVED, FactMetric.Review.REJECTED],
+    )
+    decisions = {
+        (locator, value): status for locator, value, status in decided.values_list("locator", "value", "review_status")
+    }
     FactMetric.objects.filter(document_id=document_id).delete()
     counts = {"approved": 0, "pending": 0, "conflicts": 0}
     for candidate in candidates:
@@ -98,18 +109,24 @@ def facts_replace(*, document_id: int, source_doc: str, candidates: Sequence[Fac
             "sensitivity": candidate.sensitivity,
             "suggested_alias": candidate.suggested_alias[:255],
         }
+        decision = decisions.get((values["locator"], candidate.value))
+        if decision == FactMetric.Review.REJECTED:
+            FactMetric.objects.create(**key, **values, review_status=decision, reviewed=True)
+            continue
         complete = bool(key["metric_id"] and key["entity_id"])
         holder = (
             FactMetric.objects.filter(**key, review_status=FactMetric.Review.APPROVED).first() if complete else None
         )
         agrees = holder is not None and (holder.value, holder.unit_id) == (candidate.value, values["unit_id"])
-        if candidate.status == "approved" and complete and (holder is None or agrees):
+        approved = candidate.status == "approved" or decision == FactMetric.Review.APPROVED
+        if approved and complete and values["unit_id"] and (holder is None or agrees):
+            reviewed = decision == FactMetric.Review.APPROVED
             if holder is None:
-                FactMetric.objects.create(**key, **values, review_status="approved")
+                FactMetric.objects.create(**key, **values, review_status="approved", reviewed=reviewed)
             else:
                 for attribute, value in values.items():
                     setattr(holder, attribute, value)
-                holder.review_note = ""
+                holder.review_note, holder.reviewed = "", holder.reviewed or reviewed
                 holder.save()
             counts["approved"] += 1
             continue
