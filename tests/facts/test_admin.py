@@ -1,0 +1,85 @@
+"""The facts admin says what is wrong with a change, as a form error, instead of letting the
+database refuse it (which used to read as "the database is unavailable", a 503)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+
+from facts.models import FactMetric
+from tests.factories import curator_make, entity_make, metric_make
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def curator() -> Client:
+    client = Client(raise_request_exception=False)
+    client.force_login(curator_make())
+    return client
+
+
+def _pending(**fields: object) -> FactMetric:
+    values = {
+        "entity_id": "ACME_HK",
+        "metric_id": "REVENUE",
+        "period_type": "FY",
+        "period": "2025",
+        "value": Decimal("24015.8"),
+        "unit_id": "CNY_M",
+        "source_doc": "report.xlsx",
+        "locator": "sheet=ACME香港!B2",
+        "review_status": "pending",
+        **fields,
+    }
+    return FactMetric.objects.create(**values)
+
+
+def _approve(client: Client, fact: FactMetric) -> str:
+    response = client.post(
+        f"/admin/facts/factmetric/{fact.pk}/change/",
+        {"sensitivity": fact.sensitivity, "review_status": "approved", "review_note": fact.review_note},
+    )
+    assert response.status_code == 200, response.status_code
+    return response.content.decode()
+
+
+def test_approving_a_fact_without_a_metric_on_its_page_says_the_metric_is_missing(curator: Client) -> None:
+    entity_make()
+    metric_make()
+    fact = _pending(metric_id=None, suggested_alias="营收合计")
+    page = _approve(curator, fact)
+    assert "has no metric" in page and "营收合计" in page
+    assert FactMetric.objects.get(pk=fact.pk).review_status == "pending"
+
+
+def test_approving_a_fact_without_an_entity_or_unit_names_both(curator: Client) -> None:
+    metric_make()
+    fact = _pending(entity_id=None, unit_id=None)
+    page = _approve(curator, fact)
+    assert "has no entity, unit" in page
+    assert FactMetric.objects.get(pk=fact.pk).review_status == "pending"
+
+
+def test_a_complete_fact_is_approved_on_its_page(curator: Client) -> None:
+    entity_make()
+    metric_make()
+    fact = _pending()
+    response = curator.post(
+        f"/admin/facts/factmetric/{fact.pk}/change/",
+        {"sensitivity": fact.sensitivity, "review_status": "approved", "review_note": ""},
+    )
+    assert response.status_code == 302
+    assert FactMetric.objects.get(pk=fact.pk).review_status == "approved"
+
+
+def test_approving_a_fact_whose_key_is_held_names_the_approved_fact(curator: Client) -> None:
+    entity_make()
+    metric_make()
+    _pending(review_status="approved")
+    fact = _pending(value=Decimal("1.5"), source_doc="second.xlsx")
+    page = _approve(curator, fact)
+    assert "already has an approved fact: 24015.8 CNY_M from report.xlsx" in page
+    assert FactMetric.objects.get(pk=fact.pk).review_status == "pending"
