@@ -12,7 +12,17 @@ from rest_framework.response import Response
 from common.middleware import request_id_of
 from core.orchestrator import ScopeError
 
+
+class Conflict(exceptions.APIException):
+    """The request clashes with what is stored (an alias that is there already): 409."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "This clashes with a record that already exists."
+    default_code = "conflict"
+
+
 _TYPES = {
+    Conflict: "conflict",
     exceptions.ValidationError: "bad_request",
     exceptions.ParseError: "bad_request",
     exceptions.UnsupportedMediaType: "unsupported_media_type",

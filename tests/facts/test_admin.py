@@ -8,7 +8,8 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
-from facts.models import FactMetric
+from facts.models import Alias, FactMetric
+from facts.services import alias_create
 from tests.factories import curator_make, entity_make, metric_make
 
 pytestmark = pytest.mark.django_db
@@ -83,3 +84,38 @@ def test_approving_a_fact_whose_key_is_held_names_the_approved_fact(curator: Cli
     page = _approve(curator, fact)
     assert "already has an approved fact: 24015.8 CNY_M from report.xlsx" in page
     assert FactMetric.objects.get(pk=fact.pk).review_status == "pending"
+
+
+def test_an_alias_that_differs_only_by_a_full_width_colon_is_a_form_error(curator: Client) -> None:
+    revenue = metric_make()
+    alias_create(kind="metric", text="营业收入：", code="REVENUE")
+    response = curator.post("/admin/facts/alias/add/", {"kind": "metric", "text": "营业收入:", "metric": revenue.pk})
+    assert response.status_code == 200, response.status_code
+    assert "is already an alias of metric REVENUE, written" in response.content.decode()
+    assert Alias.objects.count() == 1
+
+
+def test_the_same_alias_added_inline_on_the_metric_page_is_a_form_error(curator: Client) -> None:
+    revenue = metric_make()
+    alias_create(kind="metric", text="营业收入：", code="REVENUE")
+    form = {
+        "code": "REVENUE",
+        "name": revenue.name,
+        "unit": "CNY_M",
+        "description": "",
+        "formula": "",
+        "aliases-TOTAL_FORMS": "2",
+        "aliases-INITIAL_FORMS": "1",
+        "aliases-MIN_NUM_FORMS": "0",
+        "aliases-MAX_NUM_FORMS": "1000",
+        "aliases-0-id": Alias.objects.get().pk,
+        "aliases-0-metric": revenue.pk,
+        "aliases-0-text": "营业收入：",
+        "aliases-1-id": "",
+        "aliases-1-metric": revenue.pk,
+        "aliases-1-text": "营业收入:",
+    }
+    response = curator.post(f"/admin/facts/metric/{revenue.pk}/change/", form)
+    assert response.status_code == 200, response.status_code
+    assert "is already an alias of metric REVENUE" in response.content.decode()
+    assert Alias.objects.count() == 1
