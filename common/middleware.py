@@ -7,7 +7,15 @@ import sys
 import uuid
 from collections.abc import Callable
 
-from django.db import DatabaseError
+from django.db import (
+    DatabaseError,
+    DataError,
+    IntegrityError,
+    InterfaceError,
+    InternalError,
+    NotSupportedError,
+    ProgrammingError,
+)
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 logger = logging.getLogger("ragspine")
@@ -22,6 +30,38 @@ ERROR_PAGE = (
     '<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>RAGSpine</title>'
     "<p>RAGSpine 出错了，已记录。Something went wrong on our side; it has been logged.</p></html>"
 )
+REFUSED_PAGE = (
+    '<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>RAGSpine</title>'
+    "<p>数据库拒绝了这次修改，未保存任何内容。{message} 请返回修改后重试。</p></html>"
+)
+UNAVAILABLE = (503, "database_unavailable", "The database is unavailable; try again shortly.")
+CONFLICT = (409, "conflict", "This would duplicate a record that already exists; nothing was saved.")
+INVALID = (400, "bad_request", "A value breaks a rule of the data (required, related or in range); nothing was saved.")
+
+
+def database_error_answer(error: BaseException | None) -> tuple[int, str, str] | None:
+    """Status, envelope type and message for a database error that reached the last resort, or
+    None for any other error (a 500). The database refusing a write is the request's fault: a
+    duplicate is a 409, any other broken rule a 400. A query the database cannot run is our bug
+    (a 500). Only the rest, the database unreachable or failing (`OperationalError`,
+    `InterfaceError`), is an outage: 503."""
+    if isinstance(error, IntegrityError):
+        return CONFLICT if _unique_violation(error) else INVALID
+    if isinstance(error, DataError):
+        return INVALID
+    if isinstance(error, ProgrammingError | InternalError | NotSupportedError):
+        return None
+    if isinstance(error, DatabaseError | InterfaceError):  # `InterfaceError`: the connection is gone
+        return UNAVAILABLE
+    return None
+
+
+def _unique_violation(error: IntegrityError) -> bool:
+    driver = error.__cause__  # Django re-raises the driver's error `from` it
+    sqlstate = getattr(driver, "sqlstate", None) or getattr(driver, "pgcode", None)  # psycopg 3 / 2
+    if sqlstate:
+        return bool(sqlstate == "23505")
+    return "UNIQUE constraint failed" in str(error)  # SQLite says so in words
 
 
 def request_id_of(request: HttpRequest) -> str:
@@ -59,11 +99,10 @@ class ApiErrorMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not request.path.startswith(API_PREFIX):
             return None  # pages: `server_error` below, as for any uncaught exception
-        if isinstance(exception, DatabaseError):
-            logger.warning("database unavailable: %s", type(exception).__name__)
-            return error_response(
-                request, 503, "database_unavailable", "The database is unavailable; try again shortly."
-            )
+        answer = database_error_answer(exception)
+        if answer is not None:
+            logger.warning("database error in %s: %s", request.path, type(exception).__name__)
+            return error_response(request, *answer)
         logger.exception("unhandled error in %s", request.path)
         return error_response(request, 500, "server_error", "Something went wrong on our side; it has been logged.")
 
@@ -74,14 +113,16 @@ def _is_json(response: HttpResponse) -> bool:
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """`handler500`: what any uncaught exception becomes, wherever it was raised (a middleware
-    reading the session included). A database outage is a 503, in the envelope under /v1/."""
-    database = isinstance(sys.exc_info()[1], DatabaseError)
+    reading the session included). A database outage is a 503, a write the database refused a
+    409 or 400 (`database_error_answer`), in the envelope under /v1/."""
+    answer = database_error_answer(sys.exc_info()[1])
     if request.path.startswith(API_PREFIX):
-        if database:
-            return error_response(
-                request, 503, "database_unavailable", "The database is unavailable; try again shortly."
-            )
+        if answer is not None:
+            return error_response(request, *answer)
         return error_response(request, 500, "server_error", "Something went wrong on our side; it has been logged.")
-    if database:
+    if answer == UNAVAILABLE:
         return HttpResponse(UNAVAILABLE_PAGE, status=503, headers={"Retry-After": "5"})
+    if answer is not None:
+        status, _, message = answer
+        return HttpResponse(REFUSED_PAGE.format(message=message), status=status)
     return HttpResponse(ERROR_PAGE, status=500)

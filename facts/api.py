@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.access import user_cleared
+from common.api.errors import Conflict
 from common.api.fields import FactSourceSerializer
 from common.api.pagination import StrictLimitOffsetPagination
 from common.api.permissions import CuratorWrites
@@ -24,7 +25,7 @@ from core.types import SENSITIVITIES
 
 from .models import Alias, FactMetric
 from .selectors import fact_list, glossary_snapshot
-from .services import alias_create
+from .services import AliasExists, alias_create
 
 
 class FactListApi(ListAPIView):  # type: ignore[type-arg]
@@ -128,6 +129,8 @@ class AliasListApi(APIView):
         data = serializer.validated_data
         try:
             alias = alias_create(kind=data["kind"], text=data["text"], code=data["code"])
+        except AliasExists as error:
+            raise Conflict(error.message_dict) from None
         except ValidationError as error:
             raise serializers.ValidationError(error.message_dict) from None
         return Response(_alias_dict(alias), status=status.HTTP_201_CREATED)

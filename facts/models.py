@@ -330,5 +330,34 @@ class FactMetric(models.Model):
     def period_label(self) -> str:
         return f"FY{self.period}" if self.period_type == "FY" else self.period
 
+    def clean(self) -> None:
+        """An approved fact is complete and the only approved one of its key: said here, before
+        the database's constraints (`fact_approved_is_complete`, `fact_approved_key`) refuse it."""
+        if self.review_status != self.Review.APPROVED:
+            return
+        missing = [name for name in ("metric", "entity", "unit") if getattr(self, f"{name}_id") is None]
+        if missing:
+            hint = f"add the alias it suggests, '{self.suggested_alias}', and " if self.suggested_alias else ""
+            raise ValidationError(
+                {
+                    "review_status": f"Cannot approve: the fact has no {', '.join(missing)}. "
+                    f"In the glossary, {hint}re-ingest its document; or reject it."
+                }
+            )
+        key = ("entity_id", "metric_id", "period_type", "period", "channel_id")
+        holder = (
+            FactMetric.objects.filter(review_status=self.Review.APPROVED, **{f: getattr(self, f) for f in key})
+            .exclude(pk=self.pk)
+            .first()
+        )
+        if holder is not None:
+            raise ValidationError(
+                {
+                    "review_status": f"Cannot approve: {self.entity_id} {self.metric_id} {self.period_label} "
+                    f"{self.channel_id} already has an approved fact: {holder.value} {holder.unit_id} from "
+                    f"{holder.source_doc} {holder.locator}. Reject the one that is wrong, then approve the other."
+                }
+            )
+
     def __str__(self) -> str:
         return f"{self.entity_id} {self.metric_id} {self.period_label} {self.channel_id} = {self.value}"

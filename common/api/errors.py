@@ -4,15 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import DatabaseError, IntegrityError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from common.middleware import request_id_of
+from common.middleware import database_error_answer, request_id_of
 from core.orchestrator import ScopeError
 
+
+class Conflict(exceptions.APIException):
+    """The request clashes with what is stored (an alias that is there already): 409."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "This clashes with a record that already exists."
+    default_code = "conflict"
+
+
 _TYPES = {
+    Conflict: "conflict",
     exceptions.ValidationError: "bad_request",
     exceptions.ParseError: "bad_request",
     exceptions.UnsupportedMediaType: "unsupported_media_type",
@@ -44,12 +53,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     headers: dict[str, str] = {}
     if isinstance(exc, ScopeError):
         code, error_type, message = status.HTTP_400_BAD_REQUEST, "bad_request", str(exc)
-    elif isinstance(exc, IntegrityError):  # the write clashes with a row that exists: not an outage
-        code, error_type = status.HTTP_409_CONFLICT, "conflict"
-        message = "This would duplicate a record that already exists."
-    elif isinstance(exc, DatabaseError):
-        code, error_type = status.HTTP_503_SERVICE_UNAVAILABLE, "database_unavailable"
-        message = "The database is unavailable; try again shortly."
+    elif (answer := database_error_answer(exc)) is not None:  # refused write 409/400, outage 503
+        code, error_type, message = answer
     elif isinstance(exc, Http404):
         code, error_type, message = status.HTTP_404_NOT_FOUND, "not_found", "Not found."
     elif isinstance(exc, exceptions.APIException):

@@ -124,12 +124,19 @@ def _alias_problem(
     """An alias may point at one code only: no other alias (`clash`), code or name may say the same."""
     if not key:
         return "An alias cannot be empty."
-    if clash is not None and (clash.kind, clash.target_code) != (kind, code):
+    if clash is not None and (clash.kind, clash.target_code) == (kind, code):
+        return f"'{text}' is already an alias of {kind} {code}, written '{clash.text}'."
+    if clash is not None:
         return f"'{text}' already names {clash.kind} {clash.target_code}."
     target = glossary.matcher.lookup(text)
     if target is not None and (target.kind, target.code) != (kind, code) and not editing:
         return f"'{text}' already names {target.kind} {target.code}."
     return None
+
+
+class AliasExists(ValidationError):
+    """The alias is there already, for the same target, perhaps written differently (`营业收入：`
+    and `营业收入:` are one alias): a conflict with the glossary rather than a malformed request."""
 
 
 @dataclass(frozen=True)
@@ -166,17 +173,13 @@ def aliases_create(*, drafts: Sequence[AliasDraft], glossary: GlossarySnapshot |
         if target is None:
             raise ValidationError({"code": f"no {draft.kind} with code '{draft.code}'"})
         key = alias_key(draft.text)
+        clash = clashes.get(key)
         problem = _alias_problem(
-            text=draft.text,
-            key=key,
-            kind=draft.kind,
-            code=draft.code,
-            clash=clashes.get(key),
-            glossary=glossary,
-            editing=False,
+            text=draft.text, key=key, kind=draft.kind, code=draft.code, clash=clash, glossary=glossary, editing=False
         )
         if problem:
-            raise ValidationError({"text": problem})
+            same_target = clash is not None and (clash.kind, clash.target_code) == (draft.kind, draft.code)
+            raise (AliasExists if same_target else ValidationError)({"text": problem})
         alias = Alias(kind=draft.kind, text=draft.text, key=key, **{draft.kind: target})
         # The targets, the unique key and the one-target constraint were checked above from rows
         # already read; `full_clean` would read them again, row by row (an import adds thousands).

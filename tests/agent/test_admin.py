@@ -44,6 +44,8 @@ def test_the_gap_report_lists_unknown_terms_and_adds_an_alias_in_one_click(curat
     assert body["facts"][0]["value"] == "128450.6"
     clash = curator.post("/admin/agent/querylog/gaps/", {"term": "香港", "target": "metric:REVENUE"}, follow=True)
     assert "already names" in clash.content.decode()
+    again = curator.post("/admin/agent/querylog/gaps/", {"term": "营业额 ", "target": "metric:REVENUE"}, follow=True)
+    assert again.status_code == 200 and "is already an alias of metric REVENUE" in again.content.decode()
 
 
 def test_the_feedback_report_counts_votes(curator: Client, demo) -> None:

@@ -74,3 +74,16 @@ def test_an_alias_that_already_exists_is_a_conflict_not_an_outage(curator: APICl
     again = curator.post("/v1/glossary/aliases", body, format="json")
     assert again.status_code == 409, again.json()
     assert again.json()["error"]["type"] == "conflict"
+
+
+def test_an_alias_that_differs_only_by_a_full_width_colon_is_a_conflict_naming_the_alias(
+    curator: APIClient,
+) -> None:
+    curator.raise_request_exception = False
+    first = {"kind": "metric", "text": "营收额：", "code": "REVENUE"}
+    assert curator.post("/v1/glossary/aliases", first, format="json").status_code == 201
+    again = curator.post("/v1/glossary/aliases", {**first, "text": "营收额:"}, format="json")
+    assert again.status_code == 409, again.json()
+    error = again.json()["error"]
+    assert error["type"] == "conflict"
+    assert error["message"] == "text: '营收额:' is already an alias of metric REVENUE, written '营收额：'."
