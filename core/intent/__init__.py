@@ -24,22 +24,18 @@ from datetime import date
 
 from ..glossary import GlossarySnapshot
 from ..normalize import compact_view, question_language, text_normalize
-from ..operations import OVER_CHANNELS, OVER_ENTITIES, Cue, OperatorReading, cues_read, operation_read
+from ..operations import OperatorReading, cues_read, operation_read
 from ..periods import periods_find, periods_unread
 from ..types import (
-    ENTITY_SUBSIDIARY,
-    OP_CAGR,
-    OP_GROWTH,
-    OP_SUM,
-    OPERATIONS,
     ROUTE_COMPOSITE,
     ROUTE_STRUCTURED,
     Match,
-    Operation,
     ParsedIntent,
+    Part,
     Period,
     Routing,
 )
+from .clauses import channels_read, entities_read, parts_read
 from .route import (
     DOCUMENT_CUES,
     MOVEMENT_CUES,
@@ -129,13 +125,6 @@ def _parse(
         periods=len(periods),
         period_types=len({p.period_type for p in periods}),
     )
-    counts = {
-        "entities": len(entities),
-        "channels": len([c for c in channels if c != TOTAL]),
-        "periods": len(periods),
-        "period_types": len({p.period_type for p in periods}),
-    }
-    parts = _parts_read(normalized, kept, cues, counts)
     cues_found = route_cues_find(normalized)
     if unknown_metric is None:
         unknown_metric = _unknown_term(
@@ -143,9 +132,22 @@ def _parse(
         )
     route, confidence = route_choose(metrics, entities, periods, channels, reading, unknown_metric, cues_found)
     operation = reading.operation if operation_stands(route, cues_found) else None
+    parts: tuple[Part, ...] = ()
     if route in (ROUTE_STRUCTURED, ROUTE_COMPOSITE):
-        entities = _entities_over(entities, reading.over, glossary)
-        channels = _channels_over(channels, reading, glossary)
+        entities = entities_read(entities, reading.over, glossary)
+        channels = channels_read(channels, reading, glossary)
+        slots = Part(tuple(metrics), operation, tuple(entities), tuple(periods), tuple(channels), reading.decimals)
+        parts = parts_read(
+            normalized,
+            kept,
+            cues,
+            period_spans,
+            english=question_language(question) == "en",
+            decimals=reading.decimals,
+            slots=slots,
+            glossary=glossary,
+        )
+        operation = next((p.operation for p in parts if p.operation is not None), operation)
 
     covered = [span for _, span in kept] + [(s, e) for s, e, _ in period_spans] + cue_spans
     leftovers = _leftover_terms(normalized, covered) if not metrics else ()
@@ -181,7 +183,7 @@ def _parse(
         unrecognized_terms=leftovers,
         language=language,
         operation=operation,
-        parts=parts if operation is not None else (),
+        parts=parts,
         channels=tuple(channels),
         unknown_metric=unknown_metric,
         decimals=reading.decimals,
@@ -214,39 +216,6 @@ def reading_note(intent: ParsedIntent) -> str | None:
     if intent.language == "en":
         return "[Read as] " + "; ".join(f'"{w}" as "{r}"' for w, r in intent.corrections)
     return "【按以下理解】" + "；".join(f"“{w}”按“{r}”理解" for w, r in intent.corrections)
-
-
-def _parts_read(
-    normalized: str, kept: list[tuple[Match, tuple[int, int]]], cues: list[Cue], counts: dict[str, int]
-) -> tuple[tuple[str, Operation | None], ...]:
-    """Each listed metric with its own operation, when an operator follows a metric that is not
-    the list's last (`营收同比增速和毛利率`: revenue's growth and the gross margin's level); an
-    operator after the last metric runs over the whole list (`营收和毛利率同比增长多少`): ()."""
-    metrics = [(m.code, span) for m, span in kept if m.kind == "metric"]
-    if len({code for code, _ in metrics}) < 2:
-        return ()
-    operators = [c for c in cues if c.kind in OPERATIONS]
-    attached: dict[str, list[Cue]] = {}
-    for code, (_, end) in metrics:
-        at = end
-        while True:
-            while at < len(normalized) and normalized[at] in "的了 ":
-                at += 1
-            following = [c for c in operators if c.start == at]
-            if not following:
-                break
-            attached.setdefault(code, []).extend(following)
-            at = max(c.end for c in following)
-    last = metrics[-1][0]
-    unary = all(c.kind in (OP_GROWTH, OP_CAGR) for cues_of in attached.values() for c in cues_of)
-    if not unary or not any(code != last for code in attached):
-        return ()  # 营业利润占营收的比重: a share, a ratio or a difference takes both metrics
-    parts: list[tuple[str, Operation | None]] = []
-    for code, _ in metrics:
-        if code not in dict(parts):
-            own = operation_read(attached.get(code, []), metrics=1, **counts)
-            parts.append((code, own.operation))
-    return tuple(parts)
 
 
 def _append_once(items: list[str], code: str) -> None:
@@ -300,31 +269,6 @@ def _unknown_term(
     if acronym is not None or not metrics or entities or external is not None:
         return acronym
     return name_term_find(question, normalized, read, [(s, e) for s, e, _ in period_spans])
-
-
-def _entities_over(entities: list[str], over: str | None, glossary: GlossarySnapshot) -> list[str]:
-    """A 各地区 / 哪个地区 list that names fewer than two entities: the children of the one named,
-    if it has any, else the home entity's subsidiaries. Never an external entity."""
-    if over != OVER_ENTITIES or len(entities) >= 2:
-        return entities
-    if len(entities) == 1:
-        children = [e.code for e in glossary.children(entities[0])]
-        if children:
-            return children
-    home = glossary.home_entity
-    subsidiaries = [e.code for e in glossary.children(home) if e.kind == ENTITY_SUBSIDIARY]
-    return subsidiaries if home is not None and subsidiaries else entities
-
-
-def _channels_over(channels: list[str], reading: OperatorReading, glossary: GlossarySnapshot) -> list[str]:
-    """Channels a list runs over never include TOTAL (it would count twice); 各渠道 with no channel
-    named is every channel."""
-    named = [c for c in channels if c != TOTAL]
-    op = reading.operation
-    over_channels = reading.over == OVER_CHANNELS or (op is not None and op.kind == OP_SUM and len(named) >= 2)
-    if not over_channels:
-        return channels
-    return named if named else [code for code in glossary.channels if code != TOTAL]
 
 
 def is_inconclusive(intent: ParsedIntent) -> bool:

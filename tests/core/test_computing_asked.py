@@ -21,7 +21,11 @@ def test_a_formula_metric_at_its_level_is_rounded_as_asked() -> None:
 
 
 def test_no_place_or_count_out_of_range_reaches_the_engine() -> None:
-    for question in ("2025年营收前0名的地区", "2025年营收排名第0的地区"):
+    for question in (
+        "2025年营收前0名的地区",
+        "2025年营收排名第0的地区",
+        "集团2025年营收同比增长多少，前0名的地区是哪些",
+    ):
         result = ask(question)
         assert result.answer_kind in ("clarification", "refusal") and not result.computed
 
@@ -74,3 +78,43 @@ def test_which_member_grew_fastest_with_one_rate_or_none_names_no_fastest() -> N
     assert english.answer.splitlines()[0] == "Only 1 of 3 items has a growth rate, so there is no fastest."
     none = ask("2025年哪个地区营收同比增长最慢", store=demo_store(drop=_FY2024_REVENUE))
     assert none.answer.splitlines()[0] == "3 项均无增长率，无法比较快慢。" and none.answer_kind == "refusal"
+
+
+# -- each clause answered as asked ------------------------------------------------------------------
+def test_a_level_clause_and_a_growth_clause_are_each_answered_as_asked() -> None:
+    result = ask("香港2025年毛利率是多少？营收同比增速呢？")
+    lines = result.answer.splitlines()
+    assert lines[0].startswith("ACME香港 FY2025 毛利率：33.1%（来源：")
+    assert "ACME香港 FY2025 营业收入同比下降 6.66%，减少 1,714.3 百万元。" in lines
+    assert "毛利率同比" not in result.answer
+    assert [c.kind for c in result.computed] == ["growth", "growth"]
+
+
+def test_a_question_for_the_level_and_the_growth_states_both() -> None:
+    lines = ask("集团2025年营收是多少，同比增长多少").answer.splitlines()
+    assert lines[0].startswith("ACME集团 FY2025 营业收入：128,450.6 百万元（来源：")
+    assert lines[1] == "ACME集团 FY2025 营业收入同比增长 8.54%，增加 10,110.4 百万元。"
+
+
+def test_a_channel_named_in_one_clause_stays_in_it() -> None:
+    answer = ask("中国内地2025年营收同比增长多少，线上收入是多少").answer
+    assert "ACME中国内地 FY2025 营业收入同比增长 9.97%，增加 8,717.7 百万元。" in answer
+    assert "ACME中国内地 FY2025 营业收入（线上）：41,230.5 百万元" in answer
+    assert "（线上）同比" not in answer
+    share = ask("中国内地2025年营收同比增长多少，线上收入占比是多少").answer
+    assert "营业收入同比增长 9.97%" in share and "营业收入（线上）占营业收入比重为 42.89%" in share
+
+
+def test_a_ranking_clause_and_a_growth_clause_are_each_answered_as_asked() -> None:
+    result = ask("2025年营收最高的地区是哪个，集团营收同比增长多少")
+    lines = result.answer.splitlines()
+    assert lines[0] == "FY2025 营业收入最高的是 ACME中国内地（96,120.3 百万元）。"
+    assert "ACME集团 FY2025 营业收入同比增长 8.54%，增加 10,110.4 百万元。" in lines
+    assert not any(line.startswith("增长最快") for line in lines)
+
+
+def test_a_later_clause_keeps_the_year_and_not_the_operator() -> None:
+    answer = ask("集团2025年第四季度营收环比增长多少，保留1位小数；上半年营收是多少").answer
+    assert "ACME集团 2025Q4 营业收入环比增长 9.4%" in answer
+    assert "ACME集团 2025H1 营业收入：61,204.8 百万元" in answer
+    assert "2026H1" not in answer and "2025H1 营业收入环比" not in answer

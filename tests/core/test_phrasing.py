@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from core.intent import parse_intent, reading_note
 from core.intent.tokens import FRAME, UNKNOWN, words_read
 from core.types import ParsedIntent
-from tests.core.test_operations import COMPUTED, REF
+from tests.core.test_operations import COMPUTED, REF, SUBSIDIARIES
 
 FRAMES = json.loads((Path(__file__).parent / "data" / "frames.json").read_text(encoding="utf-8"))
 PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -268,8 +268,8 @@ def test_a_correct_question_has_no_reading_note() -> None:
 # -- each part keeps its own operator ---------------------------------------------------------------
 def test_each_part_of_a_list_keeps_its_own_operator() -> None:
     intent = parse_intent("集团2025年营收同比增速和毛利率分别是多少", COMPUTED, REF)
-    parts = {code: (op.kind if op else None) for code, op in intent.parts}
-    assert parts == {"REVENUE": "growth", "GROSS_MARGIN": None}
+    parts = {p.metrics: (p.operation.kind if p.operation else None) for p in intent.parts}
+    assert parts == {("REVENUE",): "growth", ("GROSS_MARGIN",): None}
 
 
 def test_an_operator_after_the_last_part_runs_over_the_whole_list() -> None:
@@ -301,3 +301,87 @@ def test_a_capital_that_only_opens_an_english_frame_is_no_name() -> None:
 def test_a_cantonese_which_asks_for_a_ranking() -> None:
     op = parse_intent("2025年邊間子公司營收增長得最快？同比增長率係幾多？", COMPUTED, REF).operation
     assert op is not None and op.kind == "growth" and op.ranked and op.over == "entities"
+
+
+# -- each clause keeps its own operator and slots ------------------------------------------------------
+def clause_parts(question: str) -> list[tuple[object, ...]]:
+    """Each part as (metrics, operation kind, entities, period labels, channels, decimals)."""
+    intent = parse_intent(question, COMPUTED, REF)
+    return [
+        (
+            p.metrics,
+            p.operation.kind if p.operation else None,
+            p.entities,
+            tuple(x.label for x in p.periods),
+            p.channels,
+            p.decimals,
+        )
+        for p in intent.parts
+    ]
+
+
+GM, REV, NP, CAPEX = ("GROSS_MARGIN",), ("REVENUE",), ("NET_PROFIT",), ("CAPEX",)
+HK, CN, GROUP, FY = ("ACME_HK",), ("ACME_CN",), ("ACME_GROUP",), ("FY2025",)
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        (
+            "香港2025年毛利率是多少？营收同比增速呢？",
+            [(GM, None, HK, FY, (), None), (REV, "growth", HK, FY, (), None)],
+        ),
+        (
+            "集团2025年毛利率是多少，净利润同比增长多少",
+            [(GM, None, GROUP, FY, (), None), (NP, "growth", GROUP, FY, (), None)],
+        ),
+        (
+            "What was group gross margin in 2025, and how much did revenue grow?",
+            [(GM, None, (), FY, (), None), (REV, "growth", (), FY, (), None)],
+        ),
+        (
+            "What was group revenue in 2025, and how much did capex grow year on year?",
+            [(REV, None, (), FY, (), None), (CAPEX, "growth", (), FY, (), None)],
+        ),
+        (
+            "中国内地2025年营收同比增长多少，线上收入是多少",
+            [(REV, "growth", CN, FY, (), None), (REV, None, CN, FY, ("ONLINE",), None)],
+        ),
+        (
+            "2025年营收最高的地区是哪个，集团营收同比增长多少",
+            [(REV, "rank", SUBSIDIARIES, FY, (), None), (REV, "growth", GROUP, FY, (), None)],
+        ),
+        (
+            "中国内地2025年营收同比增长多少，线上收入占比是多少",
+            [(REV, "growth", CN, FY, (), None), (REV, "share", CN, FY, ("ONLINE",), None)],
+        ),
+        (
+            "集团2025年第四季度营收环比增长多少，保留1位小数；上半年营收是多少",
+            [(REV, "growth", GROUP, ("2025Q4",), (), 1), (REV, None, GROUP, ("2025H1",), (), 1)],
+        ),
+        (
+            "集团2025年营收是多少，同比增长多少",
+            [(REV, None, GROUP, FY, (), None), (REV, "growth", GROUP, FY, (), None)],
+        ),
+    ],
+)
+def test_each_clause_keeps_its_own_operator_and_slots(question: str, parts: list[tuple[object, ...]]) -> None:
+    assert clause_parts(question) == parts
+
+
+def test_a_second_quarter_operator_is_never_carried_into_another_clause() -> None:
+    [_, second] = parse_intent("集团2025年第四季度营收环比增长多少；上半年营收是多少", COMPUTED, REF).parts
+    assert second.operation is None and [p.label for p in second.periods] == ["2025H1"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "集团2025年营收，同比增长多少",  # the first clause names the topic, the second asks
+        "集团2025年营收同比增长多少，毛利率呢",  # 毛利率呢 asks the same about another metric
+        "根据2025年年报，集团的净利润具体是多少？",  # a frame clause
+        "集团2025年营收同比增长多少，保留两位小数",  # a rounding clause
+    ],
+)
+def test_a_clause_that_asks_nothing_of_its_own_joins_its_neighbour(question: str) -> None:
+    assert parse_intent(question, COMPUTED, REF).parts == ()
