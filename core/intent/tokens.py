@@ -17,8 +17,10 @@ company's metrics never belong here.
 Where a word stands decides what it does (`left_attached`, `right_attached`): beside a metric, a
 content word makes a longer term (归母净利润, 净利率 when only 净利 exists), a frame never does.
 A verb right before a metric is a request (请问营收) only at the start of its clause; after an
-entity or a period it modifies the metric (集团扣非净利润) and is content. The localizers 前 and
-后 modify what follows (税后利润); 中, 里 and 内 close a place (年报中).
+entity or a period it modifies the metric (集团扣非净利润) and is content. A verb right after a
+metric and before the copula heads the copula's subject (营收预算是多少: the tagger calls 预算 a
+verb), unless it is a modal (营收应该是多少). The localizers 前 and 后 modify what follows
+(税后利润); 中, 里 and 内 close a place (年报中).
 """
 
 from __future__ import annotations
@@ -59,6 +61,10 @@ DIMENSION_NOUNS = _words(
 # 边个 (哪个), 点样 (怎样), and the modal particles.
 CANTONESE = _words("嘅 咗 喺 啲 睇 冇 咩 乜 嘢 乜嘢 嗰 佢 唔 唔该 该 边个 点样 呀 啦 吖 喎 嘞 啩 咯 嚟 噉 咁 同埋")
 GENERIC_WORDS = FIGURE_NOUNS | SOURCE_NOUNS | TIME_NOUNS | WHOLE_WORDS | CANTONESE
+# The copula a question asks a figure with (营收 | 是多少; Cantonese 係, 系 once simplified), and
+# the modal verbs (能愿动词) that may stand before it without naming anything (营收应该是多少).
+COPULAS = _words("是 为 系")
+MODAL_VERBS = _words("能 能够 会 可以 可能 应 应该 应当 该 要 得 须 必须 需 需要 愿意 肯 敢 可 将要")
 
 # jieba's tags (ICTCLAS): p preposition, c conjunction, u* particle, y modal, e interjection,
 # o onomatopoeia, r pronoun, d adverb, m numeral, q measure word, f localizer, x non-word.
@@ -262,17 +268,27 @@ def left_attached(words: Sequence[Word], start: int, clause_start: Sequence[Word
 
 def right_attached(words: Sequence[Word], end: int) -> list[Word]:
     """The words right after a metric ending at `end` that make it a longer term (率 of 净利率,
-    回报率, 预测, 的目标), empty when only frames follow (的详细数据, 具体, 是多少)."""
+    回报率, 预测, 的目标), empty when only frames follow (的详细数据, 具体, 是多少).
+
+    A verb right before the copula heads the copula's subject, so it names the figure asked
+    about (营收预算是多少, 营收估计是多少); a modal verb there does not (营收应该是多少)."""
     run = _adjacent_after(words, end)
     for i, word in enumerate(run):
         if i == 0 and (word.text == _RATE_SUFFIX or (word.text.endswith(_RATE_SUFFIX) and word.tag.startswith("n"))):
             return run[:1]
         if word.is_join or (word.kind == FRAME and word.tag.startswith(("a", "d"))):
             continue  # 的, 具体, 详细: the head noun may still follow
-        if word.kind == UNKNOWN:
+        if word.kind == UNKNOWN or _heads_the_subject(word, run[i + 1 : i + 2]):
             return run[: i + 1]
         return []
     return []
+
+
+def _heads_the_subject(word: Word, following: Sequence[Word]) -> bool:
+    """A verb (not the copula, not a modal) right before the copula."""
+    if not (word.is_verb and following and following[0].start == word.end and following[0].text in COPULAS):
+        return False
+    return word.text not in COPULAS and word.text not in MODAL_VERBS
 
 
 def clause_openers(normalized: str, words: Sequence[Word]) -> set[Word]:

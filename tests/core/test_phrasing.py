@@ -190,6 +190,27 @@ def test_content_beside_a_metric_is_still_a_longer_term(question: str, term: str
 
 
 @pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("集团2025年资本开支预算是多少", "资本开支预算"),
+        ("集团2025年营收预算是多少", "营收预算"),
+        ("集团2025年营收估计是多少", "营收估计"),
+        ("集团2025年营收指引为多少", "营收指引"),
+    ],
+)
+def test_a_verb_before_the_copula_is_the_head_of_the_metric_term(question: str, term: str) -> None:
+    """`营收预算是多少`: 是 is the question's verb, so the verb before it heads its subject."""
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric == term and intent.metrics == ()
+
+
+@pytest.mark.parametrize("modal", ["应该", "可能", "会", "大概", "到底"])
+def test_a_modal_before_the_copula_is_no_part_of_the_metric(modal: str) -> None:
+    intent = parse_intent(f"集团2025年营收{modal}是多少", COMPUTED, REF)
+    assert intent.unknown_metric is None and intent.metrics == ("REVENUE",)
+
+
+@pytest.mark.parametrize(
     ("question", "metric", "entity", "period"),
     [
         ("在2020年的时候营业利润是多少元", "OPERATING_PROFIT", None, "FY2020"),
