@@ -94,7 +94,7 @@ def _parse(
             again = _parse(question, corrections_apply(normalized, corrections), glossary, reference_date, typos=False)
             read_as = tuple((c.written, c.read_as) for c in corrections)
             return replace(again, corrections=read_as, routing=replace(again.routing, reason=_read_as(again, read_as)))
-    kept, unknown_metric = longer_terms_drop(normalized, matches, spans, read)
+    kept, unknown_metric = longer_terms_drop(question, normalized, matches, spans, read)
     kept = _children_merge(kept, normalized, glossary)
     relative = [(c.start, c.end) for c in cues if c.relative]
     period_spans = [(s, e, p) for s, e, p in found_periods if not _inside((s, e), relative)]

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.intent import parse_intent, reading_note
+from core.intent import parse_intent, reading_note, term_names_entity
 from core.intent.tokens import FRAME, UNKNOWN, words_read
 from core.types import ParsedIntent
 from tests.core.test_operations import COMPUTED, REF, SUBSIDIARIES
@@ -208,6 +208,47 @@ def test_a_verb_before_the_copula_is_the_head_of_the_metric_term(question: str, 
 def test_a_modal_before_the_copula_is_no_part_of_the_metric(modal: str) -> None:
     intent = parse_intent(f"集团2025年营收{modal}是多少", COMPUTED, REF)
     assert intent.unknown_metric is None and intent.metrics == ("REVENUE",)
+
+
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("I need ACME's budgeted capex for 2025.", "budgeted capex"),
+        ("What's ACME's 2025 revenue target?", "revenue target"),
+        ("What was ACME's expected revenue for 2025?", "expected revenue"),
+        ("What was ACME's adjusted net income in 2025?", "adjusted net income"),
+        ("What was ACME's core net profit in 2025?", "core net profit"),
+        ("Can I get ACME's net revenue for 2025?", "net revenue"),
+        ("Mainland China's average revenue per store in 2025", "average revenue per store"),
+        ("Hong Kong revenue per store in 2025?", "revenue per store"),
+        ("ACME capex budget for 2025", "capex budget"),
+    ],
+)
+def test_an_english_word_modifying_a_metric_makes_a_longer_term(question: str, term: str) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric == term and intent.metrics == ()
+    assert intent.channel == "TOTAL"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the revenue of ACME in 2025?",
+        "I need ACME's revenue for 2025.",
+        "Show me Hong Kong's gross margin in 2025",
+        "How much did revenue grow in 2025?",
+        "Did capex increase in 2025?",
+        "What was total revenue in 2025?",
+        "What was ACME's full-year revenue in 2025?",
+        "How many new stores did Hong Kong open in 2025?",
+        "What was Hong Kong revenue in 2025, please?",
+        "Revenue for Hong Kong in 2025",
+        "What was revenue per region in 2025?",
+    ],
+)
+def test_english_function_words_beside_a_metric_never_make_a_term(question: str) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric is None and len(intent.metrics) == 1
 
 
 @pytest.mark.parametrize(
@@ -406,3 +447,24 @@ def test_a_second_quarter_operator_is_never_carried_into_another_clause() -> Non
 )
 def test_a_clause_that_asks_nothing_of_its_own_joins_its_neighbour(question: str) -> None:
     assert parse_intent(question, COMPUTED, REF).parts == ()
+
+
+# -- another company is never answered as an in-scope one ----------------------------------------
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("Sea Limited revenue 2025", "Sea Limited"),
+        ("Hong Kong Telecom revenue in 2025", "Hong Kong Telecom"),
+        ("What was the revenue of Mainland China Mobile in 2025?", "Mainland China Mobile"),
+    ],
+)
+def test_a_capitalised_name_holding_an_entity_alias_is_an_unknown_name(question: str, name: str) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric == name and intent.entities == ()
+    assert term_names_entity(intent, COMPUTED)
+
+
+@pytest.mark.parametrize("question", ["SEA revenue 2025", "What was SEA's revenue in 2025?", "ACME HK revenue 2025"])
+def test_an_entity_alias_beside_no_other_name_is_the_entity(question: str) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric is None and len(intent.entities) == 1
