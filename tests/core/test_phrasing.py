@@ -294,6 +294,24 @@ def test_a_rounding_instruction_is_never_a_ranking(question: str, decimals: int)
     assert intent.decimals == decimals and (intent.operation is None or intent.operation.kind != "rank")
 
 
+@pytest.mark.parametrize(
+    ("question", "decimals"),
+    [
+        ("香港2025年毛利率是多少，精确到小数点后第一位", 1),
+        ("集团2025年营收，保留到小数点后第二位", 2),
+        ("集团2025年营收，四舍五入到整数", 0),
+        ("ACME 2025年营收四舍五入到整数", 0),
+        ("集团2025年营收四舍五入保留两位小数", 2),
+        ("集团2025年营收，四舍五入到个位", 0),
+        ("Hong Kong gross margin in 2025, to the first decimal place", 1),
+    ],
+)
+def test_a_rounding_is_read_in_any_of_its_forms(question: str, decimals: int) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.decimals == decimals and intent.operation is None
+    assert intent.unknown_metric is None and len(intent.metrics) == 1
+
+
 def test_a_count_after_a_ranking_word_is_a_ranking() -> None:
     op = parse_intent("2025年各地区营收排名后两位", COMPUTED, REF).operation
     assert op is not None and op.kind == "rank" and op.top == 2 and op.order == "asc"
