@@ -388,8 +388,8 @@ def _run_structured(request: _Request, intent: ParsedIntent) -> _Part:
     if intent.operation is not None:
         return _computed_part(computed_answer(intent, glossary=glossary, store=store, cleared=cleared))
     tasks = subtasks_of(intent)
-    if len(tasks) > 1 or any(t.metric in glossary.formula_metrics for t in tasks):
-        # Listed sub-tasks and formula metrics run deterministically, with no LLM.
+    if len(tasks) > 1 or intent.decimals is not None or any(t.metric in glossary.formula_metrics for t in tasks):
+        # Listed sub-tasks, formula metrics and a level asked rounded run deterministically, with no LLM.
         answer = levels_answer(
             tasks,
             glossary=glossary,

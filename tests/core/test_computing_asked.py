@@ -118,3 +118,27 @@ def test_a_later_clause_keeps_the_year_and_not_the_operator() -> None:
     assert "ACME集团 2025Q4 营业收入环比增长 9.4%" in answer
     assert "ACME集团 2025H1 营业收入：61,204.8 百万元" in answer
     assert "2026H1" not in answer and "2025H1 营业收入环比" not in answer
+
+
+# -- a level shown rounded as asked -----------------------------------------------------------------
+def test_a_stored_level_is_shown_rounded_as_asked_and_says_so() -> None:
+    whole = ask("集团2025年营收，四舍五入到整数")
+    line = whole.answer.splitlines()[0]
+    assert line.startswith("ACME集团 FY2025 营业收入：128,451 百万元（已四舍五入至整数；原值 128,450.6 百万元）（来源：")
+    assert [str(f.value) for f in whole.facts] == ["128450.6"]
+    assert whole.tool_results[0]["value"] == "128450.6"
+    glued = ask("ACME 2025年营收四舍五入到整数")
+    assert glued.answer_kind == "answer" and "128,451 百万元" in glued.answer
+    padded = ask("集团2025年营收，保留两位小数").answer
+    assert "营业收入：128,450.60 百万元（来源：" in padded and "四舍五入" not in padded
+
+
+def test_a_rounding_in_english_says_the_stored_value() -> None:
+    answer = ask("What was ACME Group revenue in 2025, rounded to the nearest whole number?").answer
+    assert "revenue: 128,451 CNY m (rounded to a whole number; stored value 128,450.6 CNY m)" in answer
+
+
+def test_a_place_after_the_point_is_a_rounding_not_a_ranking() -> None:
+    result = ask("香港2025年毛利率是多少，精确到小数点后第一位")
+    assert result.answer_kind == "answer" and result.intent.operation is None and "排名" not in result.answer
+    assert result.answer.startswith("ACME香港 FY2025 毛利率：33.1%（来源：")
