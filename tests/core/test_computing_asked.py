@@ -124,7 +124,8 @@ def test_a_later_clause_keeps_the_year_and_not_the_operator() -> None:
 def test_a_stored_level_is_shown_rounded_as_asked_and_says_so() -> None:
     whole = ask("集团2025年营收，四舍五入到整数")
     line = whole.answer.splitlines()[0]
-    assert line.startswith("ACME集团 FY2025 营业收入：128,451 百万元（已四舍五入至整数；原值 128,450.6 百万元）（来源：")
+    rounded = "ACME集团 FY2025 营业收入：128,451 百万元（已四舍五入至整数；原值 128,450.6 百万元）"
+    assert line.startswith(rounded + "（来源：")
     assert [str(f.value) for f in whole.facts] == ["128450.6"]
     assert whole.tool_results[0]["value"] == "128450.6"
     glued = ask("ACME 2025年营收四舍五入到整数")
