@@ -190,16 +190,25 @@ def _parse(
     )
 
 
-# `新开了多少家门店`: a how-many question word inside a verb-object name (新开门店).
-_INSIDE_A_NAME = re.compile(r"(?<=[\u4e00-\u9fff])[了过]?(?:多少|几)[个家名位人次笔项间]?(?=[\u4e00-\u9fff])")
+# `新开了多少家门店`: a how-many question word inside a verb-object name (新开门店), after an aspect
+# marker (了, 过; Cantonese 咗) or none; Cantonese asks how many with 几多.
+_ASPECT = "了过咗"
+_INSIDE_A_NAME = re.compile(
+    rf"(?<=[\u4e00-\u9fff])[{_ASPECT}]?(?:多少|几多|几)[个家名位人次笔项间]?(?=[\u4e00-\u9fff])"
+)
+_CLOSING = re.compile(r"[\s?!。？！,，]*$")
 
 
 def _question_word_moved(normalized: str) -> str | None:
-    """The question with a how-many word that splits a name moved to its end, or None."""
+    """The question with a how-many word that splits a name moved to the end of its sentence
+    (before its closing punctuation), or None."""
     m = _INSIDE_A_NAME.search(normalized)
     if m is None:
         return None
-    return normalized[: m.start()] + normalized[m.end() :] + "是" + m.group(0).lstrip("了过")
+    rest = normalized[m.end() :]
+    closing = _CLOSING.search(rest)
+    at = closing.start() if closing is not None else len(rest)
+    return normalized[: m.start()] + rest[:at] + "是" + m.group(0).lstrip(_ASPECT) + rest[at:]
 
 
 def _read_as(intent: ParsedIntent, read_as: tuple[tuple[str, str], ...]) -> str:

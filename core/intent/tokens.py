@@ -19,8 +19,9 @@ content word makes a longer term (归母净利润, 净利率 when only 净利 ex
 A verb right before a metric is a request (请问营收) only at the start of its clause; after an
 entity or a period it modifies the metric (集团扣非净利润) and is content. A verb right after a
 metric and before the copula heads the copula's subject (营收预算是多少: the tagger calls 预算 a
-verb), unless it is a modal (营收应该是多少). The localizers 前 and 后 modify what follows
-(税后利润); 中, 里 and 内 close a place (年报中).
+verb), unless it is a modal (营收应该是多少). A verb of attainment before a metric only says the
+figure was reached (实现的毛利率, 取得营收); an A-not-A question (是不是, 係唔係) is a frame. The
+localizers 前 and 后 modify what follows (税后利润); 中, 里 and 内 close a place (年报中).
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ GENERIC_WORDS = FIGURE_NOUNS | SOURCE_NOUNS | TIME_NOUNS | WHOLE_WORDS | CANTONE
 # The copula a question asks a figure with (营收 | 是多少; Cantonese 係, 系 once simplified), and
 # the modal verbs (能愿动词) that may stand before it without naming anything (营收应该是多少).
 COPULAS = _words("是 为 系")
+# The verbs a reported figure is attained with (实现营收, 取得的净利润, 录得): before a metric they
+# only say the figure was reached, never which figure (预计的营收 names another).
+ATTAINMENT_VERBS = _words("实现 取得 录得 达成 达到 获得 完成 创造 赚取 斩获")
+# An A-not-A question (是不是, 有没有, 可不可以; Cantonese 係唔係, 可唔可以) asks yes or no of the
+# figure: a frame, never part of a name.
+_NOT = "不没唔冇"
 MODAL_VERBS = _words("能 能够 会 可以 可能 应 应该 应当 该 要 得 须 必须 需 需要 愿意 肯 敢 可 将要")
 
 # jieba's tags (ICTCLAS): p preposition, c conjunction, u* particle, y modal, e interjection,
@@ -159,11 +166,15 @@ def _is_cjk(ch: str) -> bool:
     return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
 
 
+def _asks_yes_or_no(text: str) -> bool:
+    return len(text) >= 3 and text[1] in _NOT and text[2] == text[0]
+
+
 def word_kind(text: str, tag: str) -> str:
     """The type of one word the readers left."""
     if text in DIMENSION_NOUNS:
         return DIMENSION
-    if text in GENERIC_WORDS or text in CANTONESE or all(ch in CANTONESE for ch in text):
+    if text in GENERIC_WORDS or text in CANTONESE or all(ch in CANTONESE for ch in text) or _asks_yes_or_no(text):
         return FRAME
     if not any(_is_cjk(ch) for ch in text):
         return FRAME  # punctuation, spaces, digits: Latin words have their own reader
@@ -228,7 +239,7 @@ def _adjacent_after(words: Sequence[Word], end: int) -> list[Word]:
 
 def _left_content(word: Word, *, clause_start: bool) -> bool:
     """Whether a word right before a metric (or before its 的) modifies it."""
-    if word.kind == DIMENSION or word.text in GENERIC_WORDS or word.text in CANTONESE:
+    if word.kind == DIMENSION or word.text in GENERIC_WORDS or word.text in CANTONESE or word.text in ATTAINMENT_VERBS:
         return False
     if not any(_is_cjk(ch) for ch in word.text):
         return False

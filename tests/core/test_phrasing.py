@@ -274,6 +274,34 @@ def test_real_phrasing_is_read(question: str, metric: str | None, entity: str | 
         assert intent.unknown_metric is None
 
 
+@pytest.mark.parametrize(
+    ("question", "metric", "entity", "period"),
+    [
+        ("帮忙核实一下，香港2024年的毛利率是不是33.8%？", "GROSS_MARGIN", "ACME_HK", "FY2024"),
+        ("香港2024年毛利率有没有33.8%", "GROSS_MARGIN", "ACME_HK", "FY2024"),
+        ("香港2024年毛利率係唔係33.8%", "GROSS_MARGIN", "ACME_HK", "FY2024"),
+        ("可唔可以講下香港2025年新開咗幾多間門店？", "NEW_STORES", "ACME_HK", "FY2025"),
+        ("中國內地這塊業務在2025年度全年實現的毛利率", "GROSS_MARGIN", "ACME_CN", "FY2025"),
+        ("集团2025年取得的净利润是多少", "NET_PROFIT", "ACME_GROUP", "FY2025"),
+        ("集团2025年实现营收多少", "REVENUE", "ACME_GROUP", "FY2025"),
+    ],
+)
+def test_question_forms_and_verbs_of_attainment_are_frames(
+    question: str, metric: str, entity: str, period: str
+) -> None:
+    """An A-not-A question (是不是, 有没有, 係唔係), a how-many word inside a name in Cantonese
+    (新開咗幾多間門店) and a verb of attainment before the metric (实现的, 取得的) ask for the figure."""
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric is None and intent.metric == metric and intent.entity == entity
+    assert intent.period is not None and intent.period.label == period
+
+
+@pytest.mark.parametrize("question", ["集团2025年预计的营收是多少", "集团2025年预计营收是多少"])
+def test_a_verb_that_is_no_attainment_still_makes_a_longer_term(question: str) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric is not None and intent.metrics == ()
+
+
 def test_a_metric_nobody_defined_is_asked_back_whole() -> None:
     intent = parse_intent("资产负债比率具体是多少", COMPUTED, REF)
     assert intent.metrics == () and intent.unrecognized_terms == ("资产负债",)  # 比率 is read as a ratio
