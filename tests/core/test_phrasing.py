@@ -302,6 +302,18 @@ def test_a_verb_that_is_no_attainment_still_makes_a_longer_term(question: str) -
     assert intent.unknown_metric is not None and intent.metrics == ()
 
 
+def test_a_copula_mistyped_by_sound_is_read_and_said() -> None:
+    intent = parse_intent("集团2025年的营收时多少", COMPUTED, REF)
+    assert intent.metrics == ("REVENUE",) and intent.unknown_metric is None and intent.operation is None
+    assert intent.corrections == (("时", "是"),)
+    note = reading_note(intent)
+    assert note is not None and "时" in note
+
+
+def test_a_word_before_the_question_word_that_sounds_like_no_copula_is_asked_back() -> None:
+    assert parse_intent("集团2025年的营收库多少", COMPUTED, REF).unknown_metric == "营收库"
+
+
 def test_a_metric_nobody_defined_is_asked_back_whole() -> None:
     intent = parse_intent("资产负债比率具体是多少", COMPUTED, REF)
     assert intent.metrics == () and intent.unrecognized_terms == ("资产负债",)  # 比率 is read as a ratio
