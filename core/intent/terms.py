@@ -67,6 +67,10 @@ NOT_A_TERM = _word_set(
     "recent most data result results reported change growth usd cny rmb hkd eur gbp jpy sgd",
     "ifrs gaap hkfrs cas pct pp bps ttm ltm",
     "myr twd krw aud cad chf inr thb idr php vnd bn mn tn",
+    # the rest of the prepositions, and the interjections a question may open with
+    "regarding concerning including excluding during within without across against among around along",
+    "beside besides beyond despite except following like near since until upon toward towards unlike plus",
+    "hey hi hello thanks thank ok okay yes sorry dear",
 )
 
 
@@ -299,7 +303,8 @@ def latin_term_find(
 
 def name_term_find(question: str, normalized: str, taken: Sequence[Span], period_spans: Sequence[Span]) -> str | None:
     """A name where the entity goes, for a question that names a metric and no entity:
-    capitalised Latin words nothing reads (`Tencent revenue`, `What was Tencent's revenue`), or
+    capitalised Latin words nothing reads (`Tencent revenue`, `What was Tencent's revenue`; of
+    several, the one where the entity goes: `Hey, … China Mobile's revenue`), or
     unread Chinese words that open the question right before its period or metric
     (`腾讯2025年营收`, `请问腾讯在2025年的营收`); right before the metric, the words are a longer
     term (`longer_terms_drop`)."""
@@ -318,15 +323,30 @@ def name_term_find(question: str, normalized: str, taken: Sequence[Span], period
         following = tokens[i + 1][2].lower() if i + 1 < len(tokens) else ""
         return opening and following in NOT_A_TERM
 
-    for i, token in enumerate(tokens):
-        if not is_name(token) or opens_a_frame(i):
+    def where_the_entity_goes(first: int, last: int) -> bool:
+        """Owning (`China Mobile's`), before a word another reader took (`Tencent revenue`), or
+        after a preposition that names an owner (`revenue of Tencent`)."""
+        end = tokens[last][1]
+        before_a_read_word = normalized[end : end + 1] == " " and end + 1 < len(mask) and mask[end + 1]
+        owner = normalized.startswith(("'s", "’s", "s'"), end) or before_a_read_word
+        return owner or normalized[: tokens[first][0]].endswith(("of ", "for ", "at ", "from "))
+
+    names: list[tuple[int, int]] = []
+    i = 0
+    while i < len(tokens):
+        if not is_name(tokens[i]) or opens_a_frame(i):
+            i += 1
             continue
-        words = [token[2]]
-        for before, after in zip(tokens[i:], tokens[i + 1 :], strict=False):
-            if normalized[before[1] : after[0]] != " " or not is_name(after):
+        last = i
+        while last + 1 < len(tokens) and normalized[tokens[last][1] : tokens[last + 1][0]] == " ":
+            if not is_name(tokens[last + 1]):
                 break
-            words.append(after[2])
-        return " ".join(words)
+            last += 1
+        names.append((i, last))
+        i = last + 1
+    if names:  # several capitalised words: the one where the entity goes (`Hey, … China Mobile's`)
+        first, last = next((n for n in names if where_the_entity_goes(*n)), names[0])
+        return " ".join(word for _, _, word in tokens[first : last + 1])
     first = next((i for i, ch in enumerate(normalized) if not (ch.isspace() or _is_punctuation(ch))), None)
     if first is None or mask[first] or normalized[first].isascii():
         return None

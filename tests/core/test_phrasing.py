@@ -314,6 +314,24 @@ def test_a_word_before_the_question_word_that_sounds_like_no_copula_is_asked_bac
     assert parse_intent("集团2025年的营收库多少", COMPUTED, REF).unknown_metric == "营收库"
 
 
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("Hey, quick one: what was China Mobile's revenue in 2025?", "China Mobile"),
+        ("Quick question: what was the revenue of China Mobile in 2025?", "China Mobile"),
+        ("Hi there, what was Tencent revenue in 2025?", "Tencent"),
+    ],
+)
+def test_the_name_in_the_entity_position_is_the_one_asked_back(question: str, name: str) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric == name and term_names_entity(intent, COMPUTED)
+
+
+def test_an_english_preposition_opening_a_question_is_no_name() -> None:
+    intent = parse_intent("Regarding revenue, what was the 2025 figure?", COMPUTED, REF)
+    assert intent.unknown_metric is None and intent.metrics == ("REVENUE",)
+
+
 def test_a_metric_nobody_defined_is_asked_back_whole() -> None:
     intent = parse_intent("资产负债比率具体是多少", COMPUTED, REF)
     assert intent.metrics == () and intent.unrecognized_terms == ("资产负债",)  # 比率 is read as a ratio
