@@ -92,6 +92,8 @@ def parts_read(
     glossary: GlossarySnapshot,
 ) -> tuple[Part, ...]:
     """The question's parts, or (): one reading (`slots`, the question's) runs over every slot."""
+    if sum(m.kind == "metric" for m, _ in kept) < 2 and not any(c.kind in OPERATIONS for c in cues):
+        return ()  # one metric asked at its level: nothing to part
     bounds = clause_bounds(normalized, english=english)
     clauses = [_Clause(start, end) for start, end in bounds]
     if len(clauses) > 1:

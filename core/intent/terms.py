@@ -98,7 +98,7 @@ def longer_terms_drop(
     words = words_read(normalized, [*spans, *taken])
     openers = clause_openers(normalized, words)
     metric_starts = {span[0] for m, span in zip(matches, spans, strict=True) if m.kind == "metric"}
-    latin = _tokens(question, normalized)
+    latin = _tokens(question, normalized) if _LATIN.search(normalized) else []
     longer: dict[int, tuple[str, Span]] = {}
     if metric_starts:
         for i, (m, (start, end)) in enumerate(zip(matches, spans, strict=True)):
