@@ -4,8 +4,9 @@ Takes the normalised question, the glossary hits that stand, the operator cues a
 with their spans; returns the `Part`s of a question that asks each of them something of its own,
 or () when one reading runs over every slot the question lists.
 
-- A clause (split at ，？；。！, and in English at `, and`, `;`, `?`) stands on its own when it asks
-  something: an operator (同比增长多少, 占比, 最高), or a metric with a question word (毛利率是多少).
+- A clause (split at ，？；。！, and in English at `, and`, `and how …`, `;`, `?`) stands on its
+  own when it asks something: an operator (同比增长多少, 占比, 最高), or a metric with a question
+  word (毛利率是多少).
   A clause that asks nothing of its own (a topic `集团2025年营收，`, a frame `根据年报，`, a rounding
   `保留两位小数`, an ellipsis `毛利率呢`) belongs to a standing one: the next when it comes before
   any, else the one before it.
@@ -50,7 +51,10 @@ Span = tuple[int, int]
 Hit = tuple[Match, Span]
 
 _ZH_CLAUSE_END = re.compile(r"[,?;!。，？；！]")
-_EN_CLAUSE_END = re.compile(r",\s*and(?![a-z])|[?;!]|\.(?=\s|$)")
+# English: `, and`, or `and` opening a question of its own (`and how much did it grow`).
+_EN_CLAUSE_END = re.compile(
+    r",\s*and(?![a-z])|,?\s+and\s+(?=(?:how|what|which|who|where|when|why)(?![a-z]))|[?;!]|\.(?=\s|$)"
+)
 _BINARY = (OP_SHARE, OP_RATIO, OP_DIFFERENCE)
 
 

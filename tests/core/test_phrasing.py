@@ -482,6 +482,10 @@ HK, CN, GROUP, FY = ("ACME_HK",), ("ACME_CN",), ("ACME_GROUP",), ("FY2025",)
             [(REV, None, (), FY, (), None), (CAPEX, "growth", (), FY, (), None)],
         ),
         (
+            "What was revenue in 2025 and how much did it grow?",
+            [(REV, None, (), FY, (), None), (REV, "growth", (), FY, (), None)],
+        ),
+        (
             "中国内地2025年营收同比增长多少，线上收入是多少",
             [(REV, "growth", CN, FY, (), None), (REV, None, CN, FY, ("ONLINE",), None)],
         ),
