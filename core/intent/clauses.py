@@ -12,9 +12,11 @@ or () when one reading runs over every slot the question lists.
   any, else the one before it.
 - Each standing clause keeps its own metrics, channels and operation. One that asks with an
   operator and names no metric (`，同比增长多少`) asks it of the metrics and channels before it.
+  It also runs over the list before it (`2025年各地区营收是多少，分别占集团的比重是多少`).
   Entities and periods a clause does not name are the ones named before it (for the first, the
-  first the question names); a clause that names no metric, or whose operation relates two items
-  (share, ratio, difference), adds its own to them (`，占集团的比重`, `，较2024年增长多少`).
+  first the question names); a clause whose operation relates two items (share, ratio,
+  difference) adds its own to them: as the other item (`，占集团的比重`, `，与香港之比`,
+  `，较2024年增长多少`), or as the part of a share when named before its cue (`，香港营收占比`).
 - Inside one clause, an operator right after a metric that is not the list's last stays with that
   metric (`营收同比增速和毛利率`); one after the last metric runs over the whole list
   (`营收和毛利率同比增长多少`).
@@ -29,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ..glossary import GlossarySnapshot
-from ..operations import OVER_CHANNELS, OVER_ENTITIES, Cue, OperatorReading, operation_read
+from ..operations import CUE_OVER, OVER_CHANNELS, OVER_ENTITIES, Cue, OperatorReading, operation_read
 from ..types import (
     ENTITY_SUBSIDIARY,
     OP_CAGR,
@@ -154,6 +156,7 @@ def _clause_parts(
     entities_before, periods_before = named_entities, named_periods
     metrics_before: list[str] = []
     channels_before: list[str] = []
+    over_before: list[Cue] = []
     parts: list[Part] = []
     for group in groups:
         cues = [c for clause in group for c in clause.cues]
@@ -161,14 +164,19 @@ def _clause_parts(
         metrics, channels = _codes(group, "metric"), _codes(group, "channel")
         entities, periods = _codes(group, "entity"), _periods(group)
         referring = not metrics
-        if referring:
+        if referring:  # `，分别占集团的比重是多少`: of the metrics, channels and list before it
             if not metrics_before:
                 return None
             metrics, channels = metrics_before, channels or channels_before
-        kinds = {c.kind for c in cues if c.kind in OPERATIONS}
-        adds = referring or bool(kinds & set(_BINARY))
-        entities = _joined(entities_before, entities) if adds else entities or entities_before
-        periods = _joined(periods_before, periods) if adds else periods or periods_before
+            cues = [*over_before, *cues]
+        binary = [c for c in cues if c.kind in _BINARY]
+        if binary:  # a share's part named before its cue is the subject (`香港营收占比`); else the other
+            before_cue = all(s < binary[0].start for m, (s, _) in hits if m.kind == "entity")
+            subject = bool(entities) and binary[0].kind == OP_SHARE and before_cue
+            entities = _joined(entities, entities_before) if subject else _joined(entities_before, entities)
+            periods = _joined(periods_before, periods)
+        else:
+            entities, periods = entities or entities_before, periods or periods_before
         named = [c for c in channels if c != TOTAL]
         reading = operation_read(
             cues,
@@ -186,6 +194,7 @@ def _clause_parts(
         parts.extend(own or [replace(slots, operation=_with_decimals(reading.operation, places))])
         metrics_before, channels_before = metrics, channels
         entities_before, periods_before = entities, periods
+        over_before = [c for c in cues if c.kind == CUE_OVER and not c.weak]
     return tuple(dict.fromkeys(parts))
 
 

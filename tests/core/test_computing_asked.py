@@ -143,3 +143,11 @@ def test_a_place_after_the_point_is_a_rounding_not_a_ranking() -> None:
     result = ask("香港2025年毛利率是多少，精确到小数点后第一位")
     assert result.answer_kind == "answer" and result.intent.operation is None and "排名" not in result.answer
     assert result.answer.startswith("ACME香港 FY2025 毛利率：33.1%（来源：")
+
+
+def test_a_later_share_clause_is_answered_for_the_list_and_the_whole_before_it() -> None:
+    regions = ask("2025年各地区营收是多少，分别占集团的比重是多少").answer
+    assert "FY2025 ACME香港营业收入占ACME集团营业收入比重为 18.70%。" in regions
+    assert "ACME香港 FY2025 营业收入：24,015.8 百万元" in regions
+    subject = ask("集团2025年营收是多少，香港营收占比是多少").answer
+    assert "FY2025 ACME香港营业收入占ACME集团营业收入比重为 18.70%。" in subject

@@ -511,6 +511,27 @@ def test_each_clause_keeps_its_own_operator_and_slots(question: str, parts: list
     assert clause_parts(question) == parts
 
 
+@pytest.mark.parametrize(
+    ("question", "entities", "kind"),
+    [
+        ("中国内地2025年营收是多少，占集团的比重是多少", ("ACME_CN", "ACME_GROUP"), "share"),
+        ("集团2025年营收是多少，香港营收占比是多少", ("ACME_HK", "ACME_GROUP"), "share"),
+        ("中国内地2025年营收是多少，与香港之比是多少", ("ACME_CN", "ACME_HK"), "ratio"),
+        ("中国内地2025年营收是多少，比香港高多少", ("ACME_CN", "ACME_HK"), "difference"),
+        ("2025年各地区营收是多少，分别占集团的比重是多少", SUBSIDIARIES, "share"),
+        ("中国内地2025年营收是多少，香港的同比增长多少", HK, "growth"),
+    ],
+)
+def test_a_later_clause_relating_two_items_takes_the_one_before_it(
+    question: str, entities: tuple[str, ...], kind: str
+) -> None:
+    """A share's part named before its cue is its subject; any other item a two-item clause names
+    is compared with the one named before it. A one-item operation keeps its own entity."""
+    first, second = parse_intent(question, COMPUTED, REF).parts
+    assert first.operation is None and second.operation is not None
+    assert (second.operation.kind, second.entities) == (kind, entities)
+
+
 def test_a_second_quarter_operator_is_never_carried_into_another_clause() -> None:
     [_, second] = parse_intent("集团2025年第四季度营收环比增长多少；上半年营收是多少", COMPUTED, REF).parts
     assert second.operation is None and [p.label for p in second.periods] == ["2025H1"]
