@@ -19,9 +19,10 @@ content word makes a longer term (归母净利润, 净利率 when only 净利 ex
 A verb right before a metric is a request (请问营收) only at the start of its clause; after an
 entity or a period it modifies the metric (集团扣非净利润) and is content. A verb right after a
 metric and before the copula heads the copula's subject (营收预算是多少: the tagger calls 预算 a
-verb), unless it is a modal (营收应该是多少). A verb of attainment before a metric only says the
-figure was reached (实现的毛利率, 取得营收); an A-not-A question (是不是, 係唔係) is a frame. The
-localizers 前 and 后 modify what follows (税后利润); 中, 里 and 内 close a place (年报中).
+verb), unless it is a modal (营收应该是多少). A verb of attainment or report beside a metric only
+says the figure was reached or reported (实现的毛利率, 取得营收, 营收统计是多少); an A-not-A
+question (是不是, 係唔係) is a frame. The localizers 前 and 后 modify what follows (税后利润); 中,
+里 and 内 close a place (年报中).
 """
 
 from __future__ import annotations
@@ -65,9 +66,10 @@ GENERIC_WORDS = FIGURE_NOUNS | SOURCE_NOUNS | TIME_NOUNS | WHOLE_WORDS | CANTONE
 # The copula a question asks a figure with (营收 | 是多少; Cantonese 係, 系 once simplified), and
 # the modal verbs (能愿动词) that may stand before it without naming anything (营收应该是多少).
 COPULAS = _words("是 为 系")
-# The verbs a reported figure is attained with (实现营收, 取得的净利润, 录得): before a metric they
-# only say the figure was reached, never which figure (预计的营收 names another).
-ATTAINMENT_VERBS = _words("实现 取得 录得 达成 达到 获得 完成 创造 赚取 斩获")
+# The verbs a reported figure is attained or reported with (实现营收, 取得的净利润, 披露的营收,
+# 营收统计是多少): beside a metric they only say the figure was reached or reported, never which figure
+# (预计的营收, 营收预算 name another).
+REPORTING_VERBS = _words("实现 取得 录得 达成 达到 获得 完成 创造 赚取 斩获 披露 公布 发布 报告 统计")
 # An A-not-A question (是不是, 有没有, 可不可以; Cantonese 係唔係, 可唔可以) asks yes or no of the
 # figure: a frame, never part of a name.
 _NOT = "不没唔冇"
@@ -239,7 +241,7 @@ def _adjacent_after(words: Sequence[Word], end: int) -> list[Word]:
 
 def _left_content(word: Word, *, clause_start: bool) -> bool:
     """Whether a word right before a metric (or before its 的) modifies it."""
-    if word.kind == DIMENSION or word.text in GENERIC_WORDS or word.text in CANTONESE or word.text in ATTAINMENT_VERBS:
+    if word.kind == DIMENSION or word.text in GENERIC_WORDS or word.text in CANTONESE or word.text in REPORTING_VERBS:
         return False
     if not any(_is_cjk(ch) for ch in word.text):
         return False
@@ -299,7 +301,7 @@ def _heads_the_subject(word: Word, following: Sequence[Word]) -> bool:
     """A verb (not the copula, not a modal) right before the copula."""
     if not (word.is_verb and following and following[0].start == word.end and following[0].text in COPULAS):
         return False
-    return word.text not in COPULAS and word.text not in MODAL_VERBS
+    return word.text not in COPULAS and word.text not in MODAL_VERBS and word.text not in REPORTING_VERBS
 
 
 def clause_openers(normalized: str, words: Sequence[Word]) -> set[Word]:

@@ -284,6 +284,8 @@ def test_real_phrasing_is_read(question: str, metric: str | None, entity: str | 
         ("中國內地這塊業務在2025年度全年實現的毛利率", "GROSS_MARGIN", "ACME_CN", "FY2025"),
         ("集团2025年取得的净利润是多少", "NET_PROFIT", "ACME_GROUP", "FY2025"),
         ("集团2025年实现营收多少", "REVENUE", "ACME_GROUP", "FY2025"),
+        ("集团2025年披露的营收是多少", "REVENUE", "ACME_GROUP", "FY2025"),
+        ("集团2025年营收统计是多少", "REVENUE", "ACME_GROUP", "FY2025"),
     ],
 )
 def test_question_forms_and_verbs_of_attainment_are_frames(
