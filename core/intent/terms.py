@@ -59,6 +59,7 @@ NOT_A_TERM = _word_set(
     "up down out what whats what's was is are were be been being how much many which who whom",
     "whose when where why did does do done has have had can could would will should may might",
     "must shall please show me give tell list get find display compare compared calculate",
+    "need want know pull fetch grab send confirm verify quote retrieve obtain view",
     "compute summarize summarise explain describe provide report check look see rank sort break",
     "breakdown let lets us i we you it its our my your their this that these those there here s",
     "last previous prior current next year years quarter quarters half month months fiscal fy annual yearly",

@@ -244,6 +244,8 @@ def test_an_english_word_modifying_a_metric_makes_a_longer_term(question: str, t
         "What was Hong Kong revenue in 2025, please?",
         "Revenue for Hong Kong in 2025",
         "What was revenue per region in 2025?",
+        "Could you pull revenue for Hong Kong in 2025?",
+        "I want to know capex for Hong Kong in 2025",
     ],
 )
 def test_english_function_words_beside_a_metric_never_make_a_term(question: str) -> None:
