@@ -74,6 +74,7 @@ def parse_intent(question: str, glossary: GlossarySnapshot, reference_date: date
 def _parse(
     question: str, normalized: str, glossary: GlossarySnapshot, reference_date: date, *, typos: bool
 ) -> ParsedIntent:
+    language = question_language(question)
     _, positions = compact_view(normalized)
     matches = glossary.match(normalized)
     spans = [(positions[m.start], positions[m.end - 1] + 1) for m in matches]
@@ -89,7 +90,7 @@ def _parse(
             return _parse(question, moved, glossary, reference_date, typos=True)
     if typos:
         metric_spans = [span for m, span in zip(matches, spans, strict=True) if m.kind == "metric"]
-        corrections = typos_find(normalized, [*spans, *read], metric_spans, english=question_language(question) == "en")
+        corrections = typos_find(normalized, [*spans, *read], metric_spans, english=language == "en")
         if corrections:
             again = _parse(question, corrections_apply(normalized, corrections), glossary, reference_date, typos=False)
             read_as = tuple((c.written, c.read_as) for c in corrections)
@@ -128,7 +129,16 @@ def _parse(
     cues_found = route_cues_find(normalized)
     if unknown_metric is None:
         unknown_metric = _unknown_term(
-            question, normalized, [*spans, *read], period_spans, metrics, entities, external, reading, cues_found
+            question,
+            language,
+            normalized,
+            [*spans, *read],
+            period_spans,
+            metrics,
+            entities,
+            external,
+            reading,
+            cues_found,
         )
     route, confidence = route_choose(metrics, entities, periods, channels, reading, unknown_metric, cues_found)
     operation = reading.operation if operation_stands(route, cues_found) else None
@@ -142,7 +152,7 @@ def _parse(
             kept,
             cues,
             period_spans,
-            english=question_language(question) == "en",
+            english=language == "en",
             decimals=reading.decimals,
             slots=slots,
             glossary=glossary,
@@ -153,7 +163,6 @@ def _parse(
     leftovers = _leftover_terms(normalized, covered) if not metrics else ()
     if unknown_metric and unknown_metric not in leftovers:
         leftovers = (unknown_metric, *leftovers)[:3]
-    language = question_language(question)
     reason = route_reason_write(
         route,
         metrics,
@@ -261,6 +270,7 @@ def _children_merge(
 
 def _unknown_term(
     question: str,
+    language: str,
     normalized: str,
     read: list[tuple[int, int]],
     period_spans: list[tuple[int, int, Period]],
@@ -272,9 +282,7 @@ def _unknown_term(
 ) -> str | None:
     """An acronym asking for a number (ROA), or a name where the entity goes (腾讯2025年营收)."""
     asks_for_numbers = bool(cues.numeric or reading.operation or (entities and period_spans) or metrics)
-    acronym = latin_term_find(
-        question, normalized, read, language=question_language(question), asks_for_numbers=asks_for_numbers
-    )
+    acronym = latin_term_find(question, normalized, read, language=language, asks_for_numbers=asks_for_numbers)
     if acronym is not None or not metrics or entities or external is not None:
         return acronym
     return name_term_find(question, normalized, read, [(s, e) for s, e, _ in period_spans])

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ..glossary import GlossarySnapshot
 from ..types import Match, ParsedIntent
@@ -99,7 +100,7 @@ def longer_terms_drop(
     words = words_read(normalized, [*spans, *taken])
     openers = clause_openers(normalized, words)
     metric_starts = {span[0] for m, span in zip(matches, spans, strict=True) if m.kind == "metric"}
-    latin = _tokens(question, normalized) if _LATIN.search(normalized) else []
+    latin = _tokens(question, normalized) if _LATIN.search(normalized) else ()
     longer: dict[int, tuple[str, Span]] = {}
     if metric_starts:
         for i, (m, (start, end)) in enumerate(zip(matches, spans, strict=True)):
@@ -270,14 +271,16 @@ def _as_one_word(text: str) -> str:
     return text if text.isascii() else "".join(text.split())
 
 
-def _tokens(question: str, normalized: str) -> list[tuple[int, int, str]]:
+@lru_cache(maxsize=64)
+def _tokens(question: str, normalized: str) -> tuple[tuple[int, int, str], ...]:
     """The Latin words of the normalised question with their spans, each in the case it was
-    written in (lower case when the two cannot be lined up)."""
+    written in (lower case when the two cannot be lined up). Remembered: a parse reads them for
+    the longer terms and again for the acronyms."""
     found = [(m.start(), m.end(), m.group(0)) for m in _LATIN.finditer(normalized)]
     written = [m.group(0) for m in _LATIN.finditer(unicodedata.normalize("NFKC", question))]
     if len(written) == len(found) and all(w.lower() == t for w, (_, _, t) in zip(written, found, strict=True)):
-        return [(s, e, w) for (s, e, _), w in zip(found, written, strict=True)]
-    return found
+        return tuple((s, e, w) for (s, e, _), w in zip(found, written, strict=True))
+    return tuple(found)
 
 
 def latin_term_find(
