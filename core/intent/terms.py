@@ -118,7 +118,7 @@ def longer_terms_drop(
             term = _longer_english(normalized, latin, mask, start, end, names=names, named_entity=named_entity)
         else:
             left = left_attached(words, start, openers)
-            right = right_attached(words, end)
+            right = right_attached(words, end, normalized)
             term = None
             if left or right:
                 first = left[0].start if left else start

@@ -210,6 +210,28 @@ def test_a_modal_before_the_copula_is_no_part_of_the_metric(modal: str) -> None:
     assert intent.unknown_metric is None and intent.metrics == ("REVENUE",)
 
 
+@pytest.mark.parametrize("question", ["集团2025年营收预算", "集团2025年营收预算多少", "集团2025年营收预算有多少"])
+def test_a_verb_ending_the_metric_phrase_is_its_head(question: str) -> None:
+    """Nothing but a question word or the clause's end after it: the verb heads the phrase."""
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric == "营收预算" and intent.metrics == ()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "集团2025年营收有多少",
+        "集团2025年营收达到多少",
+        "集团2025年营收统计",
+        "帮我查一下集团2025年营收对比",
+        "集团2025年营收能达到多少",
+    ],
+)
+def test_a_verb_of_having_attaining_or_asking_after_the_metric_asks_for_it(question: str) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric is None and intent.metrics == ("REVENUE",)
+
+
 @pytest.mark.parametrize(
     ("question", "term"),
     [
