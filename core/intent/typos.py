@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from ..operations import OPERATOR_WORDS_EN, OPERATOR_WORDS_ZH
 from .terms import NOT_A_TERM
+from .tokens import COPULAS, UNKNOWN, words_read
 
 Span = tuple[int, int]
 _EN_WORD = re.compile(r"[a-z]+")
@@ -133,9 +134,16 @@ def _copulas(normalized: str, mask: list[bool], metric_spans: Sequence[Span]) ->
             continue
         written = normalized[at]
         sounds = [copula for copula in _COPULAS if written != copula and _sound_alike(written, copula)]
-        if len(sounds) == 1 and written not in _COPULAS:
+        if len(sounds) == 1 and written not in COPULAS and _content_at(normalized, mask, at):
             corrections.append(Correction(at, at + 1, written, sounds[0]))
     return corrections
+
+
+def _content_at(normalized: str, mask: list[bool], at: int) -> bool:
+    """Whether the one-character word at `at` is content, not a frame of its own (有 of 营收有多少)."""
+    taken = [(i, i + 1) for i, masked in enumerate(mask) if masked]
+    word = next((w for w in words_read(normalized, taken) if w.start == at), None)
+    return word is not None and word.end == at + 1 and word.kind == UNKNOWN
 
 
 def _english(normalized: str, mask: list[bool]) -> list[Correction]:

@@ -336,6 +336,12 @@ def test_a_copula_mistyped_by_sound_is_read_and_said() -> None:
     assert note is not None and "时" in note
 
 
+@pytest.mark.parametrize("question", ["集团2025年的营收有多少", "集团2025年的营收约多少", "集团2025年营收为多少"])
+def test_a_frame_before_the_question_word_is_no_typo(question: str) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.corrections == () and intent.metrics == ("REVENUE",) and intent.unknown_metric is None
+
+
 def test_a_word_before_the_question_word_that_sounds_like_no_copula_is_asked_back() -> None:
     assert parse_intent("集团2025年的营收库多少", COMPUTED, REF).unknown_metric == "营收库"
 
