@@ -26,6 +26,7 @@ from core.types import (
     AgentResult,
     Operation,
     ParsedIntent,
+    Part,
     Period,
 )
 
@@ -168,9 +169,33 @@ def intent_as_json(intent: ParsedIntent) -> dict[str, Any]:
         "channels": list(intent.channels),
         "channel_given": intent.channel_given,
         "operation": asdict(intent.operation) if intent.operation else None,
+        "parts": [_part_as_json(part) for part in intent.parts],
         "route": intent.route,
         "language": intent.language,
     }
+
+
+def _part_as_json(part: Part) -> dict[str, Any]:
+    return {
+        "metrics": list(part.metrics),
+        "operation": asdict(part.operation) if part.operation else None,
+        "entities": list(part.entities),
+        "periods": [p.label for p in part.periods],
+        "channels": list(part.channels),
+        "decimals": part.decimals,
+    }
+
+
+def _part_from_json(data: dict[str, Any]) -> Part:
+    operation = data.get("operation")
+    return Part(
+        metrics=tuple(data["metrics"]),
+        operation=Operation(**operation) if operation else None,
+        entities=tuple(data.get("entities") or ()),
+        periods=tuple(_period(label) for label in data.get("periods") or ()),
+        channels=tuple(data.get("channels") or ()),
+        decimals=data.get("decimals"),
+    )
 
 
 def intent_from_json(data: dict[str, Any]) -> ParsedIntent | None:
@@ -190,6 +215,7 @@ def intent_from_json(data: dict[str, Any]) -> ParsedIntent | None:
             channels=tuple(data.get("channels") or ()),
             channel_given=bool(data.get("channel_given")),
             operation=Operation(**operation) if operation else None,
+            parts=tuple(_part_from_json(part) for part in data.get("parts") or ()),
             route=data.get("route") or "structured",
             language=data.get("language") or "zh",
         )

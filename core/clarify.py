@@ -114,27 +114,32 @@ def _operation_problem(intent: ParsedIntent, language: str) -> str | None:
     """What in the operation asked for cannot be done as asked, in the analyst's words: a top N
     or a place in a ranking below 1, a field no parser writes (an intent from elsewhere), or a
     level's rounding outside 0 to `MAX_DECIMALS` places (a level's figure would otherwise show
-    a different rounding without a word; an operation's is refused by the engine)."""
+    a different rounding without a word; an operation's is refused by the engine). Each part of
+    the question is checked as well as the whole."""
     en = language == "en"
-    op = intent.operation
-    if op is None:
-        if intent.decimals is not None and not 0 <= intent.decimals <= MAX_DECIMALS:
-            if en:
-                return f"Decimal places must be between 0 and {MAX_DECIMALS}; please ask again within that range."
-            return f"小数位数须在 0 到 {MAX_DECIMALS} 之间，请在此范围内重新指定（例如“保留两位小数”）。"
-        return None
-    if op.top is not None and op.top < 1:
-        return "A top N must be at least 1 (e.g. top 3)." if en else "前 N 名的 N 须至少为 1（例如“前三名”）。"
-    if op.position is not None and op.position < 1:
-        return "A place in a ranking starts at 1 (e.g. second highest)." if en else "名次从 1 开始（例如“排名第二”）。"
-    known = (
-        op.kind in OPERATIONS
-        and op.comparison in ("yoy", "qoq")
-        and op.order in ("asc", "desc")
-        and op.over in (None, "entities", "channels")
-    )
-    if not known:
-        return "The computation asked for is not understood." if en else "无法识别要做的计算，请换一种问法。"
+    levels = [intent.decimals] if intent.operation is None else []
+    levels += [p.decimals for p in intent.parts if p.operation is None]
+    if any(n is not None and not 0 <= n <= MAX_DECIMALS for n in levels):
+        if en:
+            return f"Decimal places must be between 0 and {MAX_DECIMALS}; please ask again within that range."
+        return f"小数位数须在 0 到 {MAX_DECIMALS} 之间，请在此范围内重新指定（例如“保留两位小数”）。"
+    for op in dict.fromkeys([intent.operation, *(p.operation for p in intent.parts)]):
+        if op is None:
+            continue
+        if op.top is not None and op.top < 1:
+            return "A top N must be at least 1 (e.g. top 3)." if en else "前 N 名的 N 须至少为 1（例如“前三名”）。"
+        if op.position is not None and op.position < 1:
+            return (
+                "A place in a ranking starts at 1 (e.g. second highest)." if en else "名次从 1 开始（例如“排名第二”）。"
+            )
+        known = (
+            op.kind in OPERATIONS
+            and op.comparison in ("yoy", "qoq")
+            and op.order in ("asc", "desc")
+            and op.over in (None, "entities", "channels")
+        )
+        if not known:
+            return "The computation asked for is not understood." if en else "无法识别要做的计算，请换一种问法。"
     return None
 
 

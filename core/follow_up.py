@@ -12,7 +12,8 @@ narrative, FAQ or document question is never turned into a structured one. Other
 
 - with no metric of its own (`那香港呢？`, `去年呢`, `线上呢`, `what about Hong Kong?`) it takes
   the previous metric(s) and operation, keeps every slot it names, takes the previous value of
-  each slot it leaves out, and routes `structured`;
+  each slot it leaves out, and routes `structured`; after a question in parts (`毛利率是多少？营收
+  同比增速呢？`) each part is asked again with the slots the follow-up names;
 - with a metric of its own (`那净利润呢`) it keeps that metric and takes the left-out entity,
   period and channel; the previous operation too when it applied to one metric (growth, rank…);
 - a bare "why" (`那为什么呢？`, `why?`, and with only a pronoun, an auxiliary or a word of
@@ -47,6 +48,7 @@ from .types import (
     ROUTE_STRUCTURED,
     Operation,
     ParsedIntent,
+    Part,
     Routing,
 )
 
@@ -182,6 +184,9 @@ def follow_up_apply(
     ):
         changes["operation"] = operation if decimals is None else replace(operation, decimals=decimals)
         inherited["operation"] = (_operation_name(operation, intent.language),)
+    if previous.parts and not own_metrics and intent.operation is None and not bare_ask:
+        changes["parts"] = _parts_again(previous.parts, intent, decimals)
+        changes["operation"] = next((p.operation for p in changes["parts"] if p.operation is not None), None)
     if not inherited:
         return intent, None
 
@@ -195,6 +200,31 @@ def follow_up_apply(
     changes["routing"] = Routing(intent.routing.mode, intent.routing.confidence, reason)
     changes["unrecognized_terms"] = ()
     return replace(intent, **changes), f"{NOTE_PREFIX[language]}{what}"
+
+
+def _parts_again(parts: tuple[Part, ...], intent: ParsedIntent, decimals: int | None) -> tuple[Part, ...]:
+    """The previous question's parts, each asked again with the slots the follow-up names (a
+    part that ran across the subsidiaries keeps running across them)."""
+    entities = intent.entities or ((intent.entity,) if intent.entity else ())
+    periods = intent.periods or ((intent.period,) if intent.period else ())
+    channels = intent.channels if intent.channel_given else ()
+    again = []
+    for part in parts:
+        across = part.operation is not None and part.operation.over == "entities"
+        operation = part.operation
+        if operation is not None and decimals is not None:
+            operation = replace(operation, decimals=decimals)
+        again.append(
+            replace(
+                part,
+                operation=operation,
+                entities=part.entities if across or not entities else entities,
+                periods=periods or part.periods,
+                channels=channels or part.channels,
+                decimals=decimals if decimals is not None else part.decimals,
+            )
+        )
+    return tuple(again)
 
 
 def follow_up_topic(intent: ParsedIntent, glossary: GlossarySnapshot) -> str:

@@ -60,6 +60,7 @@ from .types import (
     FactRecord,
     Guard,
     ParsedIntent,
+    Part,
     Source,
     SubTask,
 )
@@ -383,17 +384,12 @@ def _scope_apply(
 def _run_structured(request: _Request, intent: ParsedIntent) -> _Part:
     glossary, store, cleared = request.glossary, request.store, request.cleared
     if intent.parts:
-        return _parts_joined(
-            [
-                _run_structured(request, replace(intent, metric=code, metrics=(code,), operation=op, parts=()))
-                for code, op in intent.parts
-            ]
-        )
+        return _parts_joined([_part_run(request, _part_intent(intent, part)) for part in intent.parts])
     if intent.operation is not None:
         return _computed_part(computed_answer(intent, glossary=glossary, store=store, cleared=cleared))
     tasks = subtasks_of(intent)
-    if len(tasks) > 1 or any(t.metric in glossary.formula_metrics for t in tasks):
-        # Listed sub-tasks and formula metrics run deterministically, with no LLM.
+    if len(tasks) > 1 or intent.decimals is not None or any(t.metric in glossary.formula_metrics for t in tasks):
+        # Listed sub-tasks, formula metrics and a level asked rounded run deterministically, with no LLM.
         answer = levels_answer(
             tasks,
             glossary=glossary,
@@ -468,6 +464,42 @@ def _run_tool_loop(
                 executed.append((None, outcome, None))
             messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(outcome)})
     return executed
+
+
+def _part_intent(intent: ParsedIntent, part: Part) -> ParsedIntent:
+    """The intent of one part: its metrics, operation and slots; a slot the question left to
+    the clarifier's assumption stays assumed."""
+    return replace(
+        intent,
+        metric=part.metrics[0],
+        metrics=part.metrics,
+        entity=part.entities[0] if part.entities else intent.entity,
+        entities=part.entities,
+        period=part.periods[0] if part.periods else intent.period,
+        periods=part.periods,
+        channel=part.channels[0] if part.channels else "TOTAL",
+        channels=part.channels,
+        channel_given=bool(part.channels),
+        operation=part.operation,
+        decimals=part.decimals,
+        parts=(),
+    )
+
+
+def _part_run(request: _Request, intent: ParsedIntent) -> _Part:
+    """One part of a question, run deterministically like any list of sub-tasks (no LLM)."""
+    glossary, store, cleared = request.glossary, request.store, request.cleared
+    if intent.operation is not None:
+        return _computed_part(computed_answer(intent, glossary=glossary, store=store, cleared=cleared))
+    answer = levels_answer(
+        subtasks_of(intent),
+        glossary=glossary,
+        store=store,
+        cleared=cleared,
+        language=intent.language,
+        decimals=intent.decimals,
+    )
+    return _computed_part(answer)
 
 
 def _parts_joined(parts: list[_Part]) -> _Part:

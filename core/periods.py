@@ -83,7 +83,8 @@ _EN_OF_YEAR = rf"(?: of)?(?: the)?(?: fiscal(?: year)?| fy)?\s?{_YEAR}"
 _REL_YEAR = r"(?P<rel>去年|今年|前年|本年|明年|上年|上一年)"
 _REL_YEAR_OFFSET = {"去年": -1, "上年": -1, "上一年": -1, "今年": 0, "本年": 0, "前年": -2, "明年": 1}
 # What may stand between the periods of one list (`2025年第三季度和第四季度`, `Q3 and Q4 2025`).
-_SENTENCE_END = re.compile(r"[。？?！!；;]")
+# A semicolon joins the clauses of one sentence: the year named before it still holds after it.
+_SENTENCE_END = re.compile(r"[。？?！!]")
 _LIST_JOINER = re.compile(r"(?:\s|和|与|及|以及|、|,|/|跟|或|至|到|-|~|较|相比|对比|比|and|&|or|to|vs\.?|versus)*")
 # (start, end, period, whether its year was only implied by the reference date)
 _Found = tuple[int, int, Period, bool]

@@ -15,7 +15,7 @@ from typing import Any
 from .compute import UNIT_PCT, UNIT_PP, UNIT_RANK, Change, Computed, Ranking, Reason, number_display
 from .compute.build import subject_names
 from .compute.change import GAP_NO_RATE
-from .compute.display import RATE_DECIMALS
+from .compute.display import RATE_DECIMALS, decimal_round
 from .glossary import GlossarySnapshot
 from .types import FactRecord, Period, SubTask
 
@@ -63,10 +63,17 @@ def unit_suffix(glossary: GlossarySnapshot, unit: str, language: str) -> str:
     return shown if shown in ("%", "‰") else f" {shown}"
 
 
-def fact_line(fact: FactRecord, glossary: GlossarySnapshot, language: str) -> str:
+def fact_line(fact: FactRecord, glossary: GlossarySnapshot, language: str, decimals: int | None = None) -> str:
+    """A stored fact's line; with `decimals`, its value shown rounded half-up to that many places
+    as the question asked, saying so and giving the stored value beside it (the fact is unchanged)."""
     entity = glossary.display("entity", fact.entity, language)
     metric = glossary.display("metric", fact.metric, language)
-    value = value_format(fact.value) + unit_suffix(glossary, fact.unit, language)
+    unit = unit_suffix(glossary, fact.unit, language)
+    value = value_format(fact.value) + unit
+    if decimals is not None and decimal_round(fact.value, decimals) != fact.value:
+        value = number_display(fact.value, decimals) + unit + _rounded_note(value, decimals, language)
+    elif decimals is not None:
+        value = number_display(fact.value, decimals) + unit
     channel = ""
     if fact.channel != "TOTAL":
         name = glossary.display("channel", fact.channel, language)
@@ -77,6 +84,14 @@ def fact_line(fact: FactRecord, glossary: GlossarySnapshot, language: str) -> st
         return f"{entity} {fact.period.label} {metric}{channel}: {value} ({source})"
     as_of = f" · 截至 {fact.valid_as_of.isoformat()}" if fact.valid_as_of else ""
     return f"{entity} {fact.period.label} {metric}{channel}：{value}（来源：{fact.source_doc} · {fact.locator}{as_of}）"
+
+
+def _rounded_note(exact: str, decimals: int, language: str) -> str:
+    if language == "en":
+        to = "a whole number" if decimals == 0 else f"{decimals} decimal place{'s' if decimals > 1 else ''}"
+        return f" (rounded to {to}; stored value {exact})"
+    to = "整数" if decimals == 0 else f" {decimals} 位小数"
+    return f"（已四舍五入至{to}；原值 {exact}）"
 
 
 def not_found_line(task: SubTask, glossary: GlossarySnapshot, language: str) -> str:

@@ -164,6 +164,22 @@ class Operation:
 
 
 @dataclass(frozen=True)
+class Part:
+    """One part of a question asked with its own operation (None: the level), with the slots it
+    runs over: a clause of its own (`毛利率是多少，营收同比增长多少`), or a metric followed by an
+    operator of its own inside a list (`营收同比增速和毛利率`). Its entities and periods are its
+    clause's, else the ones the question named before it; its channels are its own clause's (empty:
+    TOTAL); empty entities or periods: the question names none, and the assumed one applies."""
+
+    metrics: tuple[str, ...]
+    operation: Operation | None = None
+    entities: tuple[str, ...] = ()
+    periods: tuple[Period, ...] = ()
+    channels: tuple[str, ...] = ()
+    decimals: int | None = None
+
+
+@dataclass(frozen=True)
 class ParsedIntent:
     raw_question: str
     normalized: str = ""
@@ -191,9 +207,10 @@ class ParsedIntent:
     decimals: int | None = None
     # A mistyped operator word and the cue it was read as (`增长律` → `增长率`), each said in the answer.
     corrections: tuple[tuple[str, str], ...] = ()
-    # Each listed metric with its own operation (None: its level) when the operators differ by part
-    # (`营收同比增速和毛利率`); empty when `operation` runs over every metric.
-    parts: tuple[tuple[str, Operation | None], ...] = ()
+    # The parts of a question that asks each of them something of its own (`Part`): clauses with
+    # their own operator or slots, or listed metrics with operators of their own; empty when
+    # `operation` (or the level) runs over every slot listed.
+    parts: tuple[Part, ...] = ()
 
     @property
     def has_slot(self) -> bool:

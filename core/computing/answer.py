@@ -37,6 +37,7 @@ class Item:
     multiple: bool = False  # a ratio of one metric between two items: also shown as a multiple
     position: int | None = None  # a ranking: the place asked about (排名第二), named in the headline
     lead: tuple[str, str] = ("", "")  # a line said before the item's own (zh, en)
+    decimals: int | None = None  # a stored fact asked at its level: the places it is shown to
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def _item_lines(item: Item, glossary: GlossarySnapshot, language: str) -> list[s
 def _own_lines(item: Item, glossary: GlossarySnapshot, language: str) -> list[str]:
     outcome = item.outcome
     if isinstance(outcome, FactRecord):
-        return [render.fact_line(outcome, glossary, language)]
+        return [render.fact_line(outcome, glossary, language, item.decimals)]
     if isinstance(outcome, SubTask):
         return [render.not_found_line(outcome, glossary, language)]
     if isinstance(outcome, CannotCompute):

@@ -204,8 +204,8 @@ def levels_answer(
     language: str,
     decimals: int | None = None,
 ) -> ComputedAnswer:
-    """Each sub-task's stored fact, else its formula metric's value (shown to `decimals` places
-    when the question asked), else `查不到`; with exactly two found facts that differ only in
+    """Each sub-task's stored fact, else its formula metric's value (either shown to `decimals`
+    places when the question asked), else `查不到`; with exactly two found facts that differ only in
     period (of one type), their difference."""
     context = Context(glossary, Reader(store, cleared), language, decimals)
     formulas = glossary.formula_metrics
@@ -213,7 +213,7 @@ def levels_answer(
     for task in tasks:
         fact = context.lookup(task)
         if fact is not None or task.metric not in formulas:
-            items.append(Item(fact if fact is not None else task))
+            items.append(Item(fact, decimals=decimals) if fact is not None else Item(task))
             continue
         outcome = formula_compute(context.lookup, task, formulas, label=glossary.display, decimals=decimals)
         items.append(Item(outcome, context.asked(task, "", "")))

@@ -24,22 +24,18 @@ from datetime import date
 
 from ..glossary import GlossarySnapshot
 from ..normalize import compact_view, question_language, text_normalize
-from ..operations import OVER_CHANNELS, OVER_ENTITIES, Cue, OperatorReading, cues_read, operation_read
+from ..operations import OperatorReading, cues_read, operation_read
 from ..periods import periods_find, periods_unread
 from ..types import (
-    ENTITY_SUBSIDIARY,
-    OP_CAGR,
-    OP_GROWTH,
-    OP_SUM,
-    OPERATIONS,
     ROUTE_COMPOSITE,
     ROUTE_STRUCTURED,
     Match,
-    Operation,
     ParsedIntent,
+    Part,
     Period,
     Routing,
 )
+from .clauses import channels_read, entities_read, parts_read
 from .route import (
     DOCUMENT_CUES,
     MOVEMENT_CUES,
@@ -78,6 +74,7 @@ def parse_intent(question: str, glossary: GlossarySnapshot, reference_date: date
 def _parse(
     question: str, normalized: str, glossary: GlossarySnapshot, reference_date: date, *, typos: bool
 ) -> ParsedIntent:
+    language = question_language(question)
     _, positions = compact_view(normalized)
     matches = glossary.match(normalized)
     spans = [(positions[m.start], positions[m.end - 1] + 1) for m in matches]
@@ -93,12 +90,12 @@ def _parse(
             return _parse(question, moved, glossary, reference_date, typos=True)
     if typos:
         metric_spans = [span for m, span in zip(matches, spans, strict=True) if m.kind == "metric"]
-        corrections = typos_find(normalized, [*spans, *read], metric_spans, english=question_language(question) == "en")
+        corrections = typos_find(normalized, [*spans, *read], metric_spans, english=language == "en")
         if corrections:
             again = _parse(question, corrections_apply(normalized, corrections), glossary, reference_date, typos=False)
             read_as = tuple((c.written, c.read_as) for c in corrections)
             return replace(again, corrections=read_as, routing=replace(again.routing, reason=_read_as(again, read_as)))
-    kept, unknown_metric = longer_terms_drop(normalized, matches, spans, read)
+    kept, unknown_metric = longer_terms_drop(question, normalized, matches, spans, read)
     kept = _children_merge(kept, normalized, glossary)
     relative = [(c.start, c.end) for c in cues if c.relative]
     period_spans = [(s, e, p) for s, e, p in found_periods if not _inside((s, e), relative)]
@@ -129,29 +126,43 @@ def _parse(
         periods=len(periods),
         period_types=len({p.period_type for p in periods}),
     )
-    counts = {
-        "entities": len(entities),
-        "channels": len([c for c in channels if c != TOTAL]),
-        "periods": len(periods),
-        "period_types": len({p.period_type for p in periods}),
-    }
-    parts = _parts_read(normalized, kept, cues, counts)
     cues_found = route_cues_find(normalized)
     if unknown_metric is None:
         unknown_metric = _unknown_term(
-            question, normalized, [*spans, *read], period_spans, metrics, entities, external, reading, cues_found
+            question,
+            language,
+            normalized,
+            [*spans, *read],
+            period_spans,
+            metrics,
+            entities,
+            external,
+            reading,
+            cues_found,
         )
     route, confidence = route_choose(metrics, entities, periods, channels, reading, unknown_metric, cues_found)
     operation = reading.operation if operation_stands(route, cues_found) else None
+    parts: tuple[Part, ...] = ()
     if route in (ROUTE_STRUCTURED, ROUTE_COMPOSITE):
-        entities = _entities_over(entities, reading.over, glossary)
-        channels = _channels_over(channels, reading, glossary)
+        entities = entities_read(entities, reading.over, glossary)
+        channels = channels_read(channels, reading, glossary)
+        slots = Part(tuple(metrics), operation, tuple(entities), tuple(periods), tuple(channels), reading.decimals)
+        parts = parts_read(
+            normalized,
+            kept,
+            cues,
+            period_spans,
+            english=language == "en",
+            decimals=reading.decimals,
+            slots=slots,
+            glossary=glossary,
+        )
+        operation = next((p.operation for p in parts if p.operation is not None), operation)
 
     covered = [span for _, span in kept] + [(s, e) for s, e, _ in period_spans] + cue_spans
     leftovers = _leftover_terms(normalized, covered) if not metrics else ()
     if unknown_metric and unknown_metric not in leftovers:
         leftovers = (unknown_metric, *leftovers)[:3]
-    language = question_language(question)
     reason = route_reason_write(
         route,
         metrics,
@@ -181,23 +192,32 @@ def _parse(
         unrecognized_terms=leftovers,
         language=language,
         operation=operation,
-        parts=parts if operation is not None else (),
+        parts=parts,
         channels=tuple(channels),
         unknown_metric=unknown_metric,
         decimals=reading.decimals,
     )
 
 
-# `新开了多少家门店`: a how-many question word inside a verb-object name (新开门店).
-_INSIDE_A_NAME = re.compile(r"(?<=[\u4e00-\u9fff])[了过]?(?:多少|几)[个家名位人次笔项间]?(?=[\u4e00-\u9fff])")
+# `新开了多少家门店`: a how-many question word inside a verb-object name (新开门店), after an aspect
+# marker (了, 过; Cantonese 咗) or none; Cantonese asks how many with 几多.
+_ASPECT = "了过咗"
+_INSIDE_A_NAME = re.compile(
+    rf"(?<=[\u4e00-\u9fff])[{_ASPECT}]?(?:多少|几多|几)[个家名位人次笔项间]?(?=[\u4e00-\u9fff])"
+)
+_CLOSING = re.compile(r"[\s?!。？！,，]*$")
 
 
 def _question_word_moved(normalized: str) -> str | None:
-    """The question with a how-many word that splits a name moved to its end, or None."""
+    """The question with a how-many word that splits a name moved to the end of its sentence
+    (before its closing punctuation), or None."""
     m = _INSIDE_A_NAME.search(normalized)
     if m is None:
         return None
-    return normalized[: m.start()] + normalized[m.end() :] + "是" + m.group(0).lstrip("了过")
+    rest = normalized[m.end() :]
+    closing = _CLOSING.search(rest)
+    at = closing.start() if closing is not None else len(rest)
+    return normalized[: m.start()] + rest[:at] + "是" + m.group(0).lstrip(_ASPECT) + rest[at:]
 
 
 def _read_as(intent: ParsedIntent, read_as: tuple[tuple[str, str], ...]) -> str:
@@ -214,39 +234,6 @@ def reading_note(intent: ParsedIntent) -> str | None:
     if intent.language == "en":
         return "[Read as] " + "; ".join(f'"{w}" as "{r}"' for w, r in intent.corrections)
     return "【按以下理解】" + "；".join(f"“{w}”按“{r}”理解" for w, r in intent.corrections)
-
-
-def _parts_read(
-    normalized: str, kept: list[tuple[Match, tuple[int, int]]], cues: list[Cue], counts: dict[str, int]
-) -> tuple[tuple[str, Operation | None], ...]:
-    """Each listed metric with its own operation, when an operator follows a metric that is not
-    the list's last (`营收同比增速和毛利率`: revenue's growth and the gross margin's level); an
-    operator after the last metric runs over the whole list (`营收和毛利率同比增长多少`): ()."""
-    metrics = [(m.code, span) for m, span in kept if m.kind == "metric"]
-    if len({code for code, _ in metrics}) < 2:
-        return ()
-    operators = [c for c in cues if c.kind in OPERATIONS]
-    attached: dict[str, list[Cue]] = {}
-    for code, (_, end) in metrics:
-        at = end
-        while True:
-            while at < len(normalized) and normalized[at] in "的了 ":
-                at += 1
-            following = [c for c in operators if c.start == at]
-            if not following:
-                break
-            attached.setdefault(code, []).extend(following)
-            at = max(c.end for c in following)
-    last = metrics[-1][0]
-    unary = all(c.kind in (OP_GROWTH, OP_CAGR) for cues_of in attached.values() for c in cues_of)
-    if not unary or not any(code != last for code in attached):
-        return ()  # 营业利润占营收的比重: a share, a ratio or a difference takes both metrics
-    parts: list[tuple[str, Operation | None]] = []
-    for code, _ in metrics:
-        if code not in dict(parts):
-            own = operation_read(attached.get(code, []), metrics=1, **counts)
-            parts.append((code, own.operation))
-    return tuple(parts)
 
 
 def _append_once(items: list[str], code: str) -> None:
@@ -283,6 +270,7 @@ def _children_merge(
 
 def _unknown_term(
     question: str,
+    language: str,
     normalized: str,
     read: list[tuple[int, int]],
     period_spans: list[tuple[int, int, Period]],
@@ -294,37 +282,10 @@ def _unknown_term(
 ) -> str | None:
     """An acronym asking for a number (ROA), or a name where the entity goes (腾讯2025年营收)."""
     asks_for_numbers = bool(cues.numeric or reading.operation or (entities and period_spans) or metrics)
-    acronym = latin_term_find(
-        question, normalized, read, language=question_language(question), asks_for_numbers=asks_for_numbers
-    )
+    acronym = latin_term_find(question, normalized, read, language=language, asks_for_numbers=asks_for_numbers)
     if acronym is not None or not metrics or entities or external is not None:
         return acronym
     return name_term_find(question, normalized, read, [(s, e) for s, e, _ in period_spans])
-
-
-def _entities_over(entities: list[str], over: str | None, glossary: GlossarySnapshot) -> list[str]:
-    """A 各地区 / 哪个地区 list that names fewer than two entities: the children of the one named,
-    if it has any, else the home entity's subsidiaries. Never an external entity."""
-    if over != OVER_ENTITIES or len(entities) >= 2:
-        return entities
-    if len(entities) == 1:
-        children = [e.code for e in glossary.children(entities[0])]
-        if children:
-            return children
-    home = glossary.home_entity
-    subsidiaries = [e.code for e in glossary.children(home) if e.kind == ENTITY_SUBSIDIARY]
-    return subsidiaries if home is not None and subsidiaries else entities
-
-
-def _channels_over(channels: list[str], reading: OperatorReading, glossary: GlossarySnapshot) -> list[str]:
-    """Channels a list runs over never include TOTAL (it would count twice); 各渠道 with no channel
-    named is every channel."""
-    named = [c for c in channels if c != TOTAL]
-    op = reading.operation
-    over_channels = reading.over == OVER_CHANNELS or (op is not None and op.kind == OP_SUM and len(named) >= 2)
-    if not over_channels:
-        return channels
-    return named if named else [code for code in glossary.channels if code != TOTAL]
 
 
 def is_inconclusive(intent: ParsedIntent) -> bool:

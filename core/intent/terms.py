@@ -9,12 +9,16 @@ and the first term it names that no alias covers, as the analyst wrote it:
   term (归母净利润, 资本开支回报率, 归属于母公司所有者的净利润): had the term been an alias, the
   longest match would have taken it. Words are unread when no hit, period, cue, question word,
   filler or dimension word (地区, 渠道 …) holds them; the structural 的/之/于 joins a name's words
-  and does not separate them. After an English alias, margin / ratio / rate / yield makes the term;
+  and does not separate them. An English alias makes a longer term with a word that modifies it
+  before it (adjusted net income, budgeted capex, net revenue), `per <noun>` after it (revenue per
+  store), a head noun after it that ends its phrase (revenue target, capex budget), or margin /
+  ratio / rate / yield; an English function word never does;
 - a Latin token asking for a number that nothing reads (ROA, EBITDA, `EBITDA margin`): all capitals,
   or any case in a Chinese question, not a currency, standard or English function word;
-- an in-scope entity's alias inside a longer name (中国平安 holds 中国), by the same rule as a
-  metric's, and a name where the entity goes (腾讯2025年营收, Tencent revenue) when the question
-  names no entity but a metric: never answered as a known entity or the home entity.
+- an in-scope entity's alias inside a longer name (中国平安 holds 中国; in English a capitalised
+  name: Sea Limited holds SEA), by the same rule as a metric's, and a name where the entity goes
+  (腾讯2025年营收, Tencent revenue) when the question names no entity but a metric: never answered
+  as a known entity or the home entity.
 
 The clarifier asks back for each (`term_names_entity` tells it which kind). Only the question's
 shape is read: no demo word or code.
@@ -25,6 +29,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ..glossary import GlossarySnapshot
 from ..types import Match, ParsedIntent
@@ -55,14 +60,19 @@ NOT_A_TERM = _word_set(
     "up down out what whats what's was is are were be been being how much many which who whom",
     "whose when where why did does do done has have had can could would will should may might",
     "must shall please show me give tell list get find display compare compared calculate",
+    "need want know pull fetch grab send confirm verify quote retrieve obtain view",
     "compute summarize summarise explain describe provide report check look see rank sort break",
     "breakdown let lets us i we you it its our my your their this that these those there here s",
-    "last previous prior current next year years quarter quarters half month months fiscal fy",
+    "last previous prior current next year years quarter quarters half month months fiscal fy annual yearly",
     "total group company companies firm overall whole entire all each every both between about",
     "approximately around roughly value figure figures number numbers amount level latest",
     "recent most data result results reported change growth usd cny rmb hkd eur gbp jpy sgd",
     "ifrs gaap hkfrs cas pct pp bps ttm ltm",
     "myr twd krw aud cad chf inr thb idr php vnd bn mn tn",
+    # the rest of the prepositions, and the interjections a question may open with
+    "regarding concerning including excluding during within without across against among around along",
+    "beside besides beyond despite except following like near since until upon toward towards unlike plus",
+    "hey hi hello thanks thank ok okay yes sorry dear",
 )
 
 
@@ -75,11 +85,12 @@ def _taken_mask(length: int, taken: Sequence[Span]) -> list[bool]:
 
 
 def longer_terms_drop(
-    normalized: str, matches: Sequence[Match], spans: Sequence[Span], taken: Sequence[Span]
+    question: str, normalized: str, matches: Sequence[Match], spans: Sequence[Span], taken: Sequence[Span]
 ) -> tuple[list[tuple[Match, Span]], str | None]:
-    """The hits that stand, and the first longer term no alias covers: a metric's (归母净利润) or
-    an in-scope entity's (中国平安 holds 中国, 腾讯集团 holds 集团). An external entity's hit
-    stays: the security gate refuses it whatever surrounds it.
+    """The hits that stand, and the first longer term no alias covers: a metric's (归母净利润,
+    adjusted net income) or an in-scope entity's (中国平安 holds 中国, 腾讯集团 holds 集团, Sea
+    Limited holds SEA). An external entity's hit stays: the security gate refuses it whatever
+    surrounds it; so does a hit inside another's longer term (the store of `revenue per store`).
 
     `taken` holds every span another reader took (cues, periods …); the hits' own spans are added.
     What is left is segmented and typed (`core.intent.tokens`): only content beside a name makes
@@ -89,42 +100,135 @@ def longer_terms_drop(
     words = words_read(normalized, [*spans, *taken])
     openers = clause_openers(normalized, words)
     metric_starts = {span[0] for m, span in zip(matches, spans, strict=True) if m.kind == "metric"}
-    longer: dict[int, str] = {}
+    latin = _tokens(question, normalized) if _LATIN.search(normalized) else ()
+    longer: dict[int, tuple[str, Span]] = {}
+    if metric_starts:
+        for i, (m, (start, end)) in enumerate(zip(matches, spans, strict=True)):
+            if m.kind == "entity" and not m.external and normalized[end - 1].isascii():
+                named = _longer_english_name(normalized, latin, mask, start, end)
+                if named is not None:
+                    longer[i] = named
+    names = [span for _, span in longer.values()]
+    named_entity = any(m.kind == "entity" and i not in longer for i, m in enumerate(matches))
     for i, (m, (start, end)) in enumerate(zip(matches, spans, strict=True)):
         if m.kind != "metric":
             continue
+        term: tuple[str, Span] | None
         if normalized[end - 1].isascii():
-            term = _longer_english(normalized, mask, start, end)
+            term = _longer_english(normalized, latin, mask, start, end, names=names, named_entity=named_entity)
         else:
             left = left_attached(words, start, openers)
-            right = right_attached(words, end)
+            right = right_attached(words, end, normalized)
             term = None
             if left or right:
                 first = left[0].start if left else start
                 last = right[-1].end if right else end
-                term = _as_one_word(normalized[first:last])
+                term = (_as_one_word(normalized[first:last]), (first, last))
         if term is not None:
             longer[i] = term
     # An entity's longer name counts in a question for a figure: `东南亚扩张有什么计划` is a topic.
     if any(m.kind == "metric" and i not in longer for i, m in enumerate(matches)):
         for i, (m, (start, end)) in enumerate(zip(matches, spans, strict=True)):
             if m.kind == "entity" and not m.external and not normalized[end - 1].isascii():
-                term = _longer_name(normalized, words, start, end, before_metric=metric_starts)
-                if term is not None:
-                    longer[i] = term
-    kept = [(m, span) for i, (m, span) in enumerate(zip(matches, spans, strict=True)) if i not in longer]
-    return kept, longer[min(longer)] if longer else None
+                name = _longer_name(normalized, words, start, end, before_metric=metric_starts)
+                if name is not None:
+                    longer[i] = (name, (start, end))
+    inside = [span for _, span in longer.values()]
+    kept = [
+        (m, span)
+        for i, (m, span) in enumerate(zip(matches, spans, strict=True))
+        if i not in longer and (m.external or not any(s <= span[0] and span[1] <= e for s, e in inside))
+    ]
+    return kept, longer[min(longer)][0] if longer else None
 
 
-def _longer_english(normalized: str, mask: list[bool], start: int, end: int) -> str | None:
-    """After an English alias, margin / ratio / rate / yield makes the term."""
+_AUXILIARIES = _word_set("did does do has have had will would can could should shall may might must")
+_PER_WORD = re.compile(r" per ([a-z][a-z0-9&]*)(?![a-z0-9&])")
+# What ends an English noun phrase asked about: the clause's end, or the period it is asked for.
+_PHRASE_END = re.compile(
+    r"\s*(?:[,.;:?!)]|$)|\s+(?:(?:for|in|of|during|from|at)\s+)?(?:(?:the\s+)?fy\s?'?|q[1-4]\s?|h[12]\s?)?[0-9]"
+)
+
+
+def _longer_english(
+    normalized: str,
+    latin: Sequence[tuple[int, int, str]],
+    mask: list[bool],
+    start: int,
+    end: int,
+    *,
+    names: Sequence[Span],
+    named_entity: bool,
+) -> tuple[str, Span] | None:
+    """An English metric alias inside a longer term: a word that modifies it before it
+    (adjusted net income, budgeted capex, core net profit, net revenue, average revenue), `per
+    <noun>` after it (revenue per store), a head noun after it (revenue target, capex budget), or
+    margin / ratio / rate / yield after it. English function words never make one, nor a word
+    another reader took, nor one inside a name (the Limited of `Sea Limited revenue`)."""
     after = _LONGER_EN.match(normalized, end)
-    if after is None:
+    if after is not None:
+        word = (after.end() - len(after.group(0).lstrip()), after.end())
+        if not any(mask[i] for i in range(*word)):  # `operating profit to revenue ratio`: a cue's word
+            return normalized[start : after.end()], (start, after.end())
+    first, last = start, end
+    before = [t for t in latin if t[1] <= start]
+    for s, e, word in reversed(before):
+        if normalized[e:first] not in (" ", "-") or not _modifies(word, (s, e), mask, names):
+            break
+        if word[:1].isupper() and not named_entity:
+            break  # `Tencent revenue`: a name where the entity goes (`name_term_find`)
+        first = s
+    per = _PER_WORD.match(normalized, end)
+    if per is not None and not mask[per.start() + 1]:
+        last = per.end()
+    elif not _inverted(normalized, latin, start):
+        head = next(((s, e, w) for s, e, w in latin if s == end + 1 and normalized[end] == " "), None)
+        noun = head is not None and _modifies(head[2], head[:2], mask, names) and not head[2].endswith(("ed", "ing"))
+        if head is not None and noun and _PHRASE_END.match(normalized, head[1]):
+            last = head[1]
+    if (first, last) == (start, end):
         return None
-    word = (after.end() - len(after.group(0).lstrip()), after.end())
-    if any(mask[i] for i in range(*word)):
-        return None  # `operating profit to revenue ratio`: the word belongs to a cue
-    return normalized[start : after.end()]
+    return normalized[first:last], (first, last)
+
+
+def _modifies(word: str, span: Span, mask: list[bool], names: Sequence[Span]) -> bool:
+    """Whether a Latin word beside a metric is content: no function word, digit, or word another
+    reader or a name took."""
+    if any(mask[span[0] : span[1]]) or any(s <= span[0] and span[1] <= e for s, e in names):
+        return False
+    return word.lower() not in NOT_A_TERM and not word.isdigit()
+
+
+def _inverted(normalized: str, latin: Sequence[tuple[int, int, str]], start: int) -> bool:
+    """Whether an auxiliary opens the metric's clause (`did revenue grow`, `has capex risen`): the
+    word after the metric is then its verb, not its head noun."""
+    opening = max((normalized.rfind(p, 0, start) for p in ",;?!."), default=-1)
+    return any(opening < s and e <= start and w.lower() in _AUXILIARIES for s, e, w in latin)
+
+
+def _longer_english_name(
+    normalized: str, latin: Sequence[tuple[int, int, str]], mask: list[bool], start: int, end: int
+) -> tuple[str, Span] | None:
+    """An English entity alias inside a capitalised name (Sea Limited holds SEA, Hong Kong
+    Telecom holds Hong Kong): capitalised words nothing reads, right beside it."""
+
+    def capital(token: tuple[int, int, str]) -> bool:
+        s, e, word = token
+        return word[:1].isupper() and not any(mask[s:e]) and word.lower() not in NOT_A_TERM
+
+    first, last = start, end
+    for token in reversed([t for t in latin if t[1] <= start]):
+        if normalized[token[1] : first] != " " or not capital(token):
+            break
+        first = token[0]
+    for token in [t for t in latin if t[0] >= end]:
+        if normalized[last : token[0]] != " " or not capital(token):
+            break
+        last = token[1]
+    if (first, last) == (start, end):
+        return None
+    written = " ".join(w for s, e, w in latin if first <= s and e <= last)
+    return written, (first, last)
 
 
 def _in_a_name(word: Word) -> bool:
@@ -167,14 +271,16 @@ def _as_one_word(text: str) -> str:
     return text if text.isascii() else "".join(text.split())
 
 
-def _tokens(question: str, normalized: str) -> list[tuple[int, int, str]]:
+@lru_cache(maxsize=64)
+def _tokens(question: str, normalized: str) -> tuple[tuple[int, int, str], ...]:
     """The Latin words of the normalised question with their spans, each in the case it was
-    written in (lower case when the two cannot be lined up)."""
+    written in (lower case when the two cannot be lined up). Remembered: a parse reads them for
+    the longer terms and again for the acronyms."""
     found = [(m.start(), m.end(), m.group(0)) for m in _LATIN.finditer(normalized)]
     written = [m.group(0) for m in _LATIN.finditer(unicodedata.normalize("NFKC", question))]
     if len(written) == len(found) and all(w.lower() == t for w, (_, _, t) in zip(written, found, strict=True)):
-        return [(s, e, w) for (s, e, _), w in zip(found, written, strict=True)]
-    return found
+        return tuple((s, e, w) for (s, e, _), w in zip(found, written, strict=True))
+    return tuple(found)
 
 
 def latin_term_find(
@@ -201,7 +307,8 @@ def latin_term_find(
 
 def name_term_find(question: str, normalized: str, taken: Sequence[Span], period_spans: Sequence[Span]) -> str | None:
     """A name where the entity goes, for a question that names a metric and no entity:
-    capitalised Latin words nothing reads (`Tencent revenue`, `What was Tencent's revenue`), or
+    capitalised Latin words nothing reads (`Tencent revenue`, `What was Tencent's revenue`; of
+    several, the one where the entity goes: `Hey, … China Mobile's revenue`), or
     unread Chinese words that open the question right before its period or metric
     (`腾讯2025年营收`, `请问腾讯在2025年的营收`); right before the metric, the words are a longer
     term (`longer_terms_drop`)."""
@@ -220,15 +327,30 @@ def name_term_find(question: str, normalized: str, taken: Sequence[Span], period
         following = tokens[i + 1][2].lower() if i + 1 < len(tokens) else ""
         return opening and following in NOT_A_TERM
 
-    for i, token in enumerate(tokens):
-        if not is_name(token) or opens_a_frame(i):
+    def where_the_entity_goes(first: int, last: int) -> bool:
+        """Owning (`China Mobile's`), before a word another reader took (`Tencent revenue`), or
+        after a preposition that names an owner (`revenue of Tencent`)."""
+        end = tokens[last][1]
+        before_a_read_word = normalized[end : end + 1] == " " and end + 1 < len(mask) and mask[end + 1]
+        owner = normalized.startswith(("'s", "’s", "s'"), end) or before_a_read_word
+        return owner or normalized[: tokens[first][0]].endswith(("of ", "for ", "at ", "from "))
+
+    names: list[tuple[int, int]] = []
+    i = 0
+    while i < len(tokens):
+        if not is_name(tokens[i]) or opens_a_frame(i):
+            i += 1
             continue
-        words = [token[2]]
-        for before, after in zip(tokens[i:], tokens[i + 1 :], strict=False):
-            if normalized[before[1] : after[0]] != " " or not is_name(after):
+        last = i
+        while last + 1 < len(tokens) and normalized[tokens[last][1] : tokens[last + 1][0]] == " ":
+            if not is_name(tokens[last + 1]):
                 break
-            words.append(after[2])
-        return " ".join(words)
+            last += 1
+        names.append((i, last))
+        i = last + 1
+    if names:  # several capitalised words: the one where the entity goes (`Hey, … China Mobile's`)
+        first, last = next((n for n in names if where_the_entity_goes(*n)), names[0])
+        return " ".join(word for _, _, word in tokens[first : last + 1])
     first = next((i for i, ch in enumerate(normalized) if not (ch.isspace() or _is_punctuation(ch))), None)
     if first is None or mask[first] or normalized[first].isascii():
         return None

@@ -17,13 +17,18 @@ company's metrics never belong here.
 Where a word stands decides what it does (`left_attached`, `right_attached`): beside a metric, a
 content word makes a longer term (归母净利润, 净利率 when only 净利 exists), a frame never does.
 A verb right before a metric is a request (请问营收) only at the start of its clause; after an
-entity or a period it modifies the metric (集团扣非净利润) and is content. The localizers 前 and
-后 modify what follows (税后利润); 中, 里 and 内 close a place (年报中).
+entity or a period it modifies the metric (集团扣非净利润) and is content. A verb right after a
+metric and before the copula heads the copula's subject (营收预算是多少: the tagger calls 预算 a
+verb), unless it is a modal (营收应该是多少). A verb of attainment or report beside a metric only
+says the figure was reached or reported (实现的毛利率, 取得营收, 营收统计是多少); an A-not-A
+question (是不是, 係唔係) is a frame. The localizers 前 and 后 modify what follows (税后利润); 中,
+里 and 内 close a place (年报中).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -59,6 +64,19 @@ DIMENSION_NOUNS = _words(
 # 边个 (哪个), 点样 (怎样), and the modal particles.
 CANTONESE = _words("嘅 咗 喺 啲 睇 冇 咩 乜 嘢 乜嘢 嗰 佢 唔 唔该 该 边个 点样 呀 啦 吖 喎 嘞 啩 咯 嚟 噉 咁 同埋")
 GENERIC_WORDS = FIGURE_NOUNS | SOURCE_NOUNS | TIME_NOUNS | WHOLE_WORDS | CANTONESE
+# The verbs a question asks a figure with: the copula (营收 | 是多少; Cantonese 係, 系 once
+# simplified) and 有 (营收 | 有多少); the modal verbs (能愿动词) that may stand before them without
+# naming anything (营收应该是多少); the verbs that ask for a figure (营收对比, 查询营收).
+COPULAS = _words("是 为 系 有")
+# The verbs a reported figure is attained or reported with (实现营收, 取得的净利润, 披露的营收,
+# 营收统计是多少): beside a metric they only say the figure was reached or reported, never which figure
+# (预计的营收, 营收预算 name another).
+REPORTING_VERBS = _words("实现 取得 录得 达成 达到 获得 完成 创造 赚取 斩获 披露 公布 发布 报告 统计")
+# An A-not-A question (是不是, 有没有, 可不可以; Cantonese 係唔係, 可唔可以) asks yes or no of the
+# figure: a frame, never part of a name.
+_NOT = "不没唔冇"
+MODAL_VERBS = _words("能 能够 会 可以 可能 应 应该 应当 该 要 得 须 必须 需 需要 愿意 肯 敢 可 将要")
+REQUEST_VERBS = _words("查 查询 查看 查找 看 看看 对比 比较 分析 介绍 说明 展示 列出 核实 确认 了解 告诉 提供 汇报")
 
 # jieba's tags (ICTCLAS): p preposition, c conjunction, u* particle, y modal, e interjection,
 # o onomatopoeia, r pronoun, d adverb, m numeral, q measure word, f localizer, x non-word.
@@ -153,11 +171,15 @@ def _is_cjk(ch: str) -> bool:
     return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
 
 
+def _asks_yes_or_no(text: str) -> bool:
+    return len(text) >= 3 and text[1] in _NOT and text[2] == text[0]
+
+
 def word_kind(text: str, tag: str) -> str:
     """The type of one word the readers left."""
     if text in DIMENSION_NOUNS:
         return DIMENSION
-    if text in GENERIC_WORDS or text in CANTONESE or all(ch in CANTONESE for ch in text):
+    if text in GENERIC_WORDS or text in CANTONESE or all(ch in CANTONESE for ch in text) or _asks_yes_or_no(text):
         return FRAME
     if not any(_is_cjk(ch) for ch in text):
         return FRAME  # punctuation, spaces, digits: Latin words have their own reader
@@ -222,7 +244,7 @@ def _adjacent_after(words: Sequence[Word], end: int) -> list[Word]:
 
 def _left_content(word: Word, *, clause_start: bool) -> bool:
     """Whether a word right before a metric (or before its 的) modifies it."""
-    if word.kind == DIMENSION or word.text in GENERIC_WORDS or word.text in CANTONESE:
+    if word.kind == DIMENSION or word.text in GENERIC_WORDS or word.text in CANTONESE or word.text in REPORTING_VERBS:
         return False
     if not any(_is_cjk(ch) for ch in word.text):
         return False
@@ -260,19 +282,40 @@ def left_attached(words: Sequence[Word], start: int, clause_start: Sequence[Word
     return [w for w in run if w.start >= attached[0].start]
 
 
-def right_attached(words: Sequence[Word], end: int) -> list[Word]:
+def right_attached(words: Sequence[Word], end: int, text: str = "") -> list[Word]:
     """The words right after a metric ending at `end` that make it a longer term (率 of 净利率,
-    回报率, 预测, 的目标), empty when only frames follow (的详细数据, 具体, 是多少)."""
+    回报率, 预测, 的目标), empty when only frames follow (的详细数据, 具体, 是多少).
+
+    A verb that ends the metric's phrase heads it, so it names the figure asked about: one right
+    before the copula or 有 (营收预算是多少, 营收估计有多少), before the question word, or at the
+    end of the clause (营收预算多少, 营收预算); a modal verb, a verb of attainment or report, or one
+    that asks for the figure does not (营收应该是多少, 营收达到多少, 营收对比). `text` is the
+    normalised question the words were read from."""
     run = _adjacent_after(words, end)
     for i, word in enumerate(run):
         if i == 0 and (word.text == _RATE_SUFFIX or (word.text.endswith(_RATE_SUFFIX) and word.tag.startswith("n"))):
             return run[:1]
         if word.is_join or (word.kind == FRAME and word.tag.startswith(("a", "d"))):
             continue  # 的, 具体, 详细: the head noun may still follow
-        if word.kind == UNKNOWN:
+        if word.kind == UNKNOWN or _heads_the_phrase(word, run[i + 1 : i + 2], text):
             return run[: i + 1]
         return []
     return []
+
+
+_PHRASE_END = re.compile(r"\s*(?:$|[,.;:?!。，；：？！]|多少|几)")
+
+
+def _heads_the_phrase(word: Word, following: Sequence[Word], text: str) -> bool:
+    """A verb (not the copula, a modal, a verb of report or of asking) right before the copula,
+    the question word or the clause's end."""
+    if not word.is_verb or word.text[-1] in COPULAS or word.text in MODAL_VERBS:
+        return False  # 是, 便是, 即为, 共有: the copula, or an adverb with it
+    if word.text in REPORTING_VERBS or word.text in REQUEST_VERBS:
+        return False
+    if following:
+        return following[0].start == word.end and following[0].text in COPULAS
+    return bool(text) and _PHRASE_END.match(text, word.end) is not None
 
 
 def clause_openers(normalized: str, words: Sequence[Word]) -> set[Word]:

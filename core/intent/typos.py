@@ -7,7 +7,8 @@ differs from exactly one operator word by one character of the same sound (pinyi
 tones: what an input method mistypes: 增长律, 增涨, 同必). An English word nothing reads is a
 typo of an operator word one edit away (growh, increse), when exactly one such word exists.
 Anything less certain is left alone, and the longer-term rule asks it back: an operator word is
-never dropped.
+never dropped. The copula is read the same way where only it can stand, between a metric and its
+question word (营收时多少 is 营收是多少).
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ from functools import lru_cache
 
 from ..operations import OPERATOR_WORDS_EN, OPERATOR_WORDS_ZH
 from .terms import NOT_A_TERM
+from .tokens import COPULAS, UNKNOWN, words_read
 
 Span = tuple[int, int]
 _EN_WORD = re.compile(r"[a-z]+")
 _SKIPPED_AFTER_METRIC = "的了"
 _BEFORE_NUMBER = ("多少", "几")
+_COPULAS = ("是", "为")
 
 
 @dataclass(frozen=True)
@@ -106,7 +109,7 @@ def typos_find(
     for cue in _BEFORE_NUMBER:
         for m in re.finditer(cue, normalized):
             positions.update(range(max(0, m.start() - 3), m.start()))
-    corrections = []
+    corrections = _copulas(normalized, mask, metric_spans)
     for at in sorted(positions):
         if at >= len(normalized) or mask[at]:
             continue
@@ -116,7 +119,31 @@ def typos_find(
         if len(candidates) == 1:
             (word,) = candidates
             corrections.append(Correction(at, at + len(word), normalized[at : at + len(word)], word))
-    return _disjoint(corrections)
+    return _disjoint(sorted(corrections, key=lambda c: c.start))
+
+
+def _copulas(normalized: str, mask: list[bool], metric_spans: Sequence[Span]) -> list[Correction]:
+    """Between a metric and its question word only the copula stands (营收是多少): one character
+    there that nothing reads and that sounds like a copula is that copula (营收时多少)."""
+    corrections = []
+    for _, end in metric_spans:
+        at = end
+        while at < len(normalized) and normalized[at] in _SKIPPED_AFTER_METRIC:
+            at += 1
+        if at >= len(normalized) or mask[at] or not normalized.startswith(_BEFORE_NUMBER, at + 1):
+            continue
+        written = normalized[at]
+        sounds = [copula for copula in _COPULAS if written != copula and _sound_alike(written, copula)]
+        if len(sounds) == 1 and written not in COPULAS and _content_at(normalized, mask, at):
+            corrections.append(Correction(at, at + 1, written, sounds[0]))
+    return corrections
+
+
+def _content_at(normalized: str, mask: list[bool], at: int) -> bool:
+    """Whether the one-character word at `at` is content, not a frame of its own (有 of 营收有多少)."""
+    taken = [(i, i + 1) for i, masked in enumerate(mask) if masked]
+    word = next((w for w in words_read(normalized, taken) if w.start == at), None)
+    return word is not None and word.end == at + 1 and word.kind == UNKNOWN
 
 
 def _english(normalized: str, mask: list[bool]) -> list[Correction]:

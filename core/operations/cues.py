@@ -64,6 +64,7 @@ _ORDINALS = {
     "ninth": 9,
     "tenth": 10,
 }
+_ZH_ROUND = r"四舍五入|舍入"
 _COUNT_DIGITS = 18  # a longer digit string is as out of range as any: read as 10**18
 _EN_START = r"(?<![a-z0-9])"
 _EN_END = r"(?![a-z0-9])"
@@ -328,15 +329,20 @@ _RULES: list[tuple[str, str, _Extras]] = [
     (CUE_OVER, _EN_START + rf"(?:{_EN_ENTITY_DIMS})" + _EN_END, _fixed(over=OVER_ENTITIES, weak=True)),
     (CUE_OVER, _EN_START + r"channels?" + _EN_END, _fixed(over=OVER_CHANNELS, weak=True)),
     # -- rounding ---------------------------------------------------------------------------------------
+    # a place after the point, counted (两位小数, 小数点后两位) or ordinal (小数点后第一位); an
+    # integer (四舍五入到整数, 保留整数, 取整); a step (精确到0.01); each may open with 四舍五入
     (
         CUE_DECIMALS,
-        rf"(?:(?:保留|精确|取|四舍五入)(?:到|至)?(?:小数点后)?|小数点后)(?P<n>{_ZH_N}|零)位(?:小数|数字)?"
-        rf"|(?P<n2>{_ZH_N})位小数|(?:保留|精确)(?:到|至)?(?P<frac>0?\.0*1)(?![0-9])|保留整数|取整|精确到个位",
+        rf"(?:{_ZH_ROUND}(?:后|并|,)?)?"
+        rf"(?:(?:(?:保留|精确|取|{_ZH_ROUND})(?:到|至)?(?:小数点后)?|(?:到|至)?小数点后)第?(?P<n>{_ZH_N}|零)位(?:小数|数字)?"
+        rf"|(?P<n2>{_ZH_N})位小数|(?:保留|精确|{_ZH_ROUND})(?:到|至)?(?P<frac>0?\.0*1)(?![0-9])"
+        rf"|(?:保留|精确|取|{_ZH_ROUND})(?:到|至|为|成)?(?:整数位?|个位)|取整)",
         _decimals,
     ),
     (
         CUE_DECIMALS,
         _EN_START + rf"(?:(?:to |at )?(?P<n>{_EN_N}) ?(?:decimal places?|decimals?|dp|d\.p\.)"
+        rf"|(?:(?:rounded |round )?to |at )?the (?P<n2>{_EN_ORDINAL}) decimal(?: place)?"
         r"|(?:rounded |round )?to (?:the nearest )?(?:integer|whole number|(?P<frac>0?\.0*1)(?![0-9])))" + _EN_END,
         _decimals,
     ),

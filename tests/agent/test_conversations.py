@@ -75,6 +75,13 @@ def test_two_turns_with_one_conversation_id_carry_the_follow_up(analyst: APIClie
     assert [(f["entity"], f["period"], f["value"]) for f in third["facts"]] == [("ACME_HK", "FY2024", "25730.1")]
 
 
+def test_a_follow_up_to_a_question_in_parts_asks_each_part_again(analyst: APIClient) -> None:
+    _ask(analyst, "香港2025年毛利率是多少？营收同比增速呢？", "c-parts")
+    again = _ask(analyst, "那东南亚呢？", "c-parts")
+    assert "ACME东南亚 FY2025 毛利率：" in again["answer"] and "毛利率同比" not in again["answer"]
+    assert "ACME东南亚 FY2025 营业收入同比增长 59.66%" in again["answer"]
+
+
 @pytest.mark.parametrize("why", ["为什么？", "為什麼？", "Why did it fall?"])
 def test_why_after_a_hong_kong_figure_quotes_the_hong_kong_passages(analyst: APIClient, why: str) -> None:
     _ask(analyst, "香港2025年营收是多少", "c-why-hk")
@@ -201,6 +208,9 @@ def test_the_stored_intent_reads_back_with_its_operation_and_assumptions(demo) -
     assert back is not None and back.operation == ranked.operation and back.channels == ("ONLINE",)
     assert (back.metric, back.entity, back.period) == ("REVENUE", "ACME_GROUP", Period("FY", "2025"))
     assert intent_from_json({"period": "not a period"}) is None
+    parted = answered_intent(ask("香港2025年毛利率是多少？营收同比增速呢？", user=demo["users"]["analyst"]))
+    assert parted is not None and len(parted.parts) == 2
+    assert intent_from_json(json.loads(json.dumps(intent_as_json(parted)))).parts == parted.parts
 
 
 def test_the_stored_context_of_a_ranking_does_not_name_the_assumed_home_entity(demo) -> None:

@@ -400,3 +400,12 @@ def test_why_did_it_fall_after_a_margin_explains_the_margin_in_english(glossary,
     assert result.follow_up_note == "[From the previous question] metric gross margin; entity ACME Group; period FY2025"
     assert "集团毛利率由上年的31.9%下降至29.7%" in result.answer and "东南亚" not in result.answer
     assert retriever.queries[0] == "ACME集团 FY2025 毛利率 Why did it fall?"  # the documents' wording
+
+
+def test_a_follow_up_to_a_question_in_parts_asks_each_part_again(glossary, store: InMemoryFactStore) -> None:
+    previous = parse("香港2025年毛利率是多少？营收同比增速呢？", glossary)
+    result = _answer("那东南亚呢？", glossary, store, previous)
+    parts = [(p.metrics, p.operation.kind if p.operation else None, p.entities) for p in result.intent.parts]
+    assert parts == [(("GROSS_MARGIN",), None, ("ACME_SEA",)), (("REVENUE",), "growth", ("ACME_SEA",))]
+    assert "ACME东南亚 FY2025 毛利率：" in result.answer and "毛利率同比" not in result.answer
+    assert "ACME东南亚 FY2025 营业收入同比增长 59.66%" in result.answer

@@ -142,6 +142,7 @@ def test_month_ranges_short_years_and_lists(text: str, expected: list[str]) -> N
         ("12024年", []),
         ("第三季度营收和2025年营收", ["2026Q3", "FY2025"]),  # backwards only across a list
         ("2025年营收是多少？第三季度呢", ["FY2025", "2026Q3"]),  # nor into another sentence
+        ("2025年第四季度营收是多少；上半年营收是多少", ["2025Q4", "2025H1"]),  # a semicolon joins clauses
     ],
 )
 def test_what_is_not_a_short_year_or_a_list(text: str, expected: list[str]) -> None:

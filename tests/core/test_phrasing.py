@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.intent import parse_intent, reading_note
+from core.intent import parse_intent, reading_note, term_names_entity
 from core.intent.tokens import FRAME, UNKNOWN, words_read
 from core.types import ParsedIntent
-from tests.core.test_operations import COMPUTED, REF
+from tests.core.test_operations import COMPUTED, REF, SUBSIDIARIES
 
 FRAMES = json.loads((Path(__file__).parent / "data" / "frames.json").read_text(encoding="utf-8"))
 PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -190,6 +190,92 @@ def test_content_beside_a_metric_is_still_a_longer_term(question: str, term: str
 
 
 @pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("集团2025年资本开支预算是多少", "资本开支预算"),
+        ("集团2025年营收预算是多少", "营收预算"),
+        ("集团2025年营收估计是多少", "营收估计"),
+        ("集团2025年营收指引为多少", "营收指引"),
+    ],
+)
+def test_a_verb_before_the_copula_is_the_head_of_the_metric_term(question: str, term: str) -> None:
+    """`营收预算是多少`: 是 is the question's verb, so the verb before it heads its subject."""
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric == term and intent.metrics == ()
+
+
+@pytest.mark.parametrize("modal", ["应该", "可能", "会", "大概", "到底"])
+def test_a_modal_before_the_copula_is_no_part_of_the_metric(modal: str) -> None:
+    intent = parse_intent(f"集团2025年营收{modal}是多少", COMPUTED, REF)
+    assert intent.unknown_metric is None and intent.metrics == ("REVENUE",)
+
+
+@pytest.mark.parametrize("question", ["集团2025年营收预算", "集团2025年营收预算多少", "集团2025年营收预算有多少"])
+def test_a_verb_ending_the_metric_phrase_is_its_head(question: str) -> None:
+    """Nothing but a question word or the clause's end after it: the verb heads the phrase."""
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric == "营收预算" and intent.metrics == ()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "集团2025年营收有多少",
+        "集团2025年营收达到多少",
+        "集团2025年营收统计",
+        "帮我查一下集团2025年营收对比",
+        "集团2025年营收能达到多少",
+    ],
+)
+def test_a_verb_of_having_attaining_or_asking_after_the_metric_asks_for_it(question: str) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric is None and intent.metrics == ("REVENUE",)
+
+
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("I need ACME's budgeted capex for 2025.", "budgeted capex"),
+        ("What's ACME's 2025 revenue target?", "revenue target"),
+        ("What was ACME's expected revenue for 2025?", "expected revenue"),
+        ("What was ACME's adjusted net income in 2025?", "adjusted net income"),
+        ("What was ACME's core net profit in 2025?", "core net profit"),
+        ("Can I get ACME's net revenue for 2025?", "net revenue"),
+        ("Mainland China's average revenue per store in 2025", "average revenue per store"),
+        ("Hong Kong revenue per store in 2025?", "revenue per store"),
+        ("ACME capex budget for 2025", "capex budget"),
+    ],
+)
+def test_an_english_word_modifying_a_metric_makes_a_longer_term(question: str, term: str) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric == term and intent.metrics == ()
+    assert intent.channel == "TOTAL"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the revenue of ACME in 2025?",
+        "I need ACME's revenue for 2025.",
+        "Show me Hong Kong's gross margin in 2025",
+        "How much did revenue grow in 2025?",
+        "Did capex increase in 2025?",
+        "What was total revenue in 2025?",
+        "What was ACME's full-year revenue in 2025?",
+        "How many new stores did Hong Kong open in 2025?",
+        "What was Hong Kong revenue in 2025, please?",
+        "Revenue for Hong Kong in 2025",
+        "What was revenue per region in 2025?",
+        "Could you pull revenue for Hong Kong in 2025?",
+        "I want to know capex for Hong Kong in 2025",
+    ],
+)
+def test_english_function_words_beside_a_metric_never_make_a_term(question: str) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric is None and len(intent.metrics) == 1
+
+
+@pytest.mark.parametrize(
     ("question", "metric", "entity", "period"),
     [
         ("在2020年的时候营业利润是多少元", "OPERATING_PROFIT", None, "FY2020"),
@@ -212,6 +298,72 @@ def test_real_phrasing_is_read(question: str, metric: str | None, entity: str | 
         assert intent.unknown_metric is None
 
 
+@pytest.mark.parametrize(
+    ("question", "metric", "entity", "period"),
+    [
+        ("帮忙核实一下，香港2024年的毛利率是不是33.8%？", "GROSS_MARGIN", "ACME_HK", "FY2024"),
+        ("香港2024年毛利率有没有33.8%", "GROSS_MARGIN", "ACME_HK", "FY2024"),
+        ("香港2024年毛利率係唔係33.8%", "GROSS_MARGIN", "ACME_HK", "FY2024"),
+        ("可唔可以講下香港2025年新開咗幾多間門店？", "NEW_STORES", "ACME_HK", "FY2025"),
+        ("中國內地這塊業務在2025年度全年實現的毛利率", "GROSS_MARGIN", "ACME_CN", "FY2025"),
+        ("集团2025年取得的净利润是多少", "NET_PROFIT", "ACME_GROUP", "FY2025"),
+        ("集团2025年实现营收多少", "REVENUE", "ACME_GROUP", "FY2025"),
+        ("集团2025年披露的营收是多少", "REVENUE", "ACME_GROUP", "FY2025"),
+        ("集团2025年营收统计是多少", "REVENUE", "ACME_GROUP", "FY2025"),
+    ],
+)
+def test_question_forms_and_verbs_of_attainment_are_frames(
+    question: str, metric: str, entity: str, period: str
+) -> None:
+    """An A-not-A question (是不是, 有没有, 係唔係), a how-many word inside a name in Cantonese
+    (新開咗幾多間門店) and a verb of attainment before the metric (实现的, 取得的) ask for the figure."""
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric is None and intent.metric == metric and intent.entity == entity
+    assert intent.period is not None and intent.period.label == period
+
+
+@pytest.mark.parametrize("question", ["集团2025年预计的营收是多少", "集团2025年预计营收是多少"])
+def test_a_verb_that_is_no_attainment_still_makes_a_longer_term(question: str) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric is not None and intent.metrics == ()
+
+
+def test_a_copula_mistyped_by_sound_is_read_and_said() -> None:
+    intent = parse_intent("集团2025年的营收时多少", COMPUTED, REF)
+    assert intent.metrics == ("REVENUE",) and intent.unknown_metric is None and intent.operation is None
+    assert intent.corrections == (("时", "是"),)
+    note = reading_note(intent)
+    assert note is not None and "时" in note
+
+
+@pytest.mark.parametrize("question", ["集团2025年的营收有多少", "集团2025年的营收约多少", "集团2025年营收为多少"])
+def test_a_frame_before_the_question_word_is_no_typo(question: str) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.corrections == () and intent.metrics == ("REVENUE",) and intent.unknown_metric is None
+
+
+def test_a_word_before_the_question_word_that_sounds_like_no_copula_is_asked_back() -> None:
+    assert parse_intent("集团2025年的营收库多少", COMPUTED, REF).unknown_metric == "营收库"
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("Hey, quick one: what was China Mobile's revenue in 2025?", "China Mobile"),
+        ("Quick question: what was the revenue of China Mobile in 2025?", "China Mobile"),
+        ("Hi there, what was Tencent revenue in 2025?", "Tencent"),
+    ],
+)
+def test_the_name_in_the_entity_position_is_the_one_asked_back(question: str, name: str) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric == name and term_names_entity(intent, COMPUTED)
+
+
+def test_an_english_preposition_opening_a_question_is_no_name() -> None:
+    intent = parse_intent("Regarding revenue, what was the 2025 figure?", COMPUTED, REF)
+    assert intent.unknown_metric is None and intent.metrics == ("REVENUE",)
+
+
 def test_a_metric_nobody_defined_is_asked_back_whole() -> None:
     intent = parse_intent("资产负债比率具体是多少", COMPUTED, REF)
     assert intent.metrics == () and intent.unrecognized_terms == ("资产负债",)  # 比率 is read as a ratio
@@ -230,6 +382,24 @@ def test_a_metric_nobody_defined_is_asked_back_whole() -> None:
 def test_a_rounding_instruction_is_never_a_ranking(question: str, decimals: int) -> None:
     intent = parse_intent(question, COMPUTED, REF)
     assert intent.decimals == decimals and (intent.operation is None or intent.operation.kind != "rank")
+
+
+@pytest.mark.parametrize(
+    ("question", "decimals"),
+    [
+        ("香港2025年毛利率是多少，精确到小数点后第一位", 1),
+        ("集团2025年营收，保留到小数点后第二位", 2),
+        ("集团2025年营收，四舍五入到整数", 0),
+        ("ACME 2025年营收四舍五入到整数", 0),
+        ("集团2025年营收四舍五入保留两位小数", 2),
+        ("集团2025年营收，四舍五入到个位", 0),
+        ("Hong Kong gross margin in 2025, to the first decimal place", 1),
+    ],
+)
+def test_a_rounding_is_read_in_any_of_its_forms(question: str, decimals: int) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.decimals == decimals and intent.operation is None
+    assert intent.unknown_metric is None and len(intent.metrics) == 1
 
 
 def test_a_count_after_a_ranking_word_is_a_ranking() -> None:
@@ -268,8 +438,8 @@ def test_a_correct_question_has_no_reading_note() -> None:
 # -- each part keeps its own operator ---------------------------------------------------------------
 def test_each_part_of_a_list_keeps_its_own_operator() -> None:
     intent = parse_intent("集团2025年营收同比增速和毛利率分别是多少", COMPUTED, REF)
-    parts = {code: (op.kind if op else None) for code, op in intent.parts}
-    assert parts == {"REVENUE": "growth", "GROSS_MARGIN": None}
+    parts = {p.metrics: (p.operation.kind if p.operation else None) for p in intent.parts}
+    assert parts == {("REVENUE",): "growth", ("GROSS_MARGIN",): None}
 
 
 def test_an_operator_after_the_last_part_runs_over_the_whole_list() -> None:
@@ -301,3 +471,133 @@ def test_a_capital_that_only_opens_an_english_frame_is_no_name() -> None:
 def test_a_cantonese_which_asks_for_a_ranking() -> None:
     op = parse_intent("2025年邊間子公司營收增長得最快？同比增長率係幾多？", COMPUTED, REF).operation
     assert op is not None and op.kind == "growth" and op.ranked and op.over == "entities"
+
+
+# -- each clause keeps its own operator and slots ------------------------------------------------------
+def clause_parts(question: str) -> list[tuple[object, ...]]:
+    """Each part as (metrics, operation kind, entities, period labels, channels, decimals)."""
+    intent = parse_intent(question, COMPUTED, REF)
+    return [
+        (
+            p.metrics,
+            p.operation.kind if p.operation else None,
+            p.entities,
+            tuple(x.label for x in p.periods),
+            p.channels,
+            p.decimals,
+        )
+        for p in intent.parts
+    ]
+
+
+GM, REV, NP, CAPEX = ("GROSS_MARGIN",), ("REVENUE",), ("NET_PROFIT",), ("CAPEX",)
+HK, CN, GROUP, FY = ("ACME_HK",), ("ACME_CN",), ("ACME_GROUP",), ("FY2025",)
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        (
+            "香港2025年毛利率是多少？营收同比增速呢？",
+            [(GM, None, HK, FY, (), None), (REV, "growth", HK, FY, (), None)],
+        ),
+        (
+            "集团2025年毛利率是多少，净利润同比增长多少",
+            [(GM, None, GROUP, FY, (), None), (NP, "growth", GROUP, FY, (), None)],
+        ),
+        (
+            "What was group gross margin in 2025, and how much did revenue grow?",
+            [(GM, None, (), FY, (), None), (REV, "growth", (), FY, (), None)],
+        ),
+        (
+            "What was group revenue in 2025, and how much did capex grow year on year?",
+            [(REV, None, (), FY, (), None), (CAPEX, "growth", (), FY, (), None)],
+        ),
+        (
+            "What was revenue in 2025 and how much did it grow?",
+            [(REV, None, (), FY, (), None), (REV, "growth", (), FY, (), None)],
+        ),
+        (
+            "中国内地2025年营收同比增长多少，线上收入是多少",
+            [(REV, "growth", CN, FY, (), None), (REV, None, CN, FY, ("ONLINE",), None)],
+        ),
+        (
+            "2025年营收最高的地区是哪个，集团营收同比增长多少",
+            [(REV, "rank", SUBSIDIARIES, FY, (), None), (REV, "growth", GROUP, FY, (), None)],
+        ),
+        (
+            "中国内地2025年营收同比增长多少，线上收入占比是多少",
+            [(REV, "growth", CN, FY, (), None), (REV, "share", CN, FY, ("ONLINE",), None)],
+        ),
+        (
+            "集团2025年第四季度营收环比增长多少，保留1位小数；上半年营收是多少",
+            [(REV, "growth", GROUP, ("2025Q4",), (), 1), (REV, None, GROUP, ("2025H1",), (), 1)],
+        ),
+        (
+            "集团2025年营收是多少，同比增长多少",
+            [(REV, None, GROUP, FY, (), None), (REV, "growth", GROUP, FY, (), None)],
+        ),
+    ],
+)
+def test_each_clause_keeps_its_own_operator_and_slots(question: str, parts: list[tuple[object, ...]]) -> None:
+    assert clause_parts(question) == parts
+
+
+@pytest.mark.parametrize(
+    ("question", "entities", "kind"),
+    [
+        ("中国内地2025年营收是多少，占集团的比重是多少", ("ACME_CN", "ACME_GROUP"), "share"),
+        ("集团2025年营收是多少，香港营收占比是多少", ("ACME_HK", "ACME_GROUP"), "share"),
+        ("中国内地2025年营收是多少，与香港之比是多少", ("ACME_CN", "ACME_HK"), "ratio"),
+        ("中国内地2025年营收是多少，比香港高多少", ("ACME_CN", "ACME_HK"), "difference"),
+        ("2025年各地区营收是多少，分别占集团的比重是多少", SUBSIDIARIES, "share"),
+        ("中国内地2025年营收是多少，香港的同比增长多少", HK, "growth"),
+    ],
+)
+def test_a_later_clause_relating_two_items_takes_the_one_before_it(
+    question: str, entities: tuple[str, ...], kind: str
+) -> None:
+    """A share's part named before its cue is its subject; any other item a two-item clause names
+    is compared with the one named before it. A one-item operation keeps its own entity."""
+    first, second = parse_intent(question, COMPUTED, REF).parts
+    assert first.operation is None and second.operation is not None
+    assert (second.operation.kind, second.entities) == (kind, entities)
+
+
+def test_a_second_quarter_operator_is_never_carried_into_another_clause() -> None:
+    [_, second] = parse_intent("集团2025年第四季度营收环比增长多少；上半年营收是多少", COMPUTED, REF).parts
+    assert second.operation is None and [p.label for p in second.periods] == ["2025H1"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "集团2025年营收，同比增长多少",  # the first clause names the topic, the second asks
+        "集团2025年营收同比增长多少，毛利率呢",  # 毛利率呢 asks the same about another metric
+        "根据2025年年报，集团的净利润具体是多少？",  # a frame clause
+        "集团2025年营收同比增长多少，保留两位小数",  # a rounding clause
+    ],
+)
+def test_a_clause_that_asks_nothing_of_its_own_joins_its_neighbour(question: str) -> None:
+    assert parse_intent(question, COMPUTED, REF).parts == ()
+
+
+# -- another company is never answered as an in-scope one ----------------------------------------
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("Sea Limited revenue 2025", "Sea Limited"),
+        ("Hong Kong Telecom revenue in 2025", "Hong Kong Telecom"),
+        ("What was the revenue of Mainland China Mobile in 2025?", "Mainland China Mobile"),
+    ],
+)
+def test_a_capitalised_name_holding_an_entity_alias_is_an_unknown_name(question: str, name: str) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric == name and intent.entities == ()
+    assert term_names_entity(intent, COMPUTED)
+
+
+@pytest.mark.parametrize("question", ["SEA revenue 2025", "What was SEA's revenue in 2025?", "ACME HK revenue 2025"])
+def test_an_entity_alias_beside_no_other_name_is_the_entity(question: str) -> None:
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.unknown_metric is None and len(intent.entities) == 1
