@@ -38,6 +38,7 @@ from .tools import (
     TOOL_NAME,
     UNRECOGNIZED,
     arguments_normalize,
+    task_pending,
     task_run,
     tool_schema_anthropic,
     tool_schema_openai,
@@ -420,6 +421,7 @@ def _run_structured(request: _Request, intent: ParsedIntent) -> _Part:
         task,
         glossary,
         intent.language,
+        pending=lambda: task_pending(store, task, cleared=cleared),
     )
 
 
@@ -522,19 +524,22 @@ def _structured_answer(
     task: SubTask,
     glossary: GlossarySnapshot,
     language: str,
+    *,
+    pending: Callable[[], int] = lambda: 0,
 ) -> _Part:
-    """The anti-fabrication guard: the answer is rebuilt from tool results, never model prose."""
+    """The anti-fabrication guard: the answer is rebuilt from tool results, never model prose.
+    `pending` counts the task's candidates awaiting review; it is read only when not found."""
     if facts:
         sections = AnswerSections(structured=render.fact_line(facts[0], glossary, language))
         return _Part(sections, KIND_ANSWER, (facts[0],), tuple(all_results), (_fact_source(facts[0]),))
     if any(r.get("status") == NOT_FOUND for r in relevant):
-        text = render.not_found_line(task, glossary, language)
+        text = render.not_found_line(task, glossary, language, pending())
         return _Part(AnswerSections(structured=text), KIND_REFUSAL, (), tuple(all_results))
     unrecognized = [r for r in relevant if r.get("status") == UNRECOGNIZED]
     text = (
         render.unrecognized_line(unrecognized[0], language)
         if unrecognized
-        else render.not_found_line(task, glossary, language)
+        else render.not_found_line(task, glossary, language, pending())
     )
     return _Part(AnswerSections(structured=text), KIND_REFUSAL, (), tuple(all_results))
 

@@ -22,6 +22,13 @@ from .types import FactRecord, ParsedIntent, Source, SubTask
 class FactStore(Protocol):
     def fact_get(self, task: SubTask, *, cleared: bool) -> FactRecord | None: ...
 
+    def pending_count(self, task: SubTask, *, cleared: bool) -> int:
+        """How many candidate figures for `task`'s key wait for curator review, counting only
+        those the caller may see (a RESTRICTED one counted would reveal that it exists). Read on
+        the not-found path only. A store that keeps no review queue counts none; `task_pending`
+        reads it from a store that does not declare this method as well."""
+        return 0
+
 
 @runtime_checkable
 class BulkFactStore(Protocol):

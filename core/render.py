@@ -94,19 +94,41 @@ def _rounded_note(exact: str, decimals: int, language: str) -> str:
     return f"（已四舍五入至{to}；原值 {exact}）"
 
 
-def not_found_line(task: SubTask, glossary: GlossarySnapshot, language: str) -> str:
+def pending_sentence(count: int, language: str) -> str:
+    """That `count` candidate figures wait for curator review, none of them shown ("" for none)."""
+    if count <= 0:
+        return ""
+    if language == "en":
+        if count == 1:
+            return "Another 1 candidate figure is waiting for curator review."
+        return f"Another {count:,} candidate figures are waiting for curator review."
+    return f"另有 {count:,} 个候选数字正在等待审核。"
+
+
+def not_found_line(task: SubTask, glossary: GlossarySnapshot, language: str, pending: int = 0) -> str:
+    """`查不到：…`; with `pending`, how many candidates for the key await review (never their values)."""
     metric = glossary.display("metric", task.metric, language)
     entity = glossary.display("entity", task.entity, language)
     channel = glossary.display("channel", task.channel, language)
+    waiting = pending_sentence(pending, language)
     if language == "en":
         return (
             f"Not found: {metric} / {entity} / {task.period.label} (channel {channel}) is not in the fact table. "
-            "To avoid misleading you, no estimated figure is given; try another period or entity."
+            + (f"{waiting} " if waiting else "")
+            + "To avoid misleading you, no estimated figure is given; try another period or entity."
         )
     return (
-        f"查不到：{metric} / {entity} / {task.period.label}（渠道 {channel}）未在事实表中找到。"
+        f"查不到：{metric} / {entity} / {task.period.label}（渠道 {channel}）未在事实表中找到。{waiting}"
         "为避免误导，不提供任何推测数字；可尝试调整期间或实体后重问。"
     )
+
+
+def pending_input_line(task: SubTask, count: int, glossary: GlossarySnapshot, language: str) -> str:
+    """A refused computation's missing input with candidates awaiting review:
+    `ACME香港 FY2026 营业收入：另有 2 个候选数字正在等待审核。`"""
+    subject = _subject(task, glossary, language)
+    waiting = pending_sentence(count, language)
+    return f"{subject}: {waiting}" if _is_en(language) else f"{subject}：{waiting}"
 
 
 def unrecognized_line(result: dict[str, Any], language: str) -> str:

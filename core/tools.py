@@ -49,6 +49,13 @@ def task_run(store: FactStore, task: SubTask, *, cleared: bool) -> tuple[dict[st
     return {"status": FOUND, **fact_as_dict(fact)}, fact
 
 
+def task_pending(store: FactStore, task: SubTask, *, cleared: bool) -> int:
+    """The store's count of candidates awaiting review for `task` (`FactStore.pending_count`);
+    0 from a store that does not implement it, as a structural fake need not."""
+    count = getattr(store, "pending_count", None)
+    return int(count(task, cleared=cleared)) if count is not None else 0
+
+
 def arguments_normalize(
     arguments: dict[str, Any], glossary: GlossarySnapshot, reference_date: date
 ) -> SubTask | dict[str, Any]:

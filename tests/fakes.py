@@ -68,9 +68,13 @@ def glossary_without(glossary: GlossarySnapshot, *metrics: str) -> GlossarySnaps
 
 
 class InMemoryFactStore:
-    def __init__(self, facts: list[FactRecord]):
+    """Approved `facts`, and `pending` candidates that wait for curator review (never answered)."""
+
+    def __init__(self, facts: list[FactRecord], pending: Iterable[FactRecord] = ()):
         self.facts = {(f.metric, f.entity, f.period.period_type, f.period.period, f.channel): f for f in facts}
+        self.pending = list(pending)
         self.calls = 0
+        self.pending_calls = 0
 
     def fact_get(self, task: SubTask, *, cleared: bool) -> FactRecord | None:
         self.calls += 1
@@ -78,6 +82,16 @@ class InMemoryFactStore:
         if fact is None or (fact.sensitivity == RESTRICTED and not cleared):
             return None
         return fact
+
+    def pending_count(self, task: SubTask, *, cleared: bool) -> int:
+        self.pending_calls += 1
+        key = task.key
+        return sum(
+            1
+            for f in self.pending
+            if (f.metric, f.entity, f.period.period_type, f.period.period, f.channel) == key
+            and (f.sensitivity != RESTRICTED or cleared)
+        )
 
     def facts_get(self, tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...], FactRecord]:
         self.bulk_calls = getattr(self, "bulk_calls", 0) + 1

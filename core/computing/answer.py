@@ -7,7 +7,7 @@ input of a computed value is a `found` fact, listed once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from decimal import Decimal
 from typing import Any
@@ -19,6 +19,8 @@ from ..tools import FOUND, NOT_FOUND, fact_as_dict
 from ..types import KIND_ANSWER, KIND_REFUSAL, FactRecord, SubTask
 
 Outcome = Computed | Change | Ranking | CannotCompute | FactRecord | SubTask  # SubTask: a level not found
+
+Pending = Callable[[SubTask], int]  # a missing key's candidates awaiting review, as the user may see them
 
 RANK_LISTED_WHOLE = 20  # a field this short is listed whole when no top N was asked for
 RANK_SHOWN = 10  # the rows a longer field's answer lists (the whole field is still ranked)
@@ -63,19 +65,20 @@ class ComputedAnswer:
 
 
 # -- assembly ------------------------------------------------------------------------------
-def _item_lines(item: Item, glossary: GlossarySnapshot, language: str) -> list[str]:
+def _item_lines(item: Item, glossary: GlossarySnapshot, language: str, pending: Pending) -> list[str]:
     lead = item.lead[1] if language == "en" else item.lead[0]
-    return ([lead] if lead else []) + _own_lines(item, glossary, language)
+    return ([lead] if lead else []) + _own_lines(item, glossary, language, pending)
 
 
-def _own_lines(item: Item, glossary: GlossarySnapshot, language: str) -> list[str]:
+def _own_lines(item: Item, glossary: GlossarySnapshot, language: str, pending: Pending) -> list[str]:
     outcome = item.outcome
     if isinstance(outcome, FactRecord):
         return [render.fact_line(outcome, glossary, language, item.decimals)]
     if isinstance(outcome, SubTask):
-        return [render.not_found_line(outcome, glossary, language)]
+        return [render.not_found_line(outcome, glossary, language, pending(outcome))]
     if isinstance(outcome, CannotCompute):
-        return [render.cannot_compute_line(item.asked, outcome.reason, language)]
+        refused = render.cannot_compute_line(item.asked, outcome.reason, language)
+        return [refused, *_pending_lines(outcome.missing, glossary, language, pending)]
     if isinstance(outcome, Change) and item.line:
         return [render.difference_line(outcome, glossary, language)]
     if isinstance(outcome, Change) and item.other[0]:
@@ -85,6 +88,16 @@ def _own_lines(item: Item, glossary: GlossarySnapshot, language: str) -> list[st
     if isinstance(outcome, Ranking):
         return render.ranking_lines(outcome, glossary, language, position=item.position)
     return render.computed_lines(outcome, glossary, language, multiple=item.multiple)
+
+
+def _pending_lines(
+    missing: Sequence[SubTask], glossary: GlossarySnapshot, language: str, pending: Pending
+) -> list[str]:
+    """A line per missing input with candidates awaiting review. Only the first
+    `render.MISSING_NAMED` inputs are counted: a refused ranking may miss thousands of keys,
+    and each count is a query."""
+    counted = ((task, pending(task)) for task in list(dict.fromkeys(missing))[: render.MISSING_NAMED])
+    return [render.pending_input_line(task, count, glossary, language) for task, count in counted if count > 0]
 
 
 def _inputs(outcome: Outcome) -> tuple[FactRecord, ...]:
@@ -107,10 +120,17 @@ def _missing(outcome: Outcome) -> tuple[SubTask, ...]:
     return ()
 
 
-def assemble(items: Sequence[Item], glossary: GlossarySnapshot, language: str) -> ComputedAnswer:
+def _none_pending(task: SubTask) -> int:
+    return 0
+
+
+def assemble(
+    items: Sequence[Item], glossary: GlossarySnapshot, language: str, *, pending: Pending = _none_pending
+) -> ComputedAnswer:
+    """The answer of `items`; `pending` counts a missing key's candidates awaiting review."""
     lines: list[str] = []
     for item in items:
-        lines.extend(_item_lines(item, glossary, language))
+        lines.extend(_item_lines(item, glossary, language, pending))
     facts = tuple(dict.fromkeys(f for item in items for f in _inputs(item.outcome)))
     missing = [t for item in items for t in _missing(item.outcome)]
     results = [{"status": FOUND, **fact_as_dict(f)} for f in facts]

@@ -69,7 +69,7 @@ def computed_answer(
         return assemble([Item(problem)], glossary, language)
     context = Context(glossary, Reader(store, cleared), language, operation.decimals)
     items = OPERATIONS[operation.kind](context, axes, operation)
-    return assemble(items, glossary, language)
+    return assemble(items, glossary, language, pending=context.lookup.pending)
 
 
 def _operation_problem(operation: Operation) -> CannotCompute | None:
@@ -226,7 +226,7 @@ def levels_answer(
         )
         if isinstance(change, Change):
             items.append(Item(_line_rate(change), line=True))
-    return assemble(items, glossary, language)
+    return assemble(items, glossary, language, pending=context.lookup.pending)
 
 
 def _line_rate(change: Change) -> Change:

@@ -16,7 +16,7 @@ from typing import Any
 from ..compute import CannotCompute, FormulaMetric, RankPool, Reason, sensitivity_max
 from ..glossary import GlossarySnapshot
 from ..ports import BulkFactStore, FactStore
-from ..tools import task_run
+from ..tools import task_pending, task_run
 from ..types import OP_RANK, FactRecord, Operation, ParsedIntent, Period, SubTask
 
 
@@ -31,6 +31,10 @@ class Reader:
         if task.key not in self._seen:
             self._seen[task.key] = task_run(self._store, task, cleared=self._cleared)[1]
         return self._seen[task.key]
+
+    def pending(self, task: SubTask) -> int:
+        """The candidates for `task` awaiting review that the user may see (`task_pending`)."""
+        return task_pending(self._store, task, cleared=self._cleared)
 
     def prefetch(self, tasks: Iterable[SubTask], formulas: Mapping[str, FormulaMetric]) -> None:
         """Read every key `tasks` can need in one bulk read, when the store offers one: each
