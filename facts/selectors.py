@@ -144,6 +144,20 @@ def fact_get(task: SubTask, *, cleared: bool) -> FactRecord | None:
     return fact_record(row) if row else None
 
 
+def facts_pending(task: SubTask, *, cleared: bool) -> QuerySet[FactMetric]:
+    """The candidates for `task`'s key that wait for curator review and the caller may see, each
+    annotated with `effective_sensitivity` (`facts_visible`); `fact_metric_key_idx` serves it."""
+    pending = FactMetric.objects.filter(
+        review_status=FactMetric.Review.PENDING,
+        metric_id=task.metric,
+        entity_id=task.entity,
+        period_type=task.period.period_type,
+        period=task.period.period,
+        channel_id=task.channel,
+    )
+    return facts_visible(pending, cleared=cleared)
+
+
 def facts_get(tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...], FactRecord]:
     """Every fact `tasks` name that the caller may see, keyed by `SubTask.key`, in a few queries.
 
@@ -242,6 +256,9 @@ class OrmFactStore:
 
     def facts_get(self, tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...], FactRecord]:
         return facts_get(tasks, cleared=cleared)
+
+    def pending_count(self, task: SubTask, *, cleared: bool) -> int:
+        return facts_pending(task, cleared=cleared).count()
 
     def figures_get(
         self, metric: str, entities: Collection[str], period: Period, channel: str, *, cleared: bool, order: str

@@ -252,3 +252,49 @@ def test_the_openapi_schema_generates_without_warnings(demo) -> None:
     from django.core.management import call_command
 
     call_command("spectacular", "--validate", "--fail-on-warn", stdout=__import__("io").StringIO())
+
+
+def _pending_hk_2026(sensitivity: str = "INTERNAL", document: Document | None = None) -> None:
+    from decimal import Decimal
+
+    from facts.models import FactMetric
+
+    FactMetric.objects.create(
+        metric_id="REVENUE",
+        entity_id="ACME_HK",
+        period_type="FY",
+        period="2026",
+        value=Decimal("26001.5"),
+        unit_id="CNY_M",
+        source_doc=document.name if document else "HK_Draft_Budget_FY2026.xlsx",
+        locator="sheet=Budget,row=7",
+        document=document,
+        sensitivity=sensitivity,
+        review_status=FactMetric.Review.PENDING,
+    )
+
+
+def test_a_not_found_answer_says_how_many_candidates_await_review(analyst: APIClient) -> None:
+    _pending_hk_2026()
+    _pending_hk_2026()
+    body = analyst.post("/v1/ask", {"question": "香港FY2026的营收是多少"}, format="json").json()
+    assert body["answer_kind"] == "refusal" and body["facts"] == []
+    assert "未在事实表中找到。另有 2 个候选数字正在等待审核。" in body["answer"]
+    assert "26,001.5" not in body["answer"] and "HK_Draft_Budget" not in body["answer"]
+    english = analyst.post("/v1/ask", {"question": "What was ACME Hong Kong revenue in FY2026?"}, format="json")
+    assert "Another 2 candidate figures are waiting for curator review." in english.json()["answer"]
+    refused = analyst.post("/v1/ask", {"question": "香港FY2026营收同比增长多少"}, format="json").json()
+    assert "ACME香港 FY2026 营业收入：另有 2 个候选数字正在等待审核。" in refused["answer"].splitlines()
+
+
+def test_a_restricted_candidate_is_counted_only_for_the_cleared(analyst: APIClient, cleared: APIClient) -> None:
+    board = Document.objects.create(
+        name="HK_Board_Pack_FY2026.xlsx", sha256="e" * 64, sensitivity="RESTRICTED", status="ready"
+    )
+    _pending_hk_2026(document=board)  # INTERNAL itself, RESTRICTED by its document
+    _pending_hk_2026(sensitivity="RESTRICTED")
+    question = {"question": "香港FY2026的营收是多少"}
+    hidden = analyst.post("/v1/ask", question, format="json").json()["answer"]
+    assert hidden.startswith("查不到") and "等待审核" not in hidden
+    shown = cleared.post("/v1/ask", question, format="json").json()["answer"]
+    assert "另有 2 个候选数字正在等待审核。" in shown and "HK_Board_Pack" not in shown

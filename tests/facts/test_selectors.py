@@ -150,3 +150,46 @@ def test_every_fact_read_stays_one_query(facts, django_assert_num_queries: Any) 
     with django_assert_num_queries(1):
         rows = list(selectors.fact_list(cleared=True))
         assert {row.entity_id: row.effective_sensitivity for row in rows}["ACME_HK"] == RESTRICTED
+
+
+def pending_make(entity: str, sensitivity: str, document: Document | None, *, period: str = "2025") -> FactMetric:
+    return FactMetric.objects.create(
+        metric_id="REVENUE",
+        entity_id=entity,
+        period_type="FY",
+        period=period,
+        value=Decimal("1.0"),
+        unit_id="CNY_M",
+        source_doc=document.name if document else "facts.csv",
+        locator="sheet=1!B2",
+        document=document,
+        sensitivity=sensitivity,
+        review_status=FactMetric.Review.PENDING,
+    )
+
+
+def test_pending_count_counts_only_the_candidates_the_caller_may_see(facts, django_assert_num_queries: Any) -> None:
+    """Pending is visible (issue R, point 8), but a RESTRICTED candidate, by its own level or its
+    document's, is not counted for the uncleared: counting it would reveal that it exists."""
+    pending_make("ACME_SEA", INTERNAL, facts["summary"], period="2026")
+    pending_make("ACME_SEA", INTERNAL, facts["secret"], period="2026")
+    pending_make("ACME_SEA", RESTRICTED, None, period="2026")
+    pending_make("ACME_SEA", INTERNAL, None, period="2024")  # another key
+    FactMetric.objects.create(  # rejected: not waiting for review
+        metric_id="REVENUE",
+        entity_id="ACME_SEA",
+        period_type="FY",
+        period="2026",
+        value=Decimal(2),
+        unit_id="CNY_M",
+        source_doc="x",
+        locator="y",
+        review_status=FactMetric.Review.REJECTED,
+    )
+    key = SubTask("REVENUE", "ACME_SEA", Period("FY", "2026"), "TOTAL")
+    store = selectors.OrmFactStore()
+    with django_assert_num_queries(1):
+        assert store.pending_count(key, cleared=False) == 1
+    with django_assert_num_queries(1):
+        assert store.pending_count(key, cleared=True) == 3
+    assert store.pending_count(task("ACME_CN"), cleared=True) == 0  # approved rows are not candidates
