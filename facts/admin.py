@@ -159,6 +159,7 @@ def _preview_shown(preview: FormulaPreview) -> dict[str, Any]:
     shown: dict[str, Any] = {"inputs": [fact(f) for f in outcome.inputs]}
     if isinstance(outcome, CannotCompute):
         shown["missing"] = [key(t.metric, t.entity, t.period, t.channel) for t in outcome.missing]
+        shown["pending"] = [fact(f) for f in preview.pending]
     else:
         shown["value"] = amount(outcome.display, outcome.unit)
     if preview.stored is not None:

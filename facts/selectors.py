@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from django.db import connection
@@ -275,6 +275,19 @@ class FormulaPreview:
     words: str = ""
     outcome: Computed | CannotCompute | None = None
     stored: FactRecord | None = None
+    pending: tuple[FactRecord, ...] = ()  # candidates awaiting review for the missing inputs
+
+
+PENDING_SHOWN_KEYS = 10  # the missing inputs whose candidates a preview lists (a query each)
+
+
+def _pending_of(missing: Iterable[SubTask], *, cleared: bool) -> tuple[FactRecord, ...]:
+    """The candidates awaiting review for `missing` that the caller may see, with their values
+    and lineage (for curators); a candidate with no unit yet shows none."""
+    rows = []
+    for key in list(dict.fromkeys(missing))[:PENDING_SHOWN_KEYS]:
+        rows += facts_pending(key, cleared=cleared).order_by("pk").values_list(*_FACT_COLUMNS)
+    return tuple(replace(fact_record(row), unit=row[6] or "") for row in rows)
 
 
 def formula_preview(*, code: str, formula: str, unit: str, task: SubTask, cleared: bool) -> FormulaPreview:
@@ -299,4 +312,5 @@ def formula_preview(*, code: str, formula: str, unit: str, task: SubTask, cleare
 
     outcome = formula_compute(lookup, task, formula_metrics_build(definitions, units), label=glossary.display)
     assert not isinstance(outcome, FactRecord)  # no `stored` was passed
-    return FormulaPreview(words=words, outcome=outcome, stored=lookup(task))
+    pending = _pending_of(outcome.missing, cleared=cleared) if isinstance(outcome, CannotCompute) else ()
+    return FormulaPreview(words=words, outcome=outcome, stored=lookup(task), pending=pending)

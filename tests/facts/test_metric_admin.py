@@ -205,3 +205,41 @@ def test_try_it_is_for_curators_only(demo, client: Client) -> None:
     assert client.get("/admin/facts/metric/99999/try/").status_code == 404
     saved = client.get(url, {"try_entity": "集团", "try_period": "FY2025"})  # the saved formula and unit
     assert saved.context_data["value"] == _percent("6811.9", "128450.6")
+
+
+def _pending_net_profit_hk(value: str, source: str, sensitivity: str = "INTERNAL") -> None:
+    from facts.models import FactMetric
+
+    FactMetric.objects.create(
+        metric_id="NET_PROFIT",
+        entity_id="ACME_HK",
+        period_type="FY",
+        period="2025",
+        value=Decimal(value),
+        unit_id="CNY_M",
+        source_doc=source,
+        locator="sheet=PL,row=12",
+        sensitivity=sensitivity,
+        review_status=FactMetric.Review.PENDING,
+    )
+
+
+def test_try_it_names_the_pending_candidates_of_a_missing_input(demo, client: Client) -> None:
+    """Curators may see the candidates awaiting review (issue R, point 8), as their clearance allows."""
+    _pending_net_profit_hk("1234.5", "HK_Mgmt_Accounts.xlsx")
+    _pending_net_profit_hk("999.9", "HK_Board_Pack.xlsx", sensitivity="RESTRICTED")
+    params = {"formula": "NET_PROFIT / REVENUE", "try_entity": "香港", "try_period": "FY2025"}
+    client.force_login(demo["users"]["curator"])  # cleared
+    page = client.get(_try_url("NET_MARGIN"), params)
+    body = page.content.decode()
+    shown = [(p["code"], p["value"], p["source"], p["locator"]) for p in page.context_data["pending"]]
+    assert sorted(shown) == [
+        ("NET_PROFIT", "1,234.5 百万元", "HK_Mgmt_Accounts.xlsx", "sheet=PL,row=12"),
+        ("NET_PROFIT", "999.9 百万元", "HK_Board_Pack.xlsx", "sheet=PL,row=12"),
+    ]
+    assert "等待审核" in body and "HK_Mgmt_Accounts.xlsx" in body and "1,234.5" in body
+    client.force_login(curator_make("curator_uncleared"))
+    uncleared = client.get(_try_url("NET_MARGIN"), params)
+    body = uncleared.content.decode()
+    assert [p["source"] for p in uncleared.context_data["pending"]] == ["HK_Mgmt_Accounts.xlsx"]
+    assert "HK_Board_Pack.xlsx" not in body and "999.9" not in body
