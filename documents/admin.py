@@ -31,6 +31,7 @@ from retrieval.tasks import chunks_embed_run
 from .jobs import ingest_job_create
 from .models import Document, DocumentFile, IngestJob
 from .services import ContextChoice, IngestError, context_set_merge, document_delete, document_reingest
+from .warning_groups import warnings_grouped
 
 _CONTEXT_FIELDS = {"issuer": "issuer", "report_type": "report_type", "report_period": "period"}
 
@@ -174,15 +175,19 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
 
     @admin.display(description="warnings")
     def warning_summary(self, document: Document) -> str:
-        """The first warning, and how many more; the change form lists them all."""
+        """The most pressing kind and how many in all; the change form groups them."""
         if not document.warnings:
             return ""
-        more = len(document.warnings) - 1
-        return f"{document.warnings[0]}（另 {more} 条）" if more else document.warnings[0]
+        groups = warnings_grouped(document.warnings)
+        first = groups[0]
+        return f"{first.count} × {first.kind}（共 {len(document.warnings)} 条，{len(groups)} 类）"
 
     @admin.display(description="warnings")
     def warning_list(self, document: Document) -> str:
-        return format_html_join(mark_safe("<br>"), "{}", ((w,) for w in document.warnings)) or "—"
+        """One line per kind, financial statements first: how many, why, and where."""
+        groups = warnings_grouped(document.warnings)
+        rows = ((g.count, g.kind, g.places_shown) for g in groups)
+        return format_html_join(mark_safe("<br>"), "<b>{} ×</b> {} <small>{}</small>", rows) or "—"
 
     def get_actions(
         self, request: HttpRequest, action_location: ActionLocation = ActionLocation.CHANGE_LIST

@@ -29,6 +29,7 @@ from retrieval.services import chunks_delete, chunks_prepare, chunks_replace
 from retrieval.tasks import embedding_schedule
 
 from .models import Document, DocumentFile
+from .warning_groups import warnings_summary
 
 Progress = Callable[[int], None]
 _PERIOD_LABEL = re.compile(r"^\s*(?:FY(?P<fy>[0-9]{4})|(?P<year>[0-9]{4})(?P<part>H[12]|Q[1-4]))\s*$", re.IGNORECASE)
@@ -129,17 +130,14 @@ class DocumentOutcome:
     warnings: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
-        """One line for the CLI and the job status, the warnings included."""
+        """One line for the CLI and the job status, the warnings counted by kind."""
         f = self.facts
         line = (
             f"{self.document.name}: {self.status}, {self.chunks} chunk(s), {f['approved']} fact(s), "
             f"{f['pending']} pending for review{f', {f["conflicts"]} conflicting' if f['conflicts'] else ''}, "
             f"{self.document.sensitivity}"
         )
-        if not self.warnings:
-            return line
-        count = len(self.warnings)
-        return f"{line}; {count} warning{'s' if count > 1 else ''}: {'; '.join(self.warnings)}"
+        return f"{line}; {warnings_summary(self.warnings)}" if self.warnings else line
 
 
 def document_ingest(

@@ -23,7 +23,8 @@ from tests.ingestion.builders import docx_bytes, docx_table, pdf_bytes, sheet_ro
 pytestmark = pytest.mark.django_db
 CAPTION = "Deferred charges"
 NO_PERIOD = [["Item", "Amount"], ["Deferred rent", "1,204"], ["Deferred fees", "310"]]
-REASON = "no facts read (no row or column of periods (years, dates or fiscal years) was found)"
+KIND = "no row or column of periods (years, dates or fiscal years) was found"
+REASON = f"no facts read ({KIND})"
 
 
 def _docx(document: Any) -> None:
@@ -49,7 +50,7 @@ def test_a_table_without_facts_is_accepted_with_the_same_warning_in_every_format
     document = Document.objects.get(name=name)
     assert (outcome.status, document.status, outcome.facts["approved"]) == ("created", "ready", 0)
     assert document.warnings == outcome.warnings == [f"{table}: {REASON}"]
-    assert f"1 warning: {table}: {REASON}" in outcome.summary()
+    assert f"1 warning: 1 × {KIND} ({table})" in outcome.summary()
     assert not FactMetric.objects.exists()
     again = document_ingest(name=name, data=data)
     assert (again.status, again.warnings) == ("unchanged", [f"{table}: {REASON}"])
@@ -83,16 +84,31 @@ def test_warnings_show_in_admin_job_status_and_the_cli(tmp_path: Path) -> None:
     response = api.post("/v1/documents", {"file": SimpleUploadedFile("charges.docx", data)}, format="multipart")
     job = api.get(response.json()["status_url"]).json()
     assert job["status"] == "done" and job["warnings"] == [f"table=1: {REASON}"]
-    assert f"table=1: {REASON}" in job["message"]
+    assert f"1 × {KIND} (table=1)" in job["message"]
 
     browser = Client()
     browser.force_login(curator)
     document = Document.objects.get(name="charges.docx")
     listing = browser.get("/admin/documents/document/").content.decode()
     change = browser.get(f"/admin/documents/document/{document.pk}/change/").content.decode()
-    assert f"table=1: {REASON}" in listing and f"table=1: {REASON}" in change
+    assert f"1 × {KIND}" in listing and KIND in change and "table=1" in change
 
     (tmp_path / "fees.xlsx").write_bytes(SAME_TABLE["charges.xlsx"][0]())
     out = StringIO()
     call_command("ingest", str(tmp_path), "--no-progress", stdout=out, stderr=StringIO())
-    assert "fees.xlsx: created" in out.getvalue() and f"sheet=Charges: {REASON}" in out.getvalue()
+    assert "fees.xlsx: created" in out.getvalue() and f"1 × {KIND} (sheet=Charges)" in out.getvalue()
+
+
+def test_many_warnings_are_grouped_by_kind_with_statements_first() -> None:
+    from documents.warning_groups import warnings_grouped, warnings_summary
+
+    warnings = [f"page={n},table=1: {REASON}" for n in range(1, 8)] + [
+        "page=70,table=1: no facts read (a statement of changes in equity: its columns are equity components)",
+        "3 lines of text could not be decoded (fonts without a Unicode mapping)",
+    ]
+    groups = warnings_grouped(warnings)
+    assert [g.count for g in groups] == [1, 7, 1] and "statement" in groups[0].kind
+    summary = warnings_summary(warnings)
+    assert summary.startswith("9 warnings: 1 × a statement of changes in equity")
+    assert f"7 × {KIND} (page=1,table=1; page=2,table=1; page=3,table=1; … (+4))" in summary
+    assert len(summary) < 400
