@@ -15,6 +15,7 @@ from django.forms.models import BaseInlineFormSet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path
+from django.utils.html import format_html
 
 from common.access import ClearanceFilteredAdmin, user_cleared
 from core.compute import UNIT_PCT, CannotCompute, number_display
@@ -22,6 +23,8 @@ from core.periods import period_parse
 from core.types import FactRecord, Period, SubTask
 
 from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, Metric, Unit
+from .reasons import PARENT_STATEMENT, REASON_KINDS, reason_kind_q, reason_shown
+from .review_admin import ReviewQueueAdmin
 from .selectors import FormulaPreview, formula_preview, glossary_snapshot
 from .services import ALIAS_TARGETS, alias_conflict, alias_create, facts_review, metric_formula_problems
 
@@ -250,16 +253,45 @@ class CompanyProfileAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["home_company_name"]
 
 
+class ReasonKindFilter(admin.SimpleListFilter):
+    title = "原因 · reason"
+    parameter_name = "reason"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return list(REASON_KINDS.items())
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[FactMetric]) -> QuerySet[FactMetric]:
+        return queryset.filter(reason_kind_q(self.value())) if self.value() in REASON_KINDS else queryset
+
+
+class StatementFilter(admin.SimpleListFilter):
+    title = "报表 · statement"
+    parameter_name = "statement"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("consolidated", "合并 · consolidated"), ("parent", "母公司 · parent")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[FactMetric]) -> QuerySet[FactMetric]:
+        if self.value() == "parent":
+            return queryset.filter(review_note__contains=PARENT_STATEMENT)
+        if self.value() == "consolidated":
+            return queryset.exclude(review_note__contains=PARENT_STATEMENT)
+        return queryset
+
+
 @admin.register(FactMetric)
-class FactMetricAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
-    """Facts are read-mostly: lineage is shown, not edited; pending rows wait in the review queue."""
+class FactMetricAdmin(ReviewQueueAdmin, ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
+    """Facts are read-mostly: lineage is shown, not edited; pending rows wait in the review queue
+    (grouped, with its group actions, at `review/`)."""
 
     list_display = [
         "entity", "metric", "period_label", "channel", "value", "unit", "source_doc", "locator",
-        "sensitivity", "review_status", "review_note", "suggested_alias",
+        "sensitivity", "review_status", "reason", "suggested_alias",
     ]  # fmt: skip
-    list_filter = ["review_status", "sensitivity", "period_type"]
-    search_fields = ["entity__code", "metric__code", "source_doc", "suggested_alias", "review_note"]
+    list_filter = ["review_status", ReasonKindFilter, StatementFilter, "sensitivity", "period_type", "document"]
+    search_fields = [
+        "entity__code", "entity__name", "metric__code", "metric__name", "source_doc", "suggested_alias", "review_note",
+    ]  # fmt: skip
     readonly_fields = [
         "metric", "entity", "period_type", "period", "channel", "value", "unit", "source_doc",
         "locator", "document", "valid_as_of", "suggested_alias", "ingested_at",
@@ -274,6 +306,13 @@ class FactMetricAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    def get_urls(self) -> list[Any]:
+        return [*self.review_urls(), *super().get_urls()]
+
+    @admin.display(description="原因 · reason", ordering="review_note")
+    def reason(self, fact: FactMetric) -> str:
+        return format_html('<span title="{}">{}</span>', fact.review_note, reason_shown(fact.review_note))
 
     @admin.action(description="批准所选事实（进入问答）")
     def approve(self, request: HttpRequest, queryset: QuerySet[FactMetric]) -> None:

@@ -1,6 +1,6 @@
 """Writes of the `facts` app: the glossary and its aliases (`glossary`), glossary imports
-(`glossary_import`) and fact rows (`fact_rows`). Fact imports from CSV / XLSX are in
-`facts.importing`."""
+(`glossary_import`), fact rows (`fact_rows`) and the review queue's group actions
+(`review_queue`). Fact imports from CSV / XLSX are in `facts.importing`."""
 
 from .fact_rows import facts_delete, facts_replace, facts_review
 from .glossary import (
@@ -18,6 +18,7 @@ from .glossary import (
     unit_names,
 )
 from .glossary_import import GlossaryReport, ImportAborted, glossary_import, glossary_rows_read
+from .review_queue import fact_choose, facts_key_set, label_alias_add
 
 __all__ = [
     "ALIAS_TARGETS",
@@ -29,12 +30,15 @@ __all__ = [
     "alias_conflict",
     "alias_create",
     "aliases_create",
+    "fact_choose",
     "facts_delete",
+    "facts_key_set",
     "facts_replace",
     "facts_review",
     "glossary_changed",
     "glossary_import",
     "glossary_rows_read",
+    "label_alias_add",
     "metric_create",
     "metric_formula_problems",
     "unit_ensure",

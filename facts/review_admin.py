@@ -1,0 +1,338 @@
+"""The review queue as a curator works it (issue R, `admin/facts/factmetric/review/`): pending
+candidates grouped by company × metric × period × channel (a label the glossary does not know is
+its own group), each with its value, statement (合并 / 母公司), reason, locator and document; and
+the group actions, each one service call, atomic and logged as an admin change."""
+
+from __future__ import annotations
+
+import difflib
+from datetime import date
+from itertools import groupby
+from typing import Any
+from urllib.parse import urlencode
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.views.decorators.http import require_POST
+
+from core.normalize import text_normalize
+from core.periods import period_parse
+from core.types import Period
+from documents.models import Document
+from ingestion.tables.reading import same_concept
+
+from .models import FactMetric, Metric
+from .reasons import PARENT_STATEMENT, REASON_KINDS, reason_kind_q, reason_shown
+from .selectors import glossary_snapshot
+from .services import fact_choose, facts_key_set, label_alias_add
+
+GROUPS_PAGE = 300  # candidates per page; a group cut by the page goes on on the next one
+_GROUP_ORDER = ("entity_id", "metric_id", "suggested_alias", "period_type", "period", "channel_id", "pk")
+
+
+class QueueFilterForm(forms.Form):
+    document = forms.ModelChoiceField(Document.objects.none(), required=False, label="文档 · document")
+    statement = forms.ChoiceField(
+        choices=[("", "全部 · all"), ("consolidated", "合并 · consolidated"), ("parent", "母公司 · parent")],
+        required=False,
+        label="报表 · statement",
+    )
+    reason = forms.ChoiceField(
+        choices=[("", "全部 · all"), *REASON_KINDS.items()], required=False, label="原因 · reason"
+    )
+    q = forms.CharField(
+        required=False, label="指标 · metric", help_text="名称、代码、别名或行标签 · name, code, alias or label"
+    )
+
+    def __init__(self, *args: Any, candidates: QuerySet[FactMetric], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["document"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = Document.objects.filter(pk__in=candidates.values("document_id")).order_by("name")
+
+    def filtered(self, candidates: QuerySet[FactMetric]) -> QuerySet[FactMetric]:
+        if not self.is_valid():
+            return candidates
+        data = self.cleaned_data
+        if data["document"] is not None:
+            candidates = candidates.filter(document=data["document"])
+        if data["statement"] == "parent":
+            candidates = candidates.filter(review_note__contains=PARENT_STATEMENT)
+        elif data["statement"] == "consolidated":
+            candidates = candidates.exclude(review_note__contains=PARENT_STATEMENT)
+        if data["reason"]:
+            candidates = candidates.filter(reason_kind_q(data["reason"]))
+        if text := data["q"].strip():
+            named = Metric.objects.filter(
+                Q(name__icontains=text) | Q(code__icontains=text) | Q(aliases__text__icontains=text)
+            ).values("code")
+            candidates = candidates.filter(Q(metric_id__in=named) | Q(suggested_alias__icontains=text))
+        return candidates
+
+
+class KeySetForm(forms.Form):
+    """The metric, company and period to give the selected candidates, each as a curator writes it."""
+
+    facts = forms.TypedMultipleChoiceField(coerce=int, choices=[], label="候选 · candidates")
+    metric = forms.CharField(required=False, max_length=255, label="指标 · metric")
+    entity = forms.CharField(required=False, max_length=255, label="公司 · company")
+    period = forms.CharField(required=False, max_length=64, label="期间 · period")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["facts"]
+        assert isinstance(field, forms.TypedMultipleChoiceField)
+        field.choices = [(v, v) for v in self.data.getlist("facts")] if hasattr(self.data, "getlist") else []
+
+    def clean_metric(self) -> Any:
+        return _glossary_row("metric", self.cleaned_data["metric"])
+
+    def clean_entity(self) -> Any:
+        return _glossary_row("entity", self.cleaned_data["entity"])
+
+    def clean_period(self) -> Period | None:
+        text = self.cleaned_data["period"].strip()
+        if not text:
+            return None
+        period = period_parse(text, date.today())
+        if period is None:
+            raise ValidationError(
+                f"「{text}」不是一个期间 · '{text}' is not one period; write FY2019, 2019H1 or 2019Q3."
+            )
+        return period
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if not self.errors and not any(cleaned.get(k) for k in ("metric", "entity", "period")):
+            raise ValidationError("请填写指标、公司或期间 · Give a metric, a company or a period.")
+        return cleaned
+
+
+class LabelAliasForm(forms.Form):
+    text = forms.CharField(max_length=255, label="行标签 · label")
+    metric = forms.CharField(max_length=64, label="指标 · metric")
+
+    def clean_metric(self) -> str:
+        code = self.cleaned_data["metric"]
+        if code not in glossary_snapshot().metrics:
+            raise ValidationError(f"术语表中没有指标 {code} · No metric {code} in the glossary.")
+        return code
+
+
+def _glossary_row(kind: str, text: str) -> Any:
+    text = text.strip()
+    if not text:
+        return None
+    code = glossary_snapshot().resolve(kind, text)
+    if code is None:
+        raise ValidationError(
+            f"术语表中没有「{text}」· No {kind} in the glossary is called '{text}' (code, name or alias)."
+        )
+    model = FactMetric._meta.get_field(kind).related_model
+    return model.objects.get(code=code)  # type: ignore[union-attr]
+
+
+def metrics_ranked(label: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The metrics a row label may name, as (code, name): those of the same concept
+    (`same_concept`), closest by characters first; then every other metric by code."""
+    glossary = glossary_snapshot()
+    normalized = text_normalize(label)
+    scored = []
+    for code, info in glossary.metrics.items():
+        name = text_normalize(info.name)
+        if normalized and same_concept(normalized, name):
+            scored.append((-difflib.SequenceMatcher(None, normalized, name).ratio(), code, info.name))
+    closest = [(code, name) for _, code, name in sorted(scored)]
+    taken = {code for code, _ in closest}
+    others = sorted((code, info.name) for code, info in glossary.metrics.items() if code not in taken)
+    return closest, others
+
+
+class ReviewQueueAdmin:
+    """Mixed into the `FactMetric` admin: the `review/` page and its three POST actions."""
+
+    admin_site: admin.AdminSite
+    model: type[FactMetric]
+
+    def review_urls(self) -> list[Any]:
+        view = self.admin_site.admin_view
+        return [
+            path("review/", view(self.review_view), name="facts_factmetric_review"),
+            path("review/choose/", view(require_POST(self.review_choose)), name="facts_factmetric_review_choose"),
+            path("review/key/", view(require_POST(self.review_key_set)), name="facts_factmetric_review_key"),
+            path("review/alias/", view(require_POST(self.review_alias)), name="facts_factmetric_review_alias"),
+        ]
+
+    def _candidates(self, request: HttpRequest) -> QuerySet[FactMetric]:
+        visible: QuerySet[FactMetric] = self.get_queryset(request)  # type: ignore[attr-defined]
+        return visible.filter(review_status=FactMetric.Review.PENDING)
+
+    def review_view(self, request: HttpRequest) -> HttpResponse:
+        if not self.has_view_permission(request):  # type: ignore[attr-defined]
+            raise PermissionDenied
+        visible: QuerySet[FactMetric] = self.get_queryset(request)  # type: ignore[attr-defined]
+        candidates = visible.filter(review_status=FactMetric.Review.PENDING)
+        filters = QueueFilterForm(request.GET or None, candidates=candidates)
+        shown = filters.filtered(candidates).select_related("metric", "entity", "document").order_by(*_GROUP_ORDER)
+        page = Paginator(shown, GROUPS_PAGE).get_page(request.GET.get("page"))
+        glossary = glossary_snapshot()
+        groups = []
+        for _key, rows in groupby(page.object_list, key=_group_key):
+            facts = list(rows)
+            first = facts[0]
+            label = first.suggested_alias if first.metric_id is None or _label_waits(facts) else ""
+            groups.append(
+                {
+                    "facts": [_candidate_shown(f) for f in facts],
+                    "first": first,
+                    "label": label,
+                    "closest": metrics_ranked(label) if label else ([], []),
+                    "holder": _holder(visible, first),
+                }
+            )
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "审核队列 · Review queue",
+            "filters": filters,
+            "groups": groups,
+            "page": page,
+            "back": request.GET.urlencode(),
+            "query_without_page": urlencode([(k, v) for k, v in request.GET.items() if k != "page"]),
+            "metric_names": sorted((code, info.name) for code, info in glossary.metrics.items()),
+            "entity_names": [(e.code, e.name) for e in glossary.in_scope_entities()[:500]],
+        }
+        return TemplateResponse(request, "admin/facts/factmetric/review.html", context)
+
+    def review_choose(self, request: HttpRequest) -> HttpResponse:
+        self._change_allowed(request)
+        try:
+            fact_id = int(request.POST.get("choose", ""))
+        except ValueError:
+            messages.error(request, "请选择一条候选 · Choose one candidate.")
+            return self._back(request)
+
+        def act() -> str:
+            chosen, rejected = fact_choose(candidates=self._candidates(request), fact_id=fact_id)
+            self.log_change(request, chosen, "审核队列：批准此条 · review queue: approved, others of the key rejected")  # type: ignore[attr-defined]
+            for other in rejected:
+                self.log_change(
+                    request, other, f"审核队列：驳回，已批准 #{chosen.pk} · review queue: rejected for #{chosen.pk}"
+                )  # type: ignore[attr-defined]
+            return f"已批准 1 条，驳回同键其余 {len(rejected)} 条 · Approved 1, rejected {len(rejected)} of its key."
+
+        return self._act(request, act)
+
+    def review_key_set(self, request: HttpRequest) -> HttpResponse:
+        self._change_allowed(request)
+        form = KeySetForm(request.POST)
+        if not form.is_valid():
+            return self._form_refused(request, form)
+        data = form.cleaned_data
+
+        def act() -> str:
+            changed = facts_key_set(
+                candidates=self._candidates(request),
+                fact_ids=data["facts"],
+                metric=data["metric"],
+                entity=data["entity"],
+                period=data["period"],
+            )
+            said = ", ".join(
+                f"{k}={v}"
+                for k, v in (
+                    ("metric", data["metric"]),
+                    ("entity", data["entity"]),
+                    ("period", data["period"] and data["period"].label),
+                )
+                if v
+            )
+            for fact in changed:
+                self.log_change(request, fact, f"审核队列：更正 · review queue: set {said}")  # type: ignore[attr-defined]
+            return (
+                f"已更正 {len(changed)} 条候选，仍待批准 · Corrected {len(changed)} candidates; they wait for approval."
+            )
+
+        return self._act(request, act)
+
+    def review_alias(self, request: HttpRequest) -> HttpResponse:
+        self._change_allowed(request)
+        form = LabelAliasForm(request.POST)
+        if not form.is_valid():
+            return self._form_refused(request, form)
+        data = form.cleaned_data
+
+        def act() -> str:
+            alias, reread = label_alias_add(
+                candidates=self._candidates(request), text=data["text"], metric_code=data["metric"]
+            )
+            for fact in reread:
+                self.log_change(request, fact, f"审核队列：别名「{alias.text}」→ {alias.target_code}")  # type: ignore[attr-defined]
+            return (
+                f"已添加别名「{alias.text}」→ {alias.target_code}；{len(reread)} 条候选已取得该指标，待批准 · "
+                f"Alias added; {len(reread)} waiting candidates now have the metric and wait for approval."
+            )
+
+        return self._act(request, act)
+
+    def _change_allowed(self, request: HttpRequest) -> None:
+        if not self.has_change_permission(request):  # type: ignore[attr-defined]
+            raise PermissionDenied
+
+    def _act(self, request: HttpRequest, act: Any) -> HttpResponse:
+        """Run one action and its log entries in one transaction: a refused action writes nothing."""
+        try:
+            with transaction.atomic():
+                said = act()
+        except ValidationError as error:
+            messages.error(request, "；".join(error.messages))
+        except IntegrityError:
+            # Another curator changed the key between the check and the write.
+            messages.error(request, "该键刚被他人更改，请刷新后重试 · The key changed meanwhile; reload and try again.")
+        else:
+            messages.success(request, said)
+        return self._back(request)
+
+    def _form_refused(self, request: HttpRequest, form: forms.Form) -> HttpResponse:
+        for name, problems in form.errors.items():
+            label = form.fields[name].label if name in form.fields else ""
+            for problem in problems:
+                messages.error(request, f"{label}: {problem}" if label else problem)
+        return self._back(request)
+
+    def _back(self, request: HttpRequest) -> HttpResponse:
+        back = request.POST.get("back", "").replace("\n", "").replace("\r", "")
+        url = reverse("admin:facts_factmetric_review")
+        return HttpResponseRedirect(f"{url}?{back}" if back else url)
+
+
+def _group_key(fact: FactMetric) -> tuple[Any, ...]:
+    label = fact.suggested_alias if fact.metric_id is None else ""
+    return (fact.entity_id, fact.metric_id, label, fact.period_type, fact.period, fact.channel_id)
+
+
+def _label_waits(facts: list[FactMetric]) -> bool:
+    """A group whose metric is the reader's guess for a label it did not know."""
+    return any(f.suggested_alias and "label" in f.review_note for f in facts)
+
+
+def _candidate_shown(fact: FactMetric) -> dict[str, Any]:
+    return {
+        "fact": fact,
+        "statement": "母公司 · parent" if PARENT_STATEMENT in fact.review_note else "合并 · consolidated",
+        "reason": reason_shown(fact.review_note),
+    }
+
+
+def _holder(visible: QuerySet[FactMetric], fact: FactMetric) -> FactMetric | None:
+    if fact.metric_id is None or fact.entity_id is None:
+        return None
+    key = {f: getattr(fact, f) for f in ("entity_id", "metric_id", "period_type", "period", "channel_id")}
+    return visible.filter(review_status=FactMetric.Review.APPROVED, **key).first()
