@@ -17,7 +17,7 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.html import format_html
 
-from common.access import ClearanceFilteredAdmin, user_cleared
+from common.access import ClearanceFilteredAdmin, user_cleared, visible_to
 from core.compute import UNIT_PCT, CannotCompute, number_display
 from core.periods import period_parse
 from core.types import FactRecord, Period, SubTask
@@ -279,6 +279,15 @@ class StatementFilter(admin.SimpleListFilter):
         return queryset
 
 
+class VisibleDocumentFilter(admin.RelatedFieldListFilter):  # type: ignore[type-arg]
+    """Only the documents the curator may open are choices: a RESTRICTED document's name is
+    never listed to an uncleared curator."""
+
+    def field_choices(self, field: Any, request: HttpRequest, model_admin: Any) -> list[tuple[Any, str]]:
+        documents = visible_to(field.related_model.objects.all(), cleared=user_cleared(request.user))
+        return [(document.pk, str(document)) for document in documents.order_by("name")]
+
+
 @admin.register(FactMetric)
 class FactMetricAdmin(ReviewQueueAdmin, ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     """Facts are read-mostly: lineage is shown, not edited; pending rows wait in the review queue
@@ -288,7 +297,10 @@ class FactMetricAdmin(ReviewQueueAdmin, ClearanceFilteredAdmin, admin.ModelAdmin
         "entity", "metric", "period_label", "channel", "value", "unit", "source_doc", "locator",
         "sensitivity", "review_status", "reason", "suggested_alias",
     ]  # fmt: skip
-    list_filter = ["review_status", ReasonKindFilter, StatementFilter, "sensitivity", "period_type", "document"]
+    list_filter = [
+        "review_status", ReasonKindFilter, StatementFilter, "sensitivity", "period_type",
+        ("document", VisibleDocumentFilter),
+    ]  # fmt: skip
     search_fields = [
         "entity__code", "entity__name", "metric__code", "metric__name", "source_doc", "suggested_alias", "review_note",
     ]  # fmt: skip
@@ -297,6 +309,7 @@ class FactMetricAdmin(ReviewQueueAdmin, ClearanceFilteredAdmin, admin.ModelAdmin
         "locator", "document", "valid_as_of", "suggested_alias", "ingested_at",
     ]  # fmt: skip
     actions = ["approve", "reject"]
+    change_list_template = "admin/facts/factmetric/change_list.html"  # links the grouped review queue
     # Newest rows first, read backwards along the primary key: the natural key's index holds
     # approved rows only, so ordering the whole table by it would sort every row.
     ordering = ["-pk"]

@@ -409,7 +409,9 @@ def _upsert(cursor: Any, writes: list[tuple[Any, ...]], *, staged: bool) -> list
 
 
 def _existing(cursor: Any, keys: list[tuple[str, str, str, str, str]]) -> dict[tuple[str, ...], tuple[Any, ...]]:
-    """Current state of the approved facts with these keys, by an indexed join (500 keys a query)."""
+    """Current state of the approved facts with these keys, by an indexed join (500 keys a query;
+    SQLite only). The index is named: left to itself, SQLite's planner may build a temporary
+    index over the whole table for every batch, which made an import quadratic."""
     table = connection.ops.quote_name(FactMetric._meta.db_table)
     found: dict[tuple[str, ...], tuple[Any, ...]] = {}
     for start in range(0, len(keys), 500):
@@ -418,7 +420,7 @@ def _existing(cursor: Any, keys: list[tuple[str, str, str, str, str]]) -> dict[t
             f"WITH k (m, e, pt, p, c) AS (VALUES {','.join(['(%s,%s,%s,%s,%s)'] * len(chunk))}) "
             f"SELECT f.metric_code, f.entity_code, f.period_type, f.period, f.channel_code, f.value, f.unit_code, "
             f"f.source_doc, f.locator, f.document_id, f.valid_as_of, f.sensitivity, f.review_status "
-            f"FROM k JOIN {table} f ON f.metric_code = k.m "
+            f"FROM k JOIN {table} f INDEXED BY fact_approved_key ON f.metric_code = k.m "
             f"AND f.entity_code = k.e AND f.period_type = k.pt AND f.period = k.p AND f.channel_code = k.c "
             f"AND f.{_APPROVED}",
             [part for key in chunk for part in key],

@@ -25,7 +25,6 @@ from django.views.decorators.http import require_POST
 from core.normalize import text_normalize
 from core.periods import period_parse
 from core.types import Period
-from documents.models import Document
 from ingestion.tables.reading import same_concept
 
 from .models import FactMetric, Metric
@@ -38,7 +37,12 @@ _GROUP_ORDER = ("entity_id", "metric_id", "suggested_alias", "period_type", "per
 
 
 class QueueFilterForm(forms.Form):
-    document = forms.ModelChoiceField(Document.objects.none(), required=False, label="文档 · document")
+    # The documents app imports facts, not the other way round: its model is reached through the FK.
+    document = forms.ModelChoiceField(
+        FactMetric._meta.get_field("document").related_model.objects.none(),  # type: ignore[union-attr]
+        required=False,
+        label="文档 · document",
+    )
     statement = forms.ChoiceField(
         choices=[("", "全部 · all"), ("consolidated", "合并 · consolidated"), ("parent", "母公司 · parent")],
         required=False,
@@ -55,7 +59,8 @@ class QueueFilterForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["document"]
         assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = Document.objects.filter(pk__in=candidates.values("document_id")).order_by("name")
+        documents = FactMetric._meta.get_field("document").related_model
+        field.queryset = documents.objects.filter(pk__in=candidates.values("document_id")).order_by("name")  # type: ignore[union-attr]
 
     def filtered(self, candidates: QuerySet[FactMetric]) -> QuerySet[FactMetric]:
         if not self.is_valid():

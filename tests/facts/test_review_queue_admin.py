@@ -200,3 +200,8 @@ def test_an_alias_that_already_names_another_metric_is_a_message_not_a_503(curat
     assert FactMetric.objects.get(pk=row.pk).metric_id is None
     response = curator.post(QUEUE + "alias/", {"text": "营业收入：", "metric": ""}, follow=True)
     assert response.status_code == 200 and _messages(response)
+
+
+def test_the_fact_list_links_the_grouped_review_queue(curator: Client) -> None:
+    page = curator.get("/admin/facts/factmetric/").content.decode()
+    assert 'href="/admin/facts/factmetric/review/"' in page
