@@ -206,7 +206,8 @@ def levels_answer(
 ) -> ComputedAnswer:
     """Each sub-task's stored fact, else its formula metric's value (either shown to `decimals`
     places when the question asked), else `查不到`; with exactly two found facts that differ only in
-    period (of one type), their difference."""
+    period (of one type) and nothing else asked, their difference: a series of more periods is
+    listed whole, its gaps named, with no change between two of them picked out."""
     context = Context(glossary, Reader(store, cleared), language, decimals)
     formulas = glossary.formula_metrics
     items: list[Item] = []
@@ -217,7 +218,8 @@ def levels_answer(
             continue
         outcome = formula_compute(context.lookup, task, formulas, label=glossary.display, decimals=decimals)
         items.append(Item(outcome, context.asked(task, "", "")))
-    pair = render.comparable_pair([i.outcome for i in items if isinstance(i.outcome, FactRecord)])
+    found = [i.outcome for i in items if isinstance(i.outcome, FactRecord)]
+    pair = render.comparable_pair(found) if len(tasks) == 2 else None
     if pair is not None:
         older, newer = pair
         task = SubTask(newer.metric, newer.entity, newer.period, newer.channel)

@@ -1,0 +1,81 @@
+"""Series over a range of periods (issue 23, SPEC §5 and §6a): every period of the range is
+answered once, in order, each value with its source; a period without a figure is named as
+missing, never skipped."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.intent import parse_intent
+from core.orchestrator import answer_question
+from core.provider import MockProvider
+from tests.core.test_computing import REF, fact
+from tests.fakes import InMemoryFactStore, demo_glossary
+
+GLOSSARY = demo_glossary()
+
+
+def ask(question: str, store: InMemoryFactStore):  # type: ignore[no-untyped-def]
+    return answer_question(
+        question, glossary=GLOSSARY, store=store, provider=MockProvider(), cleared=True, reference_date=REF
+    )
+
+
+def test_a_range_is_parsed_into_every_period_in_order() -> None:
+    intent = parse_intent("集团2022到2025年每年的营收", GLOSSARY, REF)
+    assert [p.label for p in intent.periods] == ["FY2022", "FY2023", "FY2024", "FY2025"]
+    assert intent.metrics == ("REVENUE",) and intent.operation is None
+
+
+def test_each_quarter_is_read_and_never_taken_for_an_unknown_metric() -> None:
+    intent = parse_intent("集团2025年每个季度的营收", GLOSSARY, REF)
+    assert [p.label for p in intent.periods] == ["2025Q1", "2025Q2", "2025Q3", "2025Q4"]
+    assert intent.metrics == ("REVENUE",) and intent.unknown_metric is None
+
+
+def test_a_change_or_a_cagr_over_a_range_runs_between_its_ends() -> None:
+    change = parse_intent("集团营收从2023到2025变化了多少", GLOSSARY, REF)
+    assert [p.label for p in change.periods] == ["FY2023", "FY2025"]
+    cagr = parse_intent("集团2021年至2025年营收的年均复合增长率", GLOSSARY, REF)
+    assert [p.label for p in cagr.periods] == ["FY2021", "FY2025"]
+
+
+def test_growth_each_year_of_a_range_keeps_every_year() -> None:
+    intent = parse_intent("集团近三年营收每年增长多少", GLOSSARY, REF)
+    assert [p.label for p in intent.periods] == ["FY2023", "FY2024", "FY2025"]
+    assert intent.operation is not None and intent.operation.kind == "growth"
+
+
+def test_a_trend_of_a_metric_over_a_range_lists_the_series() -> None:
+    intent = parse_intent("集团近三年营业利润的变化趋势", GLOSSARY, REF)
+    assert intent.metrics == ("OPERATING_PROFIT",)
+    assert [p.label for p in intent.periods] == ["FY2023", "FY2024", "FY2025"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(min_value=2000, max_value=2020),
+    st.integers(min_value=2, max_value=12),
+    st.data(),
+)
+def test_a_series_with_gaps_lists_every_period_once_in_order_and_names_the_missing(
+    first: int, length: int, data: st.DataObject
+) -> None:
+    years = list(range(first, first + length))
+    stored = data.draw(st.lists(st.sampled_from(years), unique=True, min_size=1))
+    store = InMemoryFactStore([fact("REVENUE", "ACME_GROUP", f"FY{y}", f"{1000 + y}.5") for y in stored])
+    result = ask(f"集团{years[0]}到{years[-1]}年每年的营收", store)
+    # two periods keep their difference line (`对比：…`); a longer series is listed whole
+    lines = [line for line in result.answer.splitlines() if not line.startswith("对比")]
+    assert len(years) == 2 or len(lines) == len(result.answer.splitlines())
+    listed = [next(y for y in years if f"FY{y}" in line) for line in lines if any(f"FY{y}" in line for y in years)]
+    assert listed == years  # every period once, in order
+    for year, line in zip(years, [ln for ln in lines if any(f"FY{y}" in ln for y in years)], strict=True):
+        if year in stored:
+            assert f"{1000 + year}.5" in line.replace(",", "") and "来源" in line
+        else:
+            assert line.startswith("查不到") and f"FY{year}" in line
+    assert [f.period.label for f in result.facts] == [f"FY{y}" for y in years if y in stored]
+    missing = [r["normalized"]["period"] for r in result.tool_results if r["status"] == "not_found"]
+    assert missing == [f"FY{y}" for y in years if y not in stored]
