@@ -482,6 +482,28 @@ def periods_unread(text: str, reference: date) -> list[tuple[int, int, str]]:
     return [(start, end, text[start:end].strip()) for start, end, p, _ in _claim(text, reference) if p == _UNREAD]
 
 
+# a stretch from the start of a year that is the sum of its first quarters (`前三季度`, `1-9月`)
+_CUMULATIVE = re.compile(
+    rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})?\s?(?:的)?\s?"
+    r"(?:前(?:三|3)个?季度?|(?:1|一)\s?月?\s?(?:-|~|〜|至|到|—|–)\s?(?:9|九)\s?月份?"
+    r"|(?:9m|(?:the )?first (?:nine|9) months)"
+    r"(?:(?: of)?(?: fy)?\s?(?P<ey>199[0-9]|20[0-9]{2}|2100))?)"
+)
+
+
+def periods_cumulative(text: str, reference: date) -> list[tuple[int, int, tuple[Period, ...]]]:
+    """The unread stretches of normalised `text` that are a sum of quarters from the start of the
+    year (`2025年前三季度`, `1-9月` → Q1, Q2, Q3), as `(start, end, quarters)`: a derived period
+    (SPEC §6a), answered as the sum of its quarters with the formula and the inputs."""
+    found = []
+    for start, end, _ in periods_unread(text, reference):
+        m = _CUMULATIVE.fullmatch(text[start:end])
+        year = None if m is None else int(m.group("ey")) if m.group("ey") else _year_of(m, reference)
+        if year is not None:
+            found.append((start, end, tuple(_qtr(year, q) for q in (1, 2, 3))))
+    return found
+
+
 def period_parse(text: str, reference: date | None = None) -> Period | None:
     """Parse a string that is exactly one period (`FY2025`, `2025H1`, `2025年`, `去年` …)."""
     normalized = text_normalize(text)

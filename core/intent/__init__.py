@@ -25,13 +25,15 @@ from datetime import date
 from ..glossary import GlossarySnapshot
 from ..normalize import compact_view, question_language, text_normalize
 from ..operations import OperatorReading, cues_read, operation_read
-from ..periods import periods_find, periods_unread, series_asked, series_words
+from ..periods import periods_cumulative, periods_find, periods_unread, series_asked, series_words
 from ..types import (
     OP_CAGR,
     OP_DIFFERENCE,
+    OP_SUM,
     ROUTE_COMPOSITE,
     ROUTE_STRUCTURED,
     Match,
+    Operation,
     ParsedIntent,
     Part,
     Period,
@@ -142,6 +144,15 @@ def _parse(
     elif ends != period_spans:
         period_spans = ends
         periods = list(dict.fromkeys(p for _, _, p in period_spans))
+    # A derived stretch (`前三季度`) is the sum of its quarters, asked at its level or as a sum;
+    # under any other operation it stays unread and is asked back.
+    cumulative = periods_cumulative(normalized, reference_date)
+    if cumulative and (reading.operation is None or reading.operation.kind == OP_SUM):
+        stretch = [(s, e, p) for s, e, quarters in cumulative for p in quarters]
+        period_spans = sorted([*period_spans, *stretch], key=lambda item: item[0])
+        periods = list(dict.fromkeys(p for _, _, p in period_spans))
+        cue = normalized[cumulative[0][0] : cumulative[0][1]]
+        reading = replace(reading, operation=reading.operation or Operation(OP_SUM, cue=cue))
     cues_found = route_cues_find(normalized)
     if unknown_metric is None:
         unknown_metric = _unknown_term(

@@ -200,7 +200,8 @@ TABLE: list[tuple[str, dict[str, Any]]] = [
     ("2025年香港和东南亚哪个营收更高", dict(op="rank", entities=("ACME_HK", "ACME_SEA"))),
     ("2025年各地区营收", dict(op=None, entities=SUBSIDIARIES, metrics=("REVENUE",), route="structured")),
     ("集团2025年各渠道营收", dict(op=None, channels=CHANNELS, entities=("ACME_GROUP",))),
-    ("集团2025年前三季度营收", dict(op=None, periods=())),
+    ("集团2025年前三季度营收", dict(op="sum", periods=("2025Q1", "2025Q2", "2025Q3"))),  # Q1+Q2+Q3
+    ("集团2025年前三季度营收同比增长多少", dict(op="growth", periods=())),
     ("2025年哪个地区利润最高", dict(op="rank", metrics=(), entities=SUBSIDIARIES, route="structured")),
     # -- periods and channels ------------------------------------------------------------------------
     ("集团2025年第三季度和第四季度营收", dict(op=None, periods=("2025Q3", "2025Q4"))),

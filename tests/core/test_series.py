@@ -4,6 +4,8 @@ missing, never skipped."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -79,3 +81,24 @@ def test_a_series_with_gaps_lists_every_period_once_in_order_and_names_the_missi
     assert [f.period.label for f in result.facts] == [f"FY{y}" for y in years if y in stored]
     missing = [r["normalized"]["period"] for r in result.tool_results if r["status"] == "not_found"]
     assert missing == [f"FY{y}" for y in years if y not in stored]
+
+
+# -- derived stretches from the start of a year (前三季度, 1-9月) -----------------------------------
+QUARTERS = {"2025Q1": "29880.1", "2025Q2": "31324.7", "2025Q3": "32118.5"}
+
+
+def test_the_first_three_quarters_are_their_sum_with_formula_and_inputs() -> None:
+    store = InMemoryFactStore([fact("REVENUE", "ACME_GROUP", p, v) for p, v in QUARTERS.items()])
+    for question in ("集团2025年前三季度营收", "集团2025年1-9月营收合计"):
+        result = ask(question, store)
+        assert result.answer_kind == "answer"
+        assert [c.value for c in result.computed] == [sum(Decimal(v) for v in QUARTERS.values())]
+        assert [f.period.label for f in result.facts] == list(QUARTERS)
+        assert "营业收入[2025Q1] + 营业收入[2025Q2] + 营业收入[2025Q3]" in result.answer
+
+
+def test_a_missing_quarter_refuses_the_stretch_and_names_it() -> None:
+    store = InMemoryFactStore([fact("REVENUE", "ACME_GROUP", p, v) for p, v in QUARTERS.items() if p != "2025Q2"])
+    result = ask("集团2025年前三季度营收", store)
+    assert result.answer_kind == "refusal" and not result.computed
+    assert "2025Q2" in result.answer
