@@ -14,7 +14,7 @@ Invariants:
 - a computed value is as sensitive as its most sensitive input.
 """
 
-from .aggregate import ratio_compute, share_compute, sum_compute
+from .aggregate import ratio_compute, second_half_derive, share_compute, sum_compute
 from .build import computed_reevaluate
 from .change import cagr_compute, difference_compute, growth_compute
 from .display import UNIT_PCT, UNIT_PP, UNIT_RANK, decimal_round, number_display, value_display
@@ -92,6 +92,7 @@ __all__ = [
     "number_display",
     "rank_compute",
     "ratio_compute",
+    "second_half_derive",
     "sensitivity_max",
     "share_compute",
     "sum_compute",

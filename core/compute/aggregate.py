@@ -303,3 +303,47 @@ def sum_compute(
         decimals=decimals if decimals is not None or exact else RATE_DECIMALS,
         subject=None,
     )
+
+
+KIND_DERIVED = "derived"
+
+
+def second_half_derive(
+    lookup: FactLookup, task: SubTask, *, label: Label = code_label
+) -> list[Computed | CannotCompute]:
+    """A second half not stored, derived (SPEC §6a): FY − H1 and Q3 + Q4, each with its formula
+    and inputs, whichever can be computed; a percentage is never derived by adding or subtracting."""
+    year = task.period.year
+
+    def at(period_type: str, period: str) -> SubTask:
+        return SubTask(task.metric, task.entity, Period(period_type, period), task.channel)
+
+    derived: list[Computed | CannotCompute] = []
+    for sign, parts in (
+        ("-", (at("FY", str(year)), at("HY", f"{year}H1"))),
+        ("+", (at("QUARTER", f"{year}Q3"), at("QUARTER", f"{year}Q4"))),
+    ):
+        operands = [resolve(lookup, t, None) for t in parts]
+        resolved = [op for op in operands if isinstance(op, Operand)]
+        if len(resolved) != 2 or resolved[0].unit != resolved[1].unit or resolved[0].unit == UNIT_PCT:
+            continue
+        found = [f for op in resolved for f in op.inputs]
+
+        def name(language: str) -> str:
+            metric = describe(task, label, language, entity=False)
+            period = task.period.label
+            return f"{period} {metric} (derived)" if language == "en" else f"{period} {metric}（推算）"
+
+        derived.append(
+            computed_build(
+                KIND_DERIVED,
+                Chain(resolved[0].node, ((sign, resolved[1].node),)),
+                found,
+                unit=resolved[0].unit,
+                name=names(name),
+                label=label,
+                decimals=None,
+                subject=task,
+            )
+        )
+    return derived

@@ -27,6 +27,7 @@ from ..compute import (
     facts_lookup,
     formula_compute,
     rank_compute,
+    second_half_derive,
     sum_compute,
     value_display,
 )
@@ -213,6 +214,16 @@ def levels_answer(
     items: list[Item] = []
     for task in tasks:
         fact = context.lookup(task)
+        if fact is None and task.metric not in formulas and task.period.period.endswith("H2"):
+            # a second half not stored: each derivation there is, both shown when they disagree
+            derived = second_half_derive(context.lookup, task, label=glossary.display)
+            values = {c.value for c in derived if isinstance(c, Computed)}
+            lead = ("【推算结果不一致】", "[Derivations disagree]") if len(values) > 1 else ("", "")
+            items.extend(
+                Item(c, context.asked(task, "", ""), lead=lead if i == 0 else ("", "")) for i, c in enumerate(derived)
+            )
+            if derived:
+                continue
         if fact is not None or task.metric not in formulas:
             items.append(Item(fact, decimals=decimals) if fact is not None else Item(task))
             continue

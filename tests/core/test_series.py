@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from core.intent import parse_intent
 from core.orchestrator import answer_question
 from core.provider import MockProvider
+from core.types import FactRecord
 from tests.core.test_computing import REF, fact
 from tests.fakes import InMemoryFactStore, demo_glossary
 
@@ -102,3 +103,36 @@ def test_a_missing_quarter_refuses_the_stretch_and_names_it() -> None:
     result = ask("集团2025年前三季度营收", store)
     assert result.answer_kind == "refusal" and not result.computed
     assert "2025Q2" in result.answer
+
+
+# -- a second half derived (FY − H1, Q3 + Q4) --------------------------------------------------------
+def half_store(*extra: FactRecord, q4: str = "35127.3", unit: str = "CNY_M") -> InMemoryFactStore:
+    figures = {"FY2025": "128450.6", "2025H1": "61204.8", "2025Q3": "32118.5", "2025Q4": q4}
+    return InMemoryFactStore([fact("REVENUE", "ACME_GROUP", p, v, unit=unit) for p, v in figures.items()] + list(extra))
+
+
+def test_a_second_half_not_stored_is_derived_both_ways_with_formula_and_inputs() -> None:
+    result = ask("集团2025年下半年营收", half_store())
+    assert result.answer_kind == "answer"
+    assert [c.value for c in result.computed] == [Decimal("67245.8"), Decimal("67245.8")]
+    assert [[f.period.label for f in c.inputs] for c in result.computed] == [["FY2025", "2025H1"], ["2025Q3", "2025Q4"]]
+    for c in result.computed:  # each value equals its formula over its listed inputs
+        a, b = (f.value for f in c.inputs)
+        assert c.value == (a - b if "FY" in c.formula else a + b)
+    assert "不一致" not in result.answer
+
+
+def test_two_derivations_that_disagree_are_both_shown_and_flagged() -> None:
+    result = ask("集团2025年下半年营收", half_store(q4="35000.0"))
+    assert sorted(c.value for c in result.computed) == [Decimal("67118.5"), Decimal("67245.8")]
+    assert "推算结果不一致" in result.answer
+
+
+def test_a_stored_second_half_wins() -> None:
+    result = ask("集团2025年下半年营收", half_store(fact("REVENUE", "ACME_GROUP", "2025H2", "67000.0")))
+    assert not result.computed and [f.period.label for f in result.facts] == ["2025H2"]
+
+
+def test_a_percentage_is_never_derived_by_subtraction() -> None:
+    result = ask("集团2025年下半年营收", half_store(unit="PCT"))
+    assert result.answer_kind == "refusal" and not result.computed
