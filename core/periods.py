@@ -69,7 +69,7 @@ _RELATIVE_MONTH = r"本月|当月|这个?月|上一?个?月|下一?个?月"
 # the last N months, or the first N years: a stretch the question does not name
 _RECENT = r"(?:近|最近|过去|前)(?:[0-9]+|[一二两三四五六七八九十]+)个?(?:财年|年度|年|季度|个?月)"
 # Ranges expand into every period of them, in order (SPEC §5 "Period ranges and series").
-_COUNT = r"(?P<n>[0-9]{1,2}|十[一二三四五六七八九]?|[一二两三四五六七八九]十?[一二三四五六七八九]?)"
+_COUNT = r"(?P<n>[0-9]{1,2}|[一二三四五六七八九]?十[一二三四五六七八九]?|[一二两三四五六七八九])"
 _RANGE_JOIN = r"\s?(?:到|至|-|~|〜|—|–|to|through)\s?"
 # the last N complete years or quarters at the reference date (`近三年`, `过去5年`, `最近4个季度`)
 _LAST_N = rf"(?:近|最近|过去)\s?{_COUNT}\s?个?(?P<unit>财年|年度|年|季度)(?!来|内|间|期|以来)"

@@ -294,3 +294,9 @@ def test_a_year_range_lists_each_year_once_in_order(first: int, length: int, joi
     last = first + length
     found = labels(f"{first}{joiner}{last}年营收")
     assert found == [f"FY{year}" for year in range(first, last + 1)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [("近三五年", []), ("近十二个季度", 12), ("近二十年", 20)])
+def test_a_count_of_years_is_one_number(text: str, expected: list[str] | int) -> None:
+    found = labels(text)
+    assert (len(found) if isinstance(expected, int) else found) == expected
