@@ -10,6 +10,7 @@ items (a channel with its total, an entity with its parent) instead of counting 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from ..formula import Chain, Node
 from ..types import FactRecord, Period, SubTask
@@ -308,24 +309,30 @@ def sum_compute(
 KIND_DERIVED = "derived"
 
 
-def second_half_derive(
-    lookup: FactLookup, task: SubTask, *, label: Label = code_label
-) -> list[Computed | CannotCompute]:
-    """A second half not stored, derived (SPEC §6a): FY − H1 and Q3 + Q4, each with its formula
-    and inputs, whichever can be computed; a percentage is never derived by adding or subtracting."""
-    year = task.period.year
+def _derivations(period: Period) -> list[tuple[str, tuple[Period, ...]]]:
+    """The ways a half or a year is made of other periods: (sign after the first, parts)."""
+    year = period.year
+    fy, h1, h2 = Period("FY", str(year)), Period("HY", f"{year}H1"), Period("HY", f"{year}H2")
+    q = [Period("QUARTER", f"{year}Q{n}") for n in (1, 2, 3, 4)]
+    if period == h2:
+        return [("-", (fy, h1)), ("+", (q[2], q[3]))]
+    if period == h1:
+        return [("+", (q[0], q[1])), ("-", (fy, h2))]
+    if period == fy:
+        return [("+", (h1, h2)), ("+", tuple(q))]
+    return []
 
-    def at(period_type: str, period: str) -> SubTask:
-        return SubTask(task.metric, task.entity, Period(period_type, period), task.channel)
 
+def period_derive(lookup: FactLookup, task: SubTask, *, label: Label = code_label) -> list[Computed | CannotCompute]:
+    """A half or a year not stored, derived (SPEC §6a): H2 as FY − H1 and Q3 + Q4, H1 as Q1 + Q2 and
+    FY − H2, a year as H1 + H2 and its four quarters; each with its formula and inputs, whichever
+    can be computed. A percentage is never derived by adding or subtracting."""
     derived: list[Computed | CannotCompute] = []
-    for sign, parts in (
-        ("-", (at("FY", str(year)), at("HY", f"{year}H1"))),
-        ("+", (at("QUARTER", f"{year}Q3"), at("QUARTER", f"{year}Q4"))),
-    ):
-        operands = [resolve(lookup, t, None) for t in parts]
+    for sign, periods in _derivations(task.period):
+        operands = [resolve(lookup, replace(task, period=p), None) for p in periods]
         resolved = [op for op in operands if isinstance(op, Operand)]
-        if len(resolved) != 2 or resolved[0].unit != resolved[1].unit or resolved[0].unit == UNIT_PCT:
+        units = {op.unit for op in resolved}
+        if len(resolved) != len(periods) or len(units) != 1 or UNIT_PCT in units:
             continue
         found = [f for op in resolved for f in op.inputs]
 
@@ -337,7 +344,7 @@ def second_half_derive(
         derived.append(
             computed_build(
                 KIND_DERIVED,
-                Chain(resolved[0].node, ((sign, resolved[1].node),)),
+                Chain(resolved[0].node, tuple((sign, op.node) for op in resolved[1:])),
                 found,
                 unit=resolved[0].unit,
                 name=names(name),

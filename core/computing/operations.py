@@ -26,8 +26,8 @@ from ..compute import (
     difference_compute,
     facts_lookup,
     formula_compute,
+    period_derive,
     rank_compute,
-    second_half_derive,
     sum_compute,
     value_display,
 )
@@ -214,9 +214,9 @@ def levels_answer(
     items: list[Item] = []
     for task in tasks:
         fact = context.lookup(task)
-        if fact is None and task.metric not in formulas and task.period.period.endswith("H2"):
-            # a second half not stored: each derivation there is, both shown when they disagree
-            derived = second_half_derive(context.lookup, task, label=glossary.display)
+        if fact is None and task.metric not in formulas and task.period.period_type in ("FY", "HY"):
+            # a half or a year not stored: each derivation there is, both shown when they disagree
+            derived = period_derive(context.lookup, task, label=glossary.display)
             values = {c.value for c in derived if isinstance(c, Computed)}
             lead = ("【推算结果不一致】", "[Derivations disagree]") if len(values) > 1 else ("", "")
             items.extend(

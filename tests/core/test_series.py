@@ -136,3 +136,14 @@ def test_a_stored_second_half_wins() -> None:
 def test_a_percentage_is_never_derived_by_subtraction() -> None:
     result = ask("集团2025年下半年营收", half_store(unit="PCT"))
     assert result.answer_kind == "refusal" and not result.computed
+
+
+def test_a_first_half_not_stored_is_q1_plus_q2_and_a_year_its_quarters() -> None:
+    quarters = {"2025Q1": "10.5", "2025Q2": "20.25", "2025Q3": "30", "2025Q4": "40"}
+    store = InMemoryFactStore([fact("REVENUE", "ACME_GROUP", p, v) for p, v in quarters.items()])
+    half = ask("集团2025年上半年营收", store)
+    assert [c.value for c in half.computed] == [Decimal("30.75")]
+    assert [f.period.label for f in half.computed[0].inputs] == ["2025Q1", "2025Q2"]
+    year = ask("集团2025年营收", store)
+    assert [c.value for c in year.computed] == [Decimal("100.75")]
+    assert [f.period.label for f in year.computed[0].inputs] == list(quarters)
