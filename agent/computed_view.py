@@ -56,6 +56,7 @@ LABELS: dict[str, dict[str, str]] = {
         "share": "占比",
         "sum": "合计",
         "cagr": "复合增长率",
+        "derived": "推算",
         "formula_kind": "公式指标",
     },
     "en": {
@@ -83,6 +84,7 @@ LABELS: dict[str, dict[str, str]] = {
         "share": "Share",
         "sum": "Sum",
         "cagr": "CAGR",
+        "derived": "Derived",
         "formula_kind": "Formula metric",
     },
 }

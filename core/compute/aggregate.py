@@ -19,6 +19,7 @@ from .display import RATE_DECIMALS, UNIT_PCT, decimals_check
 from .operands import FactLookup, FormulaMetric, Label, Operand, Unresolved, code_label
 from .operands import operand_resolve as resolve
 from .outcome import (
+    KIND_DERIVED,
     KIND_RATIO,
     KIND_SHARE,
     KIND_SUM,
@@ -304,9 +305,6 @@ def sum_compute(
         decimals=decimals if decimals is not None or exact else RATE_DECIMALS,
         subject=None,
     )
-
-
-KIND_DERIVED = "derived"
 
 
 def _derivations(period: Period) -> list[tuple[str, tuple[Period, ...]]]:
