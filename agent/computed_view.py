@@ -57,6 +57,7 @@ LABELS: dict[str, dict[str, str]] = {
         "sum": "合计",
         "cagr": "复合增长率",
         "derived": "推算",
+        "average": "平均",
         "formula_kind": "公式指标",
     },
     "en": {
@@ -85,6 +86,7 @@ LABELS: dict[str, dict[str, str]] = {
         "sum": "Sum",
         "cagr": "CAGR",
         "derived": "Derived",
+        "average": "Average",
         "formula_kind": "Formula metric",
     },
 }

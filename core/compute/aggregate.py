@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from decimal import Decimal
 
-from ..formula import Chain, Node
+from ..formula import Chain, Group, Node, Number
 from ..types import FactRecord, Period, SubTask
 from .build import computed_build, describe, missing_inputs, mixed_units, names, refuse
 from .display import RATE_DECIMALS, UNIT_PCT, decimals_check
 from .operands import FactLookup, FormulaMetric, Label, Operand, Unresolved, code_label
 from .operands import operand_resolve as resolve
 from .outcome import (
+    KIND_AVERAGE,
     KIND_DERIVED,
     KIND_RATIO,
     KIND_SHARE,
@@ -249,8 +251,10 @@ def sum_compute(
     formulas: Mapping[str, FormulaMetric] | None = None,
     decimals: int | None = None,
     label: Label = code_label,
+    average: bool = False,
 ) -> Computed | CannotCompute:
-    """The total of one metric over the listed entities, channels or periods (of one type)."""
+    """The total of one metric over the listed entities, channels or periods (of one type), or
+    with `average` their mean: the total ÷ the number of members, every member found."""
     decimals_check(decimals)
     tasks = list(dict.fromkeys(tasks))
     if not tasks:
@@ -285,18 +289,22 @@ def sum_compute(
         Chain(resolved[0].node, tuple(("+", op.node) for op in resolved[1:])) if len(resolved) > 1 else resolved[0].node
     )
     exact = all(op.exact for op in resolved)
+    if average:
+        count = Number(Decimal(len(resolved)), str(len(resolved)))
+        node = Chain(Group(node) if len(resolved) > 1 else node, (("/", count),))
+        exact = False
 
     def name(language: str) -> str:
         members = _members(tasks, label, language)
         metric = describe(tasks[0], label, language, entity=False, channel=len({t.channel for t in tasks}) == 1)
         if language == "en":
             more = f" and {len(members) - 5} more" if len(members) > 5 else ""
-            return f"{metric} total of {', '.join(members[:5])}{more}"
+            return f"{metric} {'average' if average else 'total'} of {', '.join(members[:5])}{more}"
         more = f"等 {len(members)} 项" if len(members) > 5 else ""
-        return f"{'、'.join(members[:5])}{more}{metric}合计"
+        return f"{'、'.join(members[:5])}{more}{metric}{'平均' if average else '合计'}"
 
     return computed_build(
-        KIND_SUM,
+        KIND_AVERAGE if average else KIND_SUM,
         node,
         found,
         unit=resolved[0].unit,

@@ -23,6 +23,7 @@ KIND_RANK = "rank"
 KIND_CAGR = "cagr"
 KIND_FORMULA = "formula"
 KIND_DIFFERENCE = "difference"
+KIND_AVERAGE = "average"
 KIND_DERIVED = "derived"  # a half or a year not stored, made of other periods (FY − H1, Q1 + Q2)
 KINDS = (
     KIND_GROWTH,
@@ -34,6 +35,7 @@ KINDS = (
     KIND_FORMULA,
     KIND_DIFFERENCE,
     KIND_DERIVED,
+    KIND_AVERAGE,
 )
 
 _SENSITIVITY_ORDER = {PUBLIC: 0, INTERNAL: 1, RESTRICTED: 2}

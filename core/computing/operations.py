@@ -36,6 +36,7 @@ from ..glossary import GlossarySnapshot
 from ..ports import FactStore
 from ..types import (
     KIND_CLARIFICATION,
+    OP_AVERAGE,
     OP_CAGR,
     OP_DIFFERENCE,
     OP_GROWTH,
@@ -122,7 +123,8 @@ def _across(context: Context, axes: Axes, operation: Operation, words: tuple[str
         else:
             tasks = [_member(first, m, axis, v) for m in axes.metrics for v in values]
             context.lookup.prefetch(tasks, context.glossary.formula_metrics)
-            outcome = sum_compute(context.lookup, tasks, parents=parents, **context.options)
+            average = operation.kind == OP_AVERAGE
+            outcome = sum_compute(context.lookup, tasks, parents=parents, average=average, **context.options)
         position = operation.position if operation.kind == OP_RANK else None
         asked = context.asked(first, *words, **{axis: False})  # the members are not one of them
         items.append(Item(outcome, asked, position=position))
@@ -191,6 +193,7 @@ OPERATIONS: dict[str, Callable[[Context, Axes, Operation], list[Item]]] = {
     OP_RATIO: ratio_items,
     OP_SHARE: share_items,
     OP_SUM: _sum,
+    OP_AVERAGE: lambda context, axes, operation: _across(context, axes, operation, ("平均", "average")),
     OP_RANK: _rank,
 }
 

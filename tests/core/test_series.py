@@ -147,3 +147,39 @@ def test_a_first_half_not_stored_is_q1_plus_q2_and_a_year_its_quarters() -> None
     year = ask("集团2025年营收", store)
     assert [c.value for c in year.computed] == [Decimal("100.75")]
     assert [f.period.label for f in year.computed[0].inputs] == list(quarters)
+
+
+# -- operators over a series (growth each step, CAGR, sum, average, max/min) --------------------------
+def years_store(*skip: str) -> InMemoryFactStore:
+    figures = {"FY2022": "98215.4", "FY2023": "106872.9", "FY2024": "118340.2", "FY2025": "128450.6"}
+    return InMemoryFactStore([fact("REVENUE", "ACME_GROUP", p, v) for p, v in figures.items() if p not in skip])
+
+
+def test_the_average_of_a_range_is_its_total_over_the_count_with_inputs() -> None:
+    result = ask("集团近三年营收平均是多少", years_store())
+    (mean,) = result.computed
+    assert (mean.kind, [f.period.label for f in mean.inputs]) == ("average", ["FY2023", "FY2024", "FY2025"])
+    assert mean.value == sum(f.value for f in mean.inputs) / 3
+    assert "÷ 3" in result.answer
+
+
+def test_an_average_with_a_missing_year_is_refused_by_name() -> None:
+    result = ask("集团近三年营收平均是多少", years_store("FY2024"))
+    assert result.answer_kind == "refusal" and not result.computed and "FY2024" in result.answer
+
+
+def test_growth_each_step_of_a_range_uses_the_year_before_its_first() -> None:
+    result = ask("集团近三年营收每年增长多少", years_store())
+    rates = [c for c in result.computed if c.kind == "growth" and c.unit == "PCT"]
+    assert [[f.period.label for f in c.inputs] for c in rates] == [
+        ["FY2023", "FY2022"],
+        ["FY2024", "FY2023"],
+        ["FY2025", "FY2024"],
+    ]
+    assert [c.display for c in rates] == ["8.81%", "10.73%", "8.54%"]
+
+
+def test_the_highest_year_of_a_range_is_ranked_with_every_year() -> None:
+    result = ask("集团近三年营收哪一年最高", years_store())
+    assert result.ranking is not None
+    assert [r.subject.period.label for r in result.ranking.rows] == ["FY2025", "FY2024", "FY2023"]
