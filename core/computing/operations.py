@@ -32,7 +32,7 @@ from ..compute import (
     value_display,
 )
 from ..compute.display import MAX_DECIMALS
-from ..glossary import GlossarySnapshot
+from ..glossary import AGGREGATION_END, AGGREGATION_NONE, GlossarySnapshot
 from ..ports import FactStore
 from ..types import (
     KIND_CLARIFICATION,
@@ -104,6 +104,10 @@ def _across(context: Context, axes: Axes, operation: Operation, words: tuple[str
     if isinstance(members, CannotCompute):
         return [Item(members, context.asked(first, *words))]
     axis, values = members
+    if operation.kind in (OP_SUM, OP_AVERAGE):
+        refused = _not_additive(context, axes.metrics[0], axis, operation.kind)
+        if refused is not None:
+            return [Item(refused, context.asked(first, *words, **{axis: False}))]
     if axis != "channel" and any(c != "TOTAL" for c in axes.channels):
         # A channel named with a total word (`线上收入合计`): the run is over the named channel,
         # not also over the TOTAL channel the word matched.
@@ -172,6 +176,30 @@ def _sum(context: Context, axes: Axes, operation: Operation) -> list[Item]:
     return _across(context, axes, operation, ("合计", "total"))
 
 
+def _not_additive(context: Context, metric: str, axis: str, kind: str) -> CannotCompute | None:
+    """A ratio (`aggregation` none) is never added up or averaged by adding; a balance or a count at
+    a date (`end`) is not added up over periods, though it may be over entities or averaged."""
+    info = context.glossary.metrics.get(metric)
+    if info is None:
+        return None
+    name = context.glossary.display("metric", metric, context.language)
+    if info.adds_up == AGGREGATION_NONE and info.unit != UNIT_PCT:  # a percentage is refused by the engine
+        return refusal(
+            kind,
+            "not_additive",
+            f"{name}是比率类指标，不能相加或由相加求平均。",
+            f"{name} is a ratio and does not add up.",
+        )
+    if info.adds_up == AGGREGATION_END and axis == "period" and kind == OP_SUM:
+        return refusal(
+            kind,
+            "point_in_time",
+            f"{name}是时点数（期末值），不同期间不能相加。",
+            f"{name} is a value at a date (period end); periods of it do not add up.",
+        )
+    return None
+
+
 def _two_metrics(context: Context, metrics: Sequence[str]) -> CannotCompute:
     zh, en = metrics_joined(context, metrics)
     return refusal(
@@ -219,7 +247,8 @@ def levels_answer(
         fact = context.lookup(task)
         if fact is None and task.metric not in formulas and task.period.period_type in ("FY", "HY"):
             # a half or a year not stored: each derivation there is, both shown when they disagree
-            derived = period_derive(context.lookup, task, label=glossary.display)
+            aggregation = glossary.metrics[task.metric].adds_up if task.metric in glossary.metrics else ""
+            derived = period_derive(context.lookup, task, label=glossary.display, aggregation=aggregation)
             values = {c.value for c in derived if isinstance(c, Computed)}
             lead = ("【推算结果不一致】", "[Derivations disagree]") if len(values) > 1 else ("", "")
             items.extend(

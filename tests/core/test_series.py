@@ -4,6 +4,7 @@ missing, never skipped."""
 
 from __future__ import annotations
 
+from dataclasses import replace as dataclass_replace
 from decimal import Decimal
 
 from hypothesis import given, settings
@@ -183,3 +184,47 @@ def test_the_highest_year_of_a_range_is_ranked_with_every_year() -> None:
     result = ask("集团近三年营收哪一年最高", years_store())
     assert result.ranking is not None
     assert [r.subject.period.label for r in result.ranking.rows] == ["FY2025", "FY2024", "FY2023"]
+
+
+# -- how a metric adds up (`aggregation`) --------------------------------------------------------------
+def glossary_where_revenue(aggregation: str):  # type: ignore[no-untyped-def]
+    revenue = dataclass_replace(GLOSSARY.metrics["REVENUE"], aggregation=aggregation)
+    return dataclass_replace(GLOSSARY, metrics={**GLOSSARY.metrics, "REVENUE": revenue})
+
+
+def ask_with(glossary, question: str, store: InMemoryFactStore):  # type: ignore[no-untyped-def]
+    return answer_question(
+        question, glossary=glossary, store=store, provider=MockProvider(), cleared=True, reference_date=REF
+    )
+
+
+def test_the_default_aggregation_comes_from_the_unit() -> None:
+    assert GLOSSARY.metrics["REVENUE"].adds_up == "sum"
+    assert GLOSSARY.metrics["GROSS_MARGIN"].adds_up == "none"
+    assert glossary_where_revenue("end").metrics["REVENUE"].adds_up == "end"
+
+
+def test_a_value_at_a_date_is_not_summed_over_periods_and_says_why() -> None:
+    result = ask_with(glossary_where_revenue("end"), "集团2022到2025年营收合计", years_store())
+    assert result.answer_kind == "refusal" and not result.computed and "时点数" in result.answer
+
+
+def test_a_value_at_a_date_may_be_averaged_over_periods() -> None:
+    result = ask_with(glossary_where_revenue("end"), "集团近三年营收平均是多少", years_store())
+    assert [c.kind for c in result.computed] == ["average"]
+
+
+def test_a_ratio_is_never_summed_and_says_why() -> None:
+    result = ask_with(glossary_where_revenue("none"), "集团2022到2025年营收合计", years_store())
+    assert result.answer_kind == "refusal" and not result.computed and "比率" in result.answer
+
+
+def test_a_value_at_a_dates_second_half_is_its_year_end_value_never_a_subtraction() -> None:
+    result = ask_with(glossary_where_revenue("end"), "集团2025年下半年营收", half_store())
+    assert [c.value for c in result.computed] == [Decimal("128450.6"), Decimal("35127.3")]
+    assert all("−" not in c.formula_zh and "-" not in c.formula for c in result.computed)
+
+
+def test_a_ratios_second_half_is_never_derived() -> None:
+    result = ask_with(glossary_where_revenue("none"), "集团2025年下半年营收", half_store())
+    assert result.answer_kind == "refusal" and not result.computed
