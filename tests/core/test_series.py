@@ -10,6 +10,7 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.compute import computed_reevaluate
 from core.intent import parse_intent
 from core.orchestrator import answer_question
 from core.provider import MockProvider
@@ -228,3 +229,18 @@ def test_a_value_at_a_dates_second_half_is_its_year_end_value_never_a_subtractio
 def test_a_ratios_second_half_is_never_derived() -> None:
     result = ask_with(glossary_where_revenue("none"), "集团2025年下半年营收", half_store())
     assert result.answer_kind == "refusal" and not result.computed
+
+
+def test_every_derived_or_aggregated_value_equals_its_formula_over_its_inputs() -> None:
+    answers = [
+        ask("集团2025年下半年营收", half_store(q4="35000.0")),
+        ask("集团近三年营收平均是多少", years_store()),
+        ask("集团2022到2025年营收合计", years_store()),
+        ask(
+            "集团2025年前三季度营收",
+            InMemoryFactStore([fact("REVENUE", "ACME_GROUP", p, v) for p, v in QUARTERS.items()]),
+        ),
+    ]
+    computed = [c for result in answers for c in result.computed]
+    assert len(computed) == 5
+    assert all(computed_reevaluate(c) == c.value for c in computed)
