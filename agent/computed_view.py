@@ -56,6 +56,8 @@ LABELS: dict[str, dict[str, str]] = {
         "share": "占比",
         "sum": "合计",
         "cagr": "复合增长率",
+        "derived": "推算",
+        "average": "平均",
         "formula_kind": "公式指标",
     },
     "en": {
@@ -83,6 +85,8 @@ LABELS: dict[str, dict[str, str]] = {
         "share": "Share",
         "sum": "Sum",
         "cagr": "CAGR",
+        "derived": "Derived",
+        "average": "Average",
         "formula_kind": "Formula metric",
     },
 }

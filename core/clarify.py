@@ -31,13 +31,14 @@ from difflib import SequenceMatcher
 from .compute.display import MAX_DECIMALS
 from .glossary import GlossarySnapshot
 from .intent import term_names_entity
-from .periods import latest_complete_fiscal_year, periods_unread
+from .periods import latest_complete_fiscal_year, periods_cumulative, periods_unread
 from .security import SecurityVerdict
 from .types import (
     CLARIFY_ANSWER_WITH_ASSUMPTIONS,
     CLARIFY_ASK_FIRST,
     CLARIFY_NONE,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
+    OP_SUM,
     OPERATIONS,
     ROUTE_FIND_DOCUMENTS,
     ROUTE_NARRATIVE,
@@ -71,6 +72,10 @@ def clarify_scope(
     if intent.metric is None:
         return _ask_for_metric(intent, glossary, language)
     unread = periods_unread(intent.normalized, reference_date) if intent.normalized else []
+    if intent.operation is not None and intent.operation.kind == OP_SUM:
+        # a sum of quarters from the start of the year (`前三季度合计`) is read, not asked back
+        derived = {(s, e) for s, e, quarters in periods_cumulative(intent.normalized, reference_date)}
+        unread = [u for u in unread if u[:2] not in derived]
     if unread:
         return _ask_for_period(intent, unread[0], reference_date, language)
 

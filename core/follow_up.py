@@ -37,6 +37,7 @@ from .intent import DOCUMENT_CUES, NUMERIC_CUES
 from .normalize import compact_view, text_normalize
 from .periods import periods_find
 from .types import (
+    OP_AVERAGE,
     OP_CAGR,
     OP_DIFFERENCE,
     OP_GROWTH,
@@ -97,7 +98,7 @@ _OPERATION_WORDS = re.compile(
 _LEFTOVER = re.compile(r"[^\s\d?？!！。.,，、:：;；()（）\"'“”‘’\-/~～…]")
 
 # The operations that apply to one metric: a follow-up naming another metric keeps them.
-_PER_METRIC = (OP_GROWTH, OP_CAGR, OP_DIFFERENCE, OP_RANK, OP_SUM, OP_SHARE)
+_PER_METRIC = (OP_GROWTH, OP_CAGR, OP_DIFFERENCE, OP_RANK, OP_SUM, OP_AVERAGE, OP_SHARE)
 
 _SLOT_NAMES = {
     "zh": {"metric": "指标", "entity": "实体", "period": "期间", "channel": "渠道", "operation": "运算"},
@@ -118,6 +119,7 @@ _OPERATION_NAMES = {
         OP_RATIO: "比率",
         OP_SHARE: "占比",
         OP_SUM: "合计",
+        OP_AVERAGE: "平均",
         OP_RANK: "排名",
     },
     "en": {
@@ -128,6 +130,7 @@ _OPERATION_NAMES = {
         OP_RATIO: "ratio",
         OP_SHARE: "share",
         OP_SUM: "total",
+        OP_AVERAGE: "average",
         OP_RANK: "ranking",
     },
 }

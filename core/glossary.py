@@ -40,6 +40,25 @@ class MetricInfo:
     unit: str
     description: str = ""
     formula: str = ""  # SPEC §6a: an expression over metric codes; "" for a stored metric
+    aggregation: str = ""  # SPEC §6a: sum | end | none; "" for the unit's default (`aggregation_of`)
+
+    @property
+    def adds_up(self) -> str:
+        """How the metric adds up over time: `sum` (flows), `end` (balances and counts at a date),
+        `none` (ratios and margins); as curated, else from the unit (PCT → none, else sum)."""
+        return aggregation_of(self.aggregation, self.unit)
+
+
+AGGREGATION_SUM = "sum"
+AGGREGATION_END = "end"
+AGGREGATION_NONE = "none"
+AGGREGATIONS = (AGGREGATION_SUM, AGGREGATION_END, AGGREGATION_NONE)
+
+
+def aggregation_of(aggregation: str, unit: str) -> str:
+    if aggregation in AGGREGATIONS:
+        return aggregation
+    return AGGREGATION_NONE if unit == "PCT" else AGGREGATION_SUM
 
 
 @dataclass(frozen=True)

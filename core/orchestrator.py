@@ -414,6 +414,11 @@ def _run_structured(request: _Request, intent: ParsedIntent) -> _Part:
         own, fact = task_run(store, task, cleared=cleared)
         tool_results.append((task, own, fact))
         relevant = [(own, fact)]
+    if not any(f is not None for _, f in relevant) and task.period.period_type in ("FY", "HY"):
+        # a half or a year not stored may be derived (FY − H1, Q3 + Q4 …), with its formula and inputs
+        derived = levels_answer([task], glossary=glossary, store=store, cleared=cleared, language=intent.language)
+        if derived.computed:
+            return _computed_part(derived)
     return _structured_answer(
         [r for r, _ in relevant],
         [f for _, f in relevant if f is not None],

@@ -66,8 +66,41 @@ _ONE_MONTH = (
     r"(?!\s?(?:[0-9]|[一二三四五六七八九十])+\s?[日号])"
 )
 _RELATIVE_MONTH = r"本月|当月|这个?月|上一?个?月|下一?个?月"
-# the last N years or quarters: a list the question does not name
+# the last N months, or the first N years: a stretch the question does not name
 _RECENT = r"(?:近|最近|过去|前)(?:[0-9]+|[一二两三四五六七八九十]+)个?(?:财年|年度|年|季度|个?月)"
+# Ranges expand into every period of them, in order (SPEC §5 "Period ranges and series").
+_COUNT = r"(?P<n>[0-9]{1,2}|[一二三四五六七八九]?十[一二三四五六七八九]?|[一二两三四五六七八九])"
+_RANGE_JOIN = r"\s?(?:到|至|-|~|〜|—|–|to|through)\s?"
+# the last N complete years or quarters at the reference date (`近三年`, `过去5年`, `最近4个季度`)
+_LAST_N = rf"(?:近|最近|过去)\s?{_COUNT}\s?个?(?P<unit>财年|年度|年|季度)(?!来|内|间|期|以来)"
+_EN_NUMBER = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "ten": 10, "twelve": 12}
+_EN_LAST_N = (
+    r"(?<![a-z])(?:the )?(?:last|past|previous|recent) (?P<n>[0-9]{1,2}|two|three|four|five|six|seven|eight|ten|twelve)"
+    r" (?:fiscal |full )?(?P<unit>years|quarters)(?![a-z])"
+)
+# `2022到2025年`, `2022年至2025年`, `22-25年`, `FY2022-FY2025`, `2022 to 2025`
+_YEAR_END = r"(?:fy\s?)?(?P<{0}>199[0-9]|20[0-9]{{2}}|2100|[0-9]{{2}})"
+_YEAR_RANGE = (
+    r"(?<![0-9.a-z])"
+    + _YEAR_END.format("a")
+    + r"(?![0-9])\s?(?:财年|年度|年)?"
+    + _RANGE_JOIN
+    + _YEAR_END.format("b")
+    + r"(?![0-9.])"
+    + _NOT_A_QUANTITY
+    # the last year's half, quarter or month is no range of years (`2024-2025年上半年`)
+    + r"(?!\s?(?:财年|年度|年)?\s?(?:的)?\s?(?:上半|下半|h[12]|q[1-4]|第|[一二三四]季|[0-9]{1,2}\s?月))"
+    + r"\s?(?P<unit>财年|年度|年(?!期|以来|来|内|间))?"
+)
+# `Q1到Q4`, `一到四季度`, `第一至第四季度`, `Q1 to Q4 2025`
+_QUARTER_RANGE = (
+    r"(?:(?<![a-z])q(?P<qa>[1-4])" + _RANGE_JOIN + r"q(?P<qb>[1-4])(?![0-9])"
+    r"|第?(?P<qc>[一二三四1-4])(?:季度)?" + _RANGE_JOIN + r"第?(?P<qd>[一二三四1-4])个?季度?(?<=季|度))"
+)
+# every quarter of the years named (`2025年每个季度`, `各季度`, `quarterly`)
+_EACH_QUARTER = re.compile(
+    r"每一?个?季度|各个?季度?|逐季|分季度|(?<![a-z])(?:quarterly|each quarter|every quarter)(?![a-z])"
+)
 _EN_MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
     r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
@@ -89,7 +122,7 @@ _LIST_JOINER = re.compile(r"(?:\s|和|与|及|以及|、|,|/|跟|或|至|到|-|~
 # (start, end, period, whether its year was only implied by the reference date)
 _Found = tuple[int, int, Period, bool]
 
-Builder = Callable[[re.Match[str], date], Period | None]
+Builder = Callable[[re.Match[str], date], Period | tuple[Period, ...] | None]
 # A span that names a stretch of time no period type covers (`1-9月`, `前三季度`): claimed, so
 # its year is not read as the whole fiscal year, and not reported.
 _UNREAD = Period("", "")
@@ -192,6 +225,60 @@ def _unread(m: re.Match[str], ref: date) -> Period:
     return _UNREAD
 
 
+def _count(text: str) -> int:
+    """`3`, `三`, `十二`, `二十`: a small count of years or quarters."""
+    if text.isdigit():
+        return int(text)
+    if text in _EN_NUMBER:
+        return _EN_NUMBER[text]
+    tens, _, units = text.partition("十")
+    if "十" not in text:
+        return _CN_NUMBER[text]
+    return (_CN_NUMBER[tens] if tens else 1) * 10 + (_CN_NUMBER[units] if units else 0)
+
+
+_MAX_SERIES = 40  # a range longer than this is no analyst's series: left to the other rules
+
+
+def _last_n(m: re.Match[str], ref: date) -> tuple[Period, ...] | None:
+    """The last N complete years (`近三年` at 2026-03-15: FY2023–FY2025) or quarters, oldest first."""
+    count = _count(m.group("n"))
+    if not 1 <= count <= _MAX_SERIES:
+        return None
+    if "季" in m.group("unit") or m.group("unit") == "quarters":
+        last = _previous_quarter(ref)
+        index = last.year * 4 + int(last.period[-1]) - 1
+        return tuple(_qtr(i // 4, i % 4 + 1) for i in range(index - count + 1, index + 1))
+    last_year = latest_complete_fiscal_year(ref).year
+    return tuple(_fy(year) for year in range(last_year - count + 1, last_year + 1))
+
+
+def _range_year(text: str, ref: date) -> int:
+    return int(text) if len(text) == 4 else _short_year(text, ref) or 0
+
+
+def _year_range(m: re.Match[str], ref: date) -> tuple[Period, ...] | None:
+    """`2022到2025年` → FY2022, FY2023, FY2024, FY2025. A two-digit end is a year only with 年
+    after the range (`22-25年`) or `fy` before it; anything else is left to the other rules."""
+    short = len(m.group("a")) == 2 or len(m.group("b")) == 2
+    if short and not m.group("unit") and "fy" not in m.group(0):
+        return None
+    first, last = _range_year(m.group("a"), ref), _range_year(m.group("b"), ref)
+    if not (1990 <= first < last <= 2100 and last - first < _MAX_SERIES):
+        return None
+    return tuple(_fy(year) for year in range(first, last + 1))
+
+
+def _quarter_range(m: re.Match[str], ref: date) -> tuple[Period, ...] | None:
+    """`2025年Q1到Q4`, `一到四季度`: every quarter between, of the year named (else this year's)."""
+    first = _CN_DIGIT[m.group("qa") or m.group("qc")]
+    last = _CN_DIGIT[m.group("qb") or m.group("qd")]
+    year = _year_of(m, ref)
+    if year is None or first >= last:
+        return None
+    return tuple(_qtr(year, q) for q in range(first, last + 1))
+
+
 def _with_year(build: Callable[[int, re.Match[str]], Period]) -> Builder:
     def builder(m: re.Match[str], ref: date) -> Period | None:
         year = _year_of(m, ref)
@@ -201,6 +288,12 @@ def _with_year(build: Callable[[int, re.Match[str]], Period]) -> Builder:
 
 
 _RULES: list[tuple[re.Pattern[str], Builder, bool]] = [
+    (re.compile(_YEAR_RANGE), _year_range, False),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})\s?(?:的)?\s?{_QUARTER_RANGE}"), _quarter_range, False),
+    (re.compile(rf"{_QUARTER_RANGE}\s?(?:of\s)?(?:fy\s?)?{_YEAR}"), _quarter_range, False),
+    (re.compile(_QUARTER_RANGE), _quarter_range, True),
+    (re.compile(_LAST_N), _last_n, False),
+    (re.compile(_EN_LAST_N), _last_n, False),
     (re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _MONTHS), _months, False),
     (re.compile(_YEAR_PREFIX + r"\s?(?:的)?\s?" + _MONTHS), _months, False),
     (re.compile(_MONTHS), _months, True),
@@ -335,10 +428,41 @@ def _claim(text: str, reference: date) -> tuple[_Found, ...]:
             start, end = m.span()
             if any(start < c_end and c_start < end for c_start, c_end, _, _ in claimed):
                 continue
-            period = build(m, reference)
-            if period is not None:
+            built = build(m, reference)
+            # a range claims one span for every period of it, in order
+            for period in (built,) if isinstance(built, Period) else built or ():
                 claimed.append((start, end, period, bare))
-    return tuple(sorted(claimed, key=lambda item: item[0]))
+    return tuple(_each_quarter(text, sorted(claimed, key=lambda item: item[0])))
+
+
+def _each_quarter(text: str, claimed: list[_Found]) -> list[_Found]:
+    """`2025年每个季度`, `近三年各季度`, `quarterly`: each year named stands for its four quarters."""
+    if _EACH_QUARTER.search(text) is None:
+        return claimed
+    expanded: list[_Found] = []
+    for start, end, period, bare in claimed:
+        if period.period_type == "FY":
+            expanded.extend((start, end, _qtr(period.year, q), bare) for q in range(1, 5))
+        else:
+            expanded.append((start, end, period, bare))
+    return expanded
+
+
+# words asking for each period of a range, not for a change between its ends
+_EACH_PERIOD = re.compile(
+    r"每一?年|各个?年度?|历年|逐年|分别|每一?个?季度|各个?季度|逐季|分季度"
+    r"|(?<![a-z])(?:each|every|per year|yearly|annually|quarterly|year by year)(?![a-z])"
+)
+
+
+def series_asked(text: str) -> bool:
+    """Whether normalised `text` asks for each period of its range (`每年`, `各季度`, `each of`)."""
+    return _EACH_PERIOD.search(text) is not None
+
+
+def series_words(text: str) -> list[tuple[int, int]]:
+    """The spans of the words asking for each period (`每个季度`): read, never a metric's name."""
+    return [m.span() for m in _EACH_PERIOD.finditer(text)]
 
 
 def periods_find(text: str, reference: date) -> list[tuple[int, int, Period]]:
@@ -356,6 +480,28 @@ def periods_unread(text: str, reference: date) -> list[tuple[int, int, str]]:
     (FY, H1/H2, Q1–Q4) holds, as `(start, end, words)`: `前三季度`, `1-9月`, `3月`, `Q5`, `第五季度`,
     `13月`, `YTD`. A question naming one must be asked back, never answered for the year."""
     return [(start, end, text[start:end].strip()) for start, end, p, _ in _claim(text, reference) if p == _UNREAD]
+
+
+# a stretch from the start of a year that is the sum of its first quarters (`前三季度`, `1-9月`)
+_CUMULATIVE = re.compile(
+    rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})?\s?(?:的)?\s?"
+    r"(?:前(?:三|3)个?季度?|(?:1|一)\s?月?\s?(?:-|~|〜|至|到|—|–)\s?(?:9|九)\s?月份?"
+    r"|(?:9m|(?:the )?first (?:nine|9) months)"
+    r"(?:(?: of)?(?: fy)?\s?(?P<ey>199[0-9]|20[0-9]{2}|2100))?)"
+)
+
+
+def periods_cumulative(text: str, reference: date) -> list[tuple[int, int, tuple[Period, ...]]]:
+    """The unread stretches of normalised `text` that are a sum of quarters from the start of the
+    year (`2025年前三季度`, `1-9月` → Q1, Q2, Q3), as `(start, end, quarters)`: a derived period
+    (SPEC §6a), answered as the sum of its quarters with the formula and the inputs."""
+    found = []
+    for start, end, _ in periods_unread(text, reference):
+        m = _CUMULATIVE.fullmatch(text[start:end])
+        year = None if m is None else int(m.group("ey")) if m.group("ey") else _year_of(m, reference)
+        if year is not None:
+            found.append((start, end, tuple(_qtr(year, q) for q in (1, 2, 3))))
+    return found
 
 
 def period_parse(text: str, reference: date | None = None) -> Period | None:

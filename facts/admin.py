@@ -173,7 +173,7 @@ def _preview_shown(preview: FormulaPreview) -> dict[str, Any]:
 @admin.register(Metric)
 class MetricAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     form = MetricForm
-    list_display = ["code", "name", "unit", "formula"]
+    list_display = ["code", "name", "unit", "aggregation", "formula"]
     search_fields = ["code", "name", "formula", "aliases__text"]
     inlines = [AliasInline]
     change_form_template = "admin/facts/metric/change_form.html"

@@ -125,6 +125,19 @@ class Metric(models.Model):
             "A stored fact for the same key wins over the formula."
         ),
     )
+    aggregation = models.CharField(
+        max_length=8,
+        blank=True,
+        choices=[
+            ("sum", "sum (a flow: revenue, profit)"),
+            ("end", "end (a value at a date)"),
+            ("none", "none (a ratio)"),
+        ],
+        help_text=(
+            "How the metric adds up over periods: sum for flows, end for balances and counts at a date, "
+            "none for ratios and margins. Blank: from the unit (PCT → none, else sum)."
+        ),
+    )
 
     class Meta:
         ordering = ["code"]

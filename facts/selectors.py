@@ -61,7 +61,8 @@ def glossary_load(*, version: int = 0) -> GlossarySnapshot:
         )
     ]
     metrics = [
-        MetricInfo(*row) for row in Metric.objects.values_list("code", "name", "unit_id", "description", "formula")
+        MetricInfo(*row)
+        for row in Metric.objects.values_list("code", "name", "unit_id", "description", "formula", "aggregation")
     ]
     channels = [ChannelInfo(*row) for row in Channel.objects.values_list("code", "name")]
     units = [UnitInfo(*row) for row in Unit.objects.values_list("code", "name_zh", "name_en")]

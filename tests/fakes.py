@@ -41,7 +41,10 @@ def demo_glossary(path: Path = DEMO / "glossary.csv", *, with_home: bool = True)
                 entity_kind = row["entity_kind"] if with_home or row["entity_kind"] != "home" else "subsidiary"
                 entities.setdefault(code, EntityInfo(code, row["name"], entity_kind, row["parent"] or None))
             elif kind == "metric":
-                metrics.setdefault(code, MetricInfo(code, row["name"], row["unit"], formula=row.get("formula") or ""))
+                formula, aggregation = row.get("formula") or "", row.get("aggregation") or ""
+                metrics.setdefault(
+                    code, MetricInfo(code, row["name"], row["unit"], formula=formula, aggregation=aggregation)
+                )
             else:
                 channels.setdefault(code, ChannelInfo(code, row["name"]))
             aliases.append(AliasRecord(kind, row["alias"], code))

@@ -14,7 +14,7 @@ Invariants:
 - a computed value is as sensitive as its most sensitive input.
 """
 
-from .aggregate import ratio_compute, share_compute, sum_compute
+from .aggregate import period_derive, ratio_compute, share_compute, sum_compute
 from .build import computed_reevaluate
 from .change import cagr_compute, difference_compute, growth_compute
 from .display import UNIT_PCT, UNIT_PP, UNIT_RANK, decimal_round, number_display, value_display
@@ -90,6 +90,7 @@ __all__ = [
     "formula_metrics_build",
     "growth_compute",
     "number_display",
+    "period_derive",
     "rank_compute",
     "ratio_compute",
     "sensitivity_max",

@@ -26,15 +26,17 @@ from ..compute import (
     difference_compute,
     facts_lookup,
     formula_compute,
+    period_derive,
     rank_compute,
     sum_compute,
     value_display,
 )
 from ..compute.display import MAX_DECIMALS
-from ..glossary import GlossarySnapshot
+from ..glossary import AGGREGATION_END, AGGREGATION_NONE, GlossarySnapshot
 from ..ports import FactStore
 from ..types import (
     KIND_CLARIFICATION,
+    OP_AVERAGE,
     OP_CAGR,
     OP_DIFFERENCE,
     OP_GROWTH,
@@ -102,6 +104,10 @@ def _across(context: Context, axes: Axes, operation: Operation, words: tuple[str
     if isinstance(members, CannotCompute):
         return [Item(members, context.asked(first, *words))]
     axis, values = members
+    if operation.kind in (OP_SUM, OP_AVERAGE):
+        refused = _not_additive(context, axes.metrics[0], axis, operation.kind)
+        if refused is not None:
+            return [Item(refused, context.asked(first, *words, **{axis: False}))]
     if axis != "channel" and any(c != "TOTAL" for c in axes.channels):
         # A channel named with a total word (`线上收入合计`): the run is over the named channel,
         # not also over the TOTAL channel the word matched.
@@ -121,7 +127,8 @@ def _across(context: Context, axes: Axes, operation: Operation, words: tuple[str
         else:
             tasks = [_member(first, m, axis, v) for m in axes.metrics for v in values]
             context.lookup.prefetch(tasks, context.glossary.formula_metrics)
-            outcome = sum_compute(context.lookup, tasks, parents=parents, **context.options)
+            average = operation.kind == OP_AVERAGE
+            outcome = sum_compute(context.lookup, tasks, parents=parents, average=average, **context.options)
         position = operation.position if operation.kind == OP_RANK else None
         asked = context.asked(first, *words, **{axis: False})  # the members are not one of them
         items.append(Item(outcome, asked, position=position))
@@ -169,6 +176,30 @@ def _sum(context: Context, axes: Axes, operation: Operation) -> list[Item]:
     return _across(context, axes, operation, ("合计", "total"))
 
 
+def _not_additive(context: Context, metric: str, axis: str, kind: str) -> CannotCompute | None:
+    """A ratio (`aggregation` none) is never added up or averaged by adding; a balance or a count at
+    a date (`end`) is not added up over periods, though it may be over entities or averaged."""
+    info = context.glossary.metrics.get(metric)
+    if info is None:
+        return None
+    name = context.glossary.display("metric", metric, context.language)
+    if info.adds_up == AGGREGATION_NONE and info.unit != UNIT_PCT:  # a percentage is refused by the engine
+        return refusal(
+            kind,
+            "not_additive",
+            f"{name}是比率类指标，不能相加或由相加求平均。",
+            f"{name} is a ratio and does not add up.",
+        )
+    if info.adds_up == AGGREGATION_END and axis == "period" and kind == OP_SUM:
+        return refusal(
+            kind,
+            "point_in_time",
+            f"{name}是时点数（期末值），不同期间不能相加。",
+            f"{name} is a value at a date (period end); periods of it do not add up.",
+        )
+    return None
+
+
 def _two_metrics(context: Context, metrics: Sequence[str]) -> CannotCompute:
     zh, en = metrics_joined(context, metrics)
     return refusal(
@@ -190,6 +221,7 @@ OPERATIONS: dict[str, Callable[[Context, Axes, Operation], list[Item]]] = {
     OP_RATIO: ratio_items,
     OP_SHARE: share_items,
     OP_SUM: _sum,
+    OP_AVERAGE: lambda context, axes, operation: _across(context, axes, operation, ("平均", "average")),
     OP_RANK: _rank,
 }
 
@@ -206,18 +238,31 @@ def levels_answer(
 ) -> ComputedAnswer:
     """Each sub-task's stored fact, else its formula metric's value (either shown to `decimals`
     places when the question asked), else `查不到`; with exactly two found facts that differ only in
-    period (of one type), their difference."""
+    period (of one type) and nothing else asked, their difference: a series of more periods is
+    listed whole, its gaps named, with no change between two of them picked out."""
     context = Context(glossary, Reader(store, cleared), language, decimals)
     formulas = glossary.formula_metrics
     items: list[Item] = []
     for task in tasks:
         fact = context.lookup(task)
+        if fact is None and task.metric not in formulas and task.period.period_type in ("FY", "HY"):
+            # a half or a year not stored: each derivation there is, both shown when they disagree
+            aggregation = glossary.metrics[task.metric].adds_up if task.metric in glossary.metrics else ""
+            derived = period_derive(context.lookup, task, label=glossary.display, aggregation=aggregation)
+            values = {c.value for c in derived if isinstance(c, Computed)}
+            lead = ("【推算结果不一致】", "[Derivations disagree]") if len(values) > 1 else ("", "")
+            items.extend(
+                Item(c, context.asked(task, "", ""), lead=lead if i == 0 else ("", "")) for i, c in enumerate(derived)
+            )
+            if derived:
+                continue
         if fact is not None or task.metric not in formulas:
             items.append(Item(fact, decimals=decimals) if fact is not None else Item(task))
             continue
         outcome = formula_compute(context.lookup, task, formulas, label=glossary.display, decimals=decimals)
         items.append(Item(outcome, context.asked(task, "", "")))
-    pair = render.comparable_pair([i.outcome for i in items if isinstance(i.outcome, FactRecord)])
+    found = [i.outcome for i in items if isinstance(i.outcome, FactRecord)]
+    pair = render.comparable_pair(found) if len(tasks) == 2 else None
     if pair is not None:
         older, newer = pair
         task = SubTask(newer.metric, newer.entity, newer.period, newer.channel)

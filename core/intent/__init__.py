@@ -25,11 +25,15 @@ from datetime import date
 from ..glossary import GlossarySnapshot
 from ..normalize import compact_view, question_language, text_normalize
 from ..operations import OperatorReading, cues_read, operation_read
-from ..periods import periods_find, periods_unread
+from ..periods import periods_cumulative, periods_find, periods_unread, series_asked, series_words
 from ..types import (
+    OP_CAGR,
+    OP_DIFFERENCE,
+    OP_SUM,
     ROUTE_COMPOSITE,
     ROUTE_STRUCTURED,
     Match,
+    Operation,
     ParsedIntent,
     Part,
     Period,
@@ -84,6 +88,7 @@ def _parse(
     cue_spans = [(c.start, c.end) for c in cues]
     unread = [(s, e) for s, e, _ in periods_unread(normalized, reference_date)]
     read = [(s, e) for s, e, _ in found_periods] + unread + cue_spans + _route_cue_spans(normalized)
+    read += series_words(normalized)
     if typos and not any(m.kind == "metric" for m in matches):
         moved = _question_word_moved(normalized)
         if moved is not None and any(m.kind == "metric" for m in glossary.match(moved)):
@@ -118,14 +123,36 @@ def _parse(
         if period not in periods:
             periods.append(period)
 
-    reading = operation_read(
-        cues,
-        metrics=len(metrics),
-        entities=len(entities),
-        channels=len([c for c in channels if c != TOTAL]),
-        periods=len(periods),
-        period_types=len({p.period_type for p in periods}),
-    )
+    def operation_over(spans: list[tuple[int, int, Period]]) -> OperatorReading:
+        listed = list(dict.fromkeys(p for _, _, p in spans))
+        return operation_read(
+            cues,
+            metrics=len(metrics),
+            entities=len(entities),
+            channels=len([c for c in channels if c != TOTAL]),
+            periods=len(listed),
+            period_types=len({p.period_type for p in listed}),
+        )
+
+    # A change or a CAGR over a range (`从2023到2025变化了多少`, `2021年至2025年的复合增长率`) runs
+    # between its first and last periods, unless the question asks for each period (`每年增长多少`).
+    ends = _range_ends(period_spans)
+    reading = operation_over(ends)
+    between = reading.operation is not None and reading.operation.kind in _BETWEEN_ENDS
+    if ends != period_spans and (series_asked(normalized) or not between):
+        reading = operation_over(period_spans)
+    elif ends != period_spans:
+        period_spans = ends
+        periods = list(dict.fromkeys(p for _, _, p in period_spans))
+    # A derived stretch (`前三季度`) is the sum of its quarters, asked at its level or as a sum;
+    # under any other operation it stays unread and is asked back.
+    cumulative = periods_cumulative(normalized, reference_date)
+    if cumulative and (reading.operation is None or reading.operation.kind == OP_SUM):
+        stretch = [(s, e, p) for s, e, quarters in cumulative for p in quarters]
+        period_spans = sorted([*period_spans, *stretch], key=lambda item: item[0])
+        periods = list(dict.fromkeys(p for _, _, p in period_spans))
+        cue = normalized[cumulative[0][0] : cumulative[0][1]]
+        reading = replace(reading, operation=reading.operation or Operation(OP_SUM, cue=cue))
     cues_found = route_cues_find(normalized)
     if unknown_metric is None:
         unknown_metric = _unknown_term(
@@ -159,7 +186,7 @@ def _parse(
         )
         operation = next((p.operation for p in parts if p.operation is not None), operation)
 
-    covered = [span for _, span in kept] + [(s, e) for s, e, _ in period_spans] + cue_spans
+    covered = [span for _, span in kept] + [(s, e) for s, e, _ in period_spans] + cue_spans + series_words(normalized)
     leftovers = _leftover_terms(normalized, covered) if not metrics else ()
     if unknown_metric and unknown_metric not in leftovers:
         leftovers = (unknown_metric, *leftovers)[:3]
@@ -234,6 +261,20 @@ def reading_note(intent: ParsedIntent) -> str | None:
     if intent.language == "en":
         return "[Read as] " + "; ".join(f'"{w}" as "{r}"' for w, r in intent.corrections)
     return "【按以下理解】" + "；".join(f"“{w}”按“{r}”理解" for w, r in intent.corrections)
+
+
+_BETWEEN_ENDS = (OP_DIFFERENCE, OP_CAGR)
+
+
+def _range_ends(period_spans: list[tuple[int, int, Period]]) -> list[tuple[int, int, Period]]:
+    """The periods with each range (periods sharing one span) cut to its first and last."""
+    kept: list[tuple[int, int, Period]] = []
+    for i, item in enumerate(period_spans):
+        span = item[:2]
+        inner = 0 < i < len(period_spans) - 1 and period_spans[i - 1][:2] == span == period_spans[i + 1][:2]
+        if not inner:
+            kept.append(item)
+    return kept
 
 
 def _append_once(items: list[str], code: str) -> None:

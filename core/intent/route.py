@@ -27,7 +27,7 @@ WHY_CUES = re.compile(
 # Words of movement: narrative on their own, but the direction of a growth when one is asked for
 # (同比下降了多少个百分点 is a number).
 MOVEMENT_CUES = re.compile(
-    r"趋势|下降|上升|下滑|(?<![a-z])(?:trends?|declin\w*|fall\w*|fell|ris(?:e|es|ing)|rose)(?![a-z])"
+    r"(?:变化|发展|增长)?趋势|走势|下降|上升|下滑|(?<![a-z])(?:trends?|declin\w*|fall\w*|fell|ris(?:e|es|ing)|rose)(?![a-z])"
 )
 NARRATIVE_CUES = re.compile(f"{WHY_CUES.pattern}|{MOVEMENT_CUES.pattern}")
 NUMERIC_CUES = re.compile(

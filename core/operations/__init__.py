@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..types import OP_CAGR, OP_DIFFERENCE, OP_GROWTH, OP_RANK, OP_RATIO, OP_SHARE, OP_SUM, Operation
+from ..types import OP_AVERAGE, OP_CAGR, OP_DIFFERENCE, OP_GROWTH, OP_RANK, OP_RATIO, OP_SHARE, OP_SUM, Operation
 from .cues import (
     CUE_DECIMALS,
     CUE_OVER,
@@ -144,6 +144,8 @@ def _kind(
         return OP_GROWTH  # 较上年增加了多少: the change against the year before
     if OP_SUM in by_kind and (max(entities, channels, periods) >= 2 or over is not None):
         return OP_SUM
+    if OP_AVERAGE in by_kind and (max(entities, channels, periods) >= 2 or over is not None):
+        return OP_AVERAGE
     if OP_RANK in by_kind:
         return OP_RANK
     return None

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..types import OP_CAGR, OP_DIFFERENCE, OP_GROWTH, OP_RANK, OP_RATIO, OP_SHARE, OP_SUM, OPERATIONS
+from ..types import OP_AVERAGE, OP_CAGR, OP_DIFFERENCE, OP_GROWTH, OP_RANK, OP_RATIO, OP_SHARE, OP_SUM, OPERATIONS
 
 CUE_OVER = "over"  # a ranking's or a sum's list: 各地区, by channel
 CUE_DECIMALS = "decimals"  # 保留两位小数, 2 decimal places
@@ -249,6 +249,10 @@ _RULES: list[tuple[str, str, _Extras]] = [
         _EN_START + r"(?:in total|combined|sum(?: of)?|total(?: of)?|altogether|add(?:ed)? up|aggregate)" + _EN_END,
         _none,
     ),
+    # -- average ----------------------------------------------------------------------------------------
+    (OP_AVERAGE, r"(?<!年)平均(?:值|数)?(?!增长|增速|复合)|均值", _none),
+    # `average revenue per store` is a metric of its own: only `average of`, `on average` ask for a mean
+    (OP_AVERAGE, _EN_START + r"(?:(?:the )?(?:average|mean) (?:of|over|across)|on average|averaged)" + _EN_END, _none),
     # -- rank -------------------------------------------------------------------------------------------
     (OP_RANK, rf"(?:最低|最小|最少|最差|最慢)(?:的(?P<top>{_ZH_N})(?:个|家|名|位))?|更低|更少|更小", _rank("asc")),
     (

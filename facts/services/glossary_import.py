@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from core.formula import formulas_check
-from core.glossary import alias_key
+from core.glossary import AGGREGATIONS, alias_key
 from core.types import CODE_RE, ENTITY_HOME, ENTITY_KINDS
 
 from ..models import Alias, Channel, CompanyProfile, Entity, Metric
@@ -49,6 +49,7 @@ class _Target:
     entity_kind: str = ""
     parent: str = ""
     formula: str = ""
+    aggregation: str = ""
     year_end_month: str = ""
     currency: str = ""
     aliases: list[str] = field(default_factory=list)
@@ -127,6 +128,8 @@ def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryRe
                 defaults["unit_id"] = t.unit
                 if t.formula:  # a blank formula keeps the one the metric has
                     defaults["formula"] = t.formula
+                if t.aggregation:  # so does a blank aggregation (a curator may have set it in admin)
+                    defaults["aggregation"] = t.aggregation
             obj, created = model.objects.get_or_create(code=t.code, defaults=defaults)  # type: ignore[attr-defined]
             if created:
                 report.created[kind] += 1
@@ -161,12 +164,13 @@ def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryRe
 
 _FIELDS = {
     "entity": ("name", "entity_kind", "parent", "year_end_month", "currency"),
-    "metric": ("name", "unit"),
+    "metric": ("name", "unit", "aggregation"),
     "channel": ("name",),
 }
 _WHAT = {
     "name": "named",
     "unit": "in unit",
+    "aggregation": "with aggregation",
     "entity_kind": "of entity_kind",
     "parent": "under parent",
     "year_end_month": "with year_end_month",
@@ -198,6 +202,7 @@ def _glossary_targets(rows: Iterable[tuple[int, dict[str, str]]]) -> tuple[dict[
             continue
         value = {key: (row.get(key) or "").strip() for key in ("code", "name", "alias", "unit", "parent", "formula")}
         value["currency"] = (row.get("currency") or "").strip().upper()
+        value["aggregation"] = (row.get("aggregation") or "").strip().lower()
         month = (row.get("year_end_month") or "").strip()
         value["year_end_month"] = str(int(month)) if month.isdigit() and month.isascii() else month
         kind = (row.get("kind") or "").strip().lower()
@@ -214,6 +219,9 @@ def _glossary_targets(rows: Iterable[tuple[int, dict[str, str]]]) -> tuple[dict[
             continue
         if kind == "metric" and value["unit"] and not CODE_RE.match(value["unit"]):
             errors.append(f"row {number}: metric {code}: unit '{value['unit']}' is not a unit code")
+            continue
+        if value["aggregation"] and (kind != "metric" or value["aggregation"] not in AGGREGATIONS):
+            errors.append(f"row {number}: aggregation is a metric's, one of {', '.join(AGGREGATIONS)}")
             continue
         if value["formula"] and kind != "metric":
             errors.append(f"row {number}: only a metric has a formula; {kind} {code} cannot")

@@ -192,3 +192,17 @@ def test_the_schema_describes_computed(analyst: APIClient) -> None:
         "ranked_display",
     }
     assert set(computed["required"]) == {"kind", "name", "formula", "value", "display", "unit", "inputs"}
+
+
+def test_a_derived_half_lists_each_derivation_with_its_inputs(analyst: APIClient) -> None:
+    body = ask(analyst, "集团2025年下半年营收")
+    assert [(c["kind"], c["value"]) for c in body["computed"]] == [("derived", "67245.8"), ("derived", "67245.8")]
+    assert [[i["period"] for i in c["inputs"]] for c in body["computed"]] == [
+        ["FY2025", "2025H1"],
+        ["2025Q3", "2025Q4"],
+    ]
+
+
+def test_a_series_lists_every_year_of_the_range_in_order(analyst: APIClient) -> None:
+    body = ask(analyst, "集团2022到2025年每年的营收")
+    assert [f["period"] for f in body["facts"]] == ["FY2022", "FY2023", "FY2024", "FY2025"]

@@ -200,7 +200,8 @@ TABLE: list[tuple[str, dict[str, Any]]] = [
     ("2025年香港和东南亚哪个营收更高", dict(op="rank", entities=("ACME_HK", "ACME_SEA"))),
     ("2025年各地区营收", dict(op=None, entities=SUBSIDIARIES, metrics=("REVENUE",), route="structured")),
     ("集团2025年各渠道营收", dict(op=None, channels=CHANNELS, entities=("ACME_GROUP",))),
-    ("集团2025年前三季度营收", dict(op=None, periods=())),
+    ("集团2025年前三季度营收", dict(op="sum", periods=("2025Q1", "2025Q2", "2025Q3"))),  # Q1+Q2+Q3
+    ("集团2025年前三季度营收同比增长多少", dict(op="growth", periods=())),
     ("2025年哪个地区利润最高", dict(op="rank", metrics=(), entities=SUBSIDIARIES, route="structured")),
     # -- periods and channels ------------------------------------------------------------------------
     ("集团2025年第三季度和第四季度营收", dict(op=None, periods=("2025Q3", "2025Q4"))),
@@ -226,6 +227,11 @@ TABLE: list[tuple[str, dict[str, Any]]] = [
     ("Hong Kong revenue growth year-over-year in H1 2025", dict(op="growth", comparison="yoy", periods=("2025H1",))),
     ("How much did ACME Group revenue grow compared with last year?", dict(op="growth", comparison="yoy", periods=())),
     ("ACME Group revenue CAGR from 2021 to 2025", dict(op="cagr", periods=("FY2021", "FY2025"))),
+    # -- average over a range (issue 23) ----------------------------------------------------------------
+    ("集团近三年营收平均是多少", dict(op="average", periods=("FY2023", "FY2024", "FY2025"))),
+    ("ACME Group revenue on average over 2023-2025", dict(op="average", periods=("FY2023", "FY2024", "FY2025"))),
+    ("集团2021年至2025年营收的年均复合增长率", dict(op="cagr", periods=("FY2021", "FY2025"))),
+    ("集团2025年营收平均增速", dict(op="growth")),
     (
         "What share of ACME Group revenue came from online in 2025?",
         dict(op="share", channels=("ONLINE",), entities=("ACME_GROUP",)),

@@ -134,9 +134,8 @@ def test_month_ranges_short_years_and_lists(text: str, expected: list[str]) -> N
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("近3年营收", []),
-        ("近10年营收", []),
-        ("过去10年", []),
+        ("近3年营收", ["FY2023", "FY2024", "FY2025"]),  # a count of years, not FY2003
+        ("过去10年", [f"FY{y}" for y in range(2016, 2026)]),
         ("10年期国债", []),
         ("2024年营收", ["FY2024"]),
         ("12024年", []),
@@ -211,7 +210,7 @@ def unread(text: str) -> list[str]:
         ("2025年3月营收", ["2025年3月"]),
         ("去年12月", ["去年12月"]),
         ("上个月营收", ["上个月"]),
-        ("近3年营收", ["近3年"]),
+        ("近3个月营收", ["近3个月"]),
         ("revenue in March 2025", ["march 2025"]),
         ("9M 2025 revenue", ["9m 2025"]),
         ("YTD revenue", ["ytd"]),
@@ -246,3 +245,58 @@ def test_a_span_is_either_read_or_unread_never_both(text: str) -> None:
     read = [(s, e) for s, e, _ in periods_find(normalized, REF)]
     for start, end, _ in periods_unread(normalized, REF):
         assert not any(s < end and start < e for s, e in read)
+
+
+# -- ranges and series (issue 23) ------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("集团2022到2025年每年的营收", ["FY2022", "FY2023", "FY2024", "FY2025"]),
+        ("2023年到2025年营收分别是多少", ["FY2023", "FY2024", "FY2025"]),
+        ("2022至2025年", ["FY2022", "FY2023", "FY2024", "FY2025"]),
+        ("2022-2025年", ["FY2022", "FY2023", "FY2024", "FY2025"]),
+        ("22-25年营收", ["FY2022", "FY2023", "FY2024", "FY2025"]),
+        ("FY2023-FY2025", ["FY2023", "FY2024", "FY2025"]),
+        ("revenue 2022-2025", ["FY2022", "FY2023", "FY2024", "FY2025"]),
+        ("近三年营收", ["FY2023", "FY2024", "FY2025"]),
+        ("过去两年", ["FY2024", "FY2025"]),
+        ("最近4个季度", ["2025Q1", "2025Q2", "2025Q3", "2025Q4"]),
+        ("近两个季度", ["2025Q3", "2025Q4"]),
+        ("revenue for each of the last three years", ["FY2023", "FY2024", "FY2025"]),
+        ("the last 2 quarters", ["2025Q3", "2025Q4"]),
+        ("2025年每个季度的营收", ["2025Q1", "2025Q2", "2025Q3", "2025Q4"]),
+        ("2025年各季度", ["2025Q1", "2025Q2", "2025Q3", "2025Q4"]),
+        ("2025年一到四季度", ["2025Q1", "2025Q2", "2025Q3", "2025Q4"]),
+        ("2025年Q2到Q4", ["2025Q2", "2025Q3", "2025Q4"]),
+        ("Q1 to Q4 2025 revenues", ["2025Q1", "2025Q2", "2025Q3", "2025Q4"]),
+        ("2025 quarterly revenue", ["2025Q1", "2025Q2", "2025Q3", "2025Q4"]),
+        ("2023年和2025年营收对比", ["FY2023", "FY2025"]),  # two named periods stay two
+        ("营收10-12亿", []),
+        ("2024-2025年上半年", ["FY2024", "2025H1"]),  # not a range of years
+    ],
+)
+def test_a_range_expands_into_every_period_of_it_in_order(text: str, expected: list[str]) -> None:
+    assert labels(text) == expected
+
+
+def test_the_last_years_are_anchored_on_the_latest_complete_one() -> None:
+    assert labels("近三年", date(2025, 12, 31)) == ["FY2022", "FY2023", "FY2024"]
+    assert labels("最近1个季度", date(2025, 4, 1)) == ["2025Q1"]
+    assert labels("最近2个季度", date(2025, 2, 1)) == ["2024Q3", "2024Q4"]
+
+
+@given(
+    st.integers(min_value=1990, max_value=2080),
+    st.integers(min_value=1, max_value=20),
+    st.sampled_from(["到", "至", "-", "年到", "年至"]),
+)
+def test_a_year_range_lists_each_year_once_in_order(first: int, length: int, joiner: str) -> None:
+    last = first + length
+    found = labels(f"{first}{joiner}{last}年营收")
+    assert found == [f"FY{year}" for year in range(first, last + 1)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [("近三五年", []), ("近十二个季度", 12), ("近二十年", 20)])
+def test_a_count_of_years_is_one_number(text: str, expected: list[str] | int) -> None:
+    found = labels(text)
+    assert (len(found) if isinstance(expected, int) else found) == expected

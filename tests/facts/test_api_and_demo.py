@@ -15,6 +15,7 @@ pytestmark = pytest.mark.django_db
 GOLDEN = Path(__file__).resolve().parents[3] / "shared" / "golden" / "golden.jsonl"
 COMPUTED = GOLDEN.with_name("computed.jsonl")
 PHRASING = GOLDEN.with_name("phrasing.jsonl")
+TRENDS = GOLDEN.with_name("trends.jsonl")
 BASELINES = Path(__file__).resolve().parents[2] / "eval"
 
 
@@ -74,8 +75,9 @@ def test_ask_command_prints_the_api_json(demo) -> None:
         (GOLDEN, "baseline.json", ("num-", "ref-", "ask-", "clr-", "rst-")),
         (COMPUTED, "baseline-computed.json", ("conv-",)),
         (PHRASING, "baseline-phrasing.json", ("p-",)),
+        (TRENDS, "baseline-trends.json", ("t-",)),
     ],
-    ids=["golden", "computed", "phrasing"],
+    ids=["golden", "computed", "phrasing", "trends"],
 )
 def test_evaluate_holds_the_baseline_on_the_golden_set(
     demo, golden: Path, baseline: str, must_pass: tuple[str, ...]
