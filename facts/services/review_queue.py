@@ -30,7 +30,9 @@ def fact_choose(*, candidates: Any, fact_id: int) -> tuple[FactMetric, list[Fact
     and the rejected ones. Refused (`ValidationError`, nothing written) while the candidate lacks
     its metric, entity or unit, or while an approved fact already holds its key: a curator rejects
     an approved fact on purpose, never as a side effect."""
-    fact = candidates.select_for_update().filter(pk=fact_id, review_status=FactMetric.Review.PENDING).first()
+    fact = (
+        candidates.select_for_update(of=("self",)).filter(pk=fact_id, review_status=FactMetric.Review.PENDING).first()
+    )
     if fact is None:
         raise ValidationError("该候选已不在待审核队列中 · The candidate no longer waits for review.")
     others = list(
@@ -56,7 +58,9 @@ def facts_key_set(
     """Set the metric, the entity and/or the period of candidates (a whole group or some of it);
     they stay pending, for a curator to approve. A metric set by hand answers a label problem,
     which leaves the note."""
-    facts = list(candidates.select_for_update().filter(pk__in=fact_ids, review_status=FactMetric.Review.PENDING))
+    facts = list(
+        candidates.select_for_update(of=("self",)).filter(pk__in=fact_ids, review_status=FactMetric.Review.PENDING)
+    )
     if len(facts) != len(set(fact_ids)) or not facts:
         raise ValidationError("所选候选已不全在待审核队列中 · Some selected candidates no longer wait for review.")
     if metric is None and entity is None and period is None:
@@ -83,7 +87,11 @@ def label_alias_add(*, candidates: Any, text: str, metric_code: str) -> tuple[Al
     metric, so a person looks once before they answer questions."""
     alias = alias_create(kind="metric", text=text, code=metric_code)
     key = alias_key(text)
-    waiting = candidates.select_for_update().filter(review_status=FactMetric.Review.PENDING).exclude(suggested_alias="")
+    waiting = (
+        candidates.select_for_update(of=("self",))
+        .filter(review_status=FactMetric.Review.PENDING)
+        .exclude(suggested_alias="")
+    )
     facts = [fact for fact in waiting if alias_key(fact.suggested_alias) == key]
     for fact in facts:
         fact.metric_id = metric_code

@@ -81,12 +81,14 @@ def check_normalisation(text: str) -> None:
 def check_periods(text: str) -> None:
     normalized = text_normalize(text)
     found = periods_find(normalized, REFERENCE)
-    previous_end = 0
+    previous = (0, 0)
     for start, end, period in found:
-        assert previous_end <= start < end <= len(normalized)
+        assert 0 <= start < end <= len(normalized)
+        # spans never overlap; a range (`2022到2025年`) lists each of its periods on its own span
+        assert (start, end) == previous or previous[1] <= start
         assert 1990 <= period.year <= 2100
         assert period_parse(period.label) == period  # every period found has a label that reads back
-        previous_end = end
+        previous = (start, end)
     single = period_parse(text, REFERENCE)
     assert single is None or single == found[0][2]
 
