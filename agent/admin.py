@@ -3,7 +3,6 @@ stored conversations, read-only."""
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from datetime import timedelta
 from typing import Any
@@ -18,32 +17,16 @@ from django.urls import path
 from django.utils import timezone
 
 from common.access import user_cleared
-from core.glossary import GlossarySnapshot
-from core.normalize import text_normalize
+from facts.concepts import metrics_of_concept
 from facts.models import Channel, Entity, Metric
 from facts.selectors import glossary_snapshot
 from facts.services import alias_create, metric_create
-from ingestion.tables.reading import same_concept
 
 from .models import Conversation, ConversationTurn, GlossaryGapDismissal, QueryLog
 from .selectors import query_log_list
 
 TARGETS = {"entity": Entity, "metric": Metric, "channel": Channel}
 NARRATIVE_ROUTES = ("narrative", "find_documents")
-
-
-def _closest_metrics(term: str, glossary: GlossarySnapshot, limit: int = 5) -> list[tuple[str, str]]:
-    """The metrics a term most likely names, of the same concept only (`same_concept`), closest
-    by characters first."""
-    normalized = text_normalize(term)
-    scored = []
-    for code, info in glossary.metrics.items():
-        if not same_concept(normalized, text_normalize(info.name)):
-            continue
-        ratio = difflib.SequenceMatcher(None, normalized, text_normalize(info.name)).ratio()
-        if ratio >= 0.5:
-            scored.append((ratio, code, info.name))
-    return [(code, name) for _, code, name in sorted(scored, key=lambda s: -s[0])[:limit]]
 
 
 @admin.register(QueryLog)
@@ -92,7 +75,7 @@ class QueryLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
         def rows(counted: Counter[str]) -> list[dict[str, Any]]:
             return [
-                {"term": term, "count": n, "closest": _closest_metrics(term, glossary)}
+                {"term": term, "count": n, "closest": metrics_of_concept(term, glossary)[:5]}
                 for term, n in counted.most_common(200)
                 if term not in dismissed and glossary.matcher.lookup(term) is None
             ]

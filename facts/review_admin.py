@@ -5,7 +5,6 @@ the group actions, each one service call, atomic and logged as an admin change."
 
 from __future__ import annotations
 
-import difflib
 from datetime import date
 from itertools import groupby
 from typing import Any
@@ -22,11 +21,10 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
-from core.normalize import text_normalize
 from core.periods import period_parse
 from core.types import Period
-from ingestion.tables.reading import same_concept
 
+from .concepts import metrics_of_concept
 from .models import FactMetric, Metric
 from .reasons import PARENT_STATEMENT, REASON_KINDS, reason_kind_q, reason_shown
 from .selectors import glossary_snapshot
@@ -145,16 +143,10 @@ def _glossary_row(kind: str, text: str) -> Any:
 
 
 def metrics_ranked(label: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """The metrics a row label may name, as (code, name): those of the same concept
-    (`same_concept`), closest by characters first; then every other metric by code."""
+    """The metrics a row label may name, as (code, name): those of the same concept, closest
+    first (`metrics_of_concept`); then every other metric by code."""
     glossary = glossary_snapshot()
-    normalized = text_normalize(label)
-    scored = []
-    for code, info in glossary.metrics.items():
-        name = text_normalize(info.name)
-        if normalized and same_concept(normalized, name):
-            scored.append((-difflib.SequenceMatcher(None, normalized, name).ratio(), code, info.name))
-    closest = [(code, name) for _, code, name in sorted(scored)]
+    closest = metrics_of_concept(label, glossary)
     taken = {code for code, _ in closest}
     others = sorted((code, info.name) for code, info in glossary.metrics.items() if code not in taken)
     return closest, others
