@@ -125,6 +125,7 @@ class ComputedSerializer(serializers.Serializer):  # type: ignore[type-arg]
     inputs = ComputedInputSerializer(many=True)
     ranked_value = serializers.CharField(required=False, help_text="Rank items only: the figure ranked, exact.")
     ranked_display = serializers.CharField(required=False, help_text="Rank items only: the figure ranked, as shown.")
+    period = serializers.CharField(required=False, help_text="Derived items only: the period the value stands for.")
 
 
 @extend_schema_field(ComputedSerializer(many=True))

@@ -98,8 +98,8 @@ class Computed:
         return (self,)
 
     def as_dict(self, language: str = "zh") -> dict[str, Any]:
-        """The API's `computed` item (SPEC §10)."""
-        return {
+        """The API's `computed` item (SPEC §10); a derived item names the period it stands for."""
+        item: dict[str, Any] = {
             "kind": self.kind,
             "name": self.name(language),
             "formula": self.formula,
@@ -111,6 +111,9 @@ class Computed:
                 for f in self.inputs
             ],
         }
+        if self.kind == KIND_DERIVED and self.subject is not None:
+            item["period"] = self.subject.period.label
+        return item
 
 
 @dataclass(frozen=True)

@@ -190,6 +190,7 @@ def test_the_schema_describes_computed(analyst: APIClient) -> None:
         "inputs",
         "ranked_value",
         "ranked_display",
+        "period",
     }
     assert set(computed["required"]) == {"kind", "name", "formula", "value", "display", "unit", "inputs"}
 
@@ -201,6 +202,7 @@ def test_a_derived_half_lists_each_derivation_with_its_inputs(analyst: APIClient
         ["FY2025", "2025H1"],
         ["2025Q3", "2025Q4"],
     ]
+    assert [c["period"] for c in body["computed"]] == ["2025H2", "2025H2"]  # the period each stands for
 
 
 def test_a_series_lists_every_year_of_the_range_in_order(analyst: APIClient) -> None:
