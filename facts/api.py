@@ -1,5 +1,6 @@
 """`GET /v1/facts`: approved facts with lineage, filtered by any alias, clearance-filtered.
-`/v1/glossary/aliases`: curators add and remove aliases; every authenticated user reads them."""
+`/v1/glossary/aliases`: curators add and remove aliases; every authenticated user reads them.
+`GET /v1/glossary/metrics`: the metrics with their unit, formula and how each adds up."""
 
 from __future__ import annotations
 
@@ -20,10 +21,11 @@ from common.api.errors import Conflict
 from common.api.fields import FactSourceSerializer
 from common.api.pagination import StrictLimitOffsetPagination
 from common.api.permissions import CuratorWrites
+from core.glossary import AGGREGATIONS
 from core.periods import period_parse
 from core.types import SENSITIVITIES
 
-from .models import Alias, FactMetric
+from .models import Alias, FactMetric, Metric
 from .selectors import fact_list, glossary_snapshot
 from .services import AliasExists, alias_create
 
@@ -144,3 +146,42 @@ class AliasDetailApi(APIView):
     def delete(self, request: Request, pk: int) -> Response:
         get_object_or_404(Alias, pk=pk).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@extend_schema_serializer(component_name="GlossaryMetric")
+class MetricSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    code = serializers.CharField()
+    name = serializers.CharField()
+    unit = serializers.CharField()
+    formula = serializers.CharField(help_text="Blank for a stored metric; else an expression over metric codes.")
+    aggregation = serializers.ChoiceField(
+        list(AGGREGATIONS),
+        help_text="How the metric adds up over periods: sum (flows), end (a value at a date), none (ratios). "
+        "Sums, averages and derived periods respect it.",
+    )
+    aggregation_from = serializers.ChoiceField(
+        ["glossary", "unit"], help_text="glossary: set by a curator; unit: the unit's default (PCT → none, else sum)."
+    )
+
+
+class MetricListApi(APIView):
+    """Every metric as the answers use it (the glossary snapshot), curated in admin and the glossary CSV."""
+
+    permission_classes = [CuratorWrites]
+    model = Metric
+
+    @extend_schema(responses={200: MetricSerializer(many=True)}, summary="List glossary metrics")
+    def get(self, request: Request) -> Response:
+        metrics = glossary_snapshot().metrics.values()
+        rows = [
+            {
+                "code": m.code,
+                "name": m.name,
+                "unit": m.unit,
+                "formula": m.formula,
+                "aggregation": m.adds_up,
+                "aggregation_from": "glossary" if m.aggregation in AGGREGATIONS else "unit",
+            }
+            for m in sorted(metrics, key=lambda m: m.code)
+        ]
+        return Response(MetricSerializer(rows, many=True).data)

@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView
 from agent import views
 from agent.api import AskApi, AskStreamApi, HealthApi, ReadyApi
 from documents.api import DocumentUploadApi, JobDetailApi
-from facts.api import AliasDetailApi, AliasListApi, FactListApi
+from facts.api import AliasDetailApi, AliasListApi, FactListApi, MetricListApi
 from faq.api import FaqDetailApi, FaqListApi
 from retrieval.api import SearchApi
 
@@ -18,6 +18,7 @@ api = [
     path("faq/<int:pk>", FaqDetailApi.as_view(), name="api-faq-detail"),
     path("glossary/aliases", AliasListApi.as_view(), name="api-aliases"),
     path("glossary/aliases/<int:pk>", AliasDetailApi.as_view(), name="api-alias-detail"),
+    path("glossary/metrics", MetricListApi.as_view(), name="api-metrics"),
     path("documents", DocumentUploadApi.as_view(), name="api-documents"),
     path("jobs/<uuid:job_id>", JobDetailApi.as_view(), name="api-job"),
     path("health", HealthApi.as_view(), name="api-health"),
