@@ -1,10 +1,14 @@
-"""An answer as CSV rows: its found facts, then its computed values and their inputs (SPEC §13).
+"""An answer as CSV rows: its found facts, its series, then its computed values and their inputs (SPEC §13).
 
 Takes a stored `/v1/ask` result dict; returns the rows to write, header rows included. The
-fact rows keep their columns. After a blank row, the computed section has one row per computed
-item (kind, name, formula in codes, the exact value, the display, the unit) followed by one row
-per input (metric, entity, period, channel, value, unit, source doc and locator, taken from the
-found facts), so that an analyst can recompute every value in a spreadsheet.
+fact rows keep their columns. A series answer (`series.answer_series`) then has, after a blank
+row, one row per period of its range in order (`found`, `derived`, `missing` — never left out —
+or `base`, the first step's base): its value, unit and source, a derived value's formula, and
+the growth and change ending there with their formulas. After a blank row, the computed section
+has one row per computed item (kind, name, formula in codes, the exact value, the display, the
+unit) followed by one row per input (metric, entity, period, channel, value, unit, source doc
+and locator, taken from the found facts), so that an analyst can recompute every value in a
+spreadsheet.
 
 Every cell is safe to open in a spreadsheet: text starting with `= + - @`, a tab or a carriage
 return is prefixed with `'` so that it is not read as a formula; a plain decimal number (a
@@ -15,6 +19,8 @@ from __future__ import annotations
 
 import re
 from typing import Any
+
+from .series import Series, answer_series
 
 FACT_HEADER = ["entity", "metric", "period", "channel", "value", "unit", "source_doc", "locator", "valid_as_of"]
 COMPUTED_HEADER = [
@@ -33,6 +39,24 @@ COMPUTED_HEADER = [
     "source_doc",
     "locator",
     "ranked_value",
+]
+SERIES_HEADER = [
+    "series_period",
+    "status",
+    "value",
+    "unit",
+    "metric",
+    "entity",
+    "channel",
+    "source_doc",
+    "locator",
+    "formula",
+    "growth",
+    "growth_display",
+    "growth_formula",
+    "change",
+    "change_display",
+    "change_formula",
 ]
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
@@ -63,6 +87,9 @@ def answer_export(result: dict[str, Any]) -> list[list[str]]:
                 fact["valid_as_of"] or "",
             ]
         )
+    series = answer_series(result)
+    if series is not None:
+        rows += [[], SERIES_HEADER, *_series_rows(series)]
     computed = result.get("computed") or []
     if computed:
         rows += [[], COMPUTED_HEADER]
@@ -104,3 +131,30 @@ def answer_export(result: dict[str, Any]) -> list[list[str]]:
                     ]
                 )
     return [[cell_neutralise(cell) for cell in row] for row in rows]
+
+
+def _step(item: dict[str, Any] | None) -> list[Any]:
+    return [item["value"], item["display"], item["formula"]] if item is not None else ["", "", ""]
+
+
+def _series_rows(series: Series) -> list[list[Any]]:
+    """One row per period (one per derivation of a derived one, so that two that disagree both
+    show). A base row (the first step's base, before the range asked) has the status `base`."""
+    rows: list[list[Any]] = []
+    key = [series.metric, series.entity, series.channel]
+    for row in series.rows:
+        steps = _step(row.rate) + _step(row.change)
+        status = "base" if row.base else row.status
+        if row.fact is not None:
+            fact, source = row.fact, row.fact["source"]
+            rows.append(
+                [row.period, status, fact["value"], fact["unit"], *key, source["doc"], source["locator"], "", *steps]
+            )
+        elif row.derived:
+            rows += [
+                [row.period, status, item["value"], item["unit"], *key, "", "", item["formula"], *steps]
+                for item in row.derived
+            ]
+        else:
+            rows.append([row.period, status, "", "", *key, "", "", "", *steps])
+    return rows

@@ -27,10 +27,11 @@ from documents.selectors import document_list
 from facts.selectors import glossary_snapshot
 from retrieval.selectors import chunk_list
 
+from .answer_labels import PANEL_LABELS, badge_in
 from .api import answer_events
 from .bootstrap import ask
 from .charts import chart_bars
-from .computed_view import computed_cards
+from .computed_view import computed_cards, turn_language
 from .conversation import (
     conversation_get,
     recent_questions,
@@ -41,6 +42,8 @@ from .conversation import (
 from .export import answer_export
 from .forms import AskForm
 from .models import Conversation, ConversationTurn, QueryLog
+from .series import answer_series
+from .series_view import series_view
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -65,15 +68,17 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
     """What a template needs to show one turn."""
     glossary = glossary_snapshot()
     result = turn.result
+    shown = {"question": turn.question, "result": result}
+    language = turn_language(shown)
     facts = []
     for fact in result["facts"]:
         facts.append(
             {
                 **fact,
-                "entity_name": glossary.display("entity", fact["entity"], "zh"),
-                "metric_name": glossary.display("metric", fact["metric"], "zh"),
-                "channel_name": glossary.display("channel", fact["channel"], "zh"),
-                "unit_name": glossary.unit_display(fact["unit"], "zh"),
+                "entity_name": glossary.display("entity", fact["entity"], language),
+                "metric_name": glossary.display("metric", fact["metric"], language),
+                "channel_name": glossary.display("channel", fact["channel"], language),
+                "unit_name": glossary.unit_display(fact["unit"], language),
                 "shown": f"{Decimal(fact['value']):,f}",
             }
         )
@@ -83,6 +88,13 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
             (f for f in facts if source["kind"] == "fact" and f["source"]["locator"] == source["locator"]), None
         )
         sources.append({**source, "cell": cell})
+    series = answer_series(result)
+    if series is not None:
+        # the growth per step sits in the series' table; the other computed values keep their cards
+        rest = [item for i, item in enumerate(result.get("computed") or []) if i not in series.steps]
+        shown_cards = {"question": turn.question, "result": {**result, "computed": rest}}
+    else:
+        shown_cards = shown
     return {
         "index": turn.position,
         "question": turn.question,
@@ -91,10 +103,14 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
         "sections": AnswerSections(**turn.sections),
         "facts": facts,
         "sources": sources,
-        "chart": chart_bars(result["facts"], glossary),
-        "computed": computed_cards({"question": turn.question, "result": result}, glossary),
-        "route_badge": ROUTE_BADGES.get(result["route"]) or Badge(result["route"], "data"),
-        "kind_badge": KIND_BADGES.get(result["answer_kind"]),
+        "chart": chart_bars(result["facts"], glossary, language) if series is None else None,
+        "computed": computed_cards(shown_cards, glossary),
+        "series": series_view(shown, series, glossary) if series is not None else None,
+        "route_badge": badge_in(ROUTE_BADGES.get(result["route"]), result["route"], language)
+        or Badge(result["route"], "data"),
+        "kind_badge": badge_in(KIND_BADGES.get(result["answer_kind"]), result["answer_kind"], language),
+        "language": language,
+        "labels": PANEL_LABELS[language],
         "feedback": turn.feedback,
     }
 
