@@ -13,14 +13,14 @@ from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import path
-from django.utils.html import format_html_join
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from common.access import ClearanceFilteredAdmin, user_cleared, visible_to
 from core.types import SENSITIVITIES
 from facts.models import Entity, FactMetric
-from facts.selectors import facts_visible
+from facts.selectors import document_review_counts, facts_visible
 from ingestion.context import REPORT_TYPES
 from ingestion.formats import EXTENSIONS, format_of
 from retrieval.embedders import embedder_build
@@ -33,7 +33,14 @@ from .models import Document, DocumentFile, IngestJob
 from .services import ContextChoice, IngestError, context_set_merge, document_delete, document_reingest
 from .warning_groups import warnings_grouped
 
+JOBS_REFRESH = 5  # seconds between reloads of the job list while a job is unfinished
 _CONTEXT_FIELDS = {"issuer": "issuer", "report_type": "report_type", "report_period": "period"}
+_REPORT_TYPE_NAMES = {
+    "annual": "年度报告 · annual",
+    "half_year": "半年度报告 · half-year",
+    "quarterly": "季度报告 · quarterly",
+}
+_REPORT_TYPE_CHOICES = [(t, _REPORT_TYPE_NAMES.get(t, t)) for t in REPORT_TYPES]
 
 
 def _entity_choices() -> list[tuple[str, str]]:
@@ -54,7 +61,7 @@ class UploadForm(forms.Form):
     sensitivity = forms.ChoiceField(choices=[("", "自动判断")] + [(s, s) for s in SENSITIVITIES], required=False)
     issuer = forms.ChoiceField(label="发行主体", required=False)
     report_type = forms.ChoiceField(
-        label="报告类型", choices=[("", "按文档所读")] + [(t, t) for t in REPORT_TYPES], required=False
+        label="报告类型", choices=[("", "按文档所读"), *_REPORT_TYPE_CHOICES], required=False
     )
     report_period = forms.CharField(label="报告期", required=False, max_length=16, help_text="FY2019、2019H1、2019Q3")
 
@@ -71,8 +78,15 @@ class UploadForm(forms.Form):
 class DocumentForm(forms.ModelForm):  # type: ignore[type-arg]
     """The document page: the context is the curator's to set; a change reads the document again."""
 
-    issuer = forms.ChoiceField(label="issuer", required=False)
-    report_period = forms.CharField(label="report period", required=False, help_text="FY2019、2019H1、2019Q3")
+    issuer = forms.ChoiceField(label="发行主体 · issuer", required=False)
+    report_type = forms.ChoiceField(
+        label="报告类型 · report type",
+        choices=[("", "按文档所读 · as the document says"), *_REPORT_TYPE_CHOICES],
+        required=False,
+    )
+    report_period = forms.CharField(
+        label="报告期 · report period", required=False, help_text="FY2019、2019H1、2019Q3；更改后按新信息重新读取文档"
+    )
 
     class Meta:
         model = Document
@@ -237,6 +251,18 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
         if choice is not None:
             self._reingest(request, obj, choice)
 
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """The page tops with the document's facts as a work list, each count a link into the
+        review queue (what this curator may see)."""
+        document = self.get_object(request, object_id)
+        if document is not None:
+            counts = document_review_counts(document_id=document.pk, cleared=user_cleared(request.user))
+            queue = f"{reverse('admin:facts_factmetric_review')}?document={document.pk}"
+            extra_context = {**(extra_context or {}), "review": {**counts, "queue": queue}}
+        return super().change_view(request, object_id, form_url, extra_context)
+
     def reingest_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         document = self.get_object(request, object_id)
         if request.method != "POST" or document is None or not self.has_change_permission(request, document):
@@ -299,23 +325,52 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
 @admin.register(IngestJob)
 class IngestJobAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = [
-        "name", "status", "progress", "attempts", "message", "document", "created_by", "created_at", "finished_at",
+        "name", "status", "progress", "attempts", "message", "document_link", "created_by", "created_at", "finished_at",
     ]  # fmt: skip
     list_filter = ["status"]
     restricted_lookups = IngestJob.RESTRICTED_LOOKUPS
-    readonly_fields = [
+    fields = [
         "name",
-        "sensitivity",
         "status",
         "progress",
         "attempts",
-        "worker",
         "message",
         "document",
+        "context_asked",
+        "sensitivity",
+        "worker",
+        "task_id",
         "created_by",
         "created_at",
+        "started_at",
         "finished_at",
     ]
+    readonly_fields = fields
+
+    @admin.display(description="document", ordering="document__name")
+    def document_link(self, job: IngestJob) -> str:
+        """The document the job wrote, opening its page (context, review links, warnings)."""
+        if job.document_id is None:
+            return "—"
+        url = reverse("admin:documents_document_change", args=[job.document_id])
+        return format_html('<a href="{}">{}</a>', url, job.document)
+
+    @admin.display(description="上传时指定 · set on upload")
+    def context_asked(self, job: IngestJob) -> str:
+        """The issuer, report type and period given with the upload; blank ones are read from
+        the document (shown on the document's page)."""
+        asked = [
+            f"{label} {value}"
+            for label, value in (("发行主体", job.issuer), ("报告类型", job.report_type), ("报告期", job.report_period))
+            if value
+        ]
+        return "，".join(asked) or "无：按文档所读 · none: read from the document"
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        """While a job this curator may see is queued or running, the list reloads itself."""
+        unfinished = self.get_queryset(request).filter(status__in=[IngestJob.Status.QUEUED, IngestJob.Status.RUNNING])
+        extra_context = {**(extra_context or {}), "refresh_seconds": JOBS_REFRESH if unfinished.exists() else 0}
+        return super().changelist_view(request, extra_context)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -14,7 +14,15 @@ PARENT_STATEMENT = "a parent-company statement"
 
 # The phrases ingestion (`ingestion.tables`) and `facts_replace` write, per kind.
 REASON_MARKERS: dict[str, tuple[str, ...]] = {
-    "label": ("unknown row label", "empty row label", "the row label names no metric", "several metrics in one label"),
+    "label": (
+        "unknown row label",
+        "empty row label",
+        "the row label names no metric",
+        "several metrics in one label",
+        "which the glossary does not name with",
+        "rows of this table: name each under its heading",
+        "the glossary does not say which metric",
+    ),
     "conflict": ("conflicts with", "conflicting values", "differs from the consolidated statement"),
     "parent": (PARENT_STATEMENT,),
     "scale": ("scale", "unit ", "printed in "),
@@ -34,6 +42,22 @@ _ZH: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^empty row label$", "行标签为空"),
         (r"^the row label names no metric$", "行标签未指明指标"),
         (r"^several metrics in one label$", "一个行标签含多个指标"),
+        (
+            r"^under the heading '(.*)', which the glossary does not name with '(.*)'$",
+            r"标题「\1」下的「\2」：术语表未给出对应指标",
+        ),
+        (
+            r"^'(.*)' heads (\d+) rows of this table: name each under its heading$",
+            r"「\1」在本表中出现 \2 次：请按各自的标题命名",
+        ),
+        (
+            r"^a total row: the glossary does not say which metric '(.*)' totals$",
+            r"合计行：术语表未说明「\1」是哪个指标的合计",
+        ),
+        (
+            r"^columns (.+) all hold (\S+): add their groups as channels or split the table$",
+            r"列 \1 都是 \2 的数：请把各列组设为渠道，或拆分表格",
+        ),
         (r"^conflicts with the approved value (.+?) from (.+)$", r"与已批准的数值 \1 不一致（来源：\2）"),
         (r"^conflicts with the approved value (.+)$", r"与已批准的数值 \1 不一致"),
         (r"^conflicts with an approved value from (.+)$", r"与已批准的数值不一致（来源：\1）"),

@@ -1,7 +1,8 @@
 """The review queue as a curator works it (issue R, `admin/facts/factmetric/review/`): pending
 candidates grouped by company × metric × period × channel (a label the glossary does not know is
-its own group), each with its value, statement (合并 / 母公司), reason, locator and document; and
-the group actions, each one service call, atomic and logged as an admin change."""
+its own group), groups with a metric first, each candidate with its value, statement (合并 /
+母公司), reason, locator and document; and the actions on a group or on every candidate a page
+shows, each one service call, atomic and logged as an admin change."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -26,12 +27,23 @@ from core.types import Period
 
 from .concepts import metrics_of_concept
 from .models import FactMetric, Metric
-from .reasons import PARENT_STATEMENT, REASON_KINDS, reason_kind_q, reason_shown
-from .selectors import glossary_snapshot
-from .services import fact_choose, facts_key_set, label_alias_add
+from .reasons import PARENT_STATEMENT, REASON_KINDS, reason_kind_q, reason_kinds, reason_shown
+from .selectors import glossary_snapshot, key_held
+from .services import fact_choose, facts_key_set, facts_reject, label_alias_add, label_metric_create
 
 GROUPS_PAGE = 300  # candidates per page; a group cut by the page goes on on the next one
-_GROUP_ORDER = ("entity_id", "metric_id", "suggested_alias", "period_type", "period", "channel_id", "pk")
+# Groups with a metric first on every database (SQLite puts NULL first, PostgreSQL last).
+_GROUP_ORDER = (
+    F("metric_id").asc(nulls_last=True),
+    "entity_id",
+    "metric_id",
+    "suggested_alias",
+    "period_type",
+    "period",
+    "channel_id",
+    "pk",
+)
+KEY_HELD, KEY_OPEN = "held", "open"
 
 
 class QueueFilterForm(forms.Form):
@@ -52,17 +64,36 @@ class QueueFilterForm(forms.Form):
     q = forms.CharField(
         required=False, label="指标 · metric", help_text="名称、代码、别名或行标签 · name, code, alias or label"
     )
+    period = forms.CharField(
+        required=False, max_length=64, label="期间 · period", widget=forms.TextInput(attrs={"placeholder": "FY2019"})
+    )
+    key = forms.ChoiceField(
+        choices=[
+            ("", "全部 · all"),
+            (KEY_HELD, "同键已有批准值 · beside an approved figure"),
+            (KEY_OPEN, "尚无批准值 · no approved figure yet"),
+        ],
+        required=False,
+        label="键 · key",
+    )
 
-    def __init__(self, *args: Any, candidates: QuerySet[FactMetric], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, visible: QuerySet[FactMetric], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["document"]
         assert isinstance(field, forms.ModelChoiceField)
+        # Every document with a fact this curator may see: one whose queue was just cleared stays
+        # a valid choice (its queue is empty, not every document's).
         documents = FactMetric._meta.get_field("document").related_model
-        field.queryset = documents.objects.filter(pk__in=candidates.values("document_id")).order_by("name")  # type: ignore[union-attr]
+        field.queryset = documents.objects.filter(pk__in=visible.values("document_id")).order_by("name")  # type: ignore[union-attr]
 
-    def filtered(self, candidates: QuerySet[FactMetric]) -> QuerySet[FactMetric]:
+    def clean_period(self) -> Period | None:
+        return _period_read(self.cleaned_data["period"])
+
+    def filtered(self, candidates: QuerySet[FactMetric], visible: QuerySet[FactMetric]) -> QuerySet[FactMetric]:
+        """The candidates the filters keep; `visible`, the facts the curator may see, tell which
+        keys already hold an approved figure."""
         if not self.is_valid():
-            return candidates
+            return candidates.none() if self.is_bound else candidates
         data = self.cleaned_data
         if data["document"] is not None:
             candidates = candidates.filter(document=data["document"])
@@ -77,22 +108,32 @@ class QueueFilterForm(forms.Form):
                 Q(name__icontains=text) | Q(code__icontains=text) | Q(aliases__text__icontains=text)
             ).values("code")
             candidates = candidates.filter(Q(metric_id__in=named) | Q(suggested_alias__icontains=text))
+        if (period := data["period"]) is not None:
+            candidates = candidates.filter(period_type=period.period_type, period=period.period)
+        if data["key"]:
+            held = key_held(visible)
+            candidates = candidates.filter(held) if data["key"] == KEY_HELD else candidates.exclude(held)
         return candidates
 
 
-class KeySetForm(forms.Form):
-    """The metric, company and period to give the selected candidates, each as a curator writes it."""
+class FactsForm(forms.Form):
+    """Candidates chosen on the page: a group's ticked rows, or every row the page shows."""
 
     facts = forms.TypedMultipleChoiceField(coerce=int, choices=[], label="候选 · candidates")
-    metric = forms.CharField(required=False, max_length=255, label="指标 · metric")
-    entity = forms.CharField(required=False, max_length=255, label="公司 · company")
-    period = forms.CharField(required=False, max_length=64, label="期间 · period")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["facts"]
         assert isinstance(field, forms.TypedMultipleChoiceField)
         field.choices = [(v, v) for v in self.data.getlist("facts")] if hasattr(self.data, "getlist") else []
+
+
+class KeySetForm(FactsForm):
+    """The metric, company and period to give the selected candidates, each as a curator writes it."""
+
+    metric = forms.CharField(required=False, max_length=255, label="指标 · metric")
+    entity = forms.CharField(required=False, max_length=255, label="公司 · company")
+    period = forms.CharField(required=False, max_length=64, label="期间 · period")
 
     def clean_metric(self) -> Any:
         return _glossary_row("metric", self.cleaned_data["metric"])
@@ -101,21 +142,40 @@ class KeySetForm(forms.Form):
         return _glossary_row("entity", self.cleaned_data["entity"])
 
     def clean_period(self) -> Period | None:
-        text = self.cleaned_data["period"].strip()
-        if not text:
-            return None
-        period = period_parse(text, date.today())
-        if period is None:
-            raise ValidationError(
-                f"「{text}」不是一个期间 · '{text}' is not one period; write FY2019, 2019H1 or 2019Q3."
-            )
-        return period
+        return _period_read(self.cleaned_data["period"])
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         if not self.errors and not any(cleaned.get(k) for k in ("metric", "entity", "period")):
             raise ValidationError("请填写指标、公司或期间 · Give a metric, a company or a period.")
         return cleaned
+
+
+class LabelMetricForm(forms.Form):
+    """A new metric made of a row label: its code, its name (the label unless given), its unit
+    and how it adds up; the label becomes its first alias."""
+
+    text = forms.CharField(max_length=255, label="行标签 · label")
+    code = forms.CharField(max_length=64, label="代码 · code")
+    name = forms.CharField(max_length=255, required=False, label="名称 · name")
+    unit = forms.CharField(max_length=32, label="单位 · unit")
+    aggregation = forms.ChoiceField(
+        choices=[("", ""), *(Metric._meta.get_field("aggregation").choices or [])],
+        required=False,
+        label="累计方式 · adds up as",
+    )
+
+    def clean_code(self) -> str:
+        return self.cleaned_data["code"].strip()
+
+    def clean_name(self) -> str:
+        return self.cleaned_data["name"].strip()
+
+    def clean_unit(self) -> str:
+        code = self.cleaned_data["unit"].strip()
+        if code not in glossary_snapshot().units:
+            raise ValidationError(f"术语表中没有单位 {code} · No unit {code} in the glossary.")
+        return code
 
 
 class LabelAliasForm(forms.Form):
@@ -127,6 +187,16 @@ class LabelAliasForm(forms.Form):
         if code not in glossary_snapshot().metrics:
             raise ValidationError(f"术语表中没有指标 {code} · No metric {code} in the glossary.")
         return code
+
+
+def _period_read(text: str) -> Period | None:
+    text = text.strip()
+    if not text:
+        return None
+    period = period_parse(text, date.today())
+    if period is None:
+        raise ValidationError(f"「{text}」不是一个期间 · '{text}' is not one period; write FY2019, 2019H1 or 2019Q3.")
+    return period
 
 
 def _glossary_row(kind: str, text: str) -> Any:
@@ -153,7 +223,7 @@ def metrics_ranked(label: str) -> tuple[list[tuple[str, str]], list[tuple[str, s
 
 
 class ReviewQueueAdmin:
-    """Mixed into the `FactMetric` admin: the `review/` page and its three POST actions."""
+    """Mixed into the `FactMetric` admin: the `review/` page and its POST actions."""
 
     admin_site: admin.AdminSite
     model: type[FactMetric]
@@ -165,6 +235,8 @@ class ReviewQueueAdmin:
             path("review/choose/", view(require_POST(self.review_choose)), name="facts_factmetric_review_choose"),
             path("review/key/", view(require_POST(self.review_key_set)), name="facts_factmetric_review_key"),
             path("review/alias/", view(require_POST(self.review_alias)), name="facts_factmetric_review_alias"),
+            path("review/reject/", view(require_POST(self.review_reject)), name="facts_factmetric_review_reject"),
+            path("review/metric/", view(require_POST(self.review_metric)), name="facts_factmetric_review_metric"),
         ]
 
     def _candidates(self, request: HttpRequest) -> QuerySet[FactMetric]:
@@ -176,24 +248,35 @@ class ReviewQueueAdmin:
             raise PermissionDenied
         visible: QuerySet[FactMetric] = self.get_queryset(request)  # type: ignore[attr-defined]
         candidates = visible.filter(review_status=FactMetric.Review.PENDING)
-        filters = QueueFilterForm(request.GET or None, candidates=candidates)
-        shown = filters.filtered(candidates).select_related("metric", "entity", "document").order_by(*_GROUP_ORDER)
+        filters = QueueFilterForm(request.GET or None, visible=visible)
+        shown = (
+            filters.filtered(candidates, visible).select_related("metric", "entity", "document").order_by(*_GROUP_ORDER)
+        )
         page = Paginator(shown, GROUPS_PAGE).get_page(request.GET.get("page"))
         glossary = glossary_snapshot()
         groups = []
+        labels_offered: set[str] = set()
         for _key, rows in groupby(page.object_list, key=_group_key):
             facts = list(rows)
             first = facts[0]
             label = first.suggested_alias if first.metric_id is None or _label_waits(facts) else ""
+            known = glossary.resolve("metric", label) if label else None
             groups.append(
                 {
                     "facts": [_candidate_shown(f) for f in facts],
                     "first": first,
                     "label": label,
+                    # A label's alias and new-metric forms act on every period of it: once a page.
+                    "label_above": label in labels_offered,
+                    # The glossary learnt the label after the document was read (the metric's
+                    # page, an import): one click gives the waiting candidates that metric.
+                    "known": (known, glossary.metrics[known].name) if known in glossary.metrics else None,
                     "closest": metrics_ranked(label) if label else ([], []),
                     "holder": _holder(visible, first),
+                    "unit": first.unit_id or "",
                 }
             )
+            labels_offered.add(label)
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
@@ -204,6 +287,9 @@ class ReviewQueueAdmin:
             "back": request.GET.urlencode(),
             "query_without_page": urlencode([(k, v) for k, v in request.GET.items() if k != "page"]),
             "metric_names": sorted((code, info.name) for code, info in glossary.metrics.items()),
+            "units": sorted(glossary.units),
+            "aggregations": Metric._meta.get_field("aggregation").choices,
+            "shown_ids": [fact.pk for fact in page.object_list],
             "entity_names": [(e.code, e.name) for e in glossary.in_scope_entities()[:500]],
         }
         return TemplateResponse(request, "admin/facts/factmetric/review.html", context)
@@ -279,6 +365,50 @@ class ReviewQueueAdmin:
 
         return self._act(request, act)
 
+    def review_reject(self, request: HttpRequest) -> HttpResponse:
+        """Reject the selected candidates of a group, or every candidate the page showed."""
+        self._change_allowed(request)
+        form = FactsForm(request.POST)
+        if not form.is_valid():
+            return self._form_refused(request, form)
+
+        def act() -> str:
+            rejected = facts_reject(candidates=self._candidates(request), fact_ids=form.cleaned_data["facts"])
+            for fact in rejected:
+                self.log_change(request, fact, "审核队列：驳回 · review queue: rejected")  # type: ignore[attr-defined]
+            return f"已驳回 {len(rejected)} 条候选 · Rejected {len(rejected)} candidates."
+
+        return self._act(request, act)
+
+    def review_metric(self, request: HttpRequest) -> HttpResponse:
+        """Make a new metric of a row label and give it to the candidates waiting with that label."""
+        self._change_allowed(request)
+        if not request.user.has_perm("facts.add_metric"):
+            raise PermissionDenied
+        form = LabelMetricForm(request.POST)
+        if not form.is_valid():
+            return self._form_refused(request, form)
+        data = form.cleaned_data
+
+        def act() -> str:
+            metric, reread = label_metric_create(
+                candidates=self._candidates(request),
+                text=data["text"],
+                code=data["code"],
+                name=data["name"] or data["text"],
+                unit=data["unit"],
+                aggregation=data["aggregation"],
+            )
+            for fact in reread:
+                self.log_change(request, fact, f"审核队列：新建指标 {metric.code}，别名「{data['text']}」")  # type: ignore[attr-defined]
+            return (
+                f"已新建指标「{metric.name}」（{metric.code}，{metric.unit_id}），以「{data['text']}」为别名；"
+                f"{len(reread)} 条候选已取得该指标，待批准 · Metric {metric.code} created; "
+                f"{len(reread)} waiting candidates now have it and wait for approval."
+            )
+
+        return self._act(request, act)
+
     def _change_allowed(self, request: HttpRequest) -> None:
         if not self.has_change_permission(request):  # type: ignore[attr-defined]
             raise PermissionDenied
@@ -317,7 +447,7 @@ def _group_key(fact: FactMetric) -> tuple[Any, ...]:
 
 def _label_waits(facts: list[FactMetric]) -> bool:
     """A group whose metric is the reader's guess for a label it did not know."""
-    return any(f.suggested_alias and "label" in f.review_note for f in facts)
+    return any(f.suggested_alias and "label" in reason_kinds(f.review_note) for f in facts)
 
 
 def _candidate_shown(fact: FactMetric) -> dict[str, Any]:

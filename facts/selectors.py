@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from common.access import sensitivity_strictest, sensitivity_strictest_sql, visible_to, visible_to_sql
 from core.compute import CannotCompute, Computed, formula_compute, formula_metrics_build
@@ -89,6 +89,35 @@ def facts_visible(facts: QuerySet[FactMetric], *, cleared: bool) -> QuerySet[Fac
     RESTRICTED, and hidden from the uncleared like any other RESTRICTED row."""
     facts = facts.annotate(effective_sensitivity=sensitivity_strictest(*FactMetric.SENSITIVITY_LOOKUPS))
     return visible_to(facts, cleared=cleared, lookups=("effective_sensitivity",))
+
+
+_KEY_FIELDS = ("entity_id", "metric_id", "period_type", "period", "channel_id")
+
+
+def key_held(visible: QuerySet[FactMetric]) -> Exists:
+    """Whether an approved fact among `visible` holds a row's key (company, metric, period and
+    channel): a candidate beside it cannot be approved over it, only rejected."""
+    holders = visible.filter(review_status=FactMetric.Review.APPROVED, **{f: OuterRef(f) for f in _KEY_FIELDS})
+    return Exists(holders.order_by())
+
+
+def document_review_counts(*, document_id: int, cleared: bool) -> dict[str, int]:
+    """A document's facts the caller may see, as a curator's work list: `approved`, `pending`,
+    the pending ones beside an approved figure of their key (`held`) and those whose row label
+    the glossary did not know (`label`, no metric)."""
+    visible = facts_visible(FactMetric.objects.all(), cleared=cleared)
+    pending = Q(review_status=FactMetric.Review.PENDING)
+    counts = (
+        visible.filter(document_id=document_id)
+        .annotate(beside_approved=key_held(visible))
+        .aggregate(
+            approved=Count("pk", filter=Q(review_status=FactMetric.Review.APPROVED)),
+            pending=Count("pk", filter=pending),
+            held=Count("pk", filter=pending & Q(beside_approved=True)),
+            label=Count("pk", filter=pending & Q(metric__isnull=True)),
+        )
+    )
+    return {name: int(value or 0) for name, value in counts.items()}
 
 
 def fact_list(*, cleared: bool) -> QuerySet[FactMetric]:

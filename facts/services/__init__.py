@@ -18,7 +18,7 @@ from .glossary import (
     unit_names,
 )
 from .glossary_import import GlossaryReport, ImportAborted, glossary_import, glossary_rows_read
-from .review_queue import fact_choose, facts_key_set, label_alias_add
+from .review_queue import fact_choose, facts_key_set, facts_reject, label_alias_add, label_metric_create
 
 __all__ = [
     "ALIAS_TARGETS",
@@ -33,12 +33,14 @@ __all__ = [
     "fact_choose",
     "facts_delete",
     "facts_key_set",
+    "facts_reject",
     "facts_replace",
     "facts_review",
     "glossary_changed",
     "glossary_import",
     "glossary_rows_read",
     "label_alias_add",
+    "label_metric_create",
     "metric_create",
     "metric_formula_problems",
     "unit_ensure",

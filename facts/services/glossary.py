@@ -217,11 +217,12 @@ def metric_formula_problems(*, code: str, formula: str, replacing: str | None = 
     ]
 
 
-def metric_create(*, code: str, name: str, unit: str, alias: str) -> Metric:
-    """A new stored metric named by a term analysts used, with the term as its first alias; a
-    code, name or alias that clashes is a `ValidationError` naming it, and nothing is written."""
+def metric_create(*, code: str, name: str, unit: str, alias: str, aggregation: str = "") -> Metric:
+    """A new stored metric named by a term analysts used or a row label a report printed, with
+    that text as its first alias; a code, name or alias that clashes is a `ValidationError`
+    naming it, and nothing is written."""
     with transaction.atomic():
-        metric = Metric(code=code, name=name, unit=unit_ensure(unit))
+        metric = Metric(code=code, name=name, unit=unit_ensure(unit), aggregation=aggregation)
         metric.full_clean()
         metric.save()
         alias_create(kind="metric", text=alias, code=code)

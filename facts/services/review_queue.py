@@ -1,7 +1,8 @@
 """Writes of the review queue's group actions (issue R): approve one candidate of a key and reject
-the other candidates of that key (`fact_choose`), correct the metric, company or period of
-candidates (`facts_key_set`), and add a row label as a metric alias, which re-reads the candidates
-waiting with that label (`label_alias_add`).
+the other candidates of that key (`fact_choose`), reject candidates (`facts_reject`), correct the
+metric, company or period of candidates (`facts_key_set`), and add a row label as an alias of a
+metric (`label_alias_add`) or make a new metric of it (`label_metric_create`), both of which
+re-read the candidates waiting with that label.
 
 Each takes `candidates`, the pending rows its caller may see, and writes all or nothing.
 """
@@ -18,10 +19,16 @@ from core.glossary import alias_key
 from core.types import Period
 
 from ..models import Alias, Entity, FactMetric, Metric
-from .glossary import alias_create
+from .glossary import AliasExists, alias_create, metric_create
 
 _KEY_FIELDS = ("entity_id", "metric_id", "period_type", "period", "channel_id")
-_LABEL_REASON = re.compile(r"^(unknown row label '.*'|empty row label|the row label names no metric)$")
+# The reasons a metric given by a curator answers: the label named none, or not for sure.
+_LABEL_REASON = re.compile(
+    r"^(unknown row label '.*'|empty row label|the row label names no metric"
+    r"|under the heading '.*', which the glossary does not name with '.*'"
+    r"|'.*' heads \d+ rows of this table: name each under its heading"
+    r"|a total row: the glossary does not say which metric '.*' totals)$"
+)
 
 
 @transaction.atomic
@@ -49,6 +56,24 @@ def fact_choose(*, candidates: Any, fact_id: int) -> tuple[FactMetric, list[Fact
     for other in others:
         other.review_status, other.reviewed = FactMetric.Review.REJECTED, True
     return fact, others
+
+
+@transaction.atomic
+def facts_reject(*, candidates: Any, fact_ids: list[int]) -> list[FactMetric]:
+    """Reject the selected candidates (a group's, or every one a page shows), all or none: refused
+    when one of them no longer waits, so a page read before another curator's change rejects
+    nothing it did not show."""
+    facts = list(
+        candidates.select_for_update(of=("self",)).filter(pk__in=fact_ids, review_status=FactMetric.Review.PENDING)
+    )
+    if len(facts) != len(set(fact_ids)) or not facts:
+        raise ValidationError("所选候选已不全在待审核队列中 · Some selected candidates no longer wait for review.")
+    FactMetric.objects.filter(pk__in=[f.pk for f in facts]).update(
+        review_status=FactMetric.Review.REJECTED, reviewed=True
+    )
+    for fact in facts:
+        fact.review_status, fact.reviewed = FactMetric.Review.REJECTED, True
+    return facts
 
 
 @transaction.atomic
@@ -84,8 +109,30 @@ def label_alias_add(*, candidates: Any, text: str, metric_code: str) -> tuple[Al
     give that metric to every waiting candidate whose suggested alias is that label (as the
     glossary compares aliases: `营业收入：` is `营业收入:`). They stay pending, their label reason
     dropped, for a curator to approve in one click: their value and unit were read without the
-    metric, so a person looks once before they answer questions."""
-    alias = alias_create(kind="metric", text=text, code=metric_code)
+    metric, so a person looks once before they answer questions.
+
+    An alias already there for that metric (added since the document was read, on the metric's
+    page or by an import) is no error: its waiting candidates are given the metric all the same.
+    An alias naming another metric is refused (`ValidationError`)."""
+    try:
+        alias = alias_create(kind="metric", text=text, code=metric_code)
+    except AliasExists:
+        alias = Alias.objects.get(key=alias_key(text))
+    return alias, _label_candidates_reread(candidates, text, metric_code)
+
+
+@transaction.atomic
+def label_metric_create(
+    *, candidates: Any, text: str, code: str, name: str, unit: str, aggregation: str = ""
+) -> tuple[Metric, list[FactMetric]]:
+    """Make a new metric of a row label the glossary did not know (named `name`, the label as
+    its first alias) and give it to the candidates waiting with that label, as `label_alias_add`
+    does. A code, name or alias that clashes is a `ValidationError`, and nothing is written."""
+    metric = metric_create(code=code, name=name, unit=unit, alias=text, aggregation=aggregation)
+    return metric, _label_candidates_reread(candidates, text, metric.code)
+
+
+def _label_candidates_reread(candidates: Any, text: str, metric_code: str) -> list[FactMetric]:
     key = alias_key(text)
     waiting = (
         candidates.select_for_update(of=("self",))
@@ -97,7 +144,7 @@ def label_alias_add(*, candidates: Any, text: str, metric_code: str) -> tuple[Al
         fact.metric_id = metric_code
         fact.review_note = _label_reasons_dropped(fact.review_note)
     FactMetric.objects.bulk_update(facts, ["metric", "review_note"])
-    return alias, facts
+    return facts
 
 
 def _label_reasons_dropped(note: str) -> str:

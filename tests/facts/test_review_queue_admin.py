@@ -3,6 +3,7 @@ the group actions, each atomic and logged."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -12,7 +13,7 @@ from django.contrib.messages import get_messages
 from django.test import Client
 
 from documents.models import Document
-from facts.models import Alias, FactMetric
+from facts.models import Alias, FactMetric, Metric, Unit
 from facts.reasons import reason_shown
 from facts.services import alias_create
 from tests.factories import curator_make, document_make, entity_make, metric_make
@@ -205,3 +206,185 @@ def test_an_alias_that_already_names_another_metric_is_a_message_not_a_503(curat
 def test_the_fact_list_links_the_grouped_review_queue(curator: Client) -> None:
     page = curator.get("/admin/facts/factmetric/").content.decode()
     assert 'href="/admin/facts/factmetric/review/"' in page
+
+
+def _approved(value: str, locator: str, **fields: Any) -> FactMetric:
+    return FactMetric.objects.create(
+        **{**KEY, **fields}, value=Decimal(value), unit_id="CNY_M", source_doc="a.pdf", locator=locator
+    )
+
+
+def test_reject_selected_rejects_a_groups_ticked_candidates_and_logs_each(curator: Client) -> None:
+    _approved("1200.5", "page=40")
+    parent, again, kept = _pending("980.1", "page=90", PARENT), _pending("1200.5", "page=13"), _pending("7", "p=7")
+    response = curator.post(QUEUE + "reject/", {"facts": [parent.pk, again.pk], "back": "key=held"}, follow=True)
+    assert response.redirect_chain[-1][0].endswith("review/?key=held")
+    assert "已驳回 2 条候选" in _messages(response)[0]
+    statuses = dict(FactMetric.objects.filter(pk__in=[parent.pk, again.pk, kept.pk]).values_list("pk", "review_status"))
+    assert statuses == {parent.pk: "rejected", again.pk: "rejected", kept.pk: "pending"}
+    assert set(LogEntry.objects.values_list("object_id", flat=True)) == {str(parent.pk), str(again.pk)}
+
+
+def test_a_rejection_of_a_candidate_gone_meanwhile_writes_nothing(curator: Client) -> None:
+    rows = [_pending("1.1", "p=1"), _pending("2.2", "p=2")]
+    FactMetric.objects.filter(pk=rows[1].pk).update(review_status="approved")
+    response = curator.post(QUEUE + "reject/", {"facts": [r.pk for r in rows]}, follow=True)
+    assert "no longer wait for review" in _messages(response)[0]
+    assert FactMetric.objects.get(pk=rows[0].pk).review_status == "pending"
+    response = curator.post(QUEUE + "reject/", {"facts": ["x"]}, follow=True)
+    assert response.status_code == 200 and _messages(response)
+
+
+def test_the_page_rejects_every_candidate_it_shows_and_only_those(curator: Client) -> None:
+    _approved("1200.5", "page=40")
+    held = [_pending("980.1", "page=90", PARENT), _pending("1200.5", "page=13")]
+    open_key = _pending("33.3", "page=41", metric_id="NET_PROFIT")
+    page = curator.get(QUEUE, {"key": "held"}).content.decode()
+    form = page.split('id="page-reject"')[1].split("</form>")[0]
+    assert sorted(int(v) for v in re.findall(r'name="facts" value="(\d+)"', form)) == sorted(h.pk for h in held)
+    assert "驳回本页全部 2 条" in form
+    curator.post(QUEUE + "reject/", {"facts": [h.pk for h in held]})
+    assert FactMetric.objects.get(pk=open_key.pk).review_status == "pending"
+    assert "没有待审核的候选" in curator.get(QUEUE, {"key": "held"}).content.decode()
+
+
+def test_the_key_and_period_filters(curator: Client) -> None:
+    _approved("1200.5", "page=40")
+    beside = _pending("980.1", "page=90", PARENT)
+    earlier = _pending("1100", "page=41", period="2018")
+    label = _pending("3.3", "p=3", "unknown row label '坪效'", metric_id=None, suggested_alias="坪效")
+
+    def shown(**query: Any) -> set[int]:
+        page = curator.get(QUEUE, query).content.decode()
+        return {int(v) for v in re.findall(r'name="facts" value="(\d+)" checked', page)}
+
+    assert shown(key="held") == {beside.pk}
+    assert shown(key="open") == {earlier.pk, label.pk}
+    assert shown(period="FY2018") == {earlier.pk}
+    assert shown(period="2019年", key="held") == {beside.pk}
+    page = curator.get(QUEUE, {"period": "sometime"}).content.decode()
+    assert "is not one period" in page and not shown(period="sometime")  # an error, not every candidate
+
+
+def test_the_document_filter_of_a_document_whose_queue_was_cleared_shows_an_empty_queue(curator: Client) -> None:
+    cleared_doc, other = document_make("done.pdf"), document_make("other.pdf")
+    done = _pending("1.1", "p=1", document=cleared_doc)
+    _pending("2.2", "p=2", document=other, period="2018")
+    FactMetric.objects.filter(pk=done.pk).update(review_status="rejected")
+    page = curator.get(QUEUE, {"document": cleared_doc.pk}).content.decode()
+    assert "没有待审核的候选" in page and "2.2 CNY_M" not in page
+
+
+def test_groups_with_a_metric_come_before_labels_the_glossary_does_not_know(curator: Client) -> None:
+    _pending("3.3", "p=3", "unknown row label '坪效'", metric_id=None, suggested_alias="坪效")
+    _pending("1.1", "p=1")
+    page = curator.get(QUEUE).content.decode()
+    assert page.index("营业收入 <code>REVENUE</code>") < page.index("「坪效」（未知指标")
+
+
+def test_a_group_beside_an_approved_figure_offers_rejection_not_approval(curator: Client) -> None:
+    _approved("1200.5", "page=40")
+    _pending("980.1", "page=90", PARENT)
+    _pending("33.3", "page=41", metric_id="NET_PROFIT")
+    page = curator.get(QUEUE).content.decode()
+    revenue, profit = page.split("× 营业收入")[1].split("review-group")[0], page.split("× 净利润")[1]
+    assert "只能驳回 · reject only" in revenue and 'name="choose"' not in revenue
+    assert 'name="choose"' in profit
+
+
+def test_a_label_the_glossary_learnt_since_is_given_its_metric_in_one_click(curator: Client) -> None:
+    waiting = _pending("1.1", "p=1", "unknown row label '资产总计'", metric_id=None, suggested_alias="资产总计")
+    alias_create(kind="metric", text="资产总计", code="NET_ASSETS")  # on the metric's page, say
+    page = curator.get(QUEUE).content.decode()
+    known = page.split('class="label-known"')[1].split("</form>")[0]
+    assert 'name="metric" value="NET_ASSETS"' in known and "净资产" in known
+    # The alias is there already for that metric: no error, the candidates are re-read.
+    response = curator.post(QUEUE + "alias/", {"text": "资产总计", "metric": "NET_ASSETS"}, follow=True)
+    assert "1 条候选已取得该指标" in _messages(response)[0]
+    assert FactMetric.objects.get(pk=waiting.pk).metric_id == "NET_ASSETS"
+    assert Alias.objects.filter(text="资产总计").count() == 1
+
+
+def test_a_new_metric_made_of_a_label_takes_its_waiting_candidates(curator: Client) -> None:
+    label = "unknown row label '资产总计'"
+    rows = [
+        _pending("2464.9", "page=60", label, metric_id=None, suggested_alias="资产总计"),
+        _pending("1309.3", "page=62", f"{PARENT}; {label}", metric_id=None, suggested_alias="资产总计"),
+    ]
+    page = curator.get(QUEUE).content.decode()
+    assert 'name="choose"' not in page and "先给指标 · metric first" in page  # approving would be refused
+    form = page.split('class="label-metric"')[1].split("</form>")[0]
+    assert 'name="name" value="资产总计"' in form and '<option value="CNY_M" selected>' in form
+    data = {"text": "资产总计", "code": "TOTAL_ASSETS", "name": "总资产", "unit": "CNY_M", "aggregation": "end"}
+    response = curator.post(QUEUE + "metric/", data, follow=True)
+    assert "已新建指标「总资产」" in _messages(response)[0] and "2 条候选已取得该指标" in _messages(response)[0]
+    metric = Metric.objects.get(code="TOTAL_ASSETS")
+    assert (metric.name, metric.unit_id, metric.aggregation) == ("总资产", "CNY_M", "end")
+    assert Alias.objects.get(text="资产总计").target_code == "TOTAL_ASSETS"
+    first, second = (FactMetric.objects.get(pk=r.pk) for r in rows)
+    assert (first.metric_id, first.review_status, first.review_note) == ("TOTAL_ASSETS", "pending", "")
+    assert second.review_note == PARENT
+    curator.post(QUEUE + "choose/", {"choose": first.pk})
+    assert FactMetric.objects.get(pk=first.pk).review_status == "approved"
+    assert FactMetric.objects.get(pk=second.pk).review_status == "rejected"
+
+
+def test_a_new_metric_that_clashes_is_a_message_and_writes_nothing(curator: Client) -> None:
+    row = _pending("1.1", "p=1", "unknown row label '坪效'", metric_id=None, suggested_alias="坪效")
+    for data, said in [
+        ({"code": "REVENUE", "unit": "CNY_M"}, "Code"),  # a code taken
+        ({"code": "bad code", "unit": "CNY_M"}, "code"),
+        ({"code": "", "unit": "CNY_M"}, "代码 · code"),
+        ({"code": "PING_XIAO", "unit": "平方米"}, "No unit 平方米"),  # no unit is made on the way
+    ]:
+        response = curator.post(QUEUE + "metric/", {"text": "坪效", **data}, follow=True)
+        assert response.status_code == 200 and any(said in m for m in _messages(response)), _messages(response)
+    assert not Metric.objects.filter(name="坪效").exists() and not Alias.objects.filter(text="坪效").exists()
+    assert not Unit.objects.filter(code="平方米").exists()
+    assert FactMetric.objects.get(pk=row.pk).metric_id is None
+    assert not LogEntry.objects.exists()
+
+
+def test_a_curator_without_the_right_to_add_metrics_cannot_make_one(curator: Client) -> None:
+    from django.contrib.auth.models import Permission
+
+    user = curator_make("no_metrics")
+    user.groups.clear()
+    user.user_permissions.add(*Permission.objects.filter(codename__in=["view_factmetric", "change_factmetric"]))
+    client = Client()
+    client.force_login(user)
+    response = client.post(QUEUE + "metric/", {"text": "坪效", "code": "PING_XIAO", "unit": "CNY_M"})
+    assert response.status_code == 403 and not Metric.objects.filter(code="PING_XIAO").exists()
+
+
+@pytest.mark.parametrize(
+    ("note", "words", "kind"),
+    [
+        (
+            "under the heading '营业外收入', which the glossary does not name with '其他'",
+            "标题「营业外收入」下的「其他」：术语表未给出对应指标",
+            "label",
+        ),
+        ("'GeneVida GmbH' heads 4 rows of this table: name each under its heading", "出现 4 次", "label"),
+        ("a total row: the glossary does not say which metric '合计' totals", "合计行：术语表未说明「合计」", "label"),
+        (
+            "columns '期末 账面余额', '期末 账面价值' all hold FY2019: add their groups as channels or split the table",
+            "都是 FY2019 的数：请把各列组设为渠道",
+            "other",
+        ),
+    ],
+)
+def test_the_label_and_column_reasons_read_in_chinese_under_their_kind(note: str, words: str, kind: str) -> None:
+    from facts.reasons import reason_kinds
+
+    assert words in reason_shown(note, "zh") and reason_kinds(note) == [kind]
+
+
+def test_a_metric_set_by_hand_answers_a_heading_reason(curator: Client) -> None:
+    note = "under the heading '营业外收入', which the glossary does not name with '其他'; " + PARENT
+    row = _pending("1.1", "p=1", note, suggested_alias="其他")
+    assert 'class="label-alias"' in curator.get(QUEUE).content.decode()  # the guess waits for a person
+    curator.post(QUEUE + "key/", {"facts": [row.pk], "metric": "净利润"})
+    assert FactMetric.objects.get(pk=row.pk).review_note == PARENT
+    page = curator.get(QUEUE).content.decode()
+    assert 'class="label-alias"' not in page  # the label's reason is answered
