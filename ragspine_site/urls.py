@@ -7,6 +7,7 @@ from agent.api import AskApi, AskStreamApi, HealthApi, ReadyApi
 from documents.api import DocumentUploadApi, JobDetailApi
 from facts.api import AliasDetailApi, AliasListApi, FactListApi
 from faq.api import FaqDetailApi, FaqListApi
+from protocols.chat import ChatCompletionApi, ModelDetailApi, ModelListApi
 from retrieval.api import SearchApi
 
 api = [
@@ -23,6 +24,10 @@ api = [
     path("health", HealthApi.as_view(), name="api-health"),
     path("ready", ReadyApi.as_view(), name="api-ready"),
     path("schema", SpectacularAPIView.as_view(), name="api-schema"),
+    # OpenAI-compatible: the SDK's paths under its base URL `…/v1`.
+    path("chat/completions", ChatCompletionApi.as_view(), name="api-chat-completions"),
+    path("models", ModelListApi.as_view(), name="api-models"),
+    path("models/<str:model>", ModelDetailApi.as_view(), name="api-model"),
 ]
 
 urlpatterns = [
