@@ -8,6 +8,7 @@ from documents.api import DocumentUploadApi, JobDetailApi
 from facts.api import AliasDetailApi, AliasListApi, FactListApi
 from faq.api import FaqDetailApi, FaqListApi
 from protocols.chat import ChatCompletionApi, ModelDetailApi, ModelListApi
+from protocols.mcp_http import McpApi
 from retrieval.api import SearchApi
 
 api = [
@@ -40,6 +41,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("v1/", include(api)),
+    path("mcp", McpApi.as_view(), name="mcp"),
 ]
 
 handler500 = "common.middleware.server_error"
