@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import date
 from typing import Any
@@ -21,7 +22,14 @@ from facts.selectors import OrmFactStore, glossary_snapshot
 from faq.selectors import OrmFaqLookup
 from retrieval.selectors import OrmNarrativeRetriever
 
-from .conversation import ConversationError, conversation_get, conversation_id_check, previous_intent, turn_add
+from .conversation import (
+    ConversationError,
+    conversation_get,
+    conversation_id_check,
+    previous_intent,
+    previous_intent_along,
+    turn_add,
+)
 from .models import QueryLog
 from .serialize import result_as_dict
 
@@ -62,19 +70,27 @@ def ask(
     request_id: str | None = None,
     provider: LLMProvider | None = None,
     conversation_id: str | None = None,
+    follows: Sequence[str] = (),
 ) -> AgentResult:
     """Answer one question for one user and write its trace.
 
     With a `conversation_id` the question is a turn of that conversation of this user (created
     the first time this user names it): a follow-up may inherit the last answered intent, and
     the answered turn is stored. Another user's conversation of the same name is never read.
+    With `follows` (conversations of this user, newest first) the follow-up context is read
+    along them instead (`previous_intent_along`): a chat client's transcript prefixes.
     Raises `ConversationError` for an unusable id, or an id without a signed-in user.
     """
     conversation = None
+    signed_in = user is not None and user.is_authenticated
+    if (conversation_id is not None or follows) and not signed_in:
+        raise ConversationError("a conversation needs a signed-in user.")
     if conversation_id is not None:
-        if user is None or not user.is_authenticated:
-            raise ConversationError("a conversation needs a signed-in user.")
         conversation = conversation_get(user=user, external_id=conversation_id_check(conversation_id))
+    if follows:
+        previous = previous_intent_along(user=user, external_ids=[conversation_id_check(c) for c in follows])
+    else:
+        previous = previous_intent(conversation)
     llm = provider or provider_build()
     # The offline mock cannot write prose: narrative answers are then extractive.
     synthesizer = None if llm.name == "mock" else llm
@@ -93,7 +109,7 @@ def ask(
         synthesizer=synthesizer,
         intent_parser=router,
         rerank=bool(settings.RAGSPINE.get("RERANK")) and synthesizer is not None,
-        previous=previous_intent(conversation),
+        previous=previous,
     )
     user_id = user.pk if user is not None and user.is_authenticated else None
     trace = trace_from_result(result, user_id=user_id, store_question=settings.RAGSPINE["LOG_QUESTIONS"])

@@ -9,6 +9,7 @@ conversation; only the last answered intent is ever used as context.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, replace
 from typing import Any
 
@@ -80,6 +81,29 @@ def previous_intent(conversation: Conversation | None) -> ParsedIntent | None:
         return None
     answered = conversation.turns.exclude(intent__isnull=True).order_by("-position")
     for data, route in answered.values_list("intent", "result__route"):
+        if route != ROUTE_FAQ:
+            return intent_from_json(data) if data else None
+    return None
+
+
+def previous_intent_along(
+    *, user: AbstractBaseUser | AnonymousUser | None, external_ids: Sequence[str]
+) -> ParsedIntent | None:
+    """`previous_intent` along a chain of this user's conversations, newest first: the last
+    answered intent in the first of them that has one.
+
+    A chat client sends its whole transcript each time; each prefix of it is a conversation of
+    its own (so an edited or regenerated turn starts a branch instead of rewriting another), and
+    a follow-up continues the chain of its prefixes as a turn of one conversation would.
+    """
+    if not external_ids or user is None or not user.is_authenticated:
+        return None
+    rank = {external_id: index for index, external_id in enumerate(external_ids)}
+    turns = ConversationTurn.objects.filter(
+        conversation__user_id=user.pk, conversation__external_id__in=list(rank)
+    ).exclude(intent__isnull=True)
+    rows = turns.values_list("conversation__external_id", "position", "intent", "result__route")
+    for _, _, data, route in sorted(rows, key=lambda row: (rank[row[0]], -row[1])):
         if route != ROUTE_FAQ:
             return intent_from_json(data) if data else None
     return None

@@ -22,11 +22,10 @@ from common.api.fields import FactSourceSerializer
 from common.api.pagination import StrictLimitOffsetPagination
 from common.api.permissions import CuratorWrites
 from core.glossary import AGGREGATIONS
-from core.periods import period_parse
 from core.types import SENSITIVITIES
 
 from .models import Alias, FactMetric, Metric
-from .selectors import fact_list, glossary_snapshot
+from .selectors import FactFilterError, fact_filter, fact_list, glossary_snapshot
 from .services import AliasExists, alias_create
 
 
@@ -85,23 +84,10 @@ class FactListApi(ListAPIView):  # type: ignore[type-arg]
     def get_queryset(self) -> QuerySet[FactMetric]:
         filters = self.FilterSerializer(data=self.request.query_params)
         filters.is_valid(raise_exception=True)
-        return _facts_filter(fact_list(cleared=user_cleared(self.request.user)), filters.validated_data)
-
-
-def _facts_filter(facts: QuerySet[FactMetric], params: dict[str, str]) -> QuerySet[FactMetric]:
-    glossary = glossary_snapshot()
-    for kind in ("metric", "entity", "channel"):
-        if params.get(kind):
-            code = glossary.resolve(kind, params[kind])
-            if code is None:
-                raise serializers.ValidationError({kind: f"'{params[kind]}' is not in the glossary."})
-            facts = facts.filter(**{f"{kind}_id": code})
-    if params.get("period"):
-        period = period_parse(params["period"])
-        if period is None:
-            raise serializers.ValidationError({"period": f"'{params['period']}' is not a period."})
-        facts = facts.filter(period_type=period.period_type, period=period.period)
-    return facts
+        try:
+            return fact_filter(fact_list(cleared=user_cleared(self.request.user)), filters=filters.validated_data)
+        except FactFilterError as error:
+            raise serializers.ValidationError({error.field: str(error)}) from None
 
 
 class AliasSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -22,6 +22,7 @@ from core.glossary import (
     UnitInfo,
     glossary_build,
 )
+from core.periods import period_parse
 from core.types import FactRecord, Period, SubTask
 
 from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, GlossaryState, Metric, Unit
@@ -123,6 +124,33 @@ def document_review_counts(*, document_id: int, cleared: bool) -> dict[str, int]
 def fact_list(*, cleared: bool) -> QuerySet[FactMetric]:
     """Approved facts the caller may see, with `effective_sensitivity` (`facts_visible`)."""
     return facts_visible(FactMetric.objects.filter(review_status=FactMetric.Review.APPROVED), cleared=cleared)
+
+
+class FactFilterError(ValueError):
+    """A filter value that names nothing: `field` is the filter, the message says why."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+
+
+def fact_filter(facts: QuerySet[FactMetric], *, filters: dict[str, str]) -> QuerySet[FactMetric]:
+    """`facts` narrowed by `filters` (`metric`, `entity`, `channel`: any alias; `period`: a label
+    such as `FY2025`). Raises `FactFilterError` for a value the glossary or the period grammar
+    does not know."""
+    glossary = glossary_snapshot()
+    for kind in ("metric", "entity", "channel"):
+        if filters.get(kind):
+            code = glossary.resolve(kind, filters[kind])
+            if code is None:
+                raise FactFilterError(kind, f"'{filters[kind]}' is not in the glossary.")
+            facts = facts.filter(**{f"{kind}_id": code})
+    if filters.get("period"):
+        period = period_parse(filters["period"])
+        if period is None:
+            raise FactFilterError("period", f"'{filters['period']}' is not a period.")
+        facts = facts.filter(period_type=period.period_type, period=period.period)
+    return facts
 
 
 _FACT_COLUMNS = (

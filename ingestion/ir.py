@@ -116,9 +116,37 @@ class ExtractedDocument:
     warnings: list[str] = field(default_factory=list)
 
 
-_CELL_LOCATOR = re.compile(r"(?:^|,)row=[^,]+,col=[^,]+$|^sheet=.+![A-Z]{1,3}[0-9]+$")
-
-
 def is_cell_locator(locator: str) -> bool:
     """True for a locator that names one cell (`…,row=…,col=…` or `sheet=…!C4`)."""
-    return bool(_CELL_LOCATOR.search(locator))
+    return cell_address(locator) is not None
+
+
+_LABELLED_CELL = re.compile(r"^(?:(?P<table>.*),)?row=(?P<row>[^,]+),col=(?P<col>[^,]+)$")
+_SHEET_CELL = re.compile(r"^(?P<table>sheet=.+)!(?P<col>[A-Z]{1,3})(?P<row>[0-9]+)$")
+
+
+@dataclass(frozen=True)
+class CellAddress:
+    """Where a cell locator points: its table (the locator's prefix), row and column."""
+
+    table: str
+    row: str
+    column: str
+
+
+def cell_address(locator: str) -> CellAddress | None:
+    """The table, row and column a cell locator names (`slide=3,table=1,row=营业收入,col=FY2025`
+    → `slide=3,table=1`, `营业收入`, `FY2025`; `sheet=ACME香港!C4` → `sheet=ACME香港`, `4`, `C`);
+    None for a locator that names no single cell."""
+    match = _LABELLED_CELL.match(locator) or _SHEET_CELL.match(locator)
+    if match is None:
+        return None
+    return CellAddress(match["table"] or "", match["row"], match["col"])
+
+
+def locator_place(locator: str) -> str:
+    """The outermost place a locator names: its first part (`slide=3`, `page=2`, `section=…`),
+    without a sheet cell's reference (`sheet=ACME香港!C4` → `sheet=ACME香港`)."""
+    first = locator.split(",", 1)[0]
+    sheet = _SHEET_CELL.match(first)
+    return sheet["table"] if sheet else first

@@ -7,6 +7,8 @@ from agent.api import AskApi, AskStreamApi, HealthApi, ReadyApi
 from documents.api import DocumentUploadApi, JobDetailApi
 from facts.api import AliasDetailApi, AliasListApi, FactListApi, MetricListApi
 from faq.api import FaqDetailApi, FaqListApi
+from protocols.chat import ChatCompletionApi, ModelDetailApi, ModelListApi
+from protocols.mcp_http import McpApi
 from retrieval.api import SearchApi
 
 api = [
@@ -24,6 +26,10 @@ api = [
     path("health", HealthApi.as_view(), name="api-health"),
     path("ready", ReadyApi.as_view(), name="api-ready"),
     path("schema", SpectacularAPIView.as_view(), name="api-schema"),
+    # OpenAI-compatible: the SDK's paths under its base URL `…/v1`.
+    path("chat/completions", ChatCompletionApi.as_view(), name="api-chat-completions"),
+    path("models", ModelListApi.as_view(), name="api-models"),
+    path("models/<str:model>", ModelDetailApi.as_view(), name="api-model"),
 ]
 
 urlpatterns = [
@@ -36,6 +42,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("v1/", include(api)),
+    path("mcp", McpApi.as_view(), name="mcp"),
 ]
 
 handler500 = "common.middleware.server_error"

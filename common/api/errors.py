@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -35,15 +37,15 @@ _TYPES = {
 }
 
 
-def _message(detail: Any) -> str:
+def error_message(detail: Any) -> str:
     if isinstance(detail, dict):
         parts = []
         for field, value in detail.items():
-            text = _message(value)
+            text = error_message(value)
             parts.append(text if field in ("non_field_errors", "detail") else f"{field}: {text}")
         return "; ".join(parts)
     if isinstance(detail, list):
-        return " ".join(_message(item) for item in detail)
+        return " ".join(error_message(item) for item in detail)
     return str(detail)
 
 
@@ -55,12 +57,15 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         code, error_type, message = status.HTTP_400_BAD_REQUEST, "bad_request", str(exc)
     elif (answer := database_error_answer(exc)) is not None:  # refused write 409/400, outage 503
         code, error_type, message = answer
+    elif isinstance(exc, RequestDataTooBig):  # Django refuses to read it: the client's fault, not ours
+        code, error_type = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, "request_too_large"
+        message = f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes."
     elif isinstance(exc, Http404):
         code, error_type, message = status.HTTP_404_NOT_FOUND, "not_found", "Not found."
     elif isinstance(exc, exceptions.APIException):
         code = exc.status_code
         error_type = next((t for cls, t in _TYPES.items() if isinstance(exc, cls)), "error")
-        message = _message(exc.detail)
+        message = error_message(exc.detail)
         if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
             headers["Retry-After"] = str(int(exc.wait))
         if getattr(exc, "auth_header", None):

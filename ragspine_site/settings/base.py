@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "faq",
     "retrieval",
     "demo",
+    "protocols",
 ]
 
 MIDDLEWARE = [

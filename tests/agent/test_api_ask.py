@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 from unittest import mock
 
 import pytest
@@ -131,6 +132,14 @@ def test_session_authentication_works(demo) -> None:
     client = APIClient(enforce_csrf_checks=False)
     client.force_login(demo["users"]["analyst"])
     assert client.post("/v1/ask", {"question": "营收是多少"}, format="json").status_code == 200
+
+
+def test_a_body_over_the_size_limit_is_a_413_envelope(analyst: APIClient) -> None:
+    from django.conf import settings
+
+    body = json.dumps({"question": "营" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE})
+    response = analyst.post("/v1/ask", data=body, content_type="application/json")
+    assert response.status_code == 413 and response.json()["error"]["type"] == "request_too_large"
 
 
 def test_requests_are_throttled_per_user(demo, analyst: APIClient) -> None:

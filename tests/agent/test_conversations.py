@@ -12,7 +12,15 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from agent.bootstrap import ask
-from agent.conversation import MAX_TURNS, answered_intent, intent_as_json, intent_from_json, previous_intent
+from agent.conversation import (
+    MAX_TURNS,
+    ConversationError,
+    answered_intent,
+    intent_as_json,
+    intent_from_json,
+    previous_intent,
+    previous_intent_along,
+)
 from agent.models import Conversation, ConversationTurn
 from core.types import OP_RANK, Operation, Period
 from tests.conftest import REFERENCE
@@ -263,3 +271,22 @@ def test_the_admin_lists_conversations_without_their_words(web: Client, demo) ->
     page = curator.get(f"/admin/agent/conversation/{conversation.pk}/change/").content.decode()
     assert "REVENUE" in page and GROUP_REVENUE not in page and "128450.6" not in page
     assert curator.get("/admin/agent/conversation/add/").status_code == 403
+
+
+# -- a chain of conversations: a chat client's transcript prefixes ------------------------------
+def test_the_context_along_a_chain_is_the_newest_answered_turn(demo) -> None:
+    user = demo["users"]["analyst"]
+    ask(GROUP_REVENUE, user=user, reference_date=REFERENCE, conversation_id="prefix-1")
+    ask("财年是怎么定义的", user=user, reference_date=REFERENCE, conversation_id="prefix-2")  # FAQ: passed over
+    along = previous_intent_along(user=user, external_ids=["prefix-3", "prefix-2", "prefix-1"])
+    assert along is not None and (along.metric, along.entity) == ("REVENUE", "ACME_GROUP")
+    assert previous_intent_along(user=user, external_ids=["prefix-2"]) is None
+    assert previous_intent_along(user=demo["users"]["analyst_cleared"], external_ids=["prefix-1"]) is None
+    result = ask("那香港呢？", user=user, reference_date=REFERENCE, conversation_id="prefix-3", follows=["prefix-1"])
+    assert [(f.entity, f.period.label) for f in result.facts] == [("ACME_HK", "FY2025")]
+    assert Conversation.objects.get(user=user, external_id="prefix-3").turns.count() == 1
+
+
+def test_a_chain_needs_a_signed_in_user(demo) -> None:
+    with pytest.raises(ConversationError):
+        ask("那香港呢？", user=None, follows=["prefix-1"])

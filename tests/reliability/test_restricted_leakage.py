@@ -23,38 +23,12 @@ from agent.bootstrap import ask
 from agent.models import QueryLog
 from documents.jobs import ingest_job_create
 from documents.models import Document, IngestJob
-from facts.models import FactMetric
 from facts.roles import roles_ensure
-from faq.models import FAQItem
-from retrieval.models import Chunk
 from tests.clients import client_for
+from tests.leakage import QUESTIONS, SEARCHES, restricted_rows, secrets_in
 from tests.scripted import ScriptedProvider, prose
 
 pytestmark = pytest.mark.django_db
-
-SECRET_DOC = "东南亚扩张计划_内部.docx"
-# Strings that exist only in RESTRICTED data: the document's name and text, its fact's value (as
-# stored and as rendered) and the RESTRICTED FAQ item's answer.
-SECRETS = (
-    "东南亚扩张计划_内部",
-    "12亿美元",
-    "14.03",
-    "越南一家区域连锁",
-    "150家",
-    "1402.6",
-    "1,402.6",
-    "尽职调查",
-    "董事会将于下季度",
-)
-QUESTIONS = (
-    "东南亚扩张有什么计划",
-    "蓝鲸项目进展如何",
-    "哪些文件提到了东南亚扩张",
-    "2025年东南亚净利润是多少",
-    "东南亚净利润为什么亏损",
-    "越南收购的目标估值是多少",
-)
-SEARCHES = ("蓝鲸", "东南亚 扩张 收购", "越南 门店", "并购整合风险")
 
 
 @dataclass
@@ -85,13 +59,7 @@ def world_for(demo: dict[str, Any]) -> Callable[[bool], World]:
     _, curators = roles_ensure()
     uncleared_curator = get_user_model().objects.create_user("curator_uncleared", is_staff=True)
     uncleared_curator.groups.add(curators)
-    restricted = {
-        "chunk_ids": set(Chunk.objects.filter(sensitivity="RESTRICTED").values_list("pk", flat=True)),
-        "fact_ids": set(FactMetric.objects.filter(sensitivity="RESTRICTED").values_list("pk", flat=True)),
-        "faq_ids": set(FAQItem.objects.filter(sensitivity="RESTRICTED").values_list("pk", flat=True)),
-        "document_ids": set(Document.objects.filter(sensitivity="RESTRICTED").values_list("pk", flat=True)),
-    }
-    assert all(restricted.values()), "the demo data lost its RESTRICTED rows; the suite would prove nothing"
+    restricted = restricted_rows()
 
     def build(cleared: bool) -> World:
         if cleared:
@@ -291,7 +259,7 @@ SURFACES: dict[str, Callable[..., Exposure]] = {
 
 
 def _leaks(seen: Exposure, world: World) -> list[str]:
-    found = [f"text {secret!r}" for secret in SECRETS if secret in seen.text]
+    found = [f"text {secret!r}" for secret in secrets_in(seen.text)]
     for kind in ("chunk_ids", "fact_ids", "faq_ids", "document_ids"):
         found += [f"{kind} {pk}" for pk in sorted(getattr(seen, kind) & world.restricted[kind])]
     return found

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ProtocolsConfig(AppConfig):
+    name = "protocols"
+    verbose_name = "协议接入 (OpenAI, MCP)"
