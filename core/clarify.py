@@ -90,6 +90,7 @@ def clarify_scope(
         # a sum of quarters from the start of the year (`前三季度合计`) is read, not asked back
         derived = {(s, e) for s, e, quarters in periods_cumulative(intent.normalized, reference_date)}
         unread = [u for u in unread if u[:2] not in derived]
+    unread = [u for u in unread if u[:2] not in intent.periods_read]
     if unread:
         return _ask_for_period(intent, unread[0], reference_date, language, answerable)
 
