@@ -41,10 +41,12 @@ _SHORT_YEAR = (
     r"(?:财年|年度|年(?!来|内|间|期|以来|之|多|左右|前|后|里|半(?!年)|级|代|龄))"
 )
 _YEAR_PREFIX = rf"(?:(?<![a-z])(?:fy\s?)?{_YEAR}\s?(?:财年|年度|年)?|{_SHORT_YEAR})"
+# An English unit ends where no ASCII letter follows (`2000 percent的增长`): `\b` would see the
+# Chinese character after it as part of the word and read the number as a year.
 _NOT_A_QUANTITY = (
     r"(?!\.[0-9]|\s?(?:万|亿|元|百万|千|个|家|人|%|‰|美元|港元|块|件|台|名|倍|笔|次|份|"
-    r"亩|平|米|公里|吨|kg|km|m\b|k\b|bn\b|mn\b|x\b|pp\b|bps?\b|percent(?:age)?\b|times\b|"
-    r"(?:million|billion|thousand|trillion)s?\b))"
+    r"亩|平|米|公里|吨|kg|km|(?:m|k|bn|mn|x|pp|bps?|percent(?:age)?|times"
+    r"|(?:million|billion|thousand|trillion)s?)(?![a-z])))"
 )
 _HALF = r"(?P<half>上半年|下半年|上半|下半|h1|h2)"
 _QUARTER = r"(?:(?<![a-z])q(?P<q1>[1-4])|第(?P<q2>[一二三四1-4])季度?|(?P<q3>[一二三四])季度)"

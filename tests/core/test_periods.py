@@ -63,7 +63,23 @@ def test_last_quarter_in_the_first_quarter_is_the_previous_year() -> None:
     assert labels("上季度", date(2026, 8, 1)) == ["2026Q2"]
 
 
-@pytest.mark.parametrize("text", ["2025万元", "2025.5", "12025", "1989年", "2101", "共2025家门店", "2025%", "20250"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2025万元",
+        "2025.5",
+        "12025",
+        "1989年",
+        "2101",
+        "共2025家门店",
+        "2025%",
+        "20250",
+        # an English unit before a Chinese word (`\b` saw no word end there)
+        "实现2000 percent的增长",
+        "2020 million的收入",
+        "增长2000pp的",
+    ],
+)
 def test_numbers_that_are_not_years(text: str) -> None:
     assert labels(text) == []
 
