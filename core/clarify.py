@@ -15,7 +15,10 @@ early on the first two modes before any FAQ, tool, retrieval or LLM call:
    goes (腾讯2025年营收) with the entities in scope, never the home entity's figure; no metric →
    `ask_first` naming the unknown words, listing metrics closest to the question's wording first;
 5. a stretch of time no period type holds (前三季度, 1-9月, 3月, Q5) → `ask_first` with the periods
-   there are (FY, H1/H2, Q1–Q4), never the full year's figure;
+   there are (FY, H1/H2, Q1–Q4), never the full year's figure; given `answerable`, only those
+   whose answer holds a figure for the entity and metric asked (stored, or derived by the
+   derived-period rules), so that every option leads to a figure. This is the one ask-first that
+   reads the fact store, with the user's clearance, and it shows period labels only;
 6. a missing entity or period → `answer_with_assumptions` (home entity, latest complete
    fiscal year) with a banner and narrowing options; with no home entity, `ask_first` for it;
 7. otherwise `none`.
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Sequence
 from datetime import date
 from difflib import SequenceMatcher
 
@@ -49,12 +53,22 @@ from .types import (
 )
 
 MAX_OPTIONS = 8
+# Of the periods a period ask-back could offer, those whose answer holds a figure (in order).
+Answerable = Callable[[Sequence[Period]], Sequence[Period]]
 _CJK_WORD = re.compile(r"[\u3400-\u9fff]{2,}")
 
 
 def clarify_scope(
-    intent: ParsedIntent, *, glossary: GlossarySnapshot, reference_date: date, verdict: SecurityVerdict
+    intent: ParsedIntent,
+    *,
+    glossary: GlossarySnapshot,
+    reference_date: date,
+    verdict: SecurityVerdict,
+    answerable: Answerable | None = None,
 ) -> ClarificationResult:
+    """The gate's outcome for `intent`. `answerable` (the orchestrator's, over the fact store with
+    the user's clearance) keeps, of the periods a period ask-back could offer, those whose answer
+    holds a figure; without it every period type of the year is offered."""
     language = intent.language
     if verdict.refused:
         return ClarificationResult(
@@ -76,8 +90,9 @@ def clarify_scope(
         # a sum of quarters from the start of the year (`前三季度合计`) is read, not asked back
         derived = {(s, e) for s, e, quarters in periods_cumulative(intent.normalized, reference_date)}
         unread = [u for u in unread if u[:2] not in derived]
+    unread = [u for u in unread if u[:2] not in intent.periods_read]
     if unread:
-        return _ask_for_period(intent, unread[0], reference_date, language)
+        return _ask_for_period(intent, unread[0], reference_date, language, answerable)
 
     home = glossary.home_entity
     if intent.entity is None and home is None:
@@ -176,38 +191,73 @@ def _ask_for_known_entity(
 
 
 def _ask_for_period(
-    intent: ParsedIntent, unread: tuple[int, int, str], reference_date: date, language: str
+    intent: ParsedIntent,
+    unread: tuple[int, int, str],
+    reference_date: date,
+    language: str,
+    answerable: Answerable | None,
 ) -> ClarificationResult:
     """`前三季度`, `1-9月`, `Q5`: say which periods the data holds and offer them for the year the
     question named (else the latest complete fiscal year); each option asks the same question
-    with that period in place of the words, so choosing it answers."""
+    with that period in place of the words, so choosing it answers. With `answerable`, only the
+    periods whose answer holds a figure are offered (never `2025H2` when it has none and cannot
+    be derived); when the year named has none, the latest complete fiscal year's are offered, and
+    when that has none either, none, and the question says so."""
     start, end, words = unread
     named = re.search(r"(?<![0-9])(?:199[0-9]|20[0-9]{2}|2100)(?![0-9])", words)
-    year = int(named.group(0)) if named else latest_complete_fiscal_year(reference_date).year
-    periods = [
-        Period("FY", str(year)),
-        Period("HY", f"{year}H1"),
-        Period("HY", f"{year}H2"),
-        *(Period("QUARTER", f"{year}Q{q}") for q in range(1, 5)),
-    ]
+    default = latest_complete_fiscal_year(reference_date).year
+    year = int(named.group(0)) if named else default
+    periods = _year_periods(year)
+    tried = [year]
+    if answerable is not None:
+        periods = list(answerable(periods))
+        if not periods and year != default:
+            tried.append(default)
+            periods = list(answerable(_year_periods(default)))
     text = intent.normalized
     options = tuple(
         NarrowingOption(p.label, f"{text[:start]}{p.label}{text[end:]}", {"period": p.label}) for p in periods
     )
     written = _as_written(words, intent.raw_question)
     labels = [p.label for p in periods]
+    every = answerable is None
     if language == "en":
         question = (
             f"'{written}' is not a period the figures are kept for: they are kept by fiscal year (FY), half "
             "(H1/H2) and quarter (Q1–Q4), so no full-year or other figure is given in its place. "
-            "Which period do you mean? Options: " + ", ".join(labels) + "."
         )
+        empty = " or ".join(str(y) for y in (tried if not periods else tried[:-1]))
+        if empty:
+            question += f"No period of {empty} has a figure for this question" + (
+                "; please ask again with another period, entity or metric." if not periods else ". "
+            )
+        if periods:
+            question += "Which period do you mean? " + ("Options: " if every else "Periods with figures: ")
+            question += ", ".join(labels) + "."
     else:
         question = (
             f"无法按“{written}”查询：数据按财年（FY）、半年（H1/H2）和季度（Q1–Q4）记录，"
-            "为避免答非所问，不以全年或其他期间的数字代替。请问您想查询：" + "、".join(labels) + "？"
+            "为避免答非所问，不以全年或其他期间的数字代替。"
         )
+        empty = "和".join(f"{y}年" for y in (tried if not periods else tried[:-1]))
+        if empty:
+            question += f"{empty}没有查得到此问数据的期间" + (
+                "，请调整期间、实体或指标后重问。" if not periods else "；"
+            )
+        if periods:
+            question += (
+                "请问您想查询" + ("" if every else "（只列出查得到数据的期间）") + "：" + "、".join(labels) + "？"
+            )
     return ClarificationResult(mode=CLARIFY_ASK_FIRST, question=question, narrowing_options=options)
+
+
+def _year_periods(year: int) -> list[Period]:
+    return [
+        Period("FY", str(year)),
+        Period("HY", f"{year}H1"),
+        Period("HY", f"{year}H2"),
+        *(Period("QUARTER", f"{year}Q{q}") for q in range(1, 5)),
+    ]
 
 
 def _as_written(words: str, question: str) -> str:

@@ -16,6 +16,9 @@ narrative, FAQ or document question is never turned into a structured one. Other
   同比增速呢？`) each part is asked again with the slots the follow-up names;
 - with a metric of its own (`那净利润呢`) it keeps that metric and takes the left-out entity,
   period and channel; the previous operation too when it applied to one metric (growth, rank…);
+- a stretch just before the previous periods (`那前三年呢`, `那之前三年呢`, `what about the three
+  years before?`) replaces them with that many years (or quarters) just before the earliest of
+  them, listed as they were (`periods_before`): after FY2022–FY2025, FY2019–FY2021;
 - a bare "why" (`那为什么呢？`, `why?`, and with only a pronoun, an auxiliary or a word of
   movement besides: `Why did it fall?`, `它为什么跌了`, `为什么会这样`) asks about the previous
   answer: it keeps its narrative (or composite) route, with no operation, and carries the
@@ -35,7 +38,7 @@ from typing import Any
 from .glossary import GlossarySnapshot
 from .intent import DOCUMENT_CUES, NUMERIC_CUES
 from .normalize import compact_view, text_normalize
-from .periods import periods_find
+from .periods import period_shifts, periods_before, periods_find
 from .types import (
     OP_AVERAGE,
     OP_CAGR,
@@ -50,6 +53,7 @@ from .types import (
     Operation,
     ParsedIntent,
     Part,
+    Period,
     Routing,
 )
 
@@ -156,7 +160,10 @@ def follow_up_apply(
     if own_metrics and not _FOLLOW_UP_MARKER.search(normalized.strip()):
         return intent, None  # a question of its own (`营收是多少`): its own assumptions apply
     decimals = intent.decimals
-    if not (own_metrics or bare_ask or intent.has_slot or intent.operation is not None or decimals is not None):
+    own_periods = intent.periods or ((intent.period,) if intent.period else ())
+    shift = next(iter(period_shifts(normalized, date.today())), None) if not own_periods else None
+    continued = own_metrics or bare_ask or intent.has_slot or intent.operation is not None or decimals is not None
+    if not continued and shift is None:
         return intent, None  # says nothing that could be continued (`呢？`, `好的`)
 
     changes: dict[str, Any] = {}
@@ -169,9 +176,16 @@ def follow_up_apply(
         if entities:
             changes.update(entity=entities[0], entities=entities)
             inherited["entity"] = entities
-    if not (intent.period or intent.periods):
+    if not own_periods:
         periods = previous.periods or ((previous.period,) if previous.period else ())
-        if periods:
+        if periods and shift is not None:
+            start, end, count, unit = shift
+            before = periods_before(periods, count, unit)
+            changes.update(period=before[0], periods=before, periods_read=(*intent.periods_read, (start, end)))
+            earliest = min(periods, key=lambda p: p.sort_key).label
+            inherited["period"] = _shifted_labels(before, earliest, count, unit, intent.language)
+            own_periods = before
+        elif periods:
             changes.update(period=periods[0], periods=periods)
             inherited["period"] = tuple(p.label for p in periods)
     if not intent.channel_given and previous.channel_given:
@@ -188,7 +202,7 @@ def follow_up_apply(
         changes["operation"] = operation if decimals is None else replace(operation, decimals=decimals)
         inherited["operation"] = (_operation_name(operation, intent.language),)
     if previous.parts and not own_metrics and intent.operation is None and not bare_ask:
-        changes["parts"] = _parts_again(previous.parts, intent, decimals)
+        changes["parts"] = _parts_again(previous.parts, replace(intent, periods=own_periods), decimals)
         changes["operation"] = next((p.operation for p in changes["parts"] if p.operation is not None), None)
     if not inherited:
         return intent, None
@@ -203,6 +217,19 @@ def follow_up_apply(
     changes["routing"] = Routing(intent.routing.mode, intent.routing.confidence, reason)
     changes["unrecognized_terms"] = ()
     return replace(intent, **changes), f"{NOTE_PREFIX[language]}{what}"
+
+
+def _shifted_labels(
+    periods: tuple[Period, ...], earliest: str, count: int, unit: str, language: str
+) -> tuple[str, ...]:
+    """The periods a stretch before the previous ones reads as, the last saying what it is before:
+    `FY2019、FY2020、FY2021（FY2022 之前 3 年）` / `… (the 3 years before FY2022)`."""
+    labels = [p.label for p in periods]
+    if language == "en":
+        labels[-1] += f" (the {count} {unit}{'s' if count > 1 else ''} before {earliest})"
+    else:
+        labels[-1] += f"（{earliest} 之前 {count} {'年' if unit == 'year' else '个季度'}）"
+    return tuple(labels)
 
 
 def _parts_again(parts: tuple[Part, ...], intent: ParsedIntent, decimals: int | None) -> tuple[Part, ...]:
@@ -266,12 +293,17 @@ def _has_own_topic(intent: ParsedIntent, glossary: GlossarySnapshot) -> bool:
     _, positions = compact_view(normalized)
     spans = [(positions[m.start], positions[m.end - 1] + 1) for m in glossary.match(normalized)]
     spans += [(start, end) for start, end, _ in periods_find(normalized, date.today())]
+    shifted = [(start, end) for start, end, _, _ in period_shifts(normalized, date.today())]
+    spans += shifted
+    shifts = [normalized[start:end] for start, end in shifted]
     for start, end in spans:
         chars[start:end] = " " * (end - start)
     rest = _words_removed("".join(chars), intent)
     if _LEFTOVER.search(rest):
         return True
-    return any(_LEFTOVER.search(_words_removed(text_normalize(term), intent)) for term in intent.unrecognized_terms)
+    # the parser lists a stretch before the previous periods as unread words (`之前两个季度` → 季度)
+    terms = [t for t in map(text_normalize, intent.unrecognized_terms) if not any(t in words for words in shifts)]
+    return any(_LEFTOVER.search(_words_removed(term, intent)) for term in terms)
 
 
 def _words_removed(text: str, intent: ParsedIntent) -> str:

@@ -3,10 +3,12 @@
 Takes a question, the caller's clearance and the ports; returns an `AgentResult`.
 The early returns keep a fixed order (invariant 3): the security gate's refusal, then
 ask-first, then assumptions, and only then the FAQ lookup, the fact store, retrieval or any
-LLM. On the structured path every figure is rendered from a fact row (invariant 1): the
-model's prose is discarded, and if the model calls no tool the agent runs `query_metric`
-itself; a computation (growth, share, ranking …) is the engine's, over fact rows only
-(`core.computing`, SPEC §6a). A `ProviderError` yields a fixed message with no number (invariant 7).
+LLM (a period asked back reads, with the user's clearance, only which of the periods it could
+offer are answered with a figure, and shows none of them). On the structured path every figure
+is rendered from a fact row (invariant 1): the model's prose is discarded, and if the model
+calls no tool the agent runs `query_metric` itself; a computation (growth, share, ranking …)
+is the engine's, over fact rows only (`core.computing`, SPEC §6a). A `ProviderError` yields a
+fixed message with no number (invariant 7).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any
 from . import render
 from .clarify import clarify_scope
 from .compute import Computed, Ranking
-from .computing import ComputedAnswer, computed_answer, levels_answer, subtasks_of
+from .computing import ComputedAnswer, computed_answer, levels_answer, part_intent, periods_answerable, subtasks_of
 from .follow_up import follow_up_apply, follow_up_topic
 from .glossary import GlossarySnapshot
 from .intent import DOCUMENT_CUES, parse_intent, reading_note
@@ -61,7 +63,6 @@ from .types import (
     FactRecord,
     Guard,
     ParsedIntent,
-    Part,
     Source,
     SubTask,
 )
@@ -173,7 +174,13 @@ def answer_question(
     verdict = security_screen(
         raw_question=question, glossary=glossary, language=intent.language, scope_entity=intent.entity
     )
-    clarification = clarify_scope(intent, glossary=glossary, reference_date=request.reference, verdict=verdict)
+    clarification = clarify_scope(
+        intent,
+        glossary=glossary,
+        reference_date=request.reference,
+        verdict=verdict,
+        answerable=lambda periods: periods_answerable(intent, periods, glossary=glossary, store=store, cleared=cleared),
+    )
     request.lap("clarify")
 
     # The fixed order of early returns (invariant 3): refusal, then ask-first, then assumptions,
@@ -385,7 +392,7 @@ def _scope_apply(
 def _run_structured(request: _Request, intent: ParsedIntent) -> _Part:
     glossary, store, cleared = request.glossary, request.store, request.cleared
     if intent.parts:
-        return _parts_joined([_part_run(request, _part_intent(intent, part)) for part in intent.parts])
+        return _parts_joined([_part_run(request, part_intent(intent, part)) for part in intent.parts])
     if intent.operation is not None:
         return _computed_part(computed_answer(intent, glossary=glossary, store=store, cleared=cleared))
     tasks = subtasks_of(intent)
@@ -471,26 +478,6 @@ def _run_tool_loop(
                 executed.append((None, outcome, None))
             messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(outcome)})
     return executed
-
-
-def _part_intent(intent: ParsedIntent, part: Part) -> ParsedIntent:
-    """The intent of one part: its metrics, operation and slots; a slot the question left to
-    the clarifier's assumption stays assumed."""
-    return replace(
-        intent,
-        metric=part.metrics[0],
-        metrics=part.metrics,
-        entity=part.entities[0] if part.entities else intent.entity,
-        entities=part.entities,
-        period=part.periods[0] if part.periods else intent.period,
-        periods=part.periods,
-        channel=part.channels[0] if part.channels else "TOTAL",
-        channels=part.channels,
-        channel_given=bool(part.channels),
-        operation=part.operation,
-        decimals=part.decimals,
-        parts=(),
-    )
 
 
 def _part_run(request: _Request, intent: ParsedIntent) -> _Part:

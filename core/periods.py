@@ -16,7 +16,9 @@ so `2025万元` or `2025.5` never become periods. A two-digit number is a year o
 calendar year.
 
 A stretch no period type holds (`前三季度`, `1-9月`, a single month, `Q5`, `13月`) is claimed with
-its year, so the year is never read as the fiscal year, and is listed by `periods_unread`.
+its year, so the year is never read as the fiscal year, and is listed by `periods_unread`. So is a
+stretch just before the periods asked before (`前三年`, `之前两个季度`, `the three years before`):
+only a follow-up can read it (`period_shifts`, `periods_before`).
 """
 
 from __future__ import annotations
@@ -39,10 +41,12 @@ _SHORT_YEAR = (
     r"(?:财年|年度|年(?!来|内|间|期|以来|之|多|左右|前|后|里|半(?!年)|级|代|龄))"
 )
 _YEAR_PREFIX = rf"(?:(?<![a-z])(?:fy\s?)?{_YEAR}\s?(?:财年|年度|年)?|{_SHORT_YEAR})"
+# An English unit ends where no ASCII letter follows (`2000 percent的增长`): `\b` would see the
+# Chinese character after it as part of the word and read the number as a year.
 _NOT_A_QUANTITY = (
     r"(?!\.[0-9]|\s?(?:万|亿|元|百万|千|个|家|人|%|‰|美元|港元|块|件|台|名|倍|笔|次|份|"
-    r"亩|平|米|公里|吨|kg|km|m\b|k\b|bn\b|mn\b|x\b|pp\b|bps?\b|percent(?:age)?\b|times\b|"
-    r"(?:million|billion|thousand|trillion)s?\b))"
+    r"亩|平|米|公里|吨|kg|km|(?:m|k|bn|mn|x|pp|bps?|percent(?:age)?|times"
+    r"|(?:million|billion|thousand|trillion)s?)(?![a-z])))"
 )
 _HALF = r"(?P<half>上半年|下半年|上半|下半|h1|h2)"
 _QUARTER = r"(?:(?<![a-z])q(?P<q1>[1-4])|第(?P<q2>[一二三四1-4])季度?|(?P<q3>[一二三四])季度)"
@@ -78,6 +82,19 @@ _EN_LAST_N = (
     r"(?<![a-z])(?:the )?(?:last|past|previous|recent) (?P<n>[0-9]{1,2}|two|three|four|five|six|seven|eight|ten|twelve)"
     r" (?:fiscal |full )?(?P<unit>years|quarters)(?![a-z])"
 )
+# A stretch just before the periods asked before (`那前三年呢`, `之前四个季度`, `the three years
+# before`): read only against the previous question's periods (`periods_before`); on its own it
+# names no period and is asked back. `前三季度` / `前三个季度` stay the first three quarters.
+_EN_COUNT = r"(?P<n>[0-9]{1,2}|two|three|four|five|six|seven|eight|ten|twelve)"
+_SHIFT_BACK = (
+    rf"(?:之前|此前|以前|往前|再往前|更早)的?\s?{_COUNT}\s?个?(?P<unit>财年|年度|年|季度)(?!来|内|间|期|以来)"
+    rf"|(?<![0-9.])前\s?{_COUNT.replace('<n>', '<n2>')}\s?个?(?P<unit2>财年|年度|年)(?!来|内|间|期|以来)"
+    rf"|(?<![a-z])(?:the )?{_EN_COUNT.replace('<n>', '<en>')} (?:fiscal |full )?(?P<en_unit>years|quarters)"
+    r" (?:before|earlier|prior)(?: (?:that|it|then|this|those|these))?(?![a-z])"
+    rf"|(?<![a-z])(?:the )?preceding {_EN_COUNT.replace('<n>', '<en2>')} (?:fiscal |full )?(?P<en_unit2>years|quarters)"
+    r"(?![a-z])"
+)
+_SHIFT_BACK_RE = re.compile(_SHIFT_BACK)
 # `2022到2025年`, `2022年至2025年`, `22-25年`, `FY2022-FY2025`, `2022 to 2025`
 _YEAR_END = r"(?:fy\s?)?(?P<{0}>199[0-9]|20[0-9]{{2}}|2100|[0-9]{{2}})"
 _YEAR_RANGE = (
@@ -288,6 +305,7 @@ def _with_year(build: Callable[[int, re.Match[str]], Period]) -> Builder:
 
 
 _RULES: list[tuple[re.Pattern[str], Builder, bool]] = [
+    (_SHIFT_BACK_RE, _unread, False),
     (re.compile(_YEAR_RANGE), _year_range, False),
     (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})\s?(?:的)?\s?{_QUARTER_RANGE}"), _quarter_range, False),
     (re.compile(rf"{_QUARTER_RANGE}\s?(?:of\s)?(?:fy\s?)?{_YEAR}"), _quarter_range, False),
@@ -502,6 +520,59 @@ def periods_cumulative(text: str, reference: date) -> list[tuple[int, int, tuple
         if year is not None:
             found.append((start, end, tuple(_qtr(year, q) for q in (1, 2, 3))))
     return found
+
+
+def period_shifts(text: str, reference: date) -> list[tuple[int, int, int, str]]:
+    """The unread stretches of normalised `text` that lie just before the periods asked before
+    (`那前三年呢`, `之前四个季度`, `the three years before`), as `(start, end, count, unit)` with
+    `unit` `year` or `quarter`: a follow-up reads them with `periods_before`."""
+    found = []
+    for start, end, _ in periods_unread(text, reference):
+        m = _SHIFT_BACK_RE.fullmatch(text[start:end])
+        if m is None:
+            continue
+        groups = m.groupdict()
+        count = _count(groups["n"] or groups["n2"] or groups["en"] or groups["en2"])
+        unit = groups["unit"] or groups["unit2"] or groups["en_unit"] or groups["en_unit2"]
+        if 1 <= count <= _MAX_SERIES:
+            found.append((start, end, count, "quarter" if "季" in unit or unit == "quarters" else "year"))
+    return found
+
+
+_MONTHS_OF = {"FY": 12, "HY": 6, "QUARTER": 3}
+
+
+def _first_month(period: Period) -> int:
+    """The period's first month, counted from year 0: FY2025 and 2025Q1 start at 2025 × 12."""
+    part = int(period.period[5]) - 1 if period.period_type != "FY" else 0
+    return period.year * 12 + part * _MONTHS_OF[period.period_type]
+
+
+def _period_at(month: int, period_type: str) -> Period:
+    year, within = divmod(month, 12)
+    if period_type == "FY":
+        return _fy(year)
+    if period_type == "HY":
+        return Period("HY", f"{year}H{within // 6 + 1}")
+    return _qtr(year, within // 3 + 1)
+
+
+def periods_before(periods: tuple[Period, ...], count: int, unit: str) -> tuple[Period, ...]:
+    """The `count` years (`unit` `year`) or quarters (`quarter`) just before the earliest of
+    `periods`, oldest first: after FY2022–FY2025, `前三年` is FY2019–FY2021; after 2025Q1–Q4 it is
+    2022Q1–2024Q4. They are listed as the periods asked before were (years, halves or quarters)
+    when the stretch is a whole number of them, else by `unit` (after FY2025, `之前两个季度` is
+    2024Q3, 2024Q4)."""
+    if not periods or count < 1:
+        return ()
+    months = count * (12 if unit == "year" else 3)
+    start = min(_first_month(p) for p in periods)
+    types = {p.period_type for p in periods}
+    kind = next(iter(types)) if len(types) == 1 else ""
+    if not kind or months % _MONTHS_OF[kind] or start % _MONTHS_OF[kind]:
+        kind = "FY" if unit == "year" and start % 12 == 0 else "QUARTER"
+    step = _MONTHS_OF[kind]
+    return tuple(_period_at(month, kind) for month in range(start - months, start, step))
 
 
 def period_parse(text: str, reference: date | None = None) -> Period | None:

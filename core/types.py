@@ -212,6 +212,10 @@ class ParsedIntent:
     # their own operator or slots, or listed metrics with operators of their own; empty when
     # `operation` (or the level) runs over every slot listed.
     parts: tuple[Part, ...] = ()
+    # Stretches of time the question names against the previous question's periods (`那前三年呢`),
+    # as `(start, end)` in `normalized`, once a follow-up has read them (`follow_up_apply`): read,
+    # so never asked back as a period no type holds.
+    periods_read: tuple[tuple[int, int], ...] = ()
 
     @property
     def has_slot(self) -> bool:

@@ -219,36 +219,40 @@ def facts_pending(task: SubTask, *, cleared: bool) -> QuerySet[FactMetric]:
 def facts_get(tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...], FactRecord]:
     """Every fact `tasks` name that the caller may see, keyed by `SubTask.key`, in a few queries.
 
-    Tasks are grouped by period and channel, and each group is read with the metric and entity
-    lists in `IN` clauses of at most `_IN_BATCH` codes, so a ranking over thousands of entities
-    is a handful of queries instead of one per entity. Rows the tasks did not ask for (the
-    cross product of a group's metrics and entities) are dropped.
+    Tasks are grouped by channel, and each group is read with its metrics, periods and entities in
+    `IN` clauses (the entities in batches of at most `_IN_BATCH` codes), so a ranking over
+    thousands of entities is a handful of queries instead of one per entity, and a series of
+    twelve quarters with the quarters it compares with is one query instead of thirteen. Rows the
+    tasks did not ask for (the cross product of a group's metrics, periods and entities) are
+    dropped.
     """
     wanted = {task.key for task in tasks}
-    groups: dict[tuple[str, str, str], tuple[set[str], set[str]]] = {}
+    groups: dict[str, tuple[set[str], set[str], set[str], set[str]]] = {}
     for metric, entity, period_type, period, channel in wanted:
-        metrics, entities = groups.setdefault((period_type, period, channel), (set(), set()))
+        metrics, entities, types, periods = groups.setdefault(channel, (set(), set(), set(), set()))
         metrics.add(metric)
         entities.add(entity)
+        types.add(period_type)
+        periods.add(period)
     found: dict[tuple[str, ...], FactRecord] = {}
-    for (period_type, period, channel), (metrics, entities) in groups.items():
+    for channel, (metrics, entities, types, periods) in groups.items():
         ordered = sorted(entities)
         for start in range(0, len(ordered), _IN_BATCH):
             rows = (
                 fact_list(cleared=cleared)
                 .filter(
-                    period_type=period_type,
-                    period=period,
-                    channel_id=channel,
                     metric_id__in=sorted(metrics),
                     entity_id__in=ordered[start : start + _IN_BATCH],
+                    period_type__in=sorted(types),
+                    period__in=sorted(periods),
+                    channel_id=channel,
                 )
                 .order_by()
                 .values_list(*_FACT_COLUMNS)
             )
             for row in rows:
                 fact = fact_record(row)
-                key = (fact.metric, fact.entity, period_type, period, channel)
+                key = (fact.metric, fact.entity, fact.period.period_type, fact.period.period, channel)
                 if key in wanted:
                     found[key] = fact
     return found

@@ -18,7 +18,17 @@ Invariants:
 from __future__ import annotations
 
 from .answer import ComputedAnswer, Item, RankedComputed
+from .answerable import periods_answerable
 from .operations import computed_answer, levels_answer
-from .subjects import subtasks_of
+from .subjects import part_intent, subtasks_of
 
-__all__ = ["ComputedAnswer", "Item", "RankedComputed", "computed_answer", "levels_answer", "subtasks_of"]
+__all__ = [
+    "ComputedAnswer",
+    "Item",
+    "RankedComputed",
+    "computed_answer",
+    "levels_answer",
+    "part_intent",
+    "periods_answerable",
+    "subtasks_of",
+]

@@ -14,7 +14,17 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 
-from ..compute import QOQ, YOY, CannotCompute, Change, Computed, cagr_compute, difference_compute, growth_compute
+from ..compute import (
+    QOQ,
+    YOY,
+    CannotCompute,
+    Change,
+    Computed,
+    cagr_compute,
+    comparison_task,
+    difference_compute,
+    growth_compute,
+)
 from ..compute.build import describe
 from ..compute.change import gap_names
 from ..types import OP_CAGR, OP_DIFFERENCE, OP_GROWTH, Operation, Period, SubTask
@@ -32,8 +42,12 @@ def growth_items(context: Context, axes: Axes, operation: Operation) -> list[Ite
         return _between(context, axes, *between, growth=True)
     zh, en = _COMPARISON_WORDS[operation.comparison]
     change_only = operation.kind == OP_DIFFERENCE
+    tasks = axes.tasks()
+    # a series' periods and the ones they compare with, read at once rather than period by period
+    compared = [comparison_task(task, operation.comparison) for task in tasks]
+    context.lookup.prefetch([*tasks, *compared], context.glossary.formula_metrics)
     items = []
-    for task in axes.tasks():
+    for task in tasks:
         outcome = growth_compute(context.lookup, task, operation.comparison, **context.options)
         asked = context.asked(
             task, f"{zh}变动额" if change_only else f"{zh}增长率", f"{en} change" if change_only else f"{en} growth"

@@ -242,6 +242,8 @@ def levels_answer(
     listed whole, its gaps named, with no change between two of them picked out."""
     context = Context(glossary, Reader(store, cleared), language, decimals)
     formulas = glossary.formula_metrics
+    if len(tasks) > 1:
+        context.lookup.prefetch(tasks, formulas)  # a series or a list: one read, not one per key
     items: list[Item] = []
     for task in tasks:
         fact = context.lookup(task)

@@ -17,7 +17,7 @@ from ..compute import CannotCompute, FormulaMetric, RankPool, Reason, sensitivit
 from ..glossary import GlossarySnapshot
 from ..ports import BulkFactStore, FactStore
 from ..tools import task_pending, task_run
-from ..types import OP_RANK, FactRecord, Operation, ParsedIntent, Period, SubTask
+from ..types import OP_RANK, FactRecord, Operation, ParsedIntent, Part, Period, SubTask
 
 
 class Reader:
@@ -137,6 +137,26 @@ class Axes:
 def subtasks_of(intent: ParsedIntent) -> list[SubTask]:
     """The Cartesian product of the listed axes (metrics, entities, periods, channels)."""
     return Axes.of(intent).tasks()
+
+
+def part_intent(intent: ParsedIntent, part: Part) -> ParsedIntent:
+    """The intent of one part: its metrics, operation and slots; a slot the question left to
+    the clarifier's assumption stays assumed."""
+    return replace(
+        intent,
+        metric=part.metrics[0],
+        metrics=part.metrics,
+        entity=part.entities[0] if part.entities else intent.entity,
+        entities=part.entities,
+        period=part.periods[0] if part.periods else intent.period,
+        periods=part.periods,
+        channel=part.channels[0] if part.channels else "TOTAL",
+        channels=part.channels,
+        channel_given=bool(part.channels),
+        operation=part.operation,
+        decimals=part.decimals,
+        parts=(),
+    )
 
 
 @dataclass(frozen=True)

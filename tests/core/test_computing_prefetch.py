@@ -151,3 +151,24 @@ def test_a_tie_at_the_cut_keeps_every_tied_row() -> None:
     assert [row.rank for row in result.ranking.rows][:8] == [1, 1, 1, 1, 5, 5, 5, 5]
     assert all(row.rank <= 10 for row in result.ranking.rows)
     assert "FY2025" in result.answer and "共" not in result.answer.split("\n")[0]
+
+
+# -- a series (issue 23 point 8): one read for the range, not one per period ---------------------------------
+def _quarterly_store(cls: type[InMemoryFactStore] = InMemoryFactStore) -> InMemoryFactStore:
+    quarters = [Period("QUARTER", f"{year}Q{q}") for year in (2022, 2023, 2024, 2025) for q in (1, 2, 3, 4)]
+    facts = [
+        FactRecord("REVENUE", "ACME_HK", p, "TOTAL", Decimal(1000 + 17 * i), "CNY_M", "q.xlsx", f"q={i}")
+        for i, p in enumerate(quarters)
+        if p.label != "2024Q2"  # one quarter missing: named, never skipped
+    ]
+    return cls(facts)
+
+
+@pytest.mark.parametrize("question", ["香港最近12个季度营收每季度环比增长多少", "香港最近12个季度每个季度的营收"])
+def test_a_twelve_quarter_series_reads_its_range_in_one_bulk_read(question: str) -> None:
+    store = _quarterly_store()
+    result = ask(question, store=store, cleared=True)
+    assert store.bulk_calls == 1 and store.calls == 0
+    key_by_key = ask(question, store=_quarterly_store(OneByOneStore), cleared=True)
+    assert result.answer == key_by_key.answer and result.computed == key_by_key.computed
+    assert "2024Q2" in result.answer and len({f.period for f in result.facts}) >= 11

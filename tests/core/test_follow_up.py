@@ -409,3 +409,91 @@ def test_a_follow_up_to_a_question_in_parts_asks_each_part_again(glossary, store
     assert parts == [(("GROSS_MARGIN",), None, ("ACME_SEA",)), (("REVENUE",), "growth", ("ACME_SEA",))]
     assert "ACME东南亚 FY2025 毛利率：" in result.answer and "毛利率同比" not in result.answer
     assert "ACME东南亚 FY2025 营业收入同比增长 59.66%" in result.answer
+
+
+# -- a series keeps its range; `前三年` moves it back (issue 23 point 7) -------------------------------
+def _fy(*years: int) -> tuple[Period, ...]:
+    return tuple(Period("FY", str(year)) for year in years)
+
+
+def _quarters(*labels: str) -> tuple[Period, ...]:
+    return tuple(Period("QUARTER", label) for label in labels)
+
+
+SERIES = "集团2022到2025年每年的营收"
+QUARTERLY = "集团2025年每个季度营收环比增长多少"
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "metrics", "entities", "periods"),
+    [
+        (SERIES, "那香港呢", ("REVENUE",), ("ACME_HK",), _fy(2022, 2023, 2024, 2025)),
+        (SERIES, "and Hong Kong?", ("REVENUE",), ("ACME_HK",), _fy(2022, 2023, 2024, 2025)),
+        (SERIES, "毛利率呢", ("GROSS_MARGIN",), ("ACME_GROUP",), _fy(2022, 2023, 2024, 2025)),
+        # the three years just before the range's first year
+        (SERIES, "那前三年呢", ("REVENUE",), ("ACME_GROUP",), _fy(2019, 2020, 2021)),
+        (SERIES, "那之前三年呢", ("REVENUE",), ("ACME_GROUP",), _fy(2019, 2020, 2021)),
+        (SERIES, "再往前两年呢", ("REVENUE",), ("ACME_GROUP",), _fy(2020, 2021)),
+        (SERIES, "what about the three years before?", ("REVENUE",), ("ACME_GROUP",), _fy(2019, 2020, 2021)),
+        (SERIES, "and the 3 years before that?", ("REVENUE",), ("ACME_GROUP",), _fy(2019, 2020, 2021)),
+        (SERIES, "那前三年的毛利率呢", ("GROSS_MARGIN",), ("ACME_GROUP",), _fy(2019, 2020, 2021)),
+        (SERIES, "那香港之前三年呢", ("REVENUE",), ("ACME_HK",), _fy(2019, 2020, 2021)),
+        # a quarterly range keeps its quarters; quarters asked for are quarters
+        (QUARTERLY, "那前一年呢", ("REVENUE",), ("ACME_GROUP",), _quarters("2024Q1", "2024Q2", "2024Q3", "2024Q4")),
+        (QUARTERLY, "那之前两个季度呢", ("REVENUE",), ("ACME_GROUP",), _quarters("2024Q3", "2024Q4")),
+        (SERIES, "那之前两个季度呢", ("REVENUE",), ("ACME_GROUP",), _quarters("2021Q3", "2021Q4")),
+        (
+            QUARTERLY,
+            "the preceding four quarters?",
+            ("REVENUE",),
+            ("ACME_GROUP",),
+            _quarters(*(f"2024Q{q}" for q in range(1, 5))),
+        ),
+    ],
+)
+def test_a_series_follow_up_keeps_or_moves_the_range(
+    glossary,
+    previous: str,
+    question: str,
+    metrics: tuple[str, ...],
+    entities: tuple[str, ...],
+    periods: tuple[Period, ...],
+) -> None:
+    applied, note = follow_up_apply(parse(question, glossary), parse(previous, glossary), glossary)
+    assert note is not None
+    assert (applied.metrics, applied.entities or (applied.entity,), applied.periods) == (metrics, entities, periods)
+    assert applied.route == "structured"
+    assert applied.operation == parse(previous, glossary).operation  # growth each step stays growth each step
+
+
+def test_the_note_says_which_stretch_the_moved_range_is(glossary) -> None:
+    _, note = follow_up_apply(parse("那前三年呢", glossary), parse(SERIES, glossary), glossary)
+    assert note == "【沿用上一问】指标 营业收入，实体 ACME集团，期间 FY2019、FY2020、FY2021（FY2022 之前 3 年）"
+    _, english = follow_up_apply(
+        parse("what about the three years before?", glossary), parse(SERIES, glossary), glossary
+    )
+    assert english is not None and english.endswith("period FY2019, FY2020, FY2021 (the 3 years before FY2022)")
+
+
+def test_the_first_three_quarters_are_still_the_first_three_quarters(glossary) -> None:
+    """`前三季度` is Q1–Q3 of a year (a derived stretch), never three quarters before the range."""
+    own = parse("那前三季度呢", glossary)
+    applied, _ = follow_up_apply(own, parse(SERIES, glossary), glossary)
+    assert not any(p.period.startswith("2021Q") for p in applied.periods)
+
+
+def test_a_stretch_before_with_no_previous_question_is_asked_back(glossary, store: InMemoryFactStore) -> None:
+    result = answer_question(
+        "集团前三年营收", glossary=glossary, store=store, provider=MockProvider(), cleared=True, reference_date=REF
+    )
+    assert result.answer_kind == "clarification" and result.facts == ()
+
+
+def test_the_moved_range_is_answered_for_every_period_with_the_missing_named(
+    glossary, store: InMemoryFactStore
+) -> None:
+    result = _answer("那前三年呢", glossary, store, parse("集团近三年营收", glossary))
+    assert result.clarification.mode == "none"
+    assert [p.label for p in result.intent.periods] == ["FY2020", "FY2021", "FY2022"]
+    assert [(f.period.label, str(f.value)) for f in result.facts] == [("FY2022", "98215.4")]
+    assert result.answer.count("查不到") == 2 and "FY2020" in result.answer and "FY2021" in result.answer

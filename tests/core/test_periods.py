@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.normalize import text_normalize
-from core.periods import period_parse, periods_find, periods_unread
+from core.periods import period_parse, period_shifts, periods_before, periods_find, periods_unread
 from core.types import Period
 
 REF = date(2026, 3, 15)
@@ -63,7 +63,23 @@ def test_last_quarter_in_the_first_quarter_is_the_previous_year() -> None:
     assert labels("上季度", date(2026, 8, 1)) == ["2026Q2"]
 
 
-@pytest.mark.parametrize("text", ["2025万元", "2025.5", "12025", "1989年", "2101", "共2025家门店", "2025%", "20250"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2025万元",
+        "2025.5",
+        "12025",
+        "1989年",
+        "2101",
+        "共2025家门店",
+        "2025%",
+        "20250",
+        # an English unit before a Chinese word (`\b` saw no word end there)
+        "实现2000 percent的增长",
+        "2020 million的收入",
+        "增长2000pp的",
+    ],
+)
 def test_numbers_that_are_not_years(text: str) -> None:
     assert labels(text) == []
 
@@ -300,3 +316,61 @@ def test_a_year_range_lists_each_year_once_in_order(first: int, length: int, joi
 def test_a_count_of_years_is_one_number(text: str, expected: list[str] | int) -> None:
     found = labels(text)
     assert (len(found) if isinstance(expected, int) else found) == expected
+
+
+# -- a stretch just before the periods asked before (`那前三年呢`) ------------------------------------
+@pytest.mark.parametrize(
+    ("text", "count", "unit"),
+    [
+        ("那前三年呢", 3, "year"),
+        ("那之前三年呢", 3, "year"),
+        ("再往前两年呢", 2, "year"),
+        ("此前4个季度", 4, "quarter"),
+        ("what about the three years before?", 3, "year"),
+        ("the 2 quarters before that", 2, "quarter"),
+        ("the preceding five years", 5, "year"),
+    ],
+)
+def test_a_stretch_before_is_read_as_a_count_and_a_unit_and_names_no_period(text: str, count: int, unit: str) -> None:
+    normalized = text_normalize(text)
+    assert [(c, u) for _, _, c, u in period_shifts(normalized, REF)] == [(count, unit)]
+    assert periods_find(normalized, REF) == [] and periods_unread(normalized, REF)  # asked back on its own
+
+
+@pytest.mark.parametrize("text", ["前三季度", "2025年前三个季度", "前年", "近三年", "前6个月"])
+def test_other_stretches_are_not_a_stretch_before(text: str) -> None:
+    assert period_shifts(text_normalize(text), REF) == []
+
+
+_MONTHS = {"FY": 12, "HY": 6, "QUARTER": 3}
+
+
+def _start(period: Period) -> int:
+    part = 0 if period.period_type == "FY" else int(period.period[5]) - 1
+    return period.year * 12 + part * _MONTHS[period.period_type]
+
+
+@given(
+    kind=st.sampled_from(["FY", "HY", "QUARTER"]),
+    first=st.integers(min_value=2000 * 12, max_value=2030 * 12),
+    length=st.integers(min_value=1, max_value=12),
+    count=st.integers(min_value=1, max_value=12),
+    unit=st.sampled_from(["year", "quarter"]),
+)
+def test_the_stretch_before_ends_where_the_range_starts_and_covers_exactly_the_count(
+    kind: str, first: int, length: int, count: int, unit: str
+) -> None:
+    step = _MONTHS[kind]
+    start = first - first % step
+    series = []
+    for month in range(start, start + length * step, step):
+        year, within = divmod(month, 12)
+        suffix = "" if kind == "FY" else f"{'H' if kind == 'HY' else 'Q'}{within // step + 1}"
+        series.append(Period(kind, f"{year}{suffix}"))
+    before = periods_before(tuple(series), count, unit)
+    starts = [_start(p) for p in before]
+    ends = [s + _MONTHS[p.period_type] for s, p in zip(starts, before, strict=True)]
+    assert starts == sorted(starts) and all(a == b for a, b in zip(ends, starts[1:], strict=False))  # contiguous
+    assert ends[-1] == start and start - starts[0] == count * (12 if unit == "year" else 3)
+    if (count * (12 if unit == "year" else 3)) % step == 0:
+        assert {p.period_type for p in before} == {kind}  # listed as the range was

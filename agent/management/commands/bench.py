@@ -46,6 +46,11 @@ class Command(BaseCommand):
             "--computed", action="store_true", help="growth, formula and ranking answers over 1,000,000 facts"
         )
         parser.add_argument(
+            "--series",
+            action="store_true",
+            help="a 12-quarter series with growth per step over 1,000,000 facts (also part of --computed)",
+        )
+        parser.add_argument(
             "--tables", action="store_true", help="TAT-QA tables as xlsx, docx and PDF, cell by cell against print"
         )
         parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
@@ -78,6 +83,9 @@ class Command(BaseCommand):
         if options["all"] or options["computed"]:
             backends = ["sqlite", "postgres"] if options["backend"] == "both" else [options["backend"]]
             results["computed"] = [self.bench_computed(b, quick=quick) for b in backends]
+        elif options["series"]:
+            backends = ["sqlite", "postgres"] if options["backend"] == "both" else [options["backend"]]
+            results["computed"] = [self.bench_computed(b, quick=quick, shapes="series") for b in backends]
         if options["all"] or options["ingest"]:
             size = "50" if quick else "200"
             command = [sys.executable, "-m", "benchmarks.ingest_bench", "--pages", size, "--slides", size]
@@ -189,14 +197,14 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps(result, ensure_ascii=False))
         return result
 
-    def bench_computed(self, backend: str, *, quick: bool) -> dict[str, Any]:
+    def bench_computed(self, backend: str, *, quick: bool, shapes: str = "") -> dict[str, Any]:
         workdir = Path(settings.BASE_DIR) / "var" / "bench"
         workdir.mkdir(parents=True, exist_ok=True)
         for old in workdir.glob("computed-*.sqlite3*"):
             old.unlink()
-        sizes = ["--entities", "500", "--asks", "30"] if quick else []
+        sizes = ["--entities", "500", "--asks", "30", "--series-entities", "20"] if quick else []
         command = [sys.executable, "-m", "benchmarks.computed_backend", "--backend", backend, "--workdir", str(workdir)]
-        command += sizes
+        command += sizes + (["--shapes", shapes] if shapes else [])
         self.stdout.write(f"{backend}: {' '.join(command[1:])}")
         result = _module_run(command, f"{backend} computed")
         self.stdout.write(json.dumps(result, ensure_ascii=False))
@@ -285,6 +293,7 @@ def markdown(results: dict[str, Any]) -> str:
                 "growth": "YoY growth",
                 "formula": "a formula metric",
                 "ranking": f"a ranking over {computed['entities']:,} entities",
+                "series": "a 12-quarter series with growth per step",
             }[shape]
             lines.append(
                 f"| `/v1/ask` computed, {what}, {computed['facts']:,} facts, {computed['backend']} (p50 / p95) "
