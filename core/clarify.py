@@ -35,7 +35,7 @@ from difflib import SequenceMatcher
 from .compute.display import MAX_DECIMALS
 from .glossary import GlossarySnapshot
 from .intent import term_names_entity
-from .periods import latest_complete_fiscal_year, periods_cumulative, periods_unread
+from .periods import latest_complete_fiscal_year, periods_cumulative, periods_unread, series_unbounded
 from .security import SecurityVerdict
 from .types import (
     CLARIFY_ANSWER_WITH_ASSUMPTIONS,
@@ -93,6 +93,10 @@ def clarify_scope(
     unread = [u for u in unread if u[:2] not in intent.periods_read]
     if unread:
         return _ask_for_period(intent, unread[0], reference_date, language, answerable)
+
+    unbounded = _series_unbounded(intent)
+    if unbounded is not None:
+        return _ask_for_range(intent, unbounded, reference_date, language)
 
     home = glossary.home_entity
     if intent.entity is None and home is None:
@@ -156,7 +160,7 @@ def _operation_problem(intent: ParsedIntent, language: str) -> str | None:
             op.kind in OPERATIONS
             and op.comparison in ("yoy", "qoq")
             and op.order in ("asc", "desc")
-            and op.over in (None, "entities", "channels")
+            and op.over in (None, "entities", "channels", "periods")
         )
         if not known:
             return "The computation asked for is not understood." if en else "无法识别要做的计算，请换一种问法。"
@@ -248,6 +252,55 @@ def _ask_for_period(
             question += (
                 "请问您想查询" + ("" if every else "（只列出查得到数据的期间）") + "：" + "、".join(labels) + "？"
             )
+    return ClarificationResult(mode=CLARIFY_ASK_FIRST, question=question, narrowing_options=options)
+
+
+def _series_unbounded(intent: ParsedIntent) -> str | None:
+    """The period type of a series asked without a range (`集团历年营收`, `哪一年营收最高`,
+    `quarterly revenue`): `FY` or `QUARTER`; None when a period is named or no series is asked.
+    Such a question is asked back: the latest year alone would answer another question, and a
+    ranking of entities in its place a different one."""
+    if intent.period is not None or intent.periods or any(p.periods for p in intent.parts):
+        return None
+    kind = series_unbounded(intent.normalized)
+    over_periods = any(
+        op is not None and op.over == "periods" for op in (intent.operation, *(p.operation for p in intent.parts))
+    )
+    if kind is None and over_periods:
+        kind = "QUARTER" if re.search("季|quarter", intent.normalized) else "FY"
+    return kind
+
+
+def _ask_for_range(intent: ParsedIntent, kind: str, reference_date: date, language: str) -> ClarificationResult:
+    """Ask for the range of a series; each option asks the same question over a range counted
+    back from the latest complete period, so choosing it answers."""
+    en = language == "en"
+    if kind == "QUARTER":
+        spans = ((4, "最近四个季度", "the last four quarters"), (8, "最近八个季度", "the last eight quarters"))
+    else:
+        spans = ((3, "近三年", "the last three years"), (5, "近五年", "the last five years"))
+    text = intent.normalized
+    options = tuple(
+        NarrowingOption(en_words if en else zh_words, f"{text} for {en_words}" if en else f"{zh_words}{text}", {})
+        for _, zh_words, en_words in spans
+    )
+    labels = [o.label for o in options]
+    if en:
+        question = (
+            "Over which periods? The question asks for each "
+            + ("quarter" if kind == "QUARTER" else "year")
+            + " but names no range, so no single period is answered in its place. For example: "
+            + " or ".join(labels)
+            + "."
+        )
+    else:
+        unit = "季度" if kind == "QUARTER" else "年度"
+        question = (
+            f"请指定期间范围：问题要按{unit}逐期列示或比较，但没有给出起止期间，为避免答非所问，不以单一期间代替。"
+            + "例如："
+            + "、".join(labels)
+            + "。"
+        )
     return ClarificationResult(mode=CLARIFY_ASK_FIRST, question=question, narrowing_options=options)
 
 

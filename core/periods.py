@@ -116,7 +116,8 @@ _QUARTER_RANGE = (
 )
 # every quarter of the years named (`2025年每个季度`, `各季度`, `quarterly`)
 _EACH_QUARTER = re.compile(
-    r"每一?个?季度|各个?季度?|逐季|分季度|(?<![a-z])(?:quarterly|each quarter|every quarter)(?![a-z])"
+    r"每一?个?季度|各个?季度?|逐季|分季度|(?:哪|边)一?个?季度?"
+    r"|(?<![a-z])(?:quarterly|each quarter|every quarter|which quarters?)(?![a-z])"
 )
 _EN_MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
@@ -476,6 +477,24 @@ _EACH_PERIOD = re.compile(
 def series_asked(text: str) -> bool:
     """Whether normalised `text` asks for each period of its range (`每年`, `各季度`, `each of`)."""
     return _EACH_PERIOD.search(text) is not None
+
+
+# the words among those that name the period type itself (每年, 各季度, quarterly): a question that
+# says them but no range asks for a series it has not bounded
+_EACH_NAMED = re.compile(
+    r"每一?年|各个?年度?|历年|逐年|每一?个?季度|各个?季度|逐季|分季度"
+    r"|(?<![a-z])(?:(?:each|every) (?:year|quarter)|per (?:year|quarter)|yearly|annually|quarterly"
+    r"|year by year|quarter by quarter)(?![a-z])"
+)
+
+
+def series_unbounded(text: str) -> str | None:
+    """`FY` or `QUARTER` when normalised `text` asks for each year or each quarter (`历年`,
+    `每个季度`, `quarterly`); None otherwise. Said without a range, such a series has no ends."""
+    found = _EACH_NAMED.search(text)
+    if found is None:
+        return None
+    return "QUARTER" if re.search("季|quarter", found.group(0)) else "FY"
 
 
 def series_words(text: str) -> list[tuple[int, int]]:

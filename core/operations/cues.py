@@ -19,6 +19,7 @@ CUE_OVER = "over"  # a ranking's or a sum's list: 各地区, by channel
 CUE_DECIMALS = "decimals"  # 保留两位小数, 2 decimal places
 OVER_ENTITIES = "entities"
 OVER_CHANNELS = "channels"
+OVER_PERIODS = "periods"  # 哪一年最高: the periods of the range asked
 YOY = "yoy"
 QOQ = "qoq"
 
@@ -322,6 +323,8 @@ _RULES: list[tuple[str, str, _Extras]] = [
     # -- what a ranking or a sum runs over ------------------------------------------------------------
     (CUE_OVER, rf"(?:{_ZH_LIST_PREFIX})(?:{_ZH_ENTITY_DIMS})|哪一?家", _fixed(over=OVER_ENTITIES)),
     (CUE_OVER, rf"(?:{_ZH_LIST_PREFIX})(?:销售)?渠道", _fixed(over=OVER_CHANNELS)),
+    (CUE_OVER, r"(?:哪|边)一?个?(?:财?年度?|季度?)", _fixed(over=OVER_PERIODS)),
+    (CUE_OVER, _EN_START + r"which (?:fiscal )?(?:years?|quarters?|periods?)" + _EN_END, _fixed(over=OVER_PERIODS)),
     (CUE_OVER, rf"的(?:{_ZH_ENTITY_DIMS})", _fixed(over=OVER_ENTITIES, weak=True)),
     (CUE_OVER, r"的(?:销售)?渠道", _fixed(over=OVER_CHANNELS, weak=True)),
     (
