@@ -281,9 +281,10 @@ def _conflicts_marked(candidates: list[FactCandidate]) -> list[FactCandidate]:
     (`合并利润表` …) give the key one value: the audited statement rules, and a table elsewhere
     (a note, a summary) that prints another figure waits with the statement's figure beside it.
     One figure printed twice is one fact (the first); printed twice with one print in doubt, both
-    wait, unless the statement rules. A metric only guessed for a label the
-    glossary does not read and a parent-company figure claim no key
-    of the group's: they wait with their own reason and hold nothing else back."""
+    wait, unless the statement rules. A metric only guessed for a label the glossary does not
+    read, a row that names no metric (a bare `合计`, whatever table it closes) and a
+    parent-company figure claim no key of the group's: they wait with their own reason and hold
+    nothing else back."""
     by_key: dict[tuple[str, str, str, str, str], list[int]] = {}
     for index, fact in enumerate(candidates):
         if _claims_key(fact):
@@ -323,4 +324,5 @@ def _conflicts_marked(candidates: list[FactCandidate]) -> list[FactCandidate]:
 
 
 def _claims_key(fact: FactCandidate) -> bool:
-    return fact.scope != PARENT and not fact.guessed
+    # The key is the fact table's: without a metric two cells share only a period, not a figure.
+    return bool(fact.metric) and fact.scope != PARENT and not fact.guessed
