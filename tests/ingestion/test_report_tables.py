@@ -288,9 +288,10 @@ def test_a_table_without_facts_gives_a_warning() -> None:
     table = Table("table=1", "", [["", "Less than 1 year", "1-3 years"], ["Leases", "1", "2"]])
     document = ExtractedDocument("r.docx", "", "", [table], [], 0)
     result = document_facts(document, glossary=_glossary(), sensitivity="INTERNAL", default_entity="CO")
-    assert result.candidates == [] and result.warnings == [
+    assert result.candidates == [] and [w.line for w in result.warnings] == [
         "table=1: no facts read (no row or column of periods (years, dates or fiscal years) was found)"
     ]
+    assert [(w.code, w.place) for w in result.warnings] == [("table.no_period_axis", "table=1")]
 
 
 def test_dates_under_a_quarters_caption_are_not_fiscal_years() -> None:
