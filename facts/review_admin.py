@@ -239,6 +239,23 @@ class ReviewQueueAdmin:
             path("review/metric/", view(require_POST(self.review_metric)), name="facts_factmetric_review_metric"),
         ]
 
+    def index_entries(self, request: HttpRequest) -> list[dict[str, Any]]:
+        """The queue in the facts app on the admin index and sidebar, with how many candidates
+        this curator may see wait (`ragspine_site.admin_site`)."""
+        if not self.has_view_permission(request):  # type: ignore[attr-defined]
+            return []
+        waiting = self._candidates(request).count()
+        return [
+            {
+                "name": f"审核队列 · Review queue（{waiting} 条待审核 · waiting）",
+                "object_name": "ReviewQueue",
+                "admin_url": reverse("admin:facts_factmetric_review"),
+                "add_url": None,
+                "view_only": not self.has_change_permission(request),  # type: ignore[attr-defined]
+                "perms": {"view": True},
+            }
+        ]
+
     def _candidates(self, request: HttpRequest) -> QuerySet[FactMetric]:
         visible: QuerySet[FactMetric] = self.get_queryset(request)  # type: ignore[attr-defined]
         return visible.filter(review_status=FactMetric.Review.PENDING)

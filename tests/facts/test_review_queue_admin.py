@@ -388,3 +388,33 @@ def test_a_metric_set_by_hand_answers_a_heading_reason(curator: Client) -> None:
     assert FactMetric.objects.get(pk=row.pk).review_note == PARENT
     page = curator.get(QUEUE).content.decode()
     assert 'class="label-alias"' not in page  # the label's reason is answered
+
+
+def test_the_queue_is_on_the_admin_index_app_index_and_sidebar_with_its_pending_count(curator: Client) -> None:
+    _pending("1200.5", "page=40")
+    _pending("980.1", "page=90", PARENT)
+    FactMetric.objects.create(**{**KEY, "metric_id": "NET_PROFIT"}, value=Decimal(1), unit_id="CNY_M", locator="p=1")
+    link = re.compile(
+        r'<a href="/admin/facts/factmetric/review/"[^>]*>审核队列 · Review queue（2 条待审核 · waiting）</a>'
+    )
+    for url in ("/admin/", "/admin/facts/", "/admin/documents/document/"):  # the index, the app, a sidebar
+        page = curator.get(url).content.decode()
+        assert link.search(page), url
+
+
+def test_the_queue_entry_counts_only_what_the_user_may_see_and_needs_the_facts_view_permission() -> None:
+    from django.contrib.auth import get_user_model
+
+    from tests.factories import curator_make
+
+    entity_make()
+    metric_make()
+    _pending("1.1", "p=1")
+    restricted = document_make("board.pdf", sensitivity="RESTRICTED")
+    _pending("2.2", "p=2", document=restricted, sensitivity="RESTRICTED", period="2020")
+    client = Client()
+    client.force_login(curator_make())
+    assert "审核队列 · Review queue（1 条待审核 · waiting）" in client.get("/admin/").content.decode()
+    staff = get_user_model().objects.create_user(username="clerk", is_staff=True)
+    client.force_login(staff)
+    assert "审核队列" not in client.get("/admin/").content.decode()
