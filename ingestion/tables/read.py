@@ -299,17 +299,15 @@ def _conflicts_marked(candidates: list[FactCandidate]) -> list[FactCandidate]:
     (`合并利润表` …) give the key one value: the audited statement rules, and a table elsewhere
     (a note, a summary) that prints another figure waits with the statement's figure beside it.
     One figure printed twice is one fact (the first); printed twice with one print in doubt, both
-    wait, unless the statement rules. A metric only guessed for a label the glossary does not
-    read, a row that names no metric (a bare `合计`, whatever table it closes) and a
-    parent-company figure claim no key of the group's: they wait with their own reason and hold
-    nothing else back."""
+    wait, unless the statement rules. A cell that claims no key (`FactCandidate.claims_key`: no
+    metric, a guessed one, a parent company's figure) is compared with none."""
     by_key: dict[tuple[str, str, str, str, str], list[int]] = {}
     for index, fact in enumerate(candidates):
-        if _claims_key(fact):
+        if fact.claims_key:
             by_key.setdefault(fact.key, []).append(index)
     kept: list[FactCandidate] = []
     for index, fact in enumerate(candidates):
-        same = by_key.get(fact.key, []) if _claims_key(fact) else [index]
+        same = by_key.get(fact.key, []) if fact.claims_key else [index]
         if len(same) == 1:
             kept.append(fact)
             continue
@@ -339,8 +337,3 @@ def _conflicts_marked(candidates: list[FactCandidate]) -> list[FactCandidate]:
         else:  # two cells claim one key and one is in doubt: the reviewer sees both
             kept.append(replace(fact, status="pending", reason=fact.reason or "the same figure waits for review"))
     return kept
-
-
-def _claims_key(fact: FactCandidate) -> bool:
-    # The key is the fact table's: without a metric two cells share only a period, not a figure.
-    return bool(fact.metric) and fact.scope != PARENT and not fact.guessed
