@@ -62,7 +62,8 @@ def ingest_job_execute(job_id: str) -> IngestJob:
             outcome.document,
             100,
         )
+        job.outcome = outcome.as_dict()
     job.data = b""
     job.finished_at = timezone.now()
-    job.save(update_fields=["status", "message", "document", "progress", "data", "finished_at"])
+    job.save(update_fields=["status", "message", "outcome", "document", "progress", "data", "finished_at"])
     return job

@@ -31,7 +31,7 @@ SECRET_KEY = env("DJANGO_SECRET_KEY", default="dev-only-insecure-key-change-me-i
 ALLOWED_HOSTS = env("DJANGO_ALLOWED_HOSTS")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "ragspine_site.apps.RagspineAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -156,10 +156,10 @@ def test_a_new_curator_clears_the_headline_figures_of_a_real_report(browser, fre
     act.fill("#id_q", "资产总计")
     act.click(page.get_by_role("button", name="筛选 · Filter"))
     shot(page, "curator-review-queue-label.png")
-    new_metric = page.locator("form.label-metric").first  # a label's forms act on every period of it
+    new_metric = page.locator(".label-metric").first  # a label's forms act on every period of it
     act.fill(new_metric.locator("input[name=code]"), "TOTAL_ASSETS")
     act.fill(new_metric.locator("input[name=name]"), TOTAL_ASSETS)
-    act.select(new_metric.locator("select[name=aggregation]"), value="end")
+    act.fill(new_metric.locator("input[name=aggregation]"), "end")
     act.click(new_metric.locator("button[type=submit]"))
     assert "总资产" in page.locator("ul.messagelist").inner_text()
     group = page.locator("tbody.review-group", has_text=f"FY{gold['year']}").first
