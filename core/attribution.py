@@ -45,13 +45,13 @@ from datetime import date
 from functools import lru_cache
 from pathlib import PurePath
 
-from .glossary import GlossarySnapshot
-from .grounding import SENTENCE
-from .normalize import compact_view, text_normalize
-from .periods import periods_find
-from .ports import RetrievedChunk
-from .quantities import claims_find, prose_normalize
-from .types import Match, Period
+from core.glossary import GlossarySnapshot
+from core.grounding import SENTENCE
+from core.normalize import compact_view, text_normalize
+from core.periods import periods_find
+from core.ports import RetrievedChunk
+from core.quantities import claims_find, prose_normalize
+from core.types import Match, Period
 
 ASKED, GENERAL, OTHER = 0, 1, 2
 # Absolute periods do not depend on the reference date, and a document's relative ones (去年)

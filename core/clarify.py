@@ -32,12 +32,12 @@ from collections.abc import Callable, Sequence
 from datetime import date
 from difflib import SequenceMatcher
 
-from .compute.display import MAX_DECIMALS
-from .glossary import GlossarySnapshot
-from .intent import term_names_entity
-from .periods import latest_complete_fiscal_year, periods_cumulative, periods_unread
-from .security import SecurityVerdict
-from .types import (
+from core.compute.display import MAX_DECIMALS
+from core.glossary import GlossarySnapshot
+from core.intent import term_names_entity
+from core.periods import latest_complete_fiscal_year, periods_cumulative, periods_unread
+from core.security import SecurityVerdict
+from core.types import (
     CLARIFY_ANSWER_WITH_ASSUMPTIONS,
     CLARIFY_ASK_FIRST,
     CLARIFY_NONE,

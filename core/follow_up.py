@@ -35,11 +35,11 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from .glossary import GlossarySnapshot
-from .intent import DOCUMENT_CUES, NUMERIC_CUES
-from .normalize import compact_view, text_normalize
-from .periods import period_shifts, periods_before, periods_find
-from .types import (
+from core.glossary import GlossarySnapshot
+from core.intent import DOCUMENT_CUES, NUMERIC_CUES
+from core.normalize import compact_view, text_normalize
+from core.periods import period_shifts, periods_before, periods_find
+from core.types import (
     OP_AVERAGE,
     OP_CAGR,
     OP_DIFFERENCE,

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .compute import FormulaMetric, formula_metrics_build
-from .formula import formulas_check
-from .gate_view import gate_key, gate_view
-from .matcher import AliasTarget, GlossaryMatcher, MatchView
-from .normalize import text_normalize
-from .types import ENTITY_EXTERNAL, ENTITY_HOME, Match
+from core.compute import FormulaMetric, formula_metrics_build
+from core.formula import formulas_check
+from core.gate_view import gate_key, gate_view
+from core.matcher import AliasTarget, GlossaryMatcher, MatchView
+from core.normalize import text_normalize
+from core.types import ENTITY_EXTERNAL, ENTITY_HOME, Match
 
 
 @dataclass(frozen=True)

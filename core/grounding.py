@@ -44,8 +44,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .normalize import text_normalize
-from .quantities import (
+from core.normalize import text_normalize
+from core.quantities import (
     AMOUNT,
     COUNT,
     FACT,
@@ -58,7 +58,7 @@ from .quantities import (
     fact_quantity,
     prose_normalize,
 )
-from .types import FactRecord
+from core.types import FactRecord
 
 SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
 # The `[n]` markers a synthesis cites snippets with; the system replaces every one of them.

@@ -21,20 +21,20 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from . import render
-from .clarify import clarify_scope
-from .compute import Computed, Ranking
-from .computing import ComputedAnswer, computed_answer, levels_answer, part_intent, periods_answerable, subtasks_of
-from .follow_up import follow_up_apply, follow_up_topic
-from .glossary import GlossarySnapshot
-from .intent import DOCUMENT_CUES, parse_intent, reading_note
-from .narrative import Focus, narrative_answer
-from .periods import period_parse
-from .ports import FactStore, FaqHit, FaqLookup, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
-from .provider import slots_message
-from .screening import ScreenedRetriever
-from .security import security_screen
-from .tools import (
+from core import render
+from core.clarify import clarify_scope
+from core.compute import Computed, Ranking
+from core.computing import ComputedAnswer, computed_answer, levels_answer, part_intent, periods_answerable, subtasks_of
+from core.follow_up import follow_up_apply, follow_up_topic
+from core.glossary import GlossarySnapshot
+from core.intent import DOCUMENT_CUES, parse_intent, reading_note
+from core.narrative import Focus, narrative_answer
+from core.periods import period_parse
+from core.ports import FactStore, FaqHit, FaqLookup, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
+from core.provider import slots_message
+from core.screening import ScreenedRetriever
+from core.security import security_screen
+from core.tools import (
     FOUND,
     NOT_FOUND,
     TOOL_NAME,
@@ -45,7 +45,7 @@ from .tools import (
     tool_schema_anthropic,
     tool_schema_openai,
 )
-from .types import (
+from core.types import (
     CLARIFY_ASK_FIRST,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
     KIND_ANSWER,

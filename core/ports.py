@@ -14,9 +14,9 @@ from datetime import date
 from decimal import Decimal
 from typing import Any, Protocol, runtime_checkable
 
-from .glossary import GlossarySnapshot
-from .trace import TraceRecord
-from .types import FactRecord, ParsedIntent, Source, SubTask
+from core.glossary import GlossarySnapshot
+from core.trace import TraceRecord
+from core.types import FactRecord, ParsedIntent, Source, SubTask
 
 
 class FactStore(Protocol):

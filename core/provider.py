@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .ports import ProviderResponse, ToolCall
+from core.ports import ProviderResponse, ToolCall
 
 SLOTS_MARKER = "slots: "
 

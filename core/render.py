@@ -12,12 +12,12 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
 
-from .compute import UNIT_PCT, UNIT_PP, UNIT_RANK, Change, Computed, Ranking, Reason, number_display
-from .compute.build import subject_names
-from .compute.change import GAP_NO_RATE
-from .compute.display import RATE_DECIMALS, decimal_round
-from .glossary import GlossarySnapshot
-from .types import FactRecord, Period, SubTask
+from core.compute import UNIT_PCT, UNIT_PP, UNIT_RANK, Change, Computed, Ranking, Reason, number_display
+from core.compute.build import subject_names
+from core.compute.change import GAP_NO_RATE
+from core.compute.display import RATE_DECIMALS, decimal_round
+from core.glossary import GlossarySnapshot
+from core.types import FactRecord, Period, SubTask
 
 DEGRADED_STRUCTURED = {
     "zh": "AI 服务暂时不可用，未能完成本次查询，请稍后再试。",

@@ -15,11 +15,11 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from .glossary import GlossarySnapshot
-from .intent import is_inconclusive, parse_intent
-from .periods import period_parse
-from .ports import LLMProvider, ProviderError
-from .types import ROUTE_STRUCTURED, ROUTES, ParsedIntent, Routing
+from core.glossary import GlossarySnapshot
+from core.intent import is_inconclusive, parse_intent
+from core.periods import period_parse
+from core.ports import LLMProvider, ProviderError
+from core.types import ROUTE_STRUCTURED, ROUTES, ParsedIntent, Routing
 
 ROUTER_SYSTEM = (
     "You route analyst questions. Reply with JSON only: "

@@ -25,11 +25,11 @@ from dataclasses import dataclass
 
 import ahocorasick
 
-from .gate_view import gate_views, spelled_keys, spelled_view
-from .glossary import GlossarySnapshot
-from .matcher import AliasTarget, GlossaryMatcher, MatchView, compact_match_view
-from .normalize import text_normalize
-from .types import CLARIFY_OUT_OF_SCOPE_ENTITY, Match, NarrowingOption
+from core.gate_view import gate_views, spelled_keys, spelled_view
+from core.glossary import GlossarySnapshot
+from core.matcher import AliasTarget, GlossaryMatcher, MatchView, compact_match_view
+from core.normalize import text_normalize
+from core.types import CLARIFY_OUT_OF_SCOPE_ENTITY, Match, NarrowingOption
 
 SECURITY_ALLOW = "allow"
 SECURITY_REFUSE_OUT_OF_SCOPE = CLARIFY_OUT_OF_SCOPE_ENTITY

@@ -11,10 +11,10 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from .glossary import GlossarySnapshot
-from .periods import period_parse
-from .ports import FactStore
-from .types import FactRecord, Period, SubTask
+from core.glossary import GlossarySnapshot
+from core.periods import period_parse
+from core.ports import FactStore
+from core.types import FactRecord, Period, SubTask
 
 TOOL_NAME = "query_metric"
 FOUND = "found"

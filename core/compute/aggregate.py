@@ -13,21 +13,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal
 
-from ..formula import Chain, Group, Node, Number
-from ..types import FactRecord, Period, SubTask
-from .build import computed_build, describe, missing_inputs, mixed_units, names, refuse
-from .display import RATE_DECIMALS, UNIT_PCT, decimals_check
-from .operands import FactLookup, FormulaMetric, Label, Operand, Unresolved, code_label
-from .operands import operand_resolve as resolve
-from .outcome import (
-    KIND_AVERAGE,
-    KIND_DERIVED,
-    KIND_RATIO,
-    KIND_SHARE,
-    KIND_SUM,
-    CannotCompute,
-    Computed,
-)
+from core.compute.build import computed_build, describe, missing_inputs, mixed_units, names, refuse
+from core.compute.display import RATE_DECIMALS, UNIT_PCT, decimals_check
+from core.compute.operands import FactLookup, FormulaMetric, Label, Operand, Unresolved, code_label
+from core.compute.operands import operand_resolve as resolve
+from core.compute.outcome import KIND_AVERAGE, KIND_DERIVED, KIND_RATIO, KIND_SHARE, KIND_SUM, CannotCompute, Computed
+from core.formula import Chain, Group, Node, Number
+from core.types import FactRecord, Period, SubTask
 
 Parents = Mapping[str, str | None]  # entity code → parent code
 

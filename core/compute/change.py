@@ -14,13 +14,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from ..formula import Chain, Group, Number, Power
-from ..types import Period, SubTask
-from .build import computed_build, describe, missing_inputs, mixed_units, names, refuse
-from .display import RATE_DECIMALS, UNIT_PCT, UNIT_PP, decimals_check
-from .operands import YOY, FactLookup, FormulaMetric, Label, Operand, Unresolved, code_label, comparison_task
-from .operands import operand_resolve as resolve
-from .outcome import KIND_CAGR, KIND_DIFFERENCE, KIND_GROWTH, CannotCompute, Change, Computed, Reason
+from core.compute.build import computed_build, describe, missing_inputs, mixed_units, names, refuse
+from core.compute.display import RATE_DECIMALS, UNIT_PCT, UNIT_PP, decimals_check
+from core.compute.operands import (
+    YOY,
+    FactLookup,
+    FormulaMetric,
+    Label,
+    Operand,
+    Unresolved,
+    code_label,
+    comparison_task,
+)
+from core.compute.operands import operand_resolve as resolve
+from core.compute.outcome import KIND_CAGR, KIND_DIFFERENCE, KIND_GROWTH, CannotCompute, Change, Computed, Reason
+from core.formula import Chain, Group, Number, Power
+from core.types import Period, SubTask
 
 _ONE = Number(Decimal(1), "1")
 _WORDS = {

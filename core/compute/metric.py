@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..types import FactRecord, SubTask
-from .build import computed_build, describe, missing_inputs, names, refuse
-from .display import RATE_DECIMALS, UNIT_PCT, decimals_check
-from .operands import FactLookup, FormulaMetric, Label, Unresolved, code_label, formula_operand
-from .outcome import KIND_FORMULA, CannotCompute, Computed
+from core.compute.build import computed_build, describe, missing_inputs, names, refuse
+from core.compute.display import RATE_DECIMALS, UNIT_PCT, decimals_check
+from core.compute.operands import FactLookup, FormulaMetric, Label, Unresolved, code_label, formula_operand
+from core.compute.outcome import KIND_FORMULA, CannotCompute, Computed
+from core.types import FactRecord, SubTask
 
 
 def formula_compute(

@@ -15,7 +15,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from ..formula import (
+from core.compute.display import RATE_DECIMALS, UNIT_PCT, number_display, percent_of, value_display
+from core.compute.outcome import Reason
+from core.formula import (
     Chain,
     Formula,
     FormulaError,
@@ -31,9 +33,7 @@ from ..formula import (
     node_refs,
     refs_map,
 )
-from ..types import FactRecord, Period, SubTask
-from .display import RATE_DECIMALS, UNIT_PCT, number_display, percent_of, value_display
-from .outcome import Reason
+from core.types import FactRecord, Period, SubTask
 
 FactLookup = Callable[[SubTask], FactRecord | None]
 Label = Callable[[str, str, str], str]  # (kind, code, language) → text, e.g. `GlossarySnapshot.display`

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from ..types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, SubTask
-from .display import UNIT_PP
+from core.compute.display import UNIT_PP
+from core.types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, SubTask
 
 KIND_GROWTH = "growth"
 KIND_RATIO = "ratio"

@@ -17,10 +17,10 @@ Invariants:
 
 from __future__ import annotations
 
-from .answer import ComputedAnswer, Item, RankedComputed
-from .answerable import periods_answerable
-from .operations import computed_answer, levels_answer
-from .subjects import part_intent, subtasks_of
+from core.computing.answer import ComputedAnswer, Item, RankedComputed
+from core.computing.answerable import periods_answerable
+from core.computing.operations import computed_answer, levels_answer
+from core.computing.subjects import part_intent, subtasks_of
 
 __all__ = [
     "ComputedAnswer",

@@ -12,11 +12,11 @@ from dataclasses import dataclass, fields
 from decimal import Decimal
 from typing import Any
 
-from .. import render
-from ..compute import CannotCompute, Change, Computed, Ranking, RankRow
-from ..glossary import GlossarySnapshot
-from ..tools import FOUND, NOT_FOUND, fact_as_dict
-from ..types import KIND_ANSWER, KIND_REFUSAL, FactRecord, SubTask
+from core import render
+from core.compute import CannotCompute, Change, Computed, Ranking, RankRow
+from core.glossary import GlossarySnapshot
+from core.tools import FOUND, NOT_FOUND, fact_as_dict
+from core.types import KIND_ANSWER, KIND_REFUSAL, FactRecord, SubTask
 
 Outcome = Computed | Change | Ranking | CannotCompute | FactRecord | SubTask  # SubTask: a level not found
 

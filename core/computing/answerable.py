@@ -21,11 +21,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..glossary import GlossarySnapshot
-from ..ports import BulkFactStore, FactStore
-from ..types import KIND_ANSWER, FactRecord, ParsedIntent, Period, SubTask
-from .operations import computed_answer, levels_answer
-from .subjects import Axes, metrics_reached, part_intent, subtasks_of
+from core.computing.operations import computed_answer, levels_answer
+from core.computing.subjects import Axes, metrics_reached, part_intent, subtasks_of
+from core.glossary import GlossarySnapshot
+from core.ports import BulkFactStore, FactStore
+from core.types import KIND_ANSWER, FactRecord, ParsedIntent, Period, SubTask
 
 
 def periods_answerable(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 
-from ..compute import (
+from core.compute import (
     QOQ,
     YOY,
     CannotCompute,
@@ -25,12 +25,12 @@ from ..compute import (
     difference_compute,
     growth_compute,
 )
-from ..compute.build import describe
-from ..compute.change import gap_names
-from ..types import OP_CAGR, OP_DIFFERENCE, OP_GROWTH, Operation, Period, SubTask
-from .answer import Item
-from .composed import change_renamed
-from .subjects import Axes, Context, refusal, units_refusal
+from core.compute.build import describe
+from core.compute.change import gap_names
+from core.computing.answer import Item
+from core.computing.composed import change_renamed
+from core.computing.subjects import Axes, Context, refusal, units_refusal
+from core.types import OP_CAGR, OP_DIFFERENCE, OP_GROWTH, Operation, Period, SubTask
 
 _COMPARISON_WORDS = {YOY: ("同比", "YoY"), QOQ: ("环比", "QoQ")}
 _AXES = ("metric", "entity", "channel")  # a difference's pair is read on the first listing two

@@ -13,14 +13,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
 
-from ..compute import UNIT_PP, CannotCompute, Change, Computed, FormulaMetric, Label, Reason
-from ..compute.build import computed_build, describe, missing_inputs, names
-from ..compute.change import GAP_NO_RATE
-from ..compute.display import RATE_DECIMALS, decimals_check
-from ..compute.operands import FactLookup, Operand, Unresolved, operand_resolve
-from ..compute.outcome import KIND_DIFFERENCE
-from ..formula import Chain, Number
-from ..types import SubTask
+from core.compute import UNIT_PP, CannotCompute, Change, Computed, FormulaMetric, Label, Reason
+from core.compute.build import computed_build, describe, missing_inputs, names
+from core.compute.change import GAP_NO_RATE
+from core.compute.display import RATE_DECIMALS, decimals_check
+from core.compute.operands import FactLookup, Operand, Unresolved, operand_resolve
+from core.compute.outcome import KIND_DIFFERENCE
+from core.formula import Chain, Number
+from core.types import SubTask
 
 _HUNDRED = Number(Decimal(100), "100")
 _POINTS = Reason("percentage_points", *GAP_NO_RATE["percentage_points"])

@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from .. import render
-from ..compute import (
+from core import render
+from core.compute import (
     QOQ,
     UNIT_PCT,
     YOY,
@@ -31,10 +31,14 @@ from ..compute import (
     sum_compute,
     value_display,
 )
-from ..compute.display import MAX_DECIMALS
-from ..glossary import AGGREGATION_END, AGGREGATION_NONE, GlossarySnapshot
-from ..ports import FactStore
-from ..types import (
+from core.compute.display import MAX_DECIMALS
+from core.computing.answer import RANK_LISTED_WHOLE, RANK_SHOWN, ComputedAnswer, Item, assemble
+from core.computing.changes import cagr_items, difference_items, growth_items
+from core.computing.parts import ratio_items, share_items
+from core.computing.subjects import Axes, Context, Reader, members_of, metrics_joined, refusal, units_refusal
+from core.glossary import AGGREGATION_END, AGGREGATION_NONE, GlossarySnapshot
+from core.ports import FactStore
+from core.types import (
     KIND_CLARIFICATION,
     OP_AVERAGE,
     OP_CAGR,
@@ -49,10 +53,6 @@ from ..types import (
     ParsedIntent,
     SubTask,
 )
-from .answer import RANK_LISTED_WHOLE, RANK_SHOWN, ComputedAnswer, Item, assemble
-from .changes import cagr_items, difference_items, growth_items
-from .parts import ratio_items, share_items
-from .subjects import Axes, Context, Reader, members_of, metrics_joined, refusal, units_refusal
 
 
 # -- operations ----------------------------------------------------------------------------

@@ -16,13 +16,13 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 
-from ..compute import CannotCompute, Computed, ratio_compute, share_compute
-from ..compute.aggregate import period_contains
-from ..types import OP_RATIO, OP_SHARE, Operation, Period, SubTask
-from .answer import Item
-from .changes import two_periods
-from .composed import shares_difference
-from .subjects import Axes, Context, refusal
+from core.compute import CannotCompute, Computed, ratio_compute, share_compute
+from core.compute.aggregate import period_contains
+from core.computing.answer import Item
+from core.computing.changes import two_periods
+from core.computing.composed import shares_difference
+from core.computing.subjects import Axes, Context, refusal
+from core.types import OP_RATIO, OP_SHARE, Operation, Period, SubTask
 
 _RATIO_AXES = ("metric", "entity", "channel")
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
-from ..compute import CannotCompute, FormulaMetric, RankPool, Reason, sensitivity_max
-from ..glossary import GlossarySnapshot
-from ..ports import BulkFactStore, FactStore
-from ..tools import task_pending, task_run
-from ..types import OP_RANK, FactRecord, Operation, ParsedIntent, Part, Period, SubTask
+from core.compute import CannotCompute, FormulaMetric, RankPool, Reason, sensitivity_max
+from core.glossary import GlossarySnapshot
+from core.ports import BulkFactStore, FactStore
+from core.tools import task_pending, task_run
+from core.types import OP_RANK, FactRecord, Operation, ParsedIntent, Part, Period, SubTask
 
 
 class Reader:

@@ -22,11 +22,27 @@ import re
 from dataclasses import replace
 from datetime import date
 
-from ..glossary import GlossarySnapshot
-from ..normalize import compact_view, question_language, text_normalize
-from ..operations import OperatorReading, cues_read, operation_read
-from ..periods import periods_cumulative, periods_find, periods_unread, series_asked, series_words
-from ..types import (
+from core.glossary import GlossarySnapshot
+from core.intent.clauses import channels_read, entities_read, parts_read
+from core.intent.route import (
+    DOCUMENT_CUES,
+    MOVEMENT_CUES,
+    NARRATIVE_CUES,
+    NUMERIC_CUES,
+    WHY_CUES,
+    RouteCues,
+    operation_stands,
+    route_choose,
+    route_cues_find,
+    route_reason_write,
+)
+from core.intent.terms import latin_term_find, longer_terms_drop, name_term_find, term_names_entity
+from core.intent.tokens import UNKNOWN, Word, words_read
+from core.intent.typos import corrections_apply, typos_find
+from core.normalize import compact_view, question_language, text_normalize
+from core.operations import OperatorReading, cues_read, operation_read
+from core.periods import periods_cumulative, periods_find, periods_unread, series_asked, series_words
+from core.types import (
     OP_CAGR,
     OP_DIFFERENCE,
     OP_SUM,
@@ -39,22 +55,6 @@ from ..types import (
     Period,
     Routing,
 )
-from .clauses import channels_read, entities_read, parts_read
-from .route import (
-    DOCUMENT_CUES,
-    MOVEMENT_CUES,
-    NARRATIVE_CUES,
-    NUMERIC_CUES,
-    WHY_CUES,
-    RouteCues,
-    operation_stands,
-    route_choose,
-    route_cues_find,
-    route_reason_write,
-)
-from .terms import latin_term_find, longer_terms_drop, name_term_find, term_names_entity
-from .tokens import UNKNOWN, Word, words_read
-from .typos import corrections_apply, typos_find
 
 __all__ = [
     "DOCUMENT_CUES",

@@ -30,9 +30,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from ..glossary import GlossarySnapshot
-from ..operations import CUE_OVER, OVER_CHANNELS, OVER_ENTITIES, Cue, OperatorReading, operation_read
-from ..types import (
+from core.glossary import GlossarySnapshot
+from core.intent.route import NUMERIC_CUES
+from core.operations import CUE_OVER, OVER_CHANNELS, OVER_ENTITIES, Cue, OperatorReading, operation_read
+from core.types import (
     ENTITY_SUBSIDIARY,
     OP_CAGR,
     OP_DIFFERENCE,
@@ -46,7 +47,6 @@ from ..types import (
     Part,
     Period,
 )
-from .route import NUMERIC_CUES
 
 TOTAL = "TOTAL"
 Span = tuple[int, int]

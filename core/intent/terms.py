@@ -31,9 +31,8 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..glossary import GlossarySnapshot
-from ..types import Match, ParsedIntent
-from .tokens import (
+from core.glossary import GlossarySnapshot
+from core.intent.tokens import (
     DIMENSION,
     GENERIC_WORDS,
     UNKNOWN,
@@ -43,6 +42,7 @@ from .tokens import (
     right_attached,
     words_read,
 )
+from core.types import Match, ParsedIntent
 
 Span = tuple[int, int]
 

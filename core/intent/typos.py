@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..operations import OPERATOR_WORDS_EN, OPERATOR_WORDS_ZH
-from .terms import NOT_A_TERM
-from .tokens import COPULAS, UNKNOWN, words_read
+from core.intent.terms import NOT_A_TERM
+from core.intent.tokens import COPULAS, UNKNOWN, words_read
+from core.operations import OPERATOR_WORDS_EN, OPERATOR_WORDS_ZH
 
 Span = tuple[int, int]
 _EN_WORD = re.compile(r"[a-z]+")

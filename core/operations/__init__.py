@@ -18,8 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..types import OP_AVERAGE, OP_CAGR, OP_DIFFERENCE, OP_GROWTH, OP_RANK, OP_RATIO, OP_SHARE, OP_SUM, Operation
-from .cues import (
+from core.operations.cues import (
     CUE_DECIMALS,
     CUE_OVER,
     OPERATOR_WORDS_EN,
@@ -31,6 +30,7 @@ from .cues import (
     Cue,
     cues_read,
 )
+from core.types import OP_AVERAGE, OP_CAGR, OP_DIFFERENCE, OP_GROWTH, OP_RANK, OP_RATIO, OP_SHARE, OP_SUM, Operation
 
 __all__ = [
     "CUE_DECIMALS",

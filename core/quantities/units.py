@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ..types import FactRecord
+from core.types import FactRecord
 
 PERCENT = "percent"
 POINTS = "points"
