@@ -17,8 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import QuerySet
 
-from core.periods import period_parse
-from core.types import (
+from core.model.types import (
     CLARIFY_ASK_FIRST,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
     KIND_ANSWER,
@@ -30,6 +29,7 @@ from core.types import (
     Part,
     Period,
 )
+from core.periods import period_parse
 
 from .models import Conversation, ConversationTurn
 

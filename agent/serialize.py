@@ -12,7 +12,7 @@ from rest_framework import serializers
 
 from common.api.fields import FactSourceSerializer
 from core.compute import KINDS
-from core.types import (
+from core.model.types import (
     ANSWER_KINDS,
     ANSWER_ROUTES,
     CLARIFY_MODES,

@@ -35,9 +35,7 @@ from difflib import SequenceMatcher
 from core.compute.display import MAX_DECIMALS
 from core.glossary import GlossarySnapshot
 from core.intent import term_names_entity
-from core.periods import latest_complete_fiscal_year, periods_cumulative, periods_unread
-from core.security import SecurityVerdict
-from core.types import (
+from core.model.types import (
     CLARIFY_ANSWER_WITH_ASSUMPTIONS,
     CLARIFY_ASK_FIRST,
     CLARIFY_NONE,
@@ -51,6 +49,8 @@ from core.types import (
     ParsedIntent,
     Period,
 )
+from core.periods import latest_complete_fiscal_year, periods_cumulative, periods_unread
+from core.security import SecurityVerdict
 
 MAX_OPTIONS = 8
 # Of the periods a period ask-back could offer, those whose answer holds a figure (in order).

@@ -37,9 +37,7 @@ from typing import Any
 
 from core.glossary import GlossarySnapshot
 from core.intent import DOCUMENT_CUES, NUMERIC_CUES
-from core.normalize import compact_view, text_normalize
-from core.periods import period_shifts, periods_before, periods_find
-from core.types import (
+from core.model.types import (
     OP_AVERAGE,
     OP_CAGR,
     OP_DIFFERENCE,
@@ -56,6 +54,8 @@ from core.types import (
     Period,
     Routing,
 )
+from core.normalize import compact_view, text_normalize
+from core.periods import period_shifts, periods_before, periods_find
 
 # Words that ask about the previous answer without naming a subject of their own: a why, what
 # caused it, and which way it moved (`Why did it fall?`, `它为什么跌了`).

@@ -28,24 +28,7 @@ from core.computing import ComputedAnswer, computed_answer, levels_answer, part_
 from core.follow_up import follow_up_apply, follow_up_topic
 from core.glossary import GlossarySnapshot
 from core.intent import DOCUMENT_CUES, parse_intent, reading_note
-from core.narrative import Focus, narrative_answer
-from core.periods import period_parse
-from core.ports import FactStore, FaqHit, FaqLookup, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
-from core.provider import slots_message
-from core.screening import ScreenedRetriever
-from core.security import security_screen
-from core.tools import (
-    FOUND,
-    NOT_FOUND,
-    TOOL_NAME,
-    UNRECOGNIZED,
-    arguments_normalize,
-    task_pending,
-    task_run,
-    tool_schema_anthropic,
-    tool_schema_openai,
-)
-from core.types import (
+from core.model.types import (
     CLARIFY_ASK_FIRST,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
     KIND_ANSWER,
@@ -65,6 +48,23 @@ from core.types import (
     ParsedIntent,
     Source,
     SubTask,
+)
+from core.narrative import Focus, narrative_answer
+from core.periods import period_parse
+from core.ports import FactStore, FaqHit, FaqLookup, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
+from core.provider import slots_message
+from core.screening import ScreenedRetriever
+from core.security import security_screen
+from core.tools import (
+    FOUND,
+    NOT_FOUND,
+    TOOL_NAME,
+    UNRECOGNIZED,
+    arguments_normalize,
+    task_pending,
+    task_run,
+    tool_schema_anthropic,
+    tool_schema_openai,
 )
 
 MAX_TOOL_ITERATIONS = 5

@@ -15,8 +15,8 @@ from decimal import Decimal
 from typing import Any, Protocol, runtime_checkable
 
 from core.glossary import GlossarySnapshot
-from core.trace import TraceRecord
-from core.types import FactRecord, ParsedIntent, Source, SubTask
+from core.model.trace import TraceRecord
+from core.model.types import FactRecord, ParsedIntent, Source, SubTask
 
 
 class FactStore(Protocol):

@@ -17,7 +17,7 @@ from core.compute.build import subject_names
 from core.compute.change import GAP_NO_RATE
 from core.compute.display import RATE_DECIMALS, decimal_round
 from core.glossary import GlossarySnapshot
-from core.types import FactRecord, Period, SubTask
+from core.model.types import FactRecord, Period, SubTask
 
 DEGRADED_STRUCTURED = {
     "zh": "AI 服务暂时不可用，未能完成本次查询，请稍后再试。",

@@ -17,9 +17,9 @@ from typing import Any
 
 from core.glossary import GlossarySnapshot
 from core.intent import is_inconclusive, parse_intent
+from core.model.types import ROUTE_STRUCTURED, ROUTES, ParsedIntent, Routing
 from core.periods import period_parse
 from core.ports import LLMProvider, ProviderError
-from core.types import ROUTE_STRUCTURED, ROUTES, ParsedIntent, Routing
 
 ROUTER_SYSTEM = (
     "You route analyst questions. Reply with JSON only: "

@@ -24,10 +24,10 @@ from functools import lru_cache
 
 from core.gate_view import confusables_fold
 from core.glossary import GlossarySnapshot
+from core.model.types import Source
 from core.normalize import compact_view, text_normalize
 from core.ports import NarrativeRetriever, RetrievedChunk
 from core.security import external_mentions
-from core.types import Source
 
 # A sentence runs to its closing marks (Chinese or Latin; a full stop only before a space or the
 # end, so `6.7` stays whole), a line end or the end of the text; its closing marks stay with it.

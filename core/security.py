@@ -28,8 +28,8 @@ import ahocorasick
 from core.gate_view import gate_views, spelled_keys, spelled_view
 from core.glossary import GlossarySnapshot
 from core.matcher import AliasTarget, GlossaryMatcher, MatchView, compact_match_view
+from core.model.types import CLARIFY_OUT_OF_SCOPE_ENTITY, Match, NarrowingOption
 from core.normalize import text_normalize
-from core.types import CLARIFY_OUT_OF_SCOPE_ENTITY, Match, NarrowingOption
 
 SECURITY_ALLOW = "allow"
 SECURITY_REFUSE_OUT_OF_SCOPE = CLARIFY_OUT_OF_SCOPE_ENTITY

@@ -12,9 +12,9 @@ from datetime import date
 from typing import Any
 
 from core.glossary import GlossarySnapshot
+from core.model.types import FactRecord, Period, SubTask
 from core.periods import period_parse
 from core.ports import FactStore
-from core.types import FactRecord, Period, SubTask
 
 TOOL_NAME = "query_metric"
 FOUND = "found"

@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from common.access import visible_to
 from core.faq import faq_exclusion, faq_key, jaccard
+from core.model.types import RESTRICTED, ParsedIntent
 from core.ports import FaqHit
-from core.types import RESTRICTED, ParsedIntent
 from retrieval.text import tokens
 
 from .models import FAQItem

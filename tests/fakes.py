@@ -16,8 +16,8 @@ from core.glossary import (
     UnitInfo,
     glossary_build,
 )
+from core.model.types import RESTRICTED, FactRecord, Period, SubTask
 from core.periods import period_parse
-from core.types import RESTRICTED, FactRecord, Period, SubTask
 
 DEMO = Path(__file__).resolve().parent.parent / "demo"
 

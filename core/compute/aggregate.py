@@ -19,7 +19,7 @@ from core.compute.operands import FactLookup, FormulaMetric, Label, Operand, Unr
 from core.compute.operands import operand_resolve as resolve
 from core.compute.outcome import KIND_AVERAGE, KIND_DERIVED, KIND_RATIO, KIND_SHARE, KIND_SUM, CannotCompute, Computed
 from core.formula import Chain, Group, Node, Number
-from core.types import FactRecord, Period, SubTask
+from core.model.types import FactRecord, Period, SubTask
 
 Parents = Mapping[str, str | None]  # entity code → parent code
 

@@ -15,7 +15,7 @@ from core.compute.display import value_display
 from core.compute.operands import Label, Unresolved, code_label, fact_ref, qualifier
 from core.compute.outcome import KIND_RANK, CannotCompute, Computed, Reason, sensitivity_max
 from core.formula import Evaluation, Node, Ref, formula_parse, formula_render, node_evaluate, node_refs
-from core.types import FactRecord, SubTask
+from core.model.types import FactRecord, SubTask
 
 
 class Labels:

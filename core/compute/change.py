@@ -29,7 +29,7 @@ from core.compute.operands import (
 from core.compute.operands import operand_resolve as resolve
 from core.compute.outcome import KIND_CAGR, KIND_DIFFERENCE, KIND_GROWTH, CannotCompute, Change, Computed, Reason
 from core.formula import Chain, Group, Number, Power
-from core.types import Period, SubTask
+from core.model.types import Period, SubTask
 
 _ONE = Number(Decimal(1), "1")
 _WORDS = {

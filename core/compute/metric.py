@@ -14,7 +14,7 @@ from core.compute.build import computed_build, describe, missing_inputs, names, 
 from core.compute.display import RATE_DECIMALS, UNIT_PCT, decimals_check
 from core.compute.operands import FactLookup, FormulaMetric, Label, Unresolved, code_label, formula_operand
 from core.compute.outcome import KIND_FORMULA, CannotCompute, Computed
-from core.types import FactRecord, SubTask
+from core.model.types import FactRecord, SubTask
 
 
 def formula_compute(

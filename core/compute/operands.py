@@ -33,7 +33,7 @@ from core.formula import (
     node_refs,
     refs_map,
 )
-from core.types import FactRecord, Period, SubTask
+from core.model.types import FactRecord, Period, SubTask
 
 FactLookup = Callable[[SubTask], FactRecord | None]
 Label = Callable[[str, str, str], str]  # (kind, code, language) → text, e.g. `GlossarySnapshot.display`

@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from core.compute.display import UNIT_PP
-from core.types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, SubTask
+from core.model.types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, SubTask
 
 KIND_GROWTH = "growth"
 KIND_RATIO = "ratio"

@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from core.model.types import FactRecord, SubTask
+
 from ..formula import Ref
-from ..types import FactRecord, SubTask
 from .build import Labels, describe, missing_inputs, mixed_units, refuse, subject_names
 from .display import UNIT_RANK, decimals_check
 from .metric import formula_compute

@@ -15,8 +15,8 @@ from typing import Any
 from core import render
 from core.compute import CannotCompute, Change, Computed, Ranking, RankRow
 from core.glossary import GlossarySnapshot
+from core.model.types import KIND_ANSWER, KIND_REFUSAL, FactRecord, SubTask
 from core.tools import FOUND, NOT_FOUND, fact_as_dict
-from core.types import KIND_ANSWER, KIND_REFUSAL, FactRecord, SubTask
 
 Outcome = Computed | Change | Ranking | CannotCompute | FactRecord | SubTask  # SubTask: a level not found
 

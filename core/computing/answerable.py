@@ -24,8 +24,8 @@ from typing import Any
 from core.computing.operations import computed_answer, levels_answer
 from core.computing.subjects import Axes, metrics_reached, part_intent, subtasks_of
 from core.glossary import GlossarySnapshot
+from core.model.types import KIND_ANSWER, FactRecord, ParsedIntent, Period, SubTask
 from core.ports import BulkFactStore, FactStore
-from core.types import KIND_ANSWER, FactRecord, ParsedIntent, Period, SubTask
 
 
 def periods_answerable(

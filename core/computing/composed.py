@@ -20,7 +20,7 @@ from core.compute.display import RATE_DECIMALS, decimals_check
 from core.compute.operands import FactLookup, Operand, Unresolved, operand_resolve
 from core.compute.outcome import KIND_DIFFERENCE
 from core.formula import Chain, Number
-from core.types import SubTask
+from core.model.types import SubTask
 
 _HUNDRED = Number(Decimal(100), "100")
 _POINTS = Reason("percentage_points", *GAP_NO_RATE["percentage_points"])

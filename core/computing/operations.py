@@ -37,8 +37,7 @@ from core.computing.changes import cagr_items, difference_items, growth_items
 from core.computing.parts import ratio_items, share_items
 from core.computing.subjects import Axes, Context, Reader, members_of, metrics_joined, refusal, units_refusal
 from core.glossary import AGGREGATION_END, AGGREGATION_NONE, GlossarySnapshot
-from core.ports import FactStore
-from core.types import (
+from core.model.types import (
     KIND_CLARIFICATION,
     OP_AVERAGE,
     OP_CAGR,
@@ -53,6 +52,7 @@ from core.types import (
     ParsedIntent,
     SubTask,
 )
+from core.ports import FactStore
 
 
 # -- operations ----------------------------------------------------------------------------

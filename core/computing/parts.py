@@ -22,7 +22,7 @@ from core.computing.answer import Item
 from core.computing.changes import two_periods
 from core.computing.composed import shares_difference
 from core.computing.subjects import Axes, Context, refusal
-from core.types import OP_RATIO, OP_SHARE, Operation, Period, SubTask
+from core.model.types import OP_RATIO, OP_SHARE, Operation, Period, SubTask
 
 _RATIO_AXES = ("metric", "entity", "channel")
 

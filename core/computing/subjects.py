@@ -15,9 +15,9 @@ from typing import Any
 
 from core.compute import CannotCompute, FormulaMetric, RankPool, Reason, sensitivity_max
 from core.glossary import GlossarySnapshot
+from core.model.types import OP_RANK, FactRecord, Operation, ParsedIntent, Part, Period, SubTask
 from core.ports import BulkFactStore, FactStore
 from core.tools import task_pending, task_run
-from core.types import OP_RANK, FactRecord, Operation, ParsedIntent, Part, Period, SubTask
 
 
 class Reader:

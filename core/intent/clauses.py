@@ -32,8 +32,7 @@ from dataclasses import dataclass, field, replace
 
 from core.glossary import GlossarySnapshot
 from core.intent.route import NUMERIC_CUES
-from core.operations import CUE_OVER, OVER_CHANNELS, OVER_ENTITIES, Cue, OperatorReading, operation_read
-from core.types import (
+from core.model.types import (
     ENTITY_SUBSIDIARY,
     OP_CAGR,
     OP_DIFFERENCE,
@@ -47,6 +46,7 @@ from core.types import (
     Part,
     Period,
 )
+from core.operations import CUE_OVER, OVER_CHANNELS, OVER_ENTITIES, Cue, OperatorReading, operation_read
 
 TOTAL = "TOTAL"
 Span = tuple[int, int]

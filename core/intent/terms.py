@@ -42,7 +42,7 @@ from core.intent.tokens import (
     right_attached,
     words_read,
 )
-from core.types import Match, ParsedIntent
+from core.model.types import Match, ParsedIntent
 
 Span = tuple[int, int]
 

@@ -18,6 +18,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from core.model.types import (
+    OP_AVERAGE,
+    OP_CAGR,
+    OP_DIFFERENCE,
+    OP_GROWTH,
+    OP_RANK,
+    OP_RATIO,
+    OP_SHARE,
+    OP_SUM,
+    Operation,
+)
 from core.operations.cues import (
     CUE_DECIMALS,
     CUE_OVER,
@@ -30,7 +41,6 @@ from core.operations.cues import (
     Cue,
     cues_read,
 )
-from core.types import OP_AVERAGE, OP_CAGR, OP_DIFFERENCE, OP_GROWTH, OP_RANK, OP_RATIO, OP_SHARE, OP_SUM, Operation
 
 __all__ = [
     "CUE_DECIMALS",

@@ -13,7 +13,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.types import OP_AVERAGE, OP_CAGR, OP_DIFFERENCE, OP_GROWTH, OP_RANK, OP_RATIO, OP_SHARE, OP_SUM, OPERATIONS
+from core.model.types import (
+    OP_AVERAGE,
+    OP_CAGR,
+    OP_DIFFERENCE,
+    OP_GROWTH,
+    OP_RANK,
+    OP_RATIO,
+    OP_SHARE,
+    OP_SUM,
+    OPERATIONS,
+)
 
 CUE_OVER = "over"  # a ranking's or a sum's list: 各地区, by channel
 CUE_DECIMALS = "decimals"  # 保留两位小数, 2 decimal places

@@ -16,7 +16,7 @@ from django.db import transaction
 
 from core.formula import formulas_check
 from core.glossary import AGGREGATIONS, alias_key
-from core.types import CODE_RE, ENTITY_HOME, ENTITY_KINDS
+from core.model.types import CODE_RE, ENTITY_HOME, ENTITY_KINDS
 
 from ..models import Alias, Channel, CompanyProfile, Entity, Metric
 from ..selectors import glossary_load

@@ -16,11 +16,11 @@ import opencc
 import pytest
 
 from core.intent import parse_intent
+from core.model.types import Period, Source
 from core.narrative import Focus, narrative_answer, queries_rewrite
 from core.normalize import text_normalize
 from core.ports import RetrievedChunk
 from core.render import ABOUT_ENTITY
-from core.types import Period, Source
 from tests.fakes import demo_glossary
 from tests.scripted import ScriptedProvider, prose
 

@@ -16,10 +16,10 @@ from core.clarify import clarify_scope
 from core.compute.display import MAX_DECIMALS
 from core.glossary import GlossarySnapshot
 from core.intent import parse_intent
+from core.model.types import OPERATIONS, ClarificationResult, Operation
 from core.orchestrator import answer_question
 from core.provider import MockProvider
 from core.security import security_screen
-from core.types import OPERATIONS, ClarificationResult, Operation
 from tests.fakes import InMemoryFactStore, demo_facts, demo_glossary
 
 REF = date(2026, 3, 15)

@@ -27,8 +27,18 @@ import pytest
 
 from core.compute import computed_reevaluate
 from core.glossary import EntityInfo, GlossarySnapshot, glossary_build
+from core.model.types import (
+    INTERNAL,
+    PUBLIC,
+    RESTRICTED,
+    AgentResult,
+    FactRecord,
+    Operation,
+    ParsedIntent,
+    Period,
+    SubTask,
+)
 from core.orchestrator import answer_question
-from core.types import INTERNAL, PUBLIC, RESTRICTED, AgentResult, FactRecord, Operation, ParsedIntent, Period, SubTask
 from tests.core.test_computing import GLOSSARY, REF, FixedParser
 from tests.core.test_computing_prefetch import FiguresOnlyMissing
 from tests.fakes import InMemoryFactStore

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.model.types import FactRecord, Period, Source
 from core.narrative import (
     narrative_answer,
     numbers_ground,
@@ -16,7 +17,6 @@ from core.narrative import (
     rrf_fuse,
 )
 from core.ports import ProviderError, ProviderResponse, RetrievedChunk
-from core.types import FactRecord, Period, Source
 from tests.scripted import ScriptedProvider, prose
 
 CHUNKS = [

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from core.glossary import AliasRecord, GlossarySnapshot, MetricInfo, glossary_build
 from core.intent import parse_intent
-from core.types import OPERATIONS, ParsedIntent
+from core.model.types import OPERATIONS, ParsedIntent
 from tests.fakes import DEMO, demo_glossary
 
 REF = date(2026, 3, 15)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from core.intent import parse_intent, reading_note, term_names_entity
 from core.intent.tokens import FRAME, UNKNOWN, words_read
-from core.types import ParsedIntent
+from core.model.types import ParsedIntent
 from tests.core.test_operations import COMPUTED, REF, SUBSIDIARIES
 
 FRAMES = json.loads((Path(__file__).parent / "data" / "frames.json").read_text(encoding="utf-8"))

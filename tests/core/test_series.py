@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from core.compute import computed_reevaluate
 from core.intent import parse_intent
+from core.model.types import FactRecord
 from core.orchestrator import answer_question
 from core.provider import MockProvider
-from core.types import FactRecord
 from tests.core.test_computing import REF, fact
 from tests.fakes import InMemoryFactStore, demo_glossary
 

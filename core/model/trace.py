@@ -13,7 +13,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from core.types import ANSWER_KINDS, ANSWER_ROUTES, CLARIFY_MODES, CODE_RE, ROUTING_MODES, AgentResult
+from core.model.types import ANSWER_KINDS, ANSWER_ROUTES, CLARIFY_MODES, CODE_RE, ROUTING_MODES, AgentResult
 
 PERIOD_LABEL_RE = re.compile(r"^(FY[0-9]{4}|[0-9]{4}H[12]|[0-9]{4}Q[1-4])$")
 STAGES = frozenset({"parse", "clarify", "faq", "structured", "narrative", "retrieval", "synthesis", "total"})
