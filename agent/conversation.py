@@ -17,6 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import QuerySet
 
+from core.language.periods import period_parse
 from core.model.types import (
     CLARIFY_ASK_FIRST,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
@@ -29,7 +30,6 @@ from core.model.types import (
     Part,
     Period,
 )
-from core.periods import period_parse
 
 from .models import Conversation, ConversationTurn
 

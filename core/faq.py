@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
+from core.language.normalize import text_normalize
 from core.model.types import ROUTE_STRUCTURED, ParsedIntent
-from core.normalize import text_normalize
 
 REAL_TIME_CUES = re.compile(
     r"今天|今日|现在|最新|当前|实时|目前|此刻|刚刚|股价|行情|汇率"

@@ -77,8 +77,8 @@ from operator import itemgetter
 
 import regex
 
-from core.matcher import MatchView
-from core.normalize import chinese_simplify
+from core.language.matcher import MatchView
+from core.language.normalize import chinese_simplify
 
 # A markup tag or comment between an alias's characters hides nothing: `竞<b>安</b>` is `竞安`. A tag
 # starts with a letter, `/` or `!`, so a comparison (`收入<100亿 且 >50亿`) is not one.

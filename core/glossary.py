@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from core.compute import FormulaMetric, formula_metrics_build
 from core.formula import formulas_check
 from core.gate_view import gate_key, gate_view
-from core.matcher import AliasTarget, GlossaryMatcher, MatchView
+from core.language.matcher import AliasTarget, GlossaryMatcher, MatchView
+from core.language.normalize import text_normalize
 from core.model.types import ENTITY_EXTERNAL, ENTITY_HOME, Match
-from core.normalize import text_normalize
 
 
 @dataclass(frozen=True)

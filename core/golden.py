@@ -13,8 +13,8 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from core.normalize import text_normalize
-from core.periods import periods_find
+from core.language.normalize import text_normalize
+from core.language.periods import periods_find
 
 _PERIOD_TOKEN = re.compile(r"FY\d{2,4}|\d{4}\s?[HQ][1-4]|\d{4}\s?(?:年|财年|年度)")
 COMPUTED_TOLERANCE = Decimal("0.01")

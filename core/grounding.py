@@ -44,9 +44,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from core.model.types import FactRecord
-from core.normalize import text_normalize
-from core.quantities import (
+from core.language.normalize import text_normalize
+from core.language.quantities import (
     AMOUNT,
     COUNT,
     FACT,
@@ -59,6 +58,7 @@ from core.quantities import (
     fact_quantity,
     prose_normalize,
 )
+from core.model.types import FactRecord
 
 SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
 # The `[n]` markers a synthesis cites snippets with; the system replaces every one of them.

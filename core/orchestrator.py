@@ -28,6 +28,7 @@ from core.computing import ComputedAnswer, computed_answer, levels_answer, part_
 from core.follow_up import follow_up_apply, follow_up_topic
 from core.glossary import GlossarySnapshot
 from core.intent import DOCUMENT_CUES, parse_intent, reading_note
+from core.language.periods import period_parse
 from core.model.types import (
     CLARIFY_ASK_FIRST,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
@@ -50,7 +51,6 @@ from core.model.types import (
     SubTask,
 )
 from core.narrative import Focus, narrative_answer
-from core.periods import period_parse
 from core.ports import FactStore, FaqHit, FaqLookup, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
 from core.provider import slots_message
 from core.screening import ScreenedRetriever

@@ -24,8 +24,8 @@ from functools import lru_cache
 
 from core.gate_view import confusables_fold
 from core.glossary import GlossarySnapshot
+from core.language.normalize import compact_view, text_normalize
 from core.model.types import Source
-from core.normalize import compact_view, text_normalize
 from core.ports import NarrativeRetriever, RetrievedChunk
 from core.security import external_mentions
 

@@ -27,9 +27,9 @@ import ahocorasick
 
 from core.gate_view import gate_views, spelled_keys, spelled_view
 from core.glossary import GlossarySnapshot
-from core.matcher import AliasTarget, GlossaryMatcher, MatchView, compact_match_view
+from core.language.matcher import AliasTarget, GlossaryMatcher, MatchView, compact_match_view
+from core.language.normalize import text_normalize
 from core.model.types import CLARIFY_OUT_OF_SCOPE_ENTITY, Match, NarrowingOption
-from core.normalize import text_normalize
 
 SECURITY_ALLOW = "allow"
 SECURITY_REFUSE_OUT_OF_SCOPE = CLARIFY_OUT_OF_SCOPE_ENTITY

@@ -12,8 +12,8 @@ from datetime import date
 from typing import Any
 
 from core.glossary import GlossarySnapshot
+from core.language.periods import period_parse
 from core.model.types import FactRecord, Period, SubTask
-from core.periods import period_parse
 from core.ports import FactStore
 
 TOOL_NAME = "query_metric"

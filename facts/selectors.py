@@ -22,8 +22,8 @@ from core.glossary import (
     UnitInfo,
     glossary_build,
 )
+from core.language.periods import period_parse
 from core.model.types import FactRecord, Period, SubTask
-from core.periods import period_parse
 
 from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, GlossaryState, Metric, Unit
 

@@ -39,6 +39,8 @@ from core.intent.route import (
 from core.intent.terms import latin_term_find, longer_terms_drop, name_term_find, term_names_entity
 from core.intent.tokens import UNKNOWN, Word, words_read
 from core.intent.typos import corrections_apply, typos_find
+from core.language.normalize import compact_view, question_language, text_normalize
+from core.language.periods import periods_cumulative, periods_find, periods_unread, series_asked, series_words
 from core.model.types import (
     OP_CAGR,
     OP_DIFFERENCE,
@@ -52,9 +54,7 @@ from core.model.types import (
     Period,
     Routing,
 )
-from core.normalize import compact_view, question_language, text_normalize
 from core.operations import OperatorReading, cues_read, operation_read
-from core.periods import periods_cumulative, periods_find, periods_unread, series_asked, series_words
 
 __all__ = [
     "DOCUMENT_CUES",

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from core.glossary import GlossarySnapshot
+from core.language.normalize import text_normalize
 from core.model.types import Period
-from core.normalize import text_normalize
 
 from ..headers import due_schedule, sub_annual
 from ..ir import ExtractedDocument, Table

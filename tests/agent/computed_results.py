@@ -15,9 +15,9 @@ from typing import Any
 from agent.conversation import turn_add
 from agent.serialize import result_as_dict
 from core.glossary import GlossarySnapshot
+from core.language.periods import period_parse
 from core.model.types import AgentResult, FactRecord
 from core.orchestrator import answer_question
-from core.periods import period_parse
 from core.ports import FactStore
 from core.provider import MockProvider
 from tests.fakes import InMemoryFactStore

@@ -6,8 +6,8 @@ from decimal import Decimal
 import pytest
 
 from core.glossary import GlossarySnapshot
+from core.language.periods import period_parse
 from core.model.types import SubTask
-from core.periods import period_parse
 from core.render import value_format
 from core.tools import arguments_normalize, task_run, tool_schema_anthropic, tool_schema_openai
 

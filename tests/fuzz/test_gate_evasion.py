@@ -28,7 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pypinyin import Style, lazy_pinyin, pinyin
 
-from core.normalize import text_normalize
+from core.language.normalize import text_normalize
 from core.security import external_mentions, security_screen
 from tests.fakes import demo_glossary
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from core.quantities.chinese import BIG, DIGITS, SMALL, numeral_value
-from core.quantities.direction import FALL, RISE, Figure
-from core.quantities.units import PERCENT, PERMILLE, RANK, RATIO, TIMES, TOP, WRITTEN
+from core.language.quantities.chinese import BIG, DIGITS, SMALL, numeral_value
+from core.language.quantities.direction import FALL, RISE, Figure
+from core.language.quantities.units import PERCENT, PERMILLE, RANK, RATIO, TIMES, TOP, WRITTEN
 
 _CN = f"[{''.join(DIGITS)}{''.join(SMALL)}{''.join(BIG)}]+(?:点[{''.join(DIGITS)}]+)?"
 _NUMERAL = rf"(?:\d+(?:\.\d+)?|{_CN})"

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from core.quantities.units import UNSIGNED, Quantity
+from core.language.quantities.units import UNSIGNED, Quantity
 
 MINUS, PLUS, LOSS, FALL, RISE = "minus", "plus", "loss", "fall", "rise"
 NEGATIVE = frozenset({MINUS, LOSS, FALL})

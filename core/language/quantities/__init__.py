@@ -39,11 +39,11 @@ claim, of a class only the same written form supports.
 
 from __future__ import annotations
 
-from core.quantities.chinese import chinese_integer
-from core.quantities.direction import FALL, LOSS, MINUS, NEGATIVE, PLUS, RISE
-from core.quantities.prose import prose_normalize
-from core.quantities.reading import Claims, claims_find
-from core.quantities.units import AMOUNT, COUNT, FACT, MONEY, NUMBER, PERCENT, POINTS, Quantity, fact_quantity
+from core.language.quantities.chinese import chinese_integer
+from core.language.quantities.direction import FALL, LOSS, MINUS, NEGATIVE, PLUS, RISE
+from core.language.quantities.prose import prose_normalize
+from core.language.quantities.reading import Claims, claims_find
+from core.language.quantities.units import AMOUNT, COUNT, FACT, MONEY, NUMBER, PERCENT, POINTS, Quantity, fact_quantity
 
 __all__ = [
     "AMOUNT",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-from core.normalize import text_normalize
+from core.language.normalize import text_normalize
 
 
 @lru_cache(maxsize=4096)

@@ -28,8 +28,8 @@ from collections.abc import Callable
 from datetime import date
 from functools import lru_cache
 
+from core.language.normalize import text_normalize
 from core.model.types import Period
-from core.normalize import text_normalize
 
 _CN_DIGIT = {"一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
 _CN_NUMBER = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}

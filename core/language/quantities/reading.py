@@ -9,11 +9,11 @@ from datetime import date
 from decimal import Decimal
 from functools import lru_cache
 
-from core.periods import periods_find
-from core.quantities.chinese import BIG, DIGITS, PLACES, RUN, chinese_integer, chinese_year, roman_integer
-from core.quantities.direction import MINUS, PLUS, Figure, quantities_sign
-from core.quantities.forms import forms_find
-from core.quantities.units import (
+from core.language.periods import periods_find
+from core.language.quantities.chinese import BIG, DIGITS, PLACES, RUN, chinese_integer, chinese_year, roman_integer
+from core.language.quantities.direction import MINUS, PLUS, Figure, quantities_sign
+from core.language.quantities.forms import forms_find
+from core.language.quantities.units import (
     AFTER,
     AMOUNT,
     ARGUMENT_PARTS,
