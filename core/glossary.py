@@ -3,7 +3,7 @@
 Built from plain records (the Django adapter reads them from the database and caches the
 snapshot under a version stamp); the core only ever reads it. A code and a name are implicit
 aliases of their own target. Every alias is matched in two views: `matcher` on normalised text,
-and `gate_matcher` (built on first use) on the security gate's evasion-proof `gate_view`.
+and `gate_matcher` (built on first use) on the security gate's evasion-proof `evasion_view`.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from core.compute import FormulaMetric, formula_metrics_build
+from core.evasion.view import evasion_key, evasion_view
 from core.formula import formulas_check
-from core.gate_view import gate_key, gate_view
 from core.language.matcher import AliasTarget, GlossaryMatcher, MatchView
 from core.language.normalize import text_normalize
 from core.model.types import ENTITY_EXTERNAL, ENTITY_HOME, Match
@@ -147,7 +147,7 @@ class GlossarySnapshot:
         kept, so the gate errs towards refusing.
         """
         if self._gate_matcher is None:
-            self._gate_matcher = GlossaryMatcher(self._pairs, key=gate_key, prefer_external=True)
+            self._gate_matcher = GlossaryMatcher(self._pairs, key=evasion_key, prefer_external=True)
         return self._gate_matcher
 
     @property
@@ -173,7 +173,7 @@ class GlossarySnapshot:
 
     def gate_match(self, text: str) -> tuple[MatchView, list[Match]]:
         """The gate's view of any text, and the aliases matched in it (spans index the view)."""
-        view = gate_view(text)
+        view = evasion_view(text)
         return view, self.gate_matcher.find_in(view)
 
     def resolve(self, kind: str, raw: object) -> str | None:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
-from core.gate_view import confusables_fold
+from core.evasion.view import confusables_fold
 from core.glossary import GlossarySnapshot
 from core.language.normalize import compact_view, text_normalize
 from core.model.types import Source

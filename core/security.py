@@ -7,7 +7,7 @@ the text:
 
 - the normalised one the parser uses, where spacing, zero-width characters, full-width forms,
   Traditional characters and case cannot hide a competitor;
-- the evasion-proof `gate_views`, where HTML entities, percent-encoding and escapes, look-alike
+- the evasion-proof `evasion_views`, where HTML entities, percent-encoding and escapes, look-alike
   letters from Unicode's confusables table, letters styled by name (`ᴊɪɴɢᴀɴ`, `🅹🅸🅽🅶🅰🅽`), marks,
   variation selectors, blank fillers, any separator, punctuation, symbol or emoji between an
   alias's characters, bidi controls that reverse the display order, pinyin tone numbers
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import ahocorasick
 
-from core.gate_view import gate_views, spelled_keys, spelled_view
+from core.evasion.view import evasion_views, spelled_keys, spelled_view
 from core.glossary import GlossarySnapshot
 from core.language.matcher import AliasTarget, GlossaryMatcher, MatchView, compact_match_view
 from core.language.normalize import text_normalize
@@ -115,7 +115,7 @@ def _gate_hits(text: str, glossary: GlossarySnapshot) -> Iterator[tuple[MatchVie
     characters and ASCII letters as written counts (`Jing安`): `静安` is a homophone of 竞安, not
     a way of writing it, and a hit in characters or letters alone is the other views' to find.
     """
-    views = gate_views(text)
+    views = evasion_views(text)
     for view in views:
         yield view, [m for m in glossary.gate_matcher.find_in(view) if m.external]
     matcher, holds_key = _spelled_matcher(glossary)

@@ -4,7 +4,7 @@ Takes any string and returns a canonical form: NFKC (full-width → half-width),
 or other format/control characters, ASCII case folded, Traditional → Simplified Chinese, and
 whitespace collapsed to single spaces. `compact_view` adds the whitespace-free view that the
 glossary matcher and the security gate use, so `竞 安` cannot slip past them (the gate also
-matches on the stricter view of `gate_view`).
+matches on the stricter view of `evasion_view`).
 
 Invariant: `text_normalize` is idempotent.
 """

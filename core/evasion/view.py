@@ -1,4 +1,4 @@
-"""The security gate's evasion-proof matching view (SPEC §1.4, §5).
+"""The evasion-proof matching view the security gate and the screens compare names in.
 
 Takes any text; returns a `MatchView` from which whatever a writer can change without changing
 what a reader sees is gone:
@@ -30,7 +30,7 @@ what a reader sees is gone:
   alias still has to sit on a word boundary of the text as written (`Revenue of Jingan`, not
   `xjingan`).
 
-Some text reads two ways, and `gate_views` adds a view for each other way, built only when the
+Some text reads two ways, and `evasion_views` adds a view for each other way, built only when the
 text holds what makes it (aliases are refused if they hit in any view):
 
 - the display order, by the Unicode bidirectional algorithm (UAX #9, `python-bidi`) in a
@@ -54,7 +54,7 @@ ASCII characters are only casefolded: the table's prototype of `0` is `O` and of
 which would glue digits to letters and turn `Jingan` into `jlngan`.
 
 Invariants: a character's view never depends on its neighbours, and viewing a view changes
-nothing, so an alias keyed through `gate_key` and a text seen through `gate_view` meet in one
+nothing, so an alias keyed through `evasion_key` and a text seen through `evasion_view` meet in one
 space. Each character is folded once per process, then read from a cache.
 
 `confusables_fold` folds text character by character the same way but keeps spaces,
@@ -249,7 +249,7 @@ def _fold_compute(ch: str) -> _Folded:
         return _VANISH
     # Classify by what the character is before any look-alike mapping: `∣` (a symbol that
     # looks like `l`) separates, whereas `ⓙ` (a symbol whose compatibility form is `j`) is a letter.
-    # A symbol named as a letter (`🅹`, `🇯`) is that letter; `gate_views` also reads it as a symbol.
+    # A symbol named as a letter (`🅹`, `🇯`) is that letter; `evasion_views` also reads it as a symbol.
     if not _reads_as_letters(ch) and _named_letter(ch) is None:
         return _BREAK
     table = _confusables()
@@ -379,13 +379,13 @@ def markup_blank(text: str) -> str:
     return _MARKUP.sub(lambda tag: " " * len(tag.group(0)), text)
 
 
-def gate_view(text: str) -> MatchView:
+def evasion_view(text: str) -> MatchView:
     """The evasion-proof view of `text`; `sources` index the decoded text, `view.text`."""
     return _fold_view(markup_blank(reader_decode(text)))
 
 
-def gate_views(text: str) -> tuple[MatchView, ...]:
-    """Every view of `text` the gate matches `gate_key` aliases in, `gate_view(text)` first.
+def evasion_views(text: str) -> tuple[MatchView, ...]:
+    """Every view of `text` the gate matches `evasion_key` aliases in, `evasion_view(text)` first.
 
     A reader may see some text two ways; each other way is one more view, built only when the
     text holds what makes it: the text in display order when bidi controls or right-to-left
@@ -585,9 +585,9 @@ def spelled_keys(alias: str) -> tuple[str, ...]:
 
     Each reading of a polyphone counts (`景程` is `jingcheng` and `yingcheng`); past
     `_SPELLINGS_LIMIT` combinations, the most common reading of each character with each other
-    reading of one character at a time. An alias with no Chinese character has its `gate_key`.
+    reading of one character at a time. An alias with no Chinese character has its `evasion_key`.
     """
-    options = [(_readings(ch) if not ch.isascii() else ()) or (ch,) for ch in gate_key(alias)]
+    options = [(_readings(ch) if not ch.isascii() else ()) or (ch,) for ch in evasion_key(alias)]
     if prod(map(len, options)) <= _SPELLINGS_LIMIT:
         combined = ["".join(choice) for choice in product(*options)]
     else:
@@ -650,7 +650,7 @@ def confusables_fold(text: str) -> str:
     """`text` with each character folded as the gate folds it, keeping where words break.
 
     Look-alikes become their prototype, letters styled by name their ASCII letter, marks and
-    invisible characters vanish, and the rest is casefolded, as in `gate_view`; but spaces,
+    invisible characters vanish, and the rest is casefolded, as in `evasion_view`; but spaces,
     punctuation, symbols and line breaks stay as written, one for one, so other screens (a
     model being given orders) can read words: `Ｉɢɴᴏʀᴇ pr\u0435vious` is `ignore previous`.
     Nothing is decoded, so each character gives at most a few (`ß` gives `ss`).
@@ -659,6 +659,6 @@ def confusables_fold(text: str) -> str:
     return "".join(kept if kept or not breaking else ch for ch, (kept, breaking) in zip(text, folded, strict=True))
 
 
-def gate_key(text: str) -> str:
+def evasion_key(text: str) -> str:
     """The form an alias takes in the gate's view: every kept character, nothing between."""
     return "".join(_folds(markup_blank(reader_decode(text))))
