@@ -15,9 +15,9 @@ from common.access import user_cleared
 from core.model.trace import TraceRecord, trace_from_result
 from core.model.types import AgentResult
 from core.orchestrator import answer_question
+from core.parse.assisted import LlmAssistedParser
 from core.ports import LLMProvider, TraceSink
 from core.provider import MockProvider
-from core.routing import LlmAssistedParser
 from facts.selectors import OrmFactStore, glossary_snapshot
 from faq.selectors import OrmFaqLookup
 from retrieval.selectors import OrmNarrativeRetriever

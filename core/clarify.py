@@ -34,7 +34,6 @@ from difflib import SequenceMatcher
 
 from core.compute.display import MAX_DECIMALS
 from core.glossary import GlossarySnapshot
-from core.intent import term_names_entity
 from core.language.periods import latest_complete_fiscal_year, periods_cumulative, periods_unread
 from core.model.types import (
     CLARIFY_ANSWER_WITH_ASSUMPTIONS,
@@ -50,6 +49,7 @@ from core.model.types import (
     ParsedIntent,
     Period,
 )
+from core.parse.intent import term_names_entity
 from core.security import SecurityVerdict
 
 MAX_OPTIONS = 8

@@ -25,9 +25,7 @@ from core import render
 from core.clarify import clarify_scope
 from core.compute import Computed, Ranking
 from core.computing import ComputedAnswer, computed_answer, levels_answer, part_intent, periods_answerable, subtasks_of
-from core.follow_up import follow_up_apply, follow_up_topic
 from core.glossary import GlossarySnapshot
-from core.intent import DOCUMENT_CUES, parse_intent, reading_note
 from core.language.periods import period_parse
 from core.model.types import (
     CLARIFY_ASK_FIRST,
@@ -51,6 +49,8 @@ from core.model.types import (
     SubTask,
 )
 from core.narrative import Focus, narrative_answer
+from core.parse.follow_up import follow_up_apply, follow_up_topic
+from core.parse.intent import DOCUMENT_CUES, parse_intent, reading_note
 from core.ports import FactStore, FaqHit, FaqLookup, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
 from core.provider import slots_message
 from core.screening import ScreenedRetriever

@@ -11,7 +11,7 @@ from django.template.response import TemplateResponse
 from django.urls import path
 
 from common.access import ClearanceFilteredAdmin
-from core.intent import parse_intent
+from core.parse.intent import parse_intent
 from core.security import security_screen
 from facts.selectors import glossary_snapshot
 

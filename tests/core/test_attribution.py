@@ -15,10 +15,10 @@ from datetime import date
 import opencc
 import pytest
 
-from core.intent import parse_intent
 from core.language.normalize import text_normalize
 from core.model.types import Period, Source
 from core.narrative import Focus, narrative_answer, queries_rewrite
+from core.parse.intent import parse_intent
 from core.ports import RetrievedChunk
 from core.render import ABOUT_ENTITY
 from tests.fakes import demo_glossary

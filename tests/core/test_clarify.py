@@ -4,7 +4,7 @@ from datetime import date
 
 from core.clarify import clarify_scope
 from core.glossary import GlossarySnapshot
-from core.intent import parse_intent
+from core.parse.intent import parse_intent
 from core.security import security_screen
 from tests.fakes import demo_glossary
 

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from core.clarify import clarify_scope
 from core.compute.display import MAX_DECIMALS
 from core.glossary import GlossarySnapshot
-from core.intent import parse_intent
 from core.model.types import OPERATIONS, ClarificationResult, Operation
 from core.orchestrator import answer_question
+from core.parse.intent import parse_intent
 from core.provider import MockProvider
 from core.security import security_screen
 from tests.fakes import InMemoryFactStore, demo_facts, demo_glossary

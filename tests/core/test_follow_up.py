@@ -7,11 +7,11 @@ from datetime import date
 
 import pytest
 
-from core.follow_up import follow_up_apply
 from core.glossary import GlossarySnapshot
-from core.intent import parse_intent
 from core.model.types import OP_GROWTH, OP_RANK, OP_RATIO, Operation, ParsedIntent, Period
 from core.orchestrator import answer_question
+from core.parse.follow_up import follow_up_apply
+from core.parse.intent import parse_intent
 from core.ports import RetrievedChunk
 from core.provider import MockProvider
 from tests.fakes import InMemoryFactStore

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.glossary import AliasRecord, GlossarySnapshot, MetricInfo, glossary_build
-from core.intent import parse_intent
 from core.model.types import OPERATIONS, ParsedIntent
+from core.parse.intent import parse_intent
 from tests.fakes import DEMO, demo_glossary
 
 REF = date(2026, 3, 15)
@@ -438,7 +438,7 @@ def test_every_operation_is_well_formed(question: str) -> None:
 
 
 def test_cues_inside_a_metric_name_are_not_operators() -> None:
-    from core.operations import cues_read
+    from core.parse.cues import cues_read
 
     glossary = glossary_with_metric(COMPUTED, "REVENUE_GROWTH", "营收增长率", "营收增长率")
     intent = parsed("集团2025年营收增长率是多少", glossary)

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.compute import computed_reevaluate
-from core.intent import parse_intent
 from core.model.types import FactRecord
 from core.orchestrator import answer_question
+from core.parse.intent import parse_intent
 from core.provider import MockProvider
 from tests.core.test_computing import REF, fact
 from tests.fakes import InMemoryFactStore, demo_glossary

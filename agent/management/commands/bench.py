@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from benchmarks import synthetic
 from core.clarify import clarify_scope
 from core.glossary import AliasRecord, ChannelInfo, EntityInfo, MetricInfo, UnitInfo, glossary_build
-from core.intent import parse_intent
+from core.parse.intent import parse_intent
 from core.security import security_screen
 
 REFERENCE = date(2026, 3, 15)

@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass
 
 from core.glossary import GlossarySnapshot
-from core.intent.terms import term_is_a_name
 from core.model.types import ROUTE_COMPOSITE, ROUTE_FIND_DOCUMENTS, ROUTE_NARRATIVE, ROUTE_STRUCTURED, Operation, Period
-from core.operations import OperatorReading
+from core.parse.cues import OperatorReading
+from core.parse.intent.terms import term_is_a_name
 
 # A cue asking for an explanation: with a metric, the question is composite even when it also
 # asks for a computation.

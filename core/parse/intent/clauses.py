@@ -31,7 +31,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from core.glossary import GlossarySnapshot
-from core.intent.route import NUMERIC_CUES
 from core.model.types import (
     ENTITY_SUBSIDIARY,
     OP_CAGR,
@@ -46,7 +45,8 @@ from core.model.types import (
     Part,
     Period,
 )
-from core.operations import CUE_OVER, OVER_CHANNELS, OVER_ENTITIES, Cue, OperatorReading, operation_read
+from core.parse.cues import CUE_OVER, OVER_CHANNELS, OVER_ENTITIES, Cue, OperatorReading, operation_read
+from core.parse.intent.route import NUMERIC_CUES
 
 TOTAL = "TOTAL"
 Span = tuple[int, int]

@@ -363,7 +363,7 @@ _RULES: list[tuple[str, str, _Extras]] = [
 ]
 _COMPILED = [(kind, re.compile(pattern), extras) for kind, pattern, extras in _RULES]
 
-# The operator words as written, for reading a mistyped one (`core.intent.typos`): each is read
+# The operator words as written, for reading a mistyped one (`core.parse.intent.typos`): each is read
 # as a cue on its own or before 了多少 (tested).
 OPERATOR_WORDS_ZH = frozenset(
     " ".join(

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from core.intent.terms import NOT_A_TERM
-from core.intent.tokens import COPULAS, UNKNOWN, words_read
-from core.operations import OPERATOR_WORDS_EN, OPERATOR_WORDS_ZH
+from core.parse.cues import OPERATOR_WORDS_EN, OPERATOR_WORDS_ZH
+from core.parse.intent.terms import NOT_A_TERM
+from core.parse.intent.tokens import COPULAS, UNKNOWN, words_read
 
 Span = tuple[int, int]
 _EN_WORD = re.compile(r"[a-z]+")

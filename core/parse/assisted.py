@@ -16,9 +16,9 @@ from datetime import date
 from typing import Any
 
 from core.glossary import GlossarySnapshot
-from core.intent import is_inconclusive, parse_intent
 from core.language.periods import period_parse
 from core.model.types import ROUTE_STRUCTURED, ROUTES, ParsedIntent, Routing
+from core.parse.intent import is_inconclusive, parse_intent
 from core.ports import LLMProvider, ProviderError
 
 ROUTER_SYSTEM = (

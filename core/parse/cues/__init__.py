@@ -29,7 +29,7 @@ from core.model.types import (
     OP_SUM,
     Operation,
 )
-from core.operations.cues import (
+from core.parse.cues.words import (
     CUE_DECIMALS,
     CUE_OVER,
     OPERATOR_WORDS_EN,

@@ -2,13 +2,13 @@
 
 Takes the raw question, a glossary snapshot and a reference date; returns a `ParsedIntent`
 with the four slots (metric, entity, period, channel), their multi-value forms, the operation
-asked for (`core.operations`), the route and a `routing` record (mode, confidence, and a reason
+asked for (`core.parse.cues`), the route and a `routing` record (mode, confidence, and a reason
 in the analyst's words: `依据：指标 营业收入 · 同比`). Deterministic and offline.
 
 Competitor mentions are matched jointly with every other alias, so the span of `中国竞安`
 is taken by the external entity and can never be read as ACME_CN.
 
-Never a shorter alias, never another entity (`core.intent.terms`): a metric alias with unread
+Never a shorter alias, never another entity (`core.parse.intent.terms`): a metric alias with unread
 words beside it names a longer term (净利 is not 净利率, 净利润 is not 归母净利润); the metric is
 dropped and the term reported as `unknown_metric`. So is an acronym nothing reads (ROA), and a
 name where the entity goes (腾讯2025年营收), which is never answered as the home entity. A parent
@@ -23,22 +23,6 @@ from dataclasses import replace
 from datetime import date
 
 from core.glossary import GlossarySnapshot
-from core.intent.clauses import channels_read, entities_read, parts_read
-from core.intent.route import (
-    DOCUMENT_CUES,
-    MOVEMENT_CUES,
-    NARRATIVE_CUES,
-    NUMERIC_CUES,
-    WHY_CUES,
-    RouteCues,
-    operation_stands,
-    route_choose,
-    route_cues_find,
-    route_reason_write,
-)
-from core.intent.terms import latin_term_find, longer_terms_drop, name_term_find, term_names_entity
-from core.intent.tokens import UNKNOWN, Word, words_read
-from core.intent.typos import corrections_apply, typos_find
 from core.language.normalize import compact_view, question_language, text_normalize
 from core.language.periods import periods_cumulative, periods_find, periods_unread, series_asked, series_words
 from core.model.types import (
@@ -54,7 +38,23 @@ from core.model.types import (
     Period,
     Routing,
 )
-from core.operations import OperatorReading, cues_read, operation_read
+from core.parse.cues import OperatorReading, cues_read, operation_read
+from core.parse.intent.clauses import channels_read, entities_read, parts_read
+from core.parse.intent.route import (
+    DOCUMENT_CUES,
+    MOVEMENT_CUES,
+    NARRATIVE_CUES,
+    NUMERIC_CUES,
+    WHY_CUES,
+    RouteCues,
+    operation_stands,
+    route_choose,
+    route_cues_find,
+    route_reason_write,
+)
+from core.parse.intent.terms import latin_term_find, longer_terms_drop, name_term_find, term_names_entity
+from core.parse.intent.tokens import UNKNOWN, Word, words_read
+from core.parse.intent.typos import corrections_apply, typos_find
 
 __all__ = [
     "DOCUMENT_CUES",

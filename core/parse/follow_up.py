@@ -36,7 +36,6 @@ from datetime import date
 from typing import Any
 
 from core.glossary import GlossarySnapshot
-from core.intent import DOCUMENT_CUES, NUMERIC_CUES
 from core.language.normalize import compact_view, text_normalize
 from core.language.periods import period_shifts, periods_before, periods_find
 from core.model.types import (
@@ -56,6 +55,7 @@ from core.model.types import (
     Period,
     Routing,
 )
+from core.parse.intent import DOCUMENT_CUES, NUMERIC_CUES
 
 # Words that ask about the previous answer without naming a subject of their own: a why, what
 # caused it, and which way it moved (`Why did it fall?`, `它为什么跌了`).

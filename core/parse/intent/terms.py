@@ -32,7 +32,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from core.glossary import GlossarySnapshot
-from core.intent.tokens import (
+from core.model.types import Match, ParsedIntent
+from core.parse.intent.tokens import (
     DIMENSION,
     GENERIC_WORDS,
     UNKNOWN,
@@ -42,7 +43,6 @@ from core.intent.tokens import (
     right_attached,
     words_read,
 )
-from core.model.types import Match, ParsedIntent
 
 Span = tuple[int, int]
 
@@ -93,7 +93,7 @@ def longer_terms_drop(
     surrounds it; so does a hit inside another's longer term (the store of `revenue per store`).
 
     `taken` holds every span another reader took (cues, periods …); the hits' own spans are added.
-    What is left is segmented and typed (`core.intent.tokens`): only content beside a name makes
+    What is left is segmented and typed (`core.parse.intent.tokens`): only content beside a name makes
     it longer, never a frame.
     """
     mask = _taken_mask(len(normalized), [*spans, *taken])
