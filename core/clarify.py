@@ -41,7 +41,7 @@ from core.model.types import (
     CLARIFY_NONE,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
     OP_SUM,
-    OPERATIONS,
+    OPERATION_KINDS,
     ROUTE_FIND_DOCUMENTS,
     ROUTE_NARRATIVE,
     ClarificationResult,
@@ -153,7 +153,7 @@ def _operation_problem(intent: ParsedIntent, language: str) -> str | None:
                 "A place in a ranking starts at 1 (e.g. second highest)." if en else "名次从 1 开始（例如“排名第二”）。"
             )
         known = (
-            op.kind in OPERATIONS
+            op.kind in OPERATION_KINDS
             and op.comparison in ("yoy", "qoq")
             and op.order in ("asc", "desc")
             and op.over in (None, "entities", "channels")

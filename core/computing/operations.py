@@ -70,12 +70,12 @@ def computed_answer(
     if problem is not None:
         return assemble([Item(problem)], glossary, language)
     context = Context(glossary, Reader(store, cleared), language, operation.decimals)
-    items = OPERATIONS[operation.kind](context, axes, operation)
+    items = OPERATION_HANDLERS[operation.kind](context, axes, operation)
     return assemble(items, glossary, language, pending=context.lookup.pending)
 
 
 def _operation_problem(operation: Operation) -> CannotCompute | None:
-    if operation.kind not in OPERATIONS:
+    if operation.kind not in OPERATION_HANDLERS:
         return refusal(
             operation.kind, "unknown_operation", "无法识别要做的计算。", "The computation asked for is not known."
         )
@@ -214,7 +214,7 @@ def _rank(context: Context, axes: Axes, operation: Operation) -> list[Item]:
     return _across(context, axes, operation, ("排名", "ranking"))
 
 
-OPERATIONS: dict[str, Callable[[Context, Axes, Operation], list[Item]]] = {
+OPERATION_HANDLERS: dict[str, Callable[[Context, Axes, Operation], list[Item]]] = {
     OP_GROWTH: growth_items,
     OP_DIFFERENCE: difference_items,
     OP_CAGR: cagr_items,

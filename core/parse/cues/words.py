@@ -22,7 +22,7 @@ from core.model.types import (
     OP_RATIO,
     OP_SHARE,
     OP_SUM,
-    OPERATIONS,
+    OPERATION_KINDS,
 )
 
 CUE_OVER = "over"  # a ranking's or a sum's list: 各地区, by channel
@@ -412,9 +412,9 @@ def cues_read(
     kept = [
         cue
         for cue in found
-        if cue.kind not in OPERATIONS
+        if cue.kind not in OPERATION_KINDS
         or not any(
-            other.kind in OPERATIONS
+            other.kind in OPERATION_KINDS
             and other.start <= cue.start
             and cue.end <= other.end
             and (other.end - other.start) > (cue.end - cue.start)

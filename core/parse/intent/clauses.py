@@ -39,7 +39,7 @@ from core.model.types import (
     OP_RATIO,
     OP_SHARE,
     OP_SUM,
-    OPERATIONS,
+    OPERATION_KINDS,
     Match,
     Operation,
     Part,
@@ -98,7 +98,7 @@ def parts_read(
     glossary: GlossarySnapshot,
 ) -> tuple[Part, ...]:
     """The question's parts, or (): one reading (`slots`, the question's) runs over every slot."""
-    if sum(m.kind == "metric" for m, _ in kept) < 2 and not any(c.kind in OPERATIONS for c in cues):
+    if sum(m.kind == "metric" for m, _ in kept) < 2 and not any(c.kind in OPERATION_KINDS for c in cues):
         return ()  # one metric asked at its level: nothing to part
     bounds = clause_bounds(normalized, english=english)
     clauses = [_Clause(start, end) for start, end in bounds]
@@ -110,7 +110,7 @@ def parts_read(
             clause.cues = [c for c in cues if c.start in inside]
             metric = any(m.kind == "metric" for m, _ in clause.hits)
             asks = NUMERIC_CUES.search(normalized, clause.start, clause.end) is not None
-            clause.standing = any(c.kind in OPERATIONS for c in clause.cues) or (metric and asks)
+            clause.standing = any(c.kind in OPERATION_KINDS for c in clause.cues) or (metric and asks)
     groups = _groups(clauses)
     if len(groups) < 2:
         return _within(normalized, kept, cues, bounds, decimals=decimals, slots=slots)
@@ -232,7 +232,7 @@ def _within(
     metrics = [(m.code, span) for m, span in kept if m.kind == "metric"]
     if len({code for code, _ in metrics}) < 2:
         return ()
-    operators = [c for c in cues if c.kind in OPERATIONS]
+    operators = [c for c in cues if c.kind in OPERATION_KINDS]
     attached: dict[str, list[Cue]] = {}
     for code, (_, end) in metrics:
         at = end
