@@ -22,9 +22,11 @@ from datetime import date
 from typing import Any
 
 from core import render
-from core.clarify import clarify_scope
 from core.compute import Computed, Ranking
 from core.computing import ComputedAnswer, computed_answer, levels_answer, part_intent, periods_answerable, subtasks_of
+from core.gates.clarify import clarify_scope
+from core.gates.screening import ScreenedRetriever
+from core.gates.security import security_screen
 from core.glossary import GlossarySnapshot
 from core.language.periods import period_parse
 from core.model.types import (
@@ -53,8 +55,6 @@ from core.parse.follow_up import follow_up_apply, follow_up_topic
 from core.parse.intent import DOCUMENT_CUES, parse_intent, reading_note
 from core.ports import FactStore, FaqHit, FaqLookup, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
 from core.provider import slots_message
-from core.screening import ScreenedRetriever
-from core.security import security_screen
 from core.tools import (
     FOUND,
     NOT_FOUND,

@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.clarify import clarify_scope
 from core.compute.display import MAX_DECIMALS
+from core.gates.clarify import clarify_scope
+from core.gates.security import security_screen
 from core.glossary import GlossarySnapshot
 from core.model.types import OPERATION_KINDS, ClarificationResult, Operation
 from core.orchestrator import answer_question
 from core.parse.intent import parse_intent
 from core.provider import MockProvider
-from core.security import security_screen
 from tests.fakes import InMemoryFactStore, demo_facts, demo_glossary
 
 REF = date(2026, 3, 15)

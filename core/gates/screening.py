@@ -23,11 +23,11 @@ from dataclasses import replace
 from functools import lru_cache
 
 from core.evasion.view import confusables_fold
+from core.gates.security import external_mentions
 from core.glossary import GlossarySnapshot
 from core.language.normalize import compact_view, text_normalize
 from core.model.types import Source
 from core.ports import NarrativeRetriever, RetrievedChunk
-from core.security import external_mentions
 
 # A sentence runs to its closing marks (Chinese or Latin; a full stop only before a space or the
 # end, so `6.7` stays whole), a line end or the end of the text; its closing marks stay with it.

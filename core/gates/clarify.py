@@ -33,6 +33,7 @@ from datetime import date
 from difflib import SequenceMatcher
 
 from core.compute.display import MAX_DECIMALS
+from core.gates.security import SecurityVerdict
 from core.glossary import GlossarySnapshot
 from core.language.periods import latest_complete_fiscal_year, periods_cumulative, periods_unread
 from core.model.types import (
@@ -50,7 +51,6 @@ from core.model.types import (
     Period,
 )
 from core.parse.intent import term_names_entity
-from core.security import SecurityVerdict
 
 MAX_OPTIONS = 8
 # Of the periods a period ask-back could offer, those whose answer holds a figure (in order).
