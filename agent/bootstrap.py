@@ -17,7 +17,7 @@ from core.model.types import AgentResult
 from core.orchestrator import answer_question
 from core.parse.assisted import LlmAssistedParser
 from core.ports import LLMProvider, TraceSink
-from core.provider import MockProvider
+from core.routes.lookup.provider import MockProvider
 from facts.selectors import OrmFactStore, glossary_snapshot
 from faq.selectors import OrmFaqLookup
 from retrieval.selectors import OrmNarrativeRetriever

@@ -26,13 +26,22 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.attribution import ASKED, OTHER, Focus, FocusReader, Sentence, terms_of, terms_overlap, topic_of
 from core.glossary import GlossarySnapshot
-from core.grounding import MARKER, notice_add, numbers_check, numbers_ground, support_collect
 from core.language.normalize import compact_view, text_normalize
 from core.model.types import KIND_ANSWER, KIND_DEGRADED, KIND_REFUSAL, FactRecord, Source
 from core.ports import LLMProvider, NarrativeRetriever, ProviderError, RetrievedChunk
-from core.render import ABOUT_ENTITY, DEGRADED_NARRATIVE, NAMES_JOINED, NARRATIVE_NO_HITS, NARRATIVE_NOT_WIRED
+from core.routes.narrative.attribution import (
+    ASKED,
+    OTHER,
+    Focus,
+    FocusReader,
+    Sentence,
+    terms_of,
+    terms_overlap,
+    topic_of,
+)
+from core.routes.narrative.grounding import MARKER, notice_add, numbers_check, numbers_ground, support_collect
+from core.routes.render import ABOUT_ENTITY, DEGRADED_NARRATIVE, NAMES_JOINED, NARRATIVE_NO_HITS, NARRATIVE_NOT_WIRED
 
 RRF_K = 60
 MAX_QUERIES = 5

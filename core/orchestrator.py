@@ -7,7 +7,7 @@ LLM (a period asked back reads, with the user's clearance, only which of the per
 offer are answered with a figure, and shows none of them). On the structured path every figure
 is rendered from a fact row (invariant 1): the model's prose is discarded, and if the model
 calls no tool the agent runs `query_metric` itself; a computation (growth, share, ranking …)
-is the engine's, over fact rows only (`core.computing`, SPEC §6a). A `ProviderError` yields a
+is the engine's, over fact rows only (`core.routes.computed`, SPEC §6a). A `ProviderError` yields a
 fixed message with no number (invariant 7).
 """
 
@@ -21,9 +21,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from core import render
 from core.compute import Computed, Ranking
-from core.computing import ComputedAnswer, computed_answer, levels_answer, part_intent, periods_answerable, subtasks_of
 from core.gates.clarify import clarify_scope
 from core.gates.screening import ScreenedRetriever
 from core.gates.security import security_screen
@@ -54,8 +52,17 @@ from core.narrative import Focus, narrative_answer
 from core.parse.follow_up import follow_up_apply, follow_up_topic
 from core.parse.intent import DOCUMENT_CUES, parse_intent, reading_note
 from core.ports import FactStore, FaqHit, FaqLookup, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
-from core.provider import slots_message
-from core.tools import (
+from core.routes import render
+from core.routes.computed import (
+    ComputedAnswer,
+    computed_answer,
+    levels_answer,
+    part_intent,
+    periods_answerable,
+    subtasks_of,
+)
+from core.routes.lookup.provider import slots_message
+from core.routes.lookup.tools import (
     FOUND,
     NOT_FOUND,
     TOOL_NAME,

@@ -19,7 +19,7 @@ from core.language.periods import period_parse
 from core.model.types import AgentResult, FactRecord
 from core.orchestrator import answer_question
 from core.ports import FactStore
-from core.provider import MockProvider
+from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore
 
 REFERENCE = date(2026, 3, 15)

@@ -14,7 +14,7 @@ import pytest
 
 from agent.bootstrap import ask
 from core.language.normalize import text_normalize
-from core.render import ABOUT_ENTITY
+from core.routes.render import ABOUT_ENTITY
 from documents.services import document_ingest
 from facts.selectors import glossary_snapshot
 

@@ -19,7 +19,7 @@ from core.glossary import GlossarySnapshot
 from core.model.types import OPERATION_KINDS, ClarificationResult, Operation
 from core.orchestrator import answer_question
 from core.parse.intent import parse_intent
-from core.provider import MockProvider
+from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore, demo_facts, demo_glossary
 
 REF = date(2026, 3, 15)

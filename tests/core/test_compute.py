@@ -39,7 +39,7 @@ from core.compute.display import percent_of
 from core.formula import FormulaError, decimal_context
 from core.glossary import GlossarySnapshot
 from core.model.types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, Period, SubTask
-from core.render import value_format
+from core.routes.render import value_format
 from tests.fakes import InMemoryFactStore, demo_facts
 
 D = Decimal

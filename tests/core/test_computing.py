@@ -18,7 +18,7 @@ from core.glossary import AliasRecord, GlossarySnapshot, MetricInfo, glossary_bu
 from core.model.types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, Operation, ParsedIntent, Period
 from core.orchestrator import answer_question
 from core.parse.intent import parse_intent
-from core.provider import MockProvider
+from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore, demo_facts, demo_glossary, glossary_without
 from tests.scripted import ExplodingProvider
 

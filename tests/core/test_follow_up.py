@@ -13,7 +13,7 @@ from core.orchestrator import answer_question
 from core.parse.follow_up import follow_up_apply
 from core.parse.intent import parse_intent
 from core.ports import RetrievedChunk
-from core.provider import MockProvider
+from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore
 
 REF = date(2026, 3, 15)

@@ -12,7 +12,7 @@ from core.glossary import GlossarySnapshot
 from core.model.types import ROUTES, ParsedIntent
 from core.orchestrator import MAX_TOOL_ITERATIONS, ROUTE_HANDLERS, ScopeError, answer_question
 from core.ports import FaqHit
-from core.provider import MockProvider
+from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore
 from tests.scripted import AlwaysCallsTool, ExplodingProvider, ScriptedProvider, prose, provider_error, tool_call
 

@@ -11,7 +11,7 @@ from typing import Any
 from core.glossary import GlossarySnapshot
 from core.model.types import RESTRICTED, FactRecord, Period, SubTask
 from core.orchestrator import answer_question
-from core.provider import MockProvider
+from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore, demo_facts
 from tests.scripted import ExplodingProvider
 

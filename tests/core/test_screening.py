@@ -14,7 +14,7 @@ from core.gates.security import external_mentions
 from core.model.types import Source
 from core.orchestrator import answer_question
 from core.ports import RetrievedChunk
-from core.provider import MockProvider
+from core.routes.lookup.provider import MockProvider
 from tests.scripted import ScriptedProvider, prose
 
 REF = date(2026, 3, 15)

@@ -14,7 +14,7 @@ from core.compute import computed_reevaluate
 from core.model.types import FactRecord
 from core.orchestrator import answer_question
 from core.parse.intent import parse_intent
-from core.provider import MockProvider
+from core.routes.lookup.provider import MockProvider
 from tests.core.test_computing import REF, fact
 from tests.fakes import InMemoryFactStore, demo_glossary
 

@@ -10,7 +10,7 @@ import pytest
 
 from core.model.trace import TraceRecord, TraceRejected, trace_from_result
 from core.orchestrator import answer_question
-from core.provider import MockProvider
+from core.routes.lookup.provider import MockProvider
 
 BASE = dict(
     request_id="ab12cd34ef",

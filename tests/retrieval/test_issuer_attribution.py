@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 
 from core.narrative import Focus, narrative_answer
-from core.render import ABOUT_ENTITY
+from core.routes.render import ABOUT_ENTITY
 from documents.services import document_ingest
 from facts.selectors import glossary_snapshot
 from retrieval.selectors import OrmNarrativeRetriever

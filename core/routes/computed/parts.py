@@ -18,11 +18,11 @@ from dataclasses import replace
 
 from core.compute import CannotCompute, Computed, ratio_compute, share_compute
 from core.compute.aggregate import period_contains
-from core.computing.answer import Item
-from core.computing.changes import two_periods
-from core.computing.composed import shares_difference
-from core.computing.subjects import Axes, Context, refusal
 from core.model.types import OP_RATIO, OP_SHARE, Operation, Period, SubTask
+from core.routes.computed.answer import Item
+from core.routes.computed.changes import two_periods
+from core.routes.computed.composed import shares_difference
+from core.routes.computed.subjects import Axes, Context, refusal
 
 _RATIO_AXES = ("metric", "entity", "channel")
 

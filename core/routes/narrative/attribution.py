@@ -46,12 +46,12 @@ from functools import lru_cache
 from pathlib import PurePath
 
 from core.glossary import GlossarySnapshot
-from core.grounding import SENTENCE
 from core.language.normalize import compact_view, text_normalize
 from core.language.periods import periods_find
 from core.language.quantities import claims_find, prose_normalize
 from core.model.types import Match, Period
 from core.ports import RetrievedChunk
+from core.routes.narrative.grounding import SENTENCE
 
 ASKED, GENERAL, OTHER = 0, 1, 2
 # Absolute periods do not depend on the reference date, and a document's relative ones (去年)

@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from core import render
 from core.compute import (
     QOQ,
     UNIT_PCT,
@@ -32,10 +31,6 @@ from core.compute import (
     value_display,
 )
 from core.compute.display import MAX_DECIMALS
-from core.computing.answer import RANK_LISTED_WHOLE, RANK_SHOWN, ComputedAnswer, Item, assemble
-from core.computing.changes import cagr_items, difference_items, growth_items
-from core.computing.parts import ratio_items, share_items
-from core.computing.subjects import Axes, Context, Reader, members_of, metrics_joined, refusal, units_refusal
 from core.glossary import AGGREGATION_END, AGGREGATION_NONE, GlossarySnapshot
 from core.model.types import (
     KIND_CLARIFICATION,
@@ -53,6 +48,11 @@ from core.model.types import (
     SubTask,
 )
 from core.ports import FactStore
+from core.routes import render
+from core.routes.computed.answer import RANK_LISTED_WHOLE, RANK_SHOWN, ComputedAnswer, Item, assemble
+from core.routes.computed.changes import cagr_items, difference_items, growth_items
+from core.routes.computed.parts import ratio_items, share_items
+from core.routes.computed.subjects import Axes, Context, Reader, members_of, metrics_joined, refusal, units_refusal
 
 
 # -- operations ----------------------------------------------------------------------------

@@ -17,10 +17,10 @@ Invariants:
 
 from __future__ import annotations
 
-from core.computing.answer import ComputedAnswer, Item, RankedComputed
-from core.computing.answerable import periods_answerable
-from core.computing.operations import computed_answer, levels_answer
-from core.computing.subjects import part_intent, subtasks_of
+from core.routes.computed.answer import ComputedAnswer, Item, RankedComputed
+from core.routes.computed.answerable import periods_answerable
+from core.routes.computed.handlers import computed_answer, levels_answer
+from core.routes.computed.subjects import part_intent, subtasks_of
 
 __all__ = [
     "ComputedAnswer",

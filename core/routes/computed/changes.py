@@ -27,10 +27,10 @@ from core.compute import (
 )
 from core.compute.build import describe
 from core.compute.change import gap_names
-from core.computing.answer import Item
-from core.computing.composed import change_renamed
-from core.computing.subjects import Axes, Context, refusal, units_refusal
 from core.model.types import OP_CAGR, OP_DIFFERENCE, OP_GROWTH, Operation, Period, SubTask
+from core.routes.computed.answer import Item
+from core.routes.computed.composed import change_renamed
+from core.routes.computed.subjects import Axes, Context, refusal, units_refusal
 
 _COMPARISON_WORDS = {YOY: ("同比", "YoY"), QOQ: ("环比", "QoQ")}
 _AXES = ("metric", "entity", "channel")  # a difference's pair is read on the first listing two

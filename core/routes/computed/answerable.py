@@ -21,11 +21,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from core.computing.operations import computed_answer, levels_answer
-from core.computing.subjects import Axes, metrics_reached, part_intent, subtasks_of
 from core.glossary import GlossarySnapshot
 from core.model.types import KIND_ANSWER, FactRecord, ParsedIntent, Period, SubTask
 from core.ports import BulkFactStore, FactStore
+from core.routes.computed.handlers import computed_answer, levels_answer
+from core.routes.computed.subjects import Axes, metrics_reached, part_intent, subtasks_of
 
 
 def periods_answerable(

@@ -17,7 +17,7 @@ from core.compute import CannotCompute, FormulaMetric, RankPool, Reason, sensiti
 from core.glossary import GlossarySnapshot
 from core.model.types import OP_RANK, FactRecord, Operation, ParsedIntent, Part, Period, SubTask
 from core.ports import BulkFactStore, FactStore
-from core.tools import task_pending, task_run
+from core.routes.lookup.tools import task_pending, task_run
 
 
 class Reader:

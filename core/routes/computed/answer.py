@@ -12,11 +12,11 @@ from dataclasses import dataclass, fields
 from decimal import Decimal
 from typing import Any
 
-from core import render
 from core.compute import CannotCompute, Change, Computed, Ranking, RankRow
 from core.glossary import GlossarySnapshot
 from core.model.types import KIND_ANSWER, KIND_REFUSAL, FactRecord, SubTask
-from core.tools import FOUND, NOT_FOUND, fact_as_dict
+from core.routes import render
+from core.routes.lookup.tools import FOUND, NOT_FOUND, fact_as_dict
 
 Outcome = Computed | Change | Ranking | CannotCompute | FactRecord | SubTask  # SubTask: a level not found
 
