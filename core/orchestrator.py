@@ -50,7 +50,7 @@ from core.model.types import (
 )
 from core.narrative import Focus, narrative_answer
 from core.parse.follow_up import follow_up_apply, follow_up_topic
-from core.parse.intent import DOCUMENT_CUES, parse_intent, reading_note
+from core.parse.intent import parse_intent, reading_note
 from core.ports import FactStore, FaqHit, FaqLookup, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
 from core.routes import render
 from core.routes.computed import (
@@ -61,6 +61,7 @@ from core.routes.computed import (
     periods_answerable,
     subtasks_of,
 )
+from core.routes.documents import documents_list
 from core.routes.lookup.provider import slots_message
 from core.routes.lookup.tools import (
     FOUND,
@@ -561,20 +562,9 @@ def _fact_source(fact: FactRecord) -> Source:
     return Source("fact", fact.source_doc, fact.locator, fact.document_id, snippet)
 
 
-# -- find_documents -----------------------------------------------------------------------
 def _run_find_documents(intent: ParsedIntent, retriever: NarrativeRetriever | None, cleared: bool) -> _Part:
-    """Ranked documents with their best locators and a snippet; no LLM."""
-    if retriever is None:
-        return _Part(AnswerSections(narrative=render.NARRATIVE_NOT_WIRED[intent.language]), KIND_DEGRADED)
-    topic = DOCUMENT_CUES.sub(" ", intent.normalized).strip() or intent.raw_question
-    documents = retriever.documents_find(topic, cleared=cleared)
-    if not documents:
-        return _Part(AnswerSections(narrative=render.NARRATIVE_NO_HITS[intent.language]), KIND_REFUSAL)
-    header = (
-        f"找到 {len(documents)} 份相关文件：" if intent.language == "zh" else f"{len(documents)} matching document(s):"
-    )
-    lines = [header] + [f"{i}. {d.doc}（{d.locator}）：{d.snippet}" for i, d in enumerate(documents, 1)]
-    return _Part(AnswerSections(narrative="\n".join(lines)), KIND_ANSWER, sources=tuple(documents))
+    sections, kind, sources = documents_list(intent, retriever, cleared)
+    return _Part(sections, kind, sources=sources)
 
 
 __all__ = ["ClarificationResult", "ScopeError", "answer_question"]
