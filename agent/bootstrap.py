@@ -14,8 +14,8 @@ from agent.providers import provider_from_settings
 from common.access import user_cleared
 from core.model.trace import TraceRecord, trace_from_result
 from core.model.types import AgentResult
-from core.orchestrator import answer_question
 from core.parse.assisted import LlmAssistedParser
+from core.pipeline import answer_question
 from core.ports import LLMProvider, TraceSink
 from core.routes.lookup.provider import MockProvider
 from facts.selectors import OrmFactStore, glossary_snapshot

@@ -22,7 +22,7 @@ from django_htmx.middleware import HtmxDetails
 
 from common.access import user_cleared
 from core.model.types import KIND_BADGES, ROUTE_BADGES, AnswerSections, Badge
-from core.orchestrator import ScopeError
+from core.pipeline import ScopeError
 from documents.selectors import document_list
 from facts.selectors import glossary_snapshot
 from retrieval.selectors import chunk_list

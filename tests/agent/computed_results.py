@@ -17,7 +17,7 @@ from agent.serialize import result_as_dict
 from core.glossary import GlossarySnapshot
 from core.language.periods import period_parse
 from core.model.types import AgentResult, FactRecord
-from core.orchestrator import answer_question
+from core.pipeline import answer_question
 from core.ports import FactStore
 from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore

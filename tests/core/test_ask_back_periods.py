@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.model.types import RESTRICTED, FactRecord, Period
-from core.orchestrator import answer_question
 from core.parse.intent import parse_intent
+from core.pipeline import answer_question
 from core.routes.computed import periods_answerable
 from core.routes.lookup.provider import MockProvider
 from tests.core.test_computing import REF, fact

@@ -17,8 +17,8 @@ from core.gates.clarify import clarify_scope
 from core.gates.security import security_screen
 from core.glossary import GlossarySnapshot
 from core.model.types import OPERATION_KINDS, ClarificationResult, Operation
-from core.orchestrator import answer_question
 from core.parse.intent import parse_intent
+from core.pipeline import answer_question
 from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore, demo_facts, demo_glossary
 

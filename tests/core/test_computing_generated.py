@@ -38,7 +38,7 @@ from core.model.types import (
     Period,
     SubTask,
 )
-from core.orchestrator import answer_question
+from core.pipeline import answer_question
 from tests.core.test_computing import GLOSSARY, REF, FixedParser
 from tests.core.test_computing_prefetch import FiguresOnlyMissing
 from tests.fakes import InMemoryFactStore

@@ -9,9 +9,9 @@ import pytest
 
 from core.glossary import GlossarySnapshot
 from core.model.types import OP_GROWTH, OP_RANK, OP_RATIO, Operation, ParsedIntent, Period
-from core.orchestrator import answer_question
 from core.parse.follow_up import follow_up_apply
 from core.parse.intent import parse_intent
+from core.pipeline import answer_question
 from core.ports import RetrievedChunk
 from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore

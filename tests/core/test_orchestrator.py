@@ -10,7 +10,7 @@ import pytest
 
 from core.glossary import GlossarySnapshot
 from core.model.types import ROUTES, ParsedIntent
-from core.orchestrator import MAX_TOOL_ITERATIONS, ROUTE_HANDLERS, ScopeError, answer_question
+from core.pipeline import MAX_TOOL_ITERATIONS, ROUTE_HANDLERS, ScopeError, answer_question
 from core.ports import FaqHit
 from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore

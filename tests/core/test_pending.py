@@ -10,7 +10,7 @@ from typing import Any
 
 from core.glossary import GlossarySnapshot
 from core.model.types import RESTRICTED, FactRecord, Period, SubTask
-from core.orchestrator import answer_question
+from core.pipeline import answer_question
 from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore, demo_facts
 from tests.scripted import ExplodingProvider

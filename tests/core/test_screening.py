@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from core.gates.screening import ScreenedRetriever, addresses_a_model, sentences_split, text_screen
 from core.gates.security import external_mentions
 from core.model.types import Source
-from core.orchestrator import answer_question
+from core.pipeline import answer_question
 from core.ports import RetrievedChunk
 from core.routes.lookup.provider import MockProvider
 from tests.scripted import ScriptedProvider, prose

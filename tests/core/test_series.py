@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from core.compute import computed_reevaluate
 from core.model.types import FactRecord
-from core.orchestrator import answer_question
 from core.parse.intent import parse_intent
+from core.pipeline import answer_question
 from core.routes.lookup.provider import MockProvider
 from tests.core.test_computing import REF, fact
 from tests.fakes import InMemoryFactStore, demo_glossary

@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from core.model.trace import TraceRecord, TraceRejected, trace_from_result
-from core.orchestrator import answer_question
+from core.pipeline import answer_question
 from core.routes.lookup.provider import MockProvider
 
 BASE = dict(

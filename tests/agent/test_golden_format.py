@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from core.golden import case_problems, expectations_check, figures_shown
+from agent.golden import case_problems, expectations_check, figures_shown
 
 
 def result(answer: str, kind: str = "answer") -> dict[str, Any]:
