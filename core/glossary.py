@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from core.compute import FormulaMetric, formula_metrics_build
+from core.engine import FormulaMetric, formula_metrics_build
+from core.engine.formula import formulas_check
 from core.evasion.view import evasion_key, evasion_view
-from core.formula import formulas_check
 from core.language.matcher import AliasTarget, GlossaryMatcher, MatchView
 from core.language.normalize import text_normalize
 from core.model.types import ENTITY_EXTERNAL, ENTITY_HOME, Match

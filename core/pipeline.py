@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from core.compute import Computed, Ranking
+from core.engine import Computed, Ranking
 from core.gates.clarify import clarify_scope
 from core.gates.screening import ScreenedRetriever
 from core.gates.security import security_screen

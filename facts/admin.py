@@ -18,7 +18,7 @@ from django.urls import path
 from django.utils.html import format_html
 
 from common.access import ClearanceFilteredAdmin, user_cleared, visible_to
-from core.compute import UNIT_PCT, CannotCompute, number_display
+from core.engine import UNIT_PCT, CannotCompute, number_display
 from core.language.periods import period_parse
 from core.model.types import FactRecord, Period, SubTask
 

@@ -11,8 +11,8 @@ from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from common.access import sensitivity_strictest, sensitivity_strictest_sql, visible_to, visible_to_sql
-from core.compute import CannotCompute, Computed, formula_compute, formula_metrics_build
-from core.formula import formula_parse, formula_render, formulas_check
+from core.engine import CannotCompute, Computed, formula_compute, formula_metrics_build
+from core.engine.formula import formula_parse, formula_render, formulas_check
 from core.glossary import (
     AliasRecord,
     ChannelInfo,

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from datetime import date
 from difflib import SequenceMatcher
 
-from core.compute.display import MAX_DECIMALS
+from core.engine.display import MAX_DECIMALS
 from core.gates.security import SecurityVerdict
 from core.glossary import GlossarySnapshot
 from core.language.periods import latest_complete_fiscal_year, periods_cumulative, periods_unread

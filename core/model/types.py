@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from core.compute import Computed, Ranking
+    from core.engine import Computed, Ranking
 
 
 @dataclass(frozen=True)

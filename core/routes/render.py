@@ -1,6 +1,6 @@
 """Answer text, rendered only from fact rows, the engine's results and fixed templates (SPEC §6, §6a).
 
-Takes fact records, tool results and `core.compute` outcomes; returns text. Nothing here reads
+Takes fact records, tool results and `core.engine` outcomes; returns text. Nothing here reads
 model prose or does arithmetic, so every figure in a structured answer is a stored value or
 the display of a value the engine computed from stored values. A computed answer states the
 result first, then its formula in words, then each input with its source.
@@ -12,10 +12,10 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
 
-from core.compute import UNIT_PCT, UNIT_PP, UNIT_RANK, Change, Computed, Ranking, Reason, number_display
-from core.compute.build import subject_names
-from core.compute.change import GAP_NO_RATE
-from core.compute.display import RATE_DECIMALS, decimal_round
+from core.engine import UNIT_PCT, UNIT_PP, UNIT_RANK, Change, Computed, Ranking, Reason, number_display
+from core.engine.build import subject_names
+from core.engine.change import GAP_NO_RATE
+from core.engine.display import RATE_DECIMALS, decimal_round
 from core.glossary import GlossarySnapshot
 from core.model.types import FactRecord, Period, SubTask
 

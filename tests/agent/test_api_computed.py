@@ -17,7 +17,7 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from core import pipeline
-from core.formula import decimal_context
+from core.engine.formula import decimal_context
 from core.model.types import Operation
 from documents.models import Document
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.compute.display import MAX_DECIMALS
+from core.engine.display import MAX_DECIMALS
 from core.gates.clarify import clarify_scope
 from core.gates.security import security_screen
 from core.glossary import GlossarySnapshot

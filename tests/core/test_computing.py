@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.compute import computed_reevaluate
-from core.formula import decimal_context
+from core.engine import computed_reevaluate
+from core.engine.formula import decimal_context
 from core.glossary import AliasRecord, GlossarySnapshot, MetricInfo, glossary_build
 from core.model.types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, Operation, ParsedIntent, Period
 from core.parse.intent import parse_intent

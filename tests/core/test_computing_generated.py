@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from core.compute import computed_reevaluate
+from core.engine import computed_reevaluate
 from core.glossary import EntityInfo, GlossarySnapshot, glossary_build
 from core.model.types import (
     INTERNAL,

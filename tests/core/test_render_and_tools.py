@@ -75,7 +75,7 @@ def test_period_arguments_accept_any_absolute_form(glossary: GlossarySnapshot) -
 
 # -- a ranking's headline names the place asked about (redteam F) ------------------------------------
 def _regions_ranked(store, order: str = "desc", top: int | None = None):
-    from core.compute import rank_compute
+    from core.engine import rank_compute
 
     fy2025 = period_parse("FY2025")
     assert fy2025 is not None
@@ -117,7 +117,7 @@ REGIONS = ("ACME_CN", "ACME_HK", "ACME_SEA")
 
 def _regions_without(store, *dropped: str, order: str = "desc", top: int | None = None):
     """The regions' FY2025 revenue ranked, the figures of `dropped` regions taken away."""
-    from core.compute import facts_lookup, rank_compute
+    from core.engine import facts_lookup, rank_compute
 
     fy2025 = period_parse("FY2025")
     kept = [f for f in store.facts.values() if not (f.metric == "REVENUE" and f.entity in dropped)]

@@ -10,7 +10,7 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.compute import computed_reevaluate
+from core.engine import computed_reevaluate
 from core.model.types import FactRecord
 from core.parse.intent import parse_intent
 from core.pipeline import answer_question

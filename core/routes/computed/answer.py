@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from decimal import Decimal
 from typing import Any
 
-from core.compute import CannotCompute, Change, Computed, Ranking, RankRow
+from core.engine import CannotCompute, Change, Computed, Ranking, RankRow
 from core.glossary import GlossarySnapshot
 from core.model.types import KIND_ANSWER, KIND_REFUSAL, FactRecord, SubTask
 from core.routes import render

@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 
-from core.compute import (
+from core.engine import (
     QOQ,
     YOY,
     CannotCompute,
@@ -25,8 +25,8 @@ from core.compute import (
     difference_compute,
     growth_compute,
 )
-from core.compute.build import describe
-from core.compute.change import gap_names
+from core.engine.build import describe
+from core.engine.change import gap_names
 from core.model.types import OP_CAGR, OP_DIFFERENCE, OP_GROWTH, Operation, Period, SubTask
 from core.routes.computed.answer import Item
 from core.routes.computed.composed import change_renamed

@@ -13,13 +13,13 @@ from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
 
-from core.compute import UNIT_PP, CannotCompute, Change, Computed, FormulaMetric, Label, Reason
-from core.compute.build import computed_build, describe, missing_inputs, names
-from core.compute.change import GAP_NO_RATE
-from core.compute.display import RATE_DECIMALS, decimals_check
-from core.compute.operands import FactLookup, Operand, Unresolved, operand_resolve
-from core.compute.outcome import KIND_DIFFERENCE
-from core.formula import Chain, Number
+from core.engine import UNIT_PP, CannotCompute, Change, Computed, FormulaMetric, Label, Reason
+from core.engine.build import computed_build, describe, missing_inputs, names
+from core.engine.change import GAP_NO_RATE
+from core.engine.display import RATE_DECIMALS, decimals_check
+from core.engine.formula import Chain, Number
+from core.engine.operands import FactLookup, Operand, Unresolved, operand_resolve
+from core.engine.outcome import KIND_DIFFERENCE
 from core.model.types import SubTask
 
 _HUNDRED = Number(Decimal(100), "100")

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from core.compute import (
+from core.engine import (
     QOQ,
     UNIT_PCT,
     YOY,
@@ -30,7 +30,7 @@ from core.compute import (
     sum_compute,
     value_display,
 )
-from core.compute.display import MAX_DECIMALS
+from core.engine.display import MAX_DECIMALS
 from core.glossary import AGGREGATION_END, AGGREGATION_NONE, GlossarySnapshot
 from core.model.types import (
     KIND_CLARIFICATION,

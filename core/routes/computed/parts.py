@@ -16,8 +16,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 
-from core.compute import CannotCompute, Computed, ratio_compute, share_compute
-from core.compute.aggregate import period_contains
+from core.engine import CannotCompute, Computed, ratio_compute, share_compute
+from core.engine.aggregate import period_contains
 from core.model.types import OP_RATIO, OP_SHARE, Operation, Period, SubTask
 from core.routes.computed.answer import Item
 from core.routes.computed.changes import two_periods

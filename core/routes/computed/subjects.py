@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
-from core.compute import CannotCompute, FormulaMetric, RankPool, Reason, sensitivity_max
+from core.engine import CannotCompute, FormulaMetric, RankPool, Reason, sensitivity_max
 from core.glossary import GlossarySnapshot
 from core.model.types import OP_RANK, FactRecord, Operation, ParsedIntent, Part, Period, SubTask
 from core.ports import BulkFactStore, FactStore

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from core.compute.build import computed_build, describe, missing_inputs, names, refuse
-from core.compute.display import RATE_DECIMALS, UNIT_PCT, decimals_check
-from core.compute.operands import FactLookup, FormulaMetric, Label, Unresolved, code_label, formula_operand
-from core.compute.outcome import KIND_FORMULA, CannotCompute, Computed
+from core.engine.build import computed_build, describe, missing_inputs, names, refuse
+from core.engine.display import RATE_DECIMALS, UNIT_PCT, decimals_check
+from core.engine.operands import FactLookup, FormulaMetric, Label, Unresolved, code_label, formula_operand
+from core.engine.outcome import KIND_FORMULA, CannotCompute, Computed
 from core.model.types import FactRecord, SubTask
 
 

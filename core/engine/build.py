@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 
-from core.compute.display import value_display
-from core.compute.operands import Label, Unresolved, code_label, fact_ref, qualifier
-from core.compute.outcome import KIND_RANK, CannotCompute, Computed, Reason, sensitivity_max
-from core.formula import Evaluation, Node, Ref, formula_parse, formula_render, node_evaluate, node_refs
+from core.engine.display import value_display
+from core.engine.formula import Evaluation, Node, Ref, formula_parse, formula_render, node_evaluate, node_refs
+from core.engine.operands import Label, Unresolved, code_label, fact_ref, qualifier
+from core.engine.outcome import KIND_RANK, CannotCompute, Computed, Reason, sensitivity_max
 from core.model.types import FactRecord, SubTask
 
 

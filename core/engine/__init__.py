@@ -14,12 +14,12 @@ Invariants:
 - a computed value is as sensitive as its most sensitive input.
 """
 
-from core.compute.aggregate import period_derive, ratio_compute, share_compute, sum_compute
-from core.compute.build import computed_reevaluate
-from core.compute.change import cagr_compute, difference_compute, growth_compute
-from core.compute.display import UNIT_PCT, UNIT_PP, UNIT_RANK, decimal_round, number_display, value_display
-from core.compute.metric import formula_compute
-from core.compute.operands import (
+from core.engine.aggregate import period_derive, ratio_compute, share_compute, sum_compute
+from core.engine.build import computed_reevaluate
+from core.engine.change import cagr_compute, difference_compute, growth_compute
+from core.engine.display import UNIT_PCT, UNIT_PP, UNIT_RANK, decimal_round, number_display, value_display
+from core.engine.metric import formula_compute
+from core.engine.operands import (
     QOQ,
     YOY,
     FactLookup,
@@ -30,7 +30,7 @@ from core.compute.operands import (
     facts_lookup,
     formula_metrics_build,
 )
-from core.compute.outcome import (
+from core.engine.outcome import (
     KIND_CAGR,
     KIND_DIFFERENCE,
     KIND_FORMULA,
@@ -50,7 +50,7 @@ from core.compute.outcome import (
     computed_as_dicts,
     sensitivity_max,
 )
-from core.compute.rank import RankPool, rank_compute
+from core.engine.rank import RankPool, rank_compute
 
 __all__ = [
     "KINDS",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from core.compute.display import UNIT_PP
+from core.engine.display import UNIT_PP
 from core.model.types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, SubTask
 
 KIND_GROWTH = "growth"

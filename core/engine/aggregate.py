@@ -13,12 +13,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal
 
-from core.compute.build import computed_build, describe, missing_inputs, mixed_units, names, refuse
-from core.compute.display import RATE_DECIMALS, UNIT_PCT, decimals_check
-from core.compute.operands import FactLookup, FormulaMetric, Label, Operand, Unresolved, code_label
-from core.compute.operands import operand_resolve as resolve
-from core.compute.outcome import KIND_AVERAGE, KIND_DERIVED, KIND_RATIO, KIND_SHARE, KIND_SUM, CannotCompute, Computed
-from core.formula import Chain, Group, Node, Number
+from core.engine.build import computed_build, describe, missing_inputs, mixed_units, names, refuse
+from core.engine.display import RATE_DECIMALS, UNIT_PCT, decimals_check
+from core.engine.formula import Chain, Group, Node, Number
+from core.engine.operands import FactLookup, FormulaMetric, Label, Operand, Unresolved, code_label
+from core.engine.operands import operand_resolve as resolve
+from core.engine.outcome import KIND_AVERAGE, KIND_DERIVED, KIND_RATIO, KIND_SHARE, KIND_SUM, CannotCompute, Computed
 from core.model.types import FactRecord, Period, SubTask
 
 Parents = Mapping[str, str | None]  # entity code → parent code

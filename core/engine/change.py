@@ -14,9 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from core.compute.build import computed_build, describe, missing_inputs, mixed_units, names, refuse
-from core.compute.display import RATE_DECIMALS, UNIT_PCT, UNIT_PP, decimals_check
-from core.compute.operands import (
+from core.engine.build import computed_build, describe, missing_inputs, mixed_units, names, refuse
+from core.engine.display import RATE_DECIMALS, UNIT_PCT, UNIT_PP, decimals_check
+from core.engine.formula import Chain, Group, Number, Power
+from core.engine.operands import (
     YOY,
     FactLookup,
     FormulaMetric,
@@ -26,9 +27,8 @@ from core.compute.operands import (
     code_label,
     comparison_task,
 )
-from core.compute.operands import operand_resolve as resolve
-from core.compute.outcome import KIND_CAGR, KIND_DIFFERENCE, KIND_GROWTH, CannotCompute, Change, Computed, Reason
-from core.formula import Chain, Group, Number, Power
+from core.engine.operands import operand_resolve as resolve
+from core.engine.outcome import KIND_CAGR, KIND_DIFFERENCE, KIND_GROWTH, CannotCompute, Change, Computed, Reason
 from core.model.types import Period, SubTask
 
 _ONE = Number(Decimal(1), "1")

@@ -15,9 +15,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from core.compute.display import RATE_DECIMALS, UNIT_PCT, number_display, percent_of, value_display
-from core.compute.outcome import Reason
-from core.formula import (
+from core.engine.display import RATE_DECIMALS, UNIT_PCT, number_display, percent_of, value_display
+from core.engine.formula import (
     Chain,
     Formula,
     FormulaError,
@@ -33,6 +32,7 @@ from core.formula import (
     node_refs,
     refs_map,
 )
+from core.engine.outcome import Reason
 from core.model.types import FactRecord, Period, SubTask
 
 FactLookup = Callable[[SubTask], FactRecord | None]

@@ -15,9 +15,9 @@ from decimal import Decimal
 
 from core.model.types import FactRecord, SubTask
 
-from ..formula import Ref
 from .build import Labels, describe, missing_inputs, mixed_units, refuse, subject_names
 from .display import UNIT_RANK, decimals_check
+from .formula import Ref
 from .metric import formula_compute
 from .operands import FactLookup, FormulaMetric, Label, Operand, Unresolved, code_label, qualifier
 from .operands import operand_resolve as resolve

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 
-from core.formula import PRECISION
+from core.engine.formula import PRECISION
 
 UNIT_PCT = "PCT"
 UNIT_PP = "PP"

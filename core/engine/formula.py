@@ -11,7 +11,7 @@ missing inputs and treats a zero divisor as "not meaningful", never as an except
 Invariant: a value comes only from the values `resolve` returns and the constants written in the
 formula; there is no `eval`, no float and no default for a missing input.
 
-The computation engine (`core.compute`) also renders its own formulas with this grammar,
+The computation engine (`core.engine`) also renders its own formulas with this grammar,
 extended (`references=True`) by qualified references `REVENUE[FY2025]` and a power `^`, so that
 every computed value can be re-evaluated from its formula text and its inputs. Curator formulas
 may use neither.
