@@ -48,7 +48,6 @@ from core.model.types import (
     Source,
     SubTask,
 )
-from core.narrative import Focus, narrative_answer
 from core.parse.follow_up import follow_up_apply, follow_up_topic
 from core.parse.intent import parse_intent, reading_note
 from core.ports import FactStore, FaqHit, FaqLookup, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
@@ -74,6 +73,7 @@ from core.routes.lookup.tools import (
     tool_schema_anthropic,
     tool_schema_openai,
 )
+from core.routes.narrative.answer import Focus, narrative_answer
 
 MAX_TOOL_ITERATIONS = 5
 SYSTEM_PROMPT = (

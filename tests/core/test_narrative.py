@@ -9,14 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.model.types import FactRecord, Period, Source
-from core.narrative import (
+from core.ports import ProviderError, ProviderResponse, RetrievedChunk
+from core.routes.narrative.answer import (
     narrative_answer,
     numbers_ground,
     queries_rewrite,
     rerank_parse,
     rrf_fuse,
 )
-from core.ports import ProviderError, ProviderResponse, RetrievedChunk
 from tests.scripted import ScriptedProvider, prose
 
 CHUNKS = [

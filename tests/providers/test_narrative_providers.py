@@ -8,8 +8,8 @@ import pytest
 
 from core.glossary import GlossarySnapshot
 from core.model.types import Source
-from core.narrative import SYNTHESIS_SYSTEM, NarrativeOutcome, narrative_answer
 from core.ports import RetrievedChunk
+from core.routes.narrative.answer import SYNTHESIS_SYSTEM, NarrativeOutcome, narrative_answer
 from tests.providers import stub_servers as stubs
 from tests.providers.conftest import ANTHROPIC, Flavor
 
