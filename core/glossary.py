@@ -26,7 +26,7 @@ class EntityInfo:
     kind: str
     parent: str | None = None
     geography: str = ""
-    # Reporting conventions a curator sets per company (issue J): the month its fiscal year ends
+    # Reporting conventions a curator sets per company: the month its fiscal year ends
     # (None: a dated column is the fiscal year that ends on that date) and its reporting
     # currency (ISO 4217; "" when not set), which a bare `$` in its tables means.
     year_end_month: int | None = None
@@ -39,8 +39,8 @@ class MetricInfo:
     name: str
     unit: str
     description: str = ""
-    formula: str = ""  # SPEC §6a: an expression over metric codes; "" for a stored metric
-    aggregation: str = ""  # SPEC §6a: sum | end | none; "" for the unit's default (`aggregation_of`)
+    formula: str = ""  # an expression over metric codes; "" for a stored metric
+    aggregation: str = ""  # sum | end | none; "" for the unit's default (`aggregation_of`)
 
     @property
     def adds_up(self) -> str:
@@ -152,7 +152,7 @@ class GlossarySnapshot:
 
     @property
     def formula_metrics(self) -> dict[str, FormulaMetric]:
-        """The curators' formula metrics, parsed once (SPEC §6a).
+        """The curators' formula metrics, parsed once.
 
         The importer and admin refuse a bad formula before it is stored; should one still be
         unusable here (edited in the database by hand), that metric has no formula rather

@@ -1,4 +1,4 @@
-"""`answer_question`: the one entry point of the orchestrator (SPEC §4).
+"""`answer_question`: the one entry point of the orchestrator.
 
 Takes a question, the caller's clearance and the ports; returns an `AgentResult`.
 The early returns keep a fixed order (invariant 3): the security gate's refusal, then
@@ -7,7 +7,7 @@ LLM (a period asked back reads, with the user's clearance, only which of the per
 offer are answered with a figure, and shows none of them). On the structured path every figure
 is rendered from a fact row (invariant 1): the model's prose is discarded, and if the model
 calls no tool the agent runs `query_metric` itself; a computation (growth, share, ranking …)
-is the engine's, over fact rows only (`core.routes.computed`, SPEC §6a). A `ProviderError` yields a
+is the engine's, over fact rows only (`core.routes.computed`). A `ProviderError` yields a
 fixed message with no number (invariant 7).
 """
 

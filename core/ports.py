@@ -2,7 +2,7 @@
 
 Django apps provide ORM-backed adapters (wired in `agent/bootstrap.py`); tests pass fakes.
 Every read port takes the caller's clearance so that RESTRICTED rows are filtered where they
-are loaded, never afterwards (SPEC §9). The glossary is not a port but a value: the caller
+are loaded, never afterwards. The glossary is not a port but a value: the caller
 passes the current `GlossarySnapshot`.
 """
 

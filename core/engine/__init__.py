@@ -1,4 +1,4 @@
-"""The computation engine (SPEC §6a): growth, CAGR, ratio, share, sum, rank, difference and
+"""The computation engine: growth, CAGR, ratio, share, sum, rank, difference and
 formula metrics over facts the caller found.
 
 Takes a `FactLookup` (the caller's: `SubTask` → `FactRecord | None`, read with the user's

@@ -328,7 +328,7 @@ def _derivations(period: Period, aggregation: str) -> list[tuple[str, tuple[Peri
 def period_derive(
     lookup: FactLookup, task: SubTask, *, label: Label = code_label, aggregation: str = "sum"
 ) -> list[Computed | CannotCompute]:
-    """A half or a year not stored, derived (SPEC §6a): H2 as FY − H1 and Q3 + Q4, H1 as Q1 + Q2 and
+    """A half or a year not stored, derived: H2 as FY − H1 and Q3 + Q4, H1 as Q1 + Q2 and
     FY − H2, a year as H1 + H2 and its four quarters; each with its formula and inputs, whichever
     can be computed. A ratio (`none`, every percentage) is never derived by adding or subtracting;
     a value at a date (`end`) is its period-end value."""

@@ -1,4 +1,4 @@
-"""Formula metrics (SPEC §6a): parse, check, expand, evaluate and render curator formulas.
+"""Formula metrics: parse, check, expand, evaluate and render curator formulas.
 
 Takes the text of the glossary's `formula` column, an arithmetic expression over metric codes
 (`OPERATING_PROFIT / REVENUE`, `(M024-M025)/M024`) with `+ - * /`, unary minus, parentheses and

@@ -2,7 +2,7 @@
 
 Each result carries its formula (in codes with periods, and in words), its exact value, its
 display, its unit, the facts it was computed from and the most sensitive input's sensitivity,
-so the answer can cite and filter a computed figure like a stored one (SPEC §6a).
+so the answer can cite and filter a computed figure like a stored one.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ class Computed:
         return (self,)
 
     def as_dict(self, language: str = "zh") -> dict[str, Any]:
-        """The API's `computed` item (SPEC §10); a derived item names the period it stands for."""
+        """The API's `computed` item; a derived item names the period it stands for."""
         item: dict[str, Any] = {
             "kind": self.kind,
             "name": self.name(language),

@@ -1,4 +1,4 @@
-"""The clarification gate (SPEC §4 step 2).
+"""The clarification gate.
 
 Takes the parsed intent (with any `scope` already applied) and the glossary; returns a
 `ClarificationResult`. The branches are checked in exactly this order, and the caller returns

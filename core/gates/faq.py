@@ -1,4 +1,4 @@
-"""The FAQ short-circuit's rules (SPEC §8), without storage.
+"""The FAQ short-circuit's rules, without storage.
 
 `faq_key` is the form questions and aliases are compared in: §5-normalised, whitespace-free,
 trailing punctuation ignored. `faq_exclusion` says why a question must fall through to the

@@ -1,4 +1,4 @@
-"""Screening of retrieved text: competitors (SPEC §1, §3) and instructions aimed at a model.
+"""Screening of retrieved text: competitors and instructions aimed at a model.
 
 The security gate refuses a question that names a competitor. A question that names none can
 still retrieve passages about one (an industry weekly discusses everybody), so every retrieved

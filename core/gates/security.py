@@ -1,4 +1,4 @@
-"""The deterministic security gate (SPEC §1.4, §4).
+"""The deterministic security gate.
 
 Takes the raw question (never a parser's output) and the glossary; returns a verdict. It calls
 no LLM and cannot be swapped out. It refuses when `external_mentions` finds a competitor, which

@@ -1,4 +1,4 @@
-"""Joint glossary matching over an Aho–Corasick automaton (SPEC §5).
+"""Joint glossary matching over an Aho–Corasick automaton.
 
 Takes normalised text (or a ready `MatchView`); returns the glossary hits chosen longest-leftmost
 and non-overlapping across every kind at once (entity, external entity, metric, channel), so a
@@ -9,7 +9,7 @@ digit must sit on a word boundary of the text as written, where a space or a dro
 between two characters, or a letter meeting a digit, is a boundary: `HK` is found in `HK2025`
 but not inside `HKEX`, nor `SEA` inside `research`.
 
-A metric's name tolerates function words (SPEC §6a): `find` also matches metric aliases in a view
+A metric's name tolerates function words: `find` also matches metric aliases in a view
 where the characters of `FUNCTION_CHARACTERS` are dropped from both the alias and the text, so
 `归属于母公司所有者的净利润` is the alias `归属母公司所有者净利润`. The hit's span is the text as
 written (never starting or ending on a dropped character), and it competes with every other hit

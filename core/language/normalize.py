@@ -1,4 +1,4 @@
-"""Text normalisation (SPEC §5), shared by the parser, the security gate, the FAQ and retrieval.
+"""Text normalisation, shared by the parser, the security gate, the FAQ and retrieval.
 
 Takes any string and returns a canonical form: NFKC (full-width → half-width), no zero-width
 or other format/control characters, ASCII case folded, Traditional → Simplified Chinese, and

@@ -1,4 +1,4 @@
-"""The period grammar (SPEC §5).
+"""The period grammar.
 
 Takes normalised text (see `normalize.text_normalize`) and a reference date; returns the
 periods it names, with their spans, in reading order. Absolute forms (`FY2025`, `FY25`,
@@ -72,7 +72,7 @@ _ONE_MONTH = (
 _RELATIVE_MONTH = r"本月|当月|这个?月|上一?个?月|下一?个?月"
 # the last N months, or the first N years: a stretch the question does not name
 _RECENT = r"(?:近|最近|过去|前)(?:[0-9]+|[一二两三四五六七八九十]+)个?(?:财年|年度|年|季度|个?月)"
-# Ranges expand into every period of them, in order (SPEC §5 "Period ranges and series").
+# Ranges expand into every period of them, in order.
 _COUNT = r"(?P<n>[0-9]{1,2}|[一二三四五六七八九]?十[一二三四五六七八九]?|[一二两三四五六七八九])"
 _RANGE_JOIN = r"\s?(?:到|至|-|~|〜|—|–|to|through)\s?"
 # the last N complete years or quarters at the reference date (`近三年`, `过去5年`, `最近4个季度`)
@@ -511,8 +511,8 @@ _CUMULATIVE = re.compile(
 
 def periods_cumulative(text: str, reference: date) -> list[tuple[int, int, tuple[Period, ...]]]:
     """The unread stretches of normalised `text` that are a sum of quarters from the start of the
-    year (`2025年前三季度`, `1-9月` → Q1, Q2, Q3), as `(start, end, quarters)`: a derived period
-    (SPEC §6a), answered as the sum of its quarters with the formula and the inputs."""
+     year (`2025年前三季度`, `1-9月` → Q1, Q2, Q3), as `(start, end, quarters)`: a derived period
+    , answered as the sum of its quarters with the formula and the inputs."""
     found = []
     for start, end, _ in periods_unread(text, reference):
         m = _CUMULATIVE.fullmatch(text[start:end])

@@ -1,4 +1,4 @@
-"""The privacy-aware trace (SPEC §11).
+"""The privacy-aware trace.
 
 `TraceRecord` holds codes, counts and timings only, and refuses anything else at construction:
 a free-text field, a fact value, a chunk text or a prompt cannot be put in it. The question

@@ -127,7 +127,7 @@ class Routing:
     reason: str = ""
 
 
-# What a question asks to compute over its slots (SPEC §6a); `None` on an intent: the level.
+# What a question asks to compute over its slots; `None` on an intent: the level.
 OP_GROWTH = "growth"  # `comparison` yoy | qoq: against a year earlier, or the previous period
 OP_CAGR = "cagr"  # between the first and last listed years
 OP_DIFFERENCE = "difference"  # the absolute change only (较…增加/减少了多少)
@@ -142,7 +142,7 @@ OPERATION_KINDS = (OP_GROWTH, OP_CAGR, OP_DIFFERENCE, OP_RATIO, OP_SHARE, OP_SUM
 
 @dataclass(frozen=True)
 class Operation:
-    """The computation a question asks for, as read from its words (SPEC §6a).
+    """The computation a question asks for, as read from its words.
 
     `cue` is the question's own words that asked for it (shown in the route reason, e.g.
     `依据：指标 营业收入 · 同比`). `decimals` is what the question asked for (`保留3位小数`),
@@ -197,7 +197,7 @@ class ParsedIntent:
     routing: Routing = field(default_factory=Routing)
     unrecognized_terms: tuple[str, ...] = ()
     language: str = "zh"
-    # SPEC §6a: the computation asked for (None: the level), every channel named (in order;
+    # the computation asked for (None: the level), every channel named (in order;
     # `channel` is the first), and a metric-like term the glossary does not know (`净利率` when
     # only 净利 is defined): never answered with a shorter alias's figure.
     operation: Operation | None = None
@@ -327,7 +327,7 @@ class AgentResult:
     usage: dict[str, int] = field(default_factory=dict)
     chunk_scores: tuple[tuple[int, float], ...] = ()
     provider_seconds: float = 0.0
-    # SPEC §6a: every computed value in the answer (its inputs are also in `facts`), and the
+    # every computed value in the answer (its inputs are also in `facts`), and the
     # ranking when the question asked for one (its rows feed the UI's bar chart).
     computed: tuple[Computed, ...] = ()
     ranking: Ranking | None = None

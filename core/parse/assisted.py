@@ -1,4 +1,4 @@
-"""LLM-assisted routing (seed 003, SPEC §5): deterministic first, the LLM only when inconclusive.
+"""The model-assisted parser: deterministic first, the LLM only when inconclusive.
 
 `LlmAssistedParser` wraps the rule parser. When the rules find no slot and no cue, it asks the
 LLM for a JSON route plus slot codes, validates them against the whitelist of routes and the

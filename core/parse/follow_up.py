@@ -1,4 +1,4 @@
-"""Follow-ups in a conversation (SPEC §10 `conversation_id`).
+"""Follow-ups in a conversation.
 
 `follow_up_apply(intent, previous, glossary)` takes the question's own parsed intent and the
 conversation's previous answered intent; it returns the intent to answer and a note in the

@@ -1,4 +1,4 @@
-"""Answer text, rendered only from fact rows, the engine's results and fixed templates (SPEC §6, §6a).
+"""Answer text, rendered only from fact rows, the engine's results and fixed templates.
 
 Takes fact records, tool results and `core.engine` outcomes; returns text. Nothing here reads
 model prose or does arithmetic, so every figure in a structured answer is a stored value or

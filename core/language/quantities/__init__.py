@@ -1,4 +1,4 @@
-"""Figures in prose (SPEC §7, the numeric grounding check): value, unit class and sign.
+"""Figures in prose (the numeric grounding check): value, unit class and sign.
 
 Takes normalised text (`text_normalize`, or `prose_normalize` so that capitals still show);
 returns every figure it states as a `Quantity` and every year it names. The grounding check

@@ -1,4 +1,4 @@
-"""Operator cues (SPEC §6a): what a question asks to compute over its slots.
+"""Operator cues: what a question asks to compute over its slots.
 
 `cues_read` takes normalised text and the spans the glossary took, and returns every operator
 cue in it, Chinese and English: growth (同比 / 环比 / 增长率 / YoY / QoQ / percentage points),

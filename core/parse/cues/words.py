@@ -1,4 +1,4 @@
-"""The operator cue table (SPEC §6a): Chinese and English words for each operation, for what a
+"""The operator cue table: Chinese and English words for each operation, for what a
 ranking or a sum runs over, and for rounding.
 
 `cues_read` takes normalised text and the spans the glossary took as names; it returns every cue

@@ -1,4 +1,4 @@
-"""Zero-LLM intent parsing (SPEC §5, §6a).
+"""Zero-LLM intent parsing.
 
 Takes the raw question, a glossary snapshot and a reference date; returns a `ParsedIntent`
 with the four slots (metric, entity, period, channel), their multi-value forms, the operation

@@ -1,4 +1,4 @@
-"""The parts of a question (SPEC §5, §6a): what each of its clauses asks.
+"""The parts of a question: what each of its clauses asks.
 
 Takes the normalised question, the glossary hits that stand, the operator cues and the periods,
 with their spans; returns the `Part`s of a question that asks each of them something of its own,

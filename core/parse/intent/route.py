@@ -1,4 +1,4 @@
-"""Route choice and its reason (SPEC §5, §6a).
+"""Route choice and its reason.
 
 Takes what the parser found (slots, the operator reading, the route cues of the question);
 returns the route with a confidence, and the reason in the analyst's words: names and the

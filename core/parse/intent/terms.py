@@ -1,4 +1,4 @@
-"""Terms the glossary does not know (SPEC §6a: never a shorter alias, never another entity).
+"""Terms the glossary does not know (never a shorter alias, never another entity).
 
 Takes the normalised question, the question as written, the glossary hits with their spans in
 the normalised text, and every span another reader took (periods, stretches of time no period

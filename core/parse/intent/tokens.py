@@ -1,4 +1,4 @@
-"""Every word of a question accounted for (SPEC §5).
+"""Every word of a question accounted for.
 
 The readers (glossary automaton, period grammar, operator and route cues) take their spans
 first; what they leave is segmented by jieba's part-of-speech tagger and each word gets a type:

@@ -1,4 +1,4 @@
-"""Typos in an operator word (SPEC §5): read as the one cue they can only be, and said so.
+"""Typos in an operator word: read as the one cue they can only be, and said so.
 
 Takes the normalised question, the spans its readers took and the metric spans; returns the
 corrections to make (`增长律` → `增长率`), or none. A Chinese word is a typo of a cue when it

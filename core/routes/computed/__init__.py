@@ -1,4 +1,4 @@
-"""Computed answers (SPEC §6a): the structured route's step that runs the engine `core.engine`.
+"""Computed answers: the structured route's step that runs the engine `core.engine`.
 
 Takes the effective intent (its slots, with the clarification's assumptions filled in), the
 glossary, the fact store and the user's clearance; returns a `ComputedAnswer`: the answer text,

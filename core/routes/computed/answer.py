@@ -1,5 +1,5 @@
 """A computed answer put together: text (result, formula, inputs), kind, input facts, tool
-results and every `Computed` (SPEC §6a, §10).
+results and every `Computed`.
 
 A refusal contributes its missing inputs as `not_found` results and no partial input; every
 input of a computed value is a `found` fact, listed once.

@@ -1,4 +1,4 @@
-"""The periods an ask-back may offer (SPEC §4 step 2): those whose answer holds a figure.
+"""The periods an ask-back may offer: those whose answer holds a figure.
 
 `periods_answerable(intent, periods, …)` takes the intent as asked (with a stretch of time no
 period type holds: `3月`, `Q5`) and the periods the clarifier would offer in its place, and

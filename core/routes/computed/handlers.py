@@ -1,4 +1,4 @@
-"""The operations (SPEC §6a) mapped onto the engine: which keys each one reads, over which listed
+"""The operations mapped onto the engine: which keys each one reads, over which listed
 entities, periods and channels, and what is refused before any figure is read. Growth,
 difference and CAGR are in `changes`, ratio and share in `parts`; sum and rank run here, across
 the members of one axis.
@@ -277,7 +277,7 @@ def levels_answer(
 
 
 def _line_rate(change: Change) -> Change:
-    """The listed pair's rate shown to one place (`+8.5%`, SPEC §6); the exact value is kept."""
+    """The listed pair's rate shown to one place (`+8.5%`); the exact value is kept."""
     if change.rate is None:
         return change
     return replace(change, rate=replace(change.rate, display=value_display(change.rate.value, UNIT_PCT, 1), decimals=1))

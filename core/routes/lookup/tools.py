@@ -1,4 +1,4 @@
-"""The `query_metric` tool: the structured channel's only fact-producing primitive (SPEC §6).
+"""The `query_metric` tool: the structured channel's only fact-producing primitive.
 
 Takes raw arguments (from a model or from the parser) and returns exactly one of `found`,
 `not_found` or `unrecognized_param`. Every argument is normalised through the glossary; an

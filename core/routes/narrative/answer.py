@@ -1,4 +1,4 @@
-"""The narrative channel (SPEC §7): retrieve → fuse → (rerank) → synthesise → ground.
+"""The narrative channel: retrieve → fuse → (rerank) → synthesise → ground.
 
 Takes a question, the retriever port and optionally an LLM; returns text with a citation on
 every sentence, the cited sources, and how many unsupported figures were removed. Retrieval

@@ -1,4 +1,4 @@
-"""What a retrieved passage is about, for attribution about the thing asked (issue K, point 5).
+"""What a retrieved passage is about, for attribution about the thing asked.
 
 Takes retrieved passages, the glossary snapshot and a `Focus` (the entities and the period a
 question asked, as the intent parser resolved them); returns, for each passage and each of its

@@ -1,4 +1,4 @@
-"""The numeric grounding check (SPEC §7): narrative prose keeps only the figures its sources state.
+"""The numeric grounding check: narrative prose keeps only the figures its sources state.
 
 Takes prose, the snippets it may quote, the found facts and the question; returns the prose
 without each sentence that states a figure no source supports, and how many such figures there
