@@ -6,7 +6,7 @@ headers, its source list, its badges, its export link and its feedback form.
 
 from __future__ import annotations
 
-from core.types import (
+from core.model.types import (
     KIND_DEGRADED,
     KIND_REFUSAL,
     ROUTE_COMPOSITE,
@@ -72,7 +72,7 @@ PANEL_LABELS: dict[str, dict[str, str]] = {
     },
 }
 
-# The registry's badges (core/types.py) name themselves in Chinese; their English names by key.
+# The registry's badges (core/model/types.py) name themselves in Chinese; their English names by key.
 BADGE_NAMES_EN = {
     ROUTE_STRUCTURED: "Data",
     ROUTE_NARRATIVE: "Documents",

@@ -12,12 +12,12 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from agent.providers import provider_from_settings
 from common.access import user_cleared
-from core.orchestrator import answer_question
+from core.model.trace import TraceRecord, trace_from_result
+from core.model.types import AgentResult
+from core.parse.assisted import LlmAssistedParser
+from core.pipeline import answer_question
 from core.ports import LLMProvider, TraceSink
-from core.provider import MockProvider
-from core.routing import LlmAssistedParser
-from core.trace import TraceRecord, trace_from_result
-from core.types import AgentResult
+from core.routes.lookup.provider import MockProvider
 from facts.selectors import OrmFactStore, glossary_snapshot
 from faq.selectors import OrmFaqLookup
 from retrieval.selectors import OrmNarrativeRetriever

@@ -18,10 +18,10 @@ from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from core.formula import FormulaError, Ref, formula_parse, formula_render
+from core.engine.formula import FormulaError, Ref, formula_parse, formula_render
 from core.glossary import GlossarySnapshot
-from core.normalize import question_language
-from core.periods import period_parse
+from core.language.normalize import question_language
+from core.language.periods import period_parse
 
 from .charts import chart_ranking
 

@@ -17,8 +17,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import QuerySet
 
-from core.periods import period_parse
-from core.types import (
+from core.language.periods import period_parse
+from core.model.types import (
     CLARIFY_ASK_FIRST,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
     KIND_ANSWER,

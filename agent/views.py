@@ -21,8 +21,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from common.access import user_cleared
-from core.orchestrator import ScopeError
-from core.types import KIND_BADGES, ROUTE_BADGES, AnswerSections, Badge
+from core.model.types import KIND_BADGES, ROUTE_BADGES, AnswerSections, Badge
+from core.pipeline import ScopeError
 from documents.selectors import document_list
 from facts.selectors import glossary_snapshot
 from retrieval.selectors import chunk_list

@@ -2,7 +2,7 @@
 
 Django apps provide ORM-backed adapters (wired in `agent/bootstrap.py`); tests pass fakes.
 Every read port takes the caller's clearance so that RESTRICTED rows are filtered where they
-are loaded, never afterwards (SPEC §9). The glossary is not a port but a value: the caller
+are loaded, never afterwards. The glossary is not a port but a value: the caller
 passes the current `GlossarySnapshot`.
 """
 
@@ -14,9 +14,9 @@ from datetime import date
 from decimal import Decimal
 from typing import Any, Protocol, runtime_checkable
 
-from .glossary import GlossarySnapshot
-from .trace import TraceRecord
-from .types import FactRecord, ParsedIntent, Source, SubTask
+from core.glossary import GlossarySnapshot
+from core.model.trace import TraceRecord
+from core.model.types import FactRecord, ParsedIntent, Source, SubTask
 
 
 class FactStore(Protocol):

@@ -7,7 +7,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 
-from core.types import SENSITIVITIES
+from core.model.types import SENSITIVITIES
 from ingestion.context import REPORT_TYPES
 
 

@@ -16,8 +16,8 @@ from typing import Any
 
 from django.db import transaction
 
-from core.periods import period_from_parts
-from core.types import SENSITIVITIES, Period
+from core.language.periods import period_from_parts
+from core.model.types import SENSITIVITIES, Period
 from facts.selectors import glossary_snapshot
 from facts.services import facts_delete, facts_replace
 from ingestion.context import REPORT_TYPES, document_context

@@ -18,9 +18,9 @@ from django.urls import path
 from django.utils.html import format_html
 
 from common.access import ClearanceFilteredAdmin, user_cleared, visible_to
-from core.compute import UNIT_PCT, CannotCompute, number_display
-from core.periods import period_parse
-from core.types import FactRecord, Period, SubTask
+from core.engine import UNIT_PCT, CannotCompute, number_display
+from core.language.periods import period_parse
+from core.model.types import FactRecord, Period, SubTask
 
 from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, Metric, Unit
 from .reasons import PARENT_STATEMENT, REASON_KINDS, reason_kind_q, reason_shown

@@ -22,7 +22,7 @@ from common.api.fields import FactSourceSerializer
 from common.api.pagination import StrictLimitOffsetPagination
 from common.api.permissions import CuratorWrites
 from core.glossary import AGGREGATIONS
-from core.types import SENSITIVITIES
+from core.model.types import SENSITIVITIES
 
 from .models import Alias, FactMetric, Metric
 from .selectors import FactFilterError, fact_filter, fact_list, glossary_snapshot

@@ -11,7 +11,7 @@ from django.db import models
 from django.db.models import Q
 
 from core.glossary import alias_key
-from core.types import ENTITY_KINDS, SENSITIVITIES
+from core.model.types import ENTITY_KINDS, SENSITIVITIES
 
 code_validator = RegexValidator(r"^[A-Z0-9][A-Z0-9_]*$", "A code is upper-case letters, digits and _.")
 currency_validator = RegexValidator(r"^[A-Z]{3}$", "A currency is an ISO 4217 code of three capitals: USD, EUR, CNY …")

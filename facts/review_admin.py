@@ -22,8 +22,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
-from core.periods import period_parse
-from core.types import Period
+from core.language.periods import period_parse
+from core.model.types import Period
 
 from .concepts import metrics_of_concept
 from .models import FactMetric, Metric

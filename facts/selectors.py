@@ -11,8 +11,8 @@ from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from common.access import sensitivity_strictest, sensitivity_strictest_sql, visible_to, visible_to_sql
-from core.compute import CannotCompute, Computed, formula_compute, formula_metrics_build
-from core.formula import formula_parse, formula_render, formulas_check
+from core.engine import CannotCompute, Computed, formula_compute, formula_metrics_build
+from core.engine.formula import formula_parse, formula_render, formulas_check
 from core.glossary import (
     AliasRecord,
     ChannelInfo,
@@ -22,8 +22,8 @@ from core.glossary import (
     UnitInfo,
     glossary_build,
 )
-from core.periods import period_parse
-from core.types import FactRecord, Period, SubTask
+from core.language.periods import period_parse
+from core.model.types import FactRecord, Period, SubTask
 
 from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, GlossaryState, Metric, Unit
 

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 
 from common.access import visible_to_sql
-from core.types import RESTRICTED
+from core.model.types import RESTRICTED
 
 from .engine import BM25Index
 from .models import Chunk, RetrievalState

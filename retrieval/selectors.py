@@ -13,8 +13,8 @@ from django.db import connection
 from django.db.models import Q, QuerySet
 
 from common.access import visible_to, visible_to_sql
+from core.model.types import Source
 from core.ports import RetrievedChunk
-from core.types import Source
 from facts.selectors import glossary_snapshot
 
 from .embedders import EmbedderError, embedder_build

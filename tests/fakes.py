@@ -16,8 +16,8 @@ from core.glossary import (
     UnitInfo,
     glossary_build,
 )
-from core.periods import period_parse
-from core.types import RESTRICTED, FactRecord, Period, SubTask
+from core.language.periods import period_parse
+from core.model.types import RESTRICTED, FactRecord, Period, SubTask
 
 DEMO = Path(__file__).resolve().parent.parent / "demo"
 
@@ -159,7 +159,7 @@ class BigramHashEmbedder:
         import hashlib
         import math
 
-        from core.normalize import text_normalize
+        from core.language.normalize import text_normalize
 
         self.calls += 1
         vectors = []

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Literal
 
-from core.types import Period
+from core.model.types import Period
 
 from ..headers import fiscal_year
 from ..ir import Table

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from core.glossary import GlossarySnapshot
-from core.normalize import text_normalize
-from core.types import Period
+from core.language.normalize import text_normalize
+from core.model.types import Period
 
 from ..headers import due_schedule, sub_annual
 from ..ir import ExtractedDocument, IngestWarning, Table

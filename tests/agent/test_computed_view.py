@@ -21,8 +21,8 @@ from agent.charts import chart_ranking
 from agent.computed_view import computed_cards, formula_words
 from agent.export import answer_export, cell_neutralise
 from agent.views import CONVERSATION
-from core.periods import period_parse
-from core.types import FactRecord
+from core.language.periods import period_parse
+from core.model.types import FactRecord
 from facts.selectors import glossary_snapshot
 from tests.agent.computed_results import generated_store, pipeline_answer, turn_of, turn_seed
 from tests.fakes import InMemoryFactStore

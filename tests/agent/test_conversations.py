@@ -22,7 +22,7 @@ from agent.conversation import (
     previous_intent_along,
 )
 from agent.models import Conversation, ConversationTurn
-from core.types import OP_RANK, Operation, Period
+from core.model.types import OP_RANK, Operation, Period
 from tests.conftest import REFERENCE
 
 pytestmark = pytest.mark.django_db

@@ -22,7 +22,7 @@ from agent.charts import chart_line, figure_width, label_box
 from agent.export import SERIES_HEADER, answer_export
 from agent.series import answer_series, period_previous
 from agent.series_view import series_view
-from core.periods import period_parse
+from core.language.periods import period_parse
 from tests.agent.computed_results import pipeline_answer, turn_of
 from tests.core.test_computing import fact
 from tests.fakes import InMemoryFactStore

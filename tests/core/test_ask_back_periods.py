@@ -9,11 +9,11 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.computing import periods_answerable
-from core.intent import parse_intent
-from core.orchestrator import answer_question
-from core.provider import MockProvider
-from core.types import RESTRICTED, FactRecord, Period
+from core.model.types import RESTRICTED, FactRecord, Period
+from core.parse.intent import parse_intent
+from core.pipeline import answer_question
+from core.routes.computed import periods_answerable
+from core.routes.lookup.provider import MockProvider
 from tests.core.test_computing import REF, fact
 from tests.fakes import InMemoryFactStore, demo_glossary
 

@@ -15,12 +15,12 @@ from datetime import date
 import opencc
 import pytest
 
-from core.intent import parse_intent
-from core.narrative import Focus, narrative_answer, queries_rewrite
-from core.normalize import text_normalize
+from core.language.normalize import text_normalize
+from core.model.types import Period, Source
+from core.parse.intent import parse_intent
 from core.ports import RetrievedChunk
-from core.render import ABOUT_ENTITY
-from core.types import Period, Source
+from core.routes.narrative.answer import Focus, narrative_answer, queries_rewrite
+from core.routes.render import ABOUT_ENTITY
 from tests.fakes import demo_glossary
 from tests.scripted import ScriptedProvider, prose
 

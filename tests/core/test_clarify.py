@@ -2,10 +2,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from core.clarify import clarify_scope
+from core.gates.clarify import clarify_scope
+from core.gates.security import security_screen
 from core.glossary import GlossarySnapshot
-from core.intent import parse_intent
-from core.security import security_screen
+from core.parse.intent import parse_intent
 from tests.fakes import demo_glossary
 
 REF = date(2026, 3, 15)

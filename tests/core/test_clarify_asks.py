@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.clarify import clarify_scope
-from core.compute.display import MAX_DECIMALS
+from core.engine.display import MAX_DECIMALS
+from core.gates.clarify import clarify_scope
+from core.gates.security import security_screen
 from core.glossary import GlossarySnapshot
-from core.intent import parse_intent
-from core.orchestrator import answer_question
-from core.provider import MockProvider
-from core.security import security_screen
-from core.types import OPERATIONS, ClarificationResult, Operation
+from core.model.types import OPERATION_KINDS, ClarificationResult, Operation
+from core.parse.intent import parse_intent
+from core.pipeline import answer_question
+from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore, demo_facts, demo_glossary
 
 REF = date(2026, 3, 15)
@@ -168,7 +168,7 @@ def test_a_ranking_of_none_is_refused_not_raised(question: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.sampled_from([*OPERATIONS, "median"]),
+    st.sampled_from([*OPERATION_KINDS, "median"]),
     st.sampled_from(["yoy", "qoq", "mom"]),
     st.sampled_from(["asc", "desc", "up"]),
     st.one_of(st.none(), st.integers(-3, 5)),
@@ -186,7 +186,7 @@ def test_no_operation_out_of_range_passes_the_clarifier(
     verdict = security_screen(raw_question=intent.raw_question, glossary=GLOSSARY, language="zh")
     result = clarify_scope(intent, glossary=GLOSSARY, reference_date=REF, verdict=verdict)
     valid = (
-        kind in OPERATIONS
+        kind in OPERATION_KINDS
         and comparison in ("yoy", "qoq")
         and order in ("asc", "desc")
         and (top is None or top >= 1)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.compute import (
+from core.engine import (
     KIND_RANK,
     QOQ,
     YOY,
@@ -35,11 +35,11 @@ from core.compute import (
     sum_compute,
     value_display,
 )
-from core.compute.display import percent_of
-from core.formula import FormulaError, decimal_context
+from core.engine.display import percent_of
+from core.engine.formula import FormulaError, decimal_context
 from core.glossary import GlossarySnapshot
-from core.render import value_format
-from core.types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, Period, SubTask
+from core.model.types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, Period, SubTask
+from core.routes.render import value_format
 from tests.fakes import InMemoryFactStore, demo_facts
 
 D = Decimal

@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.compute import computed_reevaluate
-from core.formula import decimal_context
+from core.engine import computed_reevaluate
+from core.engine.formula import decimal_context
 from core.glossary import AliasRecord, GlossarySnapshot, MetricInfo, glossary_build
-from core.intent import parse_intent
-from core.orchestrator import answer_question
-from core.provider import MockProvider
-from core.types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, Operation, ParsedIntent, Period
+from core.model.types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, Operation, ParsedIntent, Period
+from core.parse.intent import parse_intent
+from core.pipeline import answer_question
+from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore, demo_facts, demo_glossary, glossary_without
 from tests.scripted import ExplodingProvider
 

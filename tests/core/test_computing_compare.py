@@ -7,9 +7,9 @@ from decimal import Decimal
 
 import pytest
 
-from core.compute import computed_reevaluate
-from core.orchestrator import answer_question
-from core.types import AgentResult, Operation, ParsedIntent, Period
+from core.engine import computed_reevaluate
+from core.model.types import AgentResult, Operation, ParsedIntent, Period
+from core.pipeline import answer_question
 from tests.core.test_computing import GLOSSARY, REF, FixedParser, demo_store, exact, fact
 from tests.fakes import InMemoryFactStore
 from tests.scripted import ExplodingProvider

@@ -25,10 +25,20 @@ from typing import Any
 
 import pytest
 
-from core.compute import computed_reevaluate
+from core.engine import computed_reevaluate
 from core.glossary import EntityInfo, GlossarySnapshot, glossary_build
-from core.orchestrator import answer_question
-from core.types import INTERNAL, PUBLIC, RESTRICTED, AgentResult, FactRecord, Operation, ParsedIntent, Period, SubTask
+from core.model.types import (
+    INTERNAL,
+    PUBLIC,
+    RESTRICTED,
+    AgentResult,
+    FactRecord,
+    Operation,
+    ParsedIntent,
+    Period,
+    SubTask,
+)
+from core.pipeline import answer_question
 from tests.core.test_computing import GLOSSARY, REF, FixedParser
 from tests.core.test_computing_prefetch import FiguresOnlyMissing
 from tests.fakes import InMemoryFactStore

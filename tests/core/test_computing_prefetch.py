@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from core.glossary import EntityInfo, glossary_build
-from core.types import RESTRICTED, FactRecord, Operation, Period
+from core.model.types import RESTRICTED, FactRecord, Operation, Period
 from tests.core.test_computing import GLOSSARY, ask
 from tests.fakes import InMemoryFactStore
 

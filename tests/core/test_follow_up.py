@@ -7,13 +7,13 @@ from datetime import date
 
 import pytest
 
-from core.follow_up import follow_up_apply
 from core.glossary import GlossarySnapshot
-from core.intent import parse_intent
-from core.orchestrator import answer_question
+from core.model.types import OP_GROWTH, OP_RANK, OP_RATIO, Operation, ParsedIntent, Period
+from core.parse.follow_up import follow_up_apply
+from core.parse.intent import parse_intent
+from core.pipeline import answer_question
 from core.ports import RetrievedChunk
-from core.provider import MockProvider
-from core.types import OP_GROWTH, OP_RANK, OP_RATIO, Operation, ParsedIntent, Period
+from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore
 
 REF = date(2026, 3, 15)

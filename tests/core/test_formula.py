@@ -7,7 +7,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from core.formula import (
+from core.engine.formula import (
     Chain,
     FormulaError,
     Group,

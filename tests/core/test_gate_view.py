@@ -8,14 +8,14 @@ import unicodedata
 import pytest
 from confusable_homoglyphs.confusables import confusables_data
 
-from core.gate_view import (
+from core.evasion.view import (
     confusables_fold,
     display_orders,
     entities_decode,
     escapes_decode,
-    gate_key,
-    gate_view,
-    gate_views,
+    evasion_key,
+    evasion_view,
+    evasion_views,
     reader_decode,
     spelled_keys,
     spelled_view,
@@ -38,7 +38,7 @@ STYLED = sorted(
 
 def test_ascii_is_only_casefolded() -> None:
     # The table's prototype of `0` is `O` and of `I` is `l`: neither may leak into the view.
-    assert gate_key("Jingan 2025 O0 Il1 x|y") == "jingan2025o0il1xy"
+    assert evasion_key("Jingan 2025 O0 Il1 x|y") == "jingan2025o0il1xy"
 
 
 @pytest.mark.parametrize(
@@ -58,7 +58,7 @@ def test_ascii_is_only_casefolded() -> None:
     ],
 )
 def test_look_alikes_meet_their_prototype(written: str, expected: str) -> None:
-    assert gate_key(written) == expected
+    assert evasion_key(written) == expected
 
 
 @pytest.mark.parametrize(
@@ -76,26 +76,26 @@ def test_look_alikes_meet_their_prototype(written: str, expected: str) -> None:
     ],
 )
 def test_a_letter_named_as_a_styled_latin_letter_is_that_letter(written: str, expected: str) -> None:
-    assert gate_key(written) == expected
+    assert evasion_key(written) == expected
 
 
 @pytest.mark.parametrize("written", ["ǝ", "ᴎ", "ɐ", "ʁ", "ɛ", "ꝺ"])
 def test_a_letter_whose_name_changes_its_shape_is_not_read_by_name(written: str) -> None:
     name = unicodedata.name(written)
-    assert not (len(gate_key(written)) == 1 and gate_key(written) == name[-1].lower()), name
+    assert not (len(evasion_key(written)) == 1 and evasion_key(written) == name[-1].lower()), name
 
 
 def test_every_styled_letter_is_its_letter_and_stays_so() -> None:
     assert len(STYLED) > 600
     for glyph, letter in STYLED:
-        assert gate_key(glyph) == letter, (glyph, unicodedata.name(glyph))
-        assert gate_view(f"x{glyph}").chars == f"x{letter}" and not gate_view(f"x{glyph}").broken_before(1)
+        assert evasion_key(glyph) == letter, (glyph, unicodedata.name(glyph))
+        assert evasion_view(f"x{glyph}").chars == f"x{letter}" and not evasion_view(f"x{glyph}").broken_before(1)
 
 
 def test_a_symbol_named_as_a_letter_is_also_read_as_a_symbol() -> None:
     # `🇨🇳` is a flag to a reader, `🇯🇮🇳` three letters: the gate matches both readings.
-    assert [view.chars for view in gate_views("北🇨🇳辰 🅿")] == ["北cn辰p", "北辰"]
-    assert gate_views("北辰 Ⓙ") == (gate_view("北辰 Ⓙ"),)  # a circled letter is a letter only
+    assert [view.chars for view in evasion_views("北🇨🇳辰 🅿")] == ["北cn辰p", "北辰"]
+    assert evasion_views("北辰 Ⓙ") == (evasion_view("北辰 Ⓙ"),)  # a circled letter is a letter only
 
 
 def test_the_display_order_is_a_view_of_its_own() -> None:
@@ -103,7 +103,7 @@ def test_the_display_order_is_a_view_of_its_own() -> None:
     assert display_orders("\u202e安竞\u202c的营收") == ["竞安的营收"]  # RLO … PDF, controls dropped
     assert display_orders("\u202e安竞\n竞安") == ["竞安\n竞安"]  # an override ends with its paragraph
     assert "竞־安" in display_orders("安\u05be竞")  # in a right-to-left paragraph, around a Hebrew maqaf
-    assert [view.chars for view in gate_views("\u202e安竞\u202c")] == ["安竞", "竞安"]
+    assert [view.chars for view in evasion_views("\u202e安竞\u202c")] == ["安竞", "竞安"]
 
 
 @pytest.mark.parametrize(
@@ -120,34 +120,34 @@ def test_the_display_order_is_a_view_of_its_own() -> None:
     ],
 )
 def test_tone_numbers_follow_whole_pinyin_syllables(text: str, marks: str) -> None:
-    view = gate_view(text)
+    view = evasion_view(text)
     assert "".join(view.chars[index] for index in tone_marks(view)) == marks
 
 
 def test_a_dropped_tone_number_leaves_a_break() -> None:
-    plain, toneless = gate_views("Jingan2Beichen")
+    plain, toneless = evasion_views("Jingan2Beichen")
     assert plain.chars == "jingan2beichen" and toneless.chars == "jinganbeichen"
     assert toneless.broken_before(6) and not toneless.broken_before(5)
     assert toneless.text[toneless.sources[6]] == "B"
-    assert len(gate_views("Q4 HK1 FY2025")) == 1  # no tone number: no extra view
+    assert len(evasion_views("Q4 HK1 FY2025")) == 1  # no tone number: no extra view
 
 
 def test_a_letter_or_digit_never_vanishes_into_a_symbol() -> None:
     # The table's prototype of `长` is the radical `⻓`, of `门` `⻔`, of `西` `⻄`; of `٠` it is `.`.
-    assert gate_key("长西民门马龙鱼門馬⾨") == "长西民门马龙鱼门马门"
-    assert gate_key("٠۰⓪ ðÐ") == "000ðð"
-    assert gate_view("竞长安").chars == "竞长安"
+    assert evasion_key("长西民门马龙鱼門馬⾨") == "长西民门马龙鱼门马门"
+    assert evasion_key("٠۰⓪ ðÐ") == "000ðð"
+    assert evasion_view("竞长安").chars == "竞长安"
 
 
 def test_a_spelled_view_reads_each_chinese_character_as_a_pinyin_word() -> None:
-    view = spelled_view(gate_view("Jing安的营收 静安"))
+    view = spelled_view(evasion_view("Jing安的营收 静安"))
     assert view is not None and view.chars == "jingandeyingshoujingan"
     assert [index for index in range(len(view.chars) + 1) if view.broken_before(index)] == [0, 4, 6, 8, 12, 16, 20, 22]
     assert view.text[view.sources[4]] == "安" and view.text[view.sources[5]] == "安"
     assert view.mixes(0, 6)  # `Jing安`
     assert not view.mixes(16, 22) and not view.mixes(0, 4)  # `静安` alone, `Jing` alone
-    assert spelled_view(gate_view("竞安的营收")) is None  # no ASCII letter
-    assert spelled_view(gate_view("Jingan revenue 2025")) is None  # no Chinese character
+    assert spelled_view(evasion_view("竞安的营收")) is None  # no ASCII letter
+    assert spelled_view(evasion_view("Jingan revenue 2025")) is None  # no Chinese character
 
 
 def test_an_alias_is_spelled_in_every_reading_of_its_polyphones() -> None:
@@ -160,7 +160,7 @@ def test_an_alias_is_spelled_in_every_reading_of_its_polyphones() -> None:
 
 
 def test_invisibles_and_marks_vanish_and_separators_break() -> None:
-    view = gate_view("x\u200bJ\u0301\ufe0fing·an\u3164 HK2025")
+    view = evasion_view("x\u200bJ\u0301\ufe0fing·an\u3164 HK2025")
     assert view.chars == "xjinganhk2025"
     # A break before `a` (the middle dot) and `h` (the space); none where invisibles stood.
     assert [i for i in range(len(view.chars) + 1) if view.broken_before(i)] == [0, 5, 7, len(view.chars)]
@@ -168,9 +168,9 @@ def test_invisibles_and_marks_vanish_and_separators_break() -> None:
 
 
 def test_a_symbol_that_looks_like_a_letter_is_a_separator() -> None:
-    view = gate_view("竞\u2223安")  # DIVIDES looks like `l`, but it is a symbol
+    view = evasion_view("竞\u2223安")  # DIVIDES looks like `l`, but it is a symbol
     assert view.chars == "竞安" and view.broken_before(1)
-    assert gate_key("\u24d9ingan") == "jingan"  # CIRCLED LATIN SMALL LETTER J is a letter
+    assert evasion_key("\u24d9ingan") == "jingan"  # CIRCLED LATIN SMALL LETTER J is a letter
 
 
 def test_entities_are_decoded_a_bounded_number_of_times() -> None:
@@ -210,12 +210,14 @@ def test_confusables_fold_folds_letters_and_keeps_the_breaks(written: str, folde
 
 def test_confusables_fold_agrees_with_the_gate() -> None:
     for text in ["J\u0456ng·an 2025", "ᴊɪɴɢ-ᴀɴ", "竞\u200b安！", "Hua\u3164ding"]:
-        assert "".join(confusables_fold(text).split()) != "" and gate_key(confusables_fold(text)) == gate_key(text)
+        assert "".join(confusables_fold(text).split()) != "" and evasion_key(confusables_fold(text)) == evasion_key(
+            text
+        )
     line = "Revenue of ACME, FY2025: up 5%.\n"
     assert len(confusables_fold(line)) == len(line)  # one for one where nothing vanishes
 
 
 def test_the_view_of_a_view_is_itself_for_every_glyph_in_the_table() -> None:
     for glyph in TABLE_GLYPHS:
-        key = gate_key(glyph)
-        assert gate_key(key) == key, (glyph, key)
+        key = evasion_key(glyph)
+        assert evasion_key(key) == key, (glyph, key)

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.grounding import SENTENCE, numbers_ground
+from core.routes.narrative.grounding import SENTENCE, numbers_ground
 
 SOURCES = [
     "2025财年，集团实现营业收入1,284.5亿元，同比增长8.5%。中国内地营业收入同比增长10.0%，"

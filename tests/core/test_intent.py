@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.glossary import GlossarySnapshot
-from core.intent import is_inconclusive, parse_intent
-from core.types import Period
+from core.model.types import Period
+from core.parse.intent import is_inconclusive, parse_intent
 
 REF = date(2026, 3, 15)
 

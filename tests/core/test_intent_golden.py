@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from core.intent import parse_intent
-from core.types import ParsedIntent
+from core.model.types import ParsedIntent
+from core.parse.intent import parse_intent
 from tests.core.test_operations import COMPUTED
 
 GOLDEN = Path(__file__).resolve().parents[3] / "shared" / "golden"

@@ -5,8 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.glossary import GlossarySnapshot
-from core.matcher import AliasConflict, AliasTarget, GlossaryMatcher, compact_match_view
-from core.normalize import compact_view, text_normalize
+from core.language.matcher import AliasConflict, AliasTarget, GlossaryMatcher, compact_match_view
+from core.language.normalize import compact_view, text_normalize
 
 
 def codes(glossary: GlossarySnapshot, text: str) -> list[tuple[str, str]]:

@@ -8,15 +8,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.narrative import (
+from core.model.types import FactRecord, Period, Source
+from core.ports import ProviderError, ProviderResponse, RetrievedChunk
+from core.routes.narrative.answer import (
     narrative_answer,
     numbers_ground,
     queries_rewrite,
     rerank_parse,
     rrf_fuse,
 )
-from core.ports import ProviderError, ProviderResponse, RetrievedChunk
-from core.types import FactRecord, Period, Source
 from tests.scripted import ScriptedProvider, prose
 
 CHUNKS = [

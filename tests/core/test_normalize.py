@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.normalize import compact_view, question_language, text_normalize
+from core.language.normalize import compact_view, question_language, text_normalize
 
 
 def test_full_width_zero_width_traditional_case_and_spaces_are_folded() -> None:

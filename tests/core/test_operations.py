@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.glossary import AliasRecord, GlossarySnapshot, MetricInfo, glossary_build
-from core.intent import parse_intent
-from core.types import OPERATIONS, ParsedIntent
+from core.model.types import OPERATION_KINDS, ParsedIntent
+from core.parse.intent import parse_intent
 from tests.fakes import DEMO, demo_glossary
 
 REF = date(2026, 3, 15)
@@ -279,7 +279,7 @@ def test_operators_slots_and_routes(question: str, expected: dict[str, Any]) -> 
 
 def test_the_table_is_broad() -> None:
     assert len(TABLE) >= 60
-    assert {e["op"] for _, e in TABLE if e.get("op")} == set(OPERATIONS)
+    assert {e["op"] for _, e in TABLE if e.get("op")} == set(OPERATION_KINDS)
     english = [q for q, _ in TABLE if q.isascii()]
     assert len(english) >= 15
 
@@ -427,7 +427,7 @@ def test_every_operation_is_well_formed(question: str) -> None:
     intent = parsed(question)
     op = intent.operation
     if op is not None:
-        assert op.kind in OPERATIONS and op.cue
+        assert op.kind in OPERATION_KINDS and op.cue
         assert op.comparison in ("yoy", "qoq") and op.order in ("asc", "desc")
         assert op.top is None or op.top >= 1
         assert op.over in (None, "entities", "channels")
@@ -438,7 +438,7 @@ def test_every_operation_is_well_formed(question: str) -> None:
 
 
 def test_cues_inside_a_metric_name_are_not_operators() -> None:
-    from core.operations import cues_read
+    from core.parse.cues import cues_read
 
     glossary = glossary_with_metric(COMPUTED, "REVENUE_GROWTH", "营收增长率", "营收增长率")
     intent = parsed("集团2025年营收增长率是多少", glossary)

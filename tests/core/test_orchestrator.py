@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from core.glossary import GlossarySnapshot
-from core.orchestrator import MAX_TOOL_ITERATIONS, ROUTE_HANDLERS, ScopeError, answer_question
+from core.model.types import ROUTES, ParsedIntent
+from core.pipeline import MAX_TOOL_ITERATIONS, ROUTE_HANDLERS, ScopeError, answer_question
 from core.ports import FaqHit
-from core.provider import MockProvider
-from core.types import ROUTES, ParsedIntent
+from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore
 from tests.scripted import AlwaysCallsTool, ExplodingProvider, ScriptedProvider, prose, provider_error, tool_call
 

@@ -9,9 +9,9 @@ from decimal import Decimal
 from typing import Any
 
 from core.glossary import GlossarySnapshot
-from core.orchestrator import answer_question
-from core.provider import MockProvider
-from core.types import RESTRICTED, FactRecord, Period, SubTask
+from core.model.types import RESTRICTED, FactRecord, Period, SubTask
+from core.pipeline import answer_question
+from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore, demo_facts
 from tests.scripted import ExplodingProvider
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.normalize import text_normalize
-from core.periods import period_parse, period_shifts, periods_before, periods_find, periods_unread
-from core.types import Period
+from core.language.normalize import text_normalize
+from core.language.periods import period_parse, period_shifts, periods_before, periods_find, periods_unread
+from core.model.types import Period
 
 REF = date(2026, 3, 15)
 

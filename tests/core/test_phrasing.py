@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.intent import parse_intent, reading_note, term_names_entity
-from core.intent.tokens import FRAME, UNKNOWN, words_read
-from core.types import ParsedIntent
+from core.model.types import ParsedIntent
+from core.parse.intent import parse_intent, reading_note, term_names_entity
+from core.parse.intent.tokens import FRAME, UNKNOWN, words_read
 from tests.core.test_operations import COMPUTED, REF, SUBSIDIARIES
 
 FRAMES = json.loads((Path(__file__).parent / "data" / "frames.json").read_text(encoding="utf-8"))
@@ -128,7 +128,7 @@ def _dictionary_words(*tags: str) -> list[str]:
     """Common function words of the segmenter's own dictionary (not ours): those analysts
     write (frequency ≥ 1000), of two characters or fewer. Rare adverbs re-segment with their
     neighbours (时而 + 是 is 时 + 而是) and are no longer the word inserted."""
-    from core.intent.tokens import _posseg
+    from core.parse.intent.tokens import _posseg
 
     table, freq = _posseg().word_tag_tab, _posseg().tokenizer.FREQ
     return sorted(

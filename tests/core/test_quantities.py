@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.normalize import text_normalize
-from core.quantities import chinese_integer, claims_find, fact_quantity, prose_normalize
-from core.types import FactRecord, Period
+from core.language.normalize import text_normalize
+from core.language.quantities import chinese_integer, claims_find, fact_quantity, prose_normalize
+from core.model.types import FactRecord, Period
 
 
 def read(text: str) -> list[tuple[Decimal, str]]:

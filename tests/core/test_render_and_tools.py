@@ -6,10 +6,10 @@ from decimal import Decimal
 import pytest
 
 from core.glossary import GlossarySnapshot
-from core.periods import period_parse
-from core.render import value_format
-from core.tools import arguments_normalize, task_run, tool_schema_anthropic, tool_schema_openai
-from core.types import SubTask
+from core.language.periods import period_parse
+from core.model.types import SubTask
+from core.routes.lookup.tools import arguments_normalize, task_run, tool_schema_anthropic, tool_schema_openai
+from core.routes.render import value_format
 
 REF = date(2026, 3, 15)
 
@@ -75,7 +75,7 @@ def test_period_arguments_accept_any_absolute_form(glossary: GlossarySnapshot) -
 
 # -- a ranking's headline names the place asked about (redteam F) ------------------------------------
 def _regions_ranked(store, order: str = "desc", top: int | None = None):
-    from core.compute import rank_compute
+    from core.engine import rank_compute
 
     fy2025 = period_parse("FY2025")
     assert fy2025 is not None
@@ -97,7 +97,7 @@ def _regions_ranked(store, order: str = "desc", top: int | None = None):
 def test_a_ranking_headline_names_the_place_asked(
     glossary: GlossarySnapshot, store, language: str, order: str, position: int, headline: str
 ) -> None:
-    from core.render import ranking_lines
+    from core.routes.render import ranking_lines
 
     lines = ranking_lines(_regions_ranked(store, order), glossary, language, position=position)
     assert lines[0] == headline
@@ -105,7 +105,7 @@ def test_a_ranking_headline_names_the_place_asked(
 
 
 def test_a_ranking_cut_to_one_row_still_names_the_leader(glossary: GlossarySnapshot, store) -> None:
-    from core.render import ranking_lines
+    from core.routes.render import ranking_lines
 
     lines = ranking_lines(_regions_ranked(store, "asc", top=1), glossary, "zh")
     assert lines[0] == "FY2025 营业收入最低的是 ACME东南亚（8,314.5 百万元）。"
@@ -117,7 +117,7 @@ REGIONS = ("ACME_CN", "ACME_HK", "ACME_SEA")
 
 def _regions_without(store, *dropped: str, order: str = "desc", top: int | None = None):
     """The regions' FY2025 revenue ranked, the figures of `dropped` regions taken away."""
-    from core.compute import facts_lookup, rank_compute
+    from core.engine import facts_lookup, rank_compute
 
     fy2025 = period_parse("FY2025")
     kept = [f for f in store.facts.values() if not (f.metric == "REVENUE" and f.entity in dropped)]
@@ -172,7 +172,7 @@ def test_a_partial_ranking_says_how_many_have_the_figure_and_ranks_among_them(
     headline: str,
     missing: str,
 ) -> None:
-    from core.render import ranking_lines
+    from core.routes.render import ranking_lines
 
     lines = ranking_lines(_regions_without(store, "ACME_SEA", order=order), glossary, language, position=position)
     assert lines[:2] == [coverage, headline]
@@ -180,7 +180,7 @@ def test_a_partial_ranking_says_how_many_have_the_figure_and_ranks_among_them(
 
 
 def test_a_complete_ranking_needs_no_count_of_who_has_the_figure(glossary: GlossarySnapshot, store) -> None:
-    from core.render import ranking_lines
+    from core.routes.render import ranking_lines
 
     lines = ranking_lines(_regions_without(store), glossary, "zh")
     assert lines[0] == "FY2025 营业收入最高的是 ACME中国内地（96,120.3 百万元）。"
@@ -199,14 +199,14 @@ def test_a_complete_ranking_needs_no_count_of_who_has_the_figure(glossary: Gloss
 def test_a_top_n_beyond_the_figures_present_says_how_many_there_are(
     glossary: GlossarySnapshot, store, dropped: tuple[str, ...], language: str, header: str
 ) -> None:
-    from core.render import ranking_lines
+    from core.routes.render import ranking_lines
 
     lines = ranking_lines(_regions_without(store, *dropped, top=5), glossary, language)
     assert header in lines
 
 
 def test_a_top_n_within_the_figures_present_is_not_qualified(glossary: GlossarySnapshot, store) -> None:
-    from core.render import ranking_lines
+    from core.routes.render import ranking_lines
 
     assert "排名（从高到低，前 2 名）：" in ranking_lines(_regions_without(store, top=2), glossary, "zh")
 
@@ -249,7 +249,7 @@ def test_a_lone_figure_is_given_as_a_value_never_as_a_highest_or_a_place(
     top: int | None,
     expected: list[str],
 ) -> None:
-    from core.render import ranking_lines
+    from core.routes.render import ranking_lines
 
     ranking = _regions_without(store, "ACME_CN", "ACME_HK", order=order, top=top)
     lines = ranking_lines(ranking, glossary, language, position=position)

@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.orchestrator import answer_question
+from core.gates.screening import ScreenedRetriever, addresses_a_model, sentences_split, text_screen
+from core.gates.security import external_mentions
+from core.model.types import Source
+from core.pipeline import answer_question
 from core.ports import RetrievedChunk
-from core.provider import MockProvider
-from core.screening import ScreenedRetriever, addresses_a_model, sentences_split, text_screen
-from core.security import external_mentions
-from core.types import Source
+from core.routes.lookup.provider import MockProvider
 from tests.scripted import ScriptedProvider, prose
 
 REF = date(2026, 3, 15)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from core.gates.security import external_mentions, security_screen
 from core.glossary import AliasRecord, EntityInfo, GlossarySnapshot, glossary_build
-from core.security import external_mentions, security_screen
 from tests.fakes import demo_glossary
 
 GLOSSARY = demo_glossary()

@@ -10,11 +10,11 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.compute import computed_reevaluate
-from core.intent import parse_intent
-from core.orchestrator import answer_question
-from core.provider import MockProvider
-from core.types import FactRecord
+from core.engine import computed_reevaluate
+from core.model.types import FactRecord
+from core.parse.intent import parse_intent
+from core.pipeline import answer_question
+from core.routes.lookup.provider import MockProvider
 from tests.core.test_computing import REF, fact
 from tests.fakes import InMemoryFactStore, demo_glossary
 

@@ -11,10 +11,10 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.compute import computed_reevaluate
-from core.orchestrator import answer_question
-from core.provider import MockProvider
-from core.types import INTERNAL, FactRecord, Period
+from core.engine import computed_reevaluate
+from core.model.types import INTERNAL, FactRecord, Period
+from core.pipeline import answer_question
+from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore, demo_glossary
 
 GLOSSARY = demo_glossary()

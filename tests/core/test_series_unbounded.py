@@ -9,9 +9,9 @@ from decimal import Decimal
 
 import pytest
 
-from core.orchestrator import answer_question
-from core.provider import MockProvider
-from core.types import INTERNAL, FactRecord, Period
+from core.model.types import INTERNAL, FactRecord, Period
+from core.pipeline import answer_question
+from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore, demo_glossary
 
 GLOSSARY = demo_glossary()

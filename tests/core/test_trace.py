@@ -8,9 +8,9 @@ from datetime import date
 
 import pytest
 
-from core.orchestrator import answer_question
-from core.provider import MockProvider
-from core.trace import TraceRecord, TraceRejected, trace_from_result
+from core.model.trace import TraceRecord, TraceRejected, trace_from_result
+from core.pipeline import answer_question
+from core.routes.lookup.provider import MockProvider
 
 BASE = dict(
     request_id="ab12cd34ef",

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from core.formula import PRECISION
+from core.engine.formula import PRECISION
 from facts.models import Metric
 from facts.selectors import glossary_snapshot
 from facts.services import metric_formula_problems

@@ -15,10 +15,10 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from benchmarks import synthetic
-from core.clarify import clarify_scope
+from core.gates.clarify import clarify_scope
+from core.gates.security import security_screen
 from core.glossary import AliasRecord, ChannelInfo, EntityInfo, MetricInfo, UnitInfo, glossary_build
-from core.intent import parse_intent
-from core.security import security_screen
+from core.parse.intent import parse_intent
 
 REFERENCE = date(2026, 3, 15)
 
