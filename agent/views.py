@@ -24,7 +24,9 @@ from common.access import user_cleared
 from core.orchestrator import ScopeError
 from core.types import KIND_BADGES, ROUTE_BADGES, AnswerSections, Badge
 from documents.selectors import document_list
+from documents.viewer import cell_grid, document_format
 from facts.selectors import glossary_snapshot
+from ingestion.ir import locator_place
 from retrieval.selectors import chunk_list
 
 from .answer_labels import PANEL_LABELS, badge_in
@@ -231,10 +233,24 @@ def facts_csv(request: HttpRequest, index: int) -> HttpResponse:
 @require_GET
 @login_required
 def document_view(request: HttpRequest, document_id: int) -> HttpResponse:
-    """A document's text, chunk by chunk with locators. RESTRICTED documents 404 for the uncleared."""
+    """A document's text, chunk by chunk with locators, and a cited cell in its table, highlighted
+    (`?at=<locator>`). RESTRICTED documents 404 for the uncleared; a cell holding a fact hidden
+    from the caller is masked."""
     cleared = user_cleared(request.user)
     document = get_object_or_404(document_list(cleared=cleared), pk=document_id)
-    chunks = chunk_list(document_id=document.pk, cleared=cleared)
+    chunks = list(chunk_list(document_id=document.pk, cleared=cleared))
+    focus = request.GET.get("at", "")
+    grid = cell_grid(document, focus, cleared=cleared) if focus else None
+    place = locator_place(focus) if grid is not None else ""
     return render(
-        request, "agent/document.html", {"document": document, "chunks": chunks, "focus": request.GET.get("at", "")}
+        request,
+        "agent/document.html",
+        {
+            "document": document,
+            "format": document_format(document.name),
+            "chunks": chunks,
+            "focus": focus,
+            "grid": grid,
+            "place_chunks": [chunk for chunk in chunks if place and locator_place(chunk.locator) == place],
+        },
     )
