@@ -63,6 +63,14 @@ class CellGrid:
     def focus_text(self) -> str:
         return self.table.cell(*self.focus)
 
+    @property
+    def what(self) -> str:
+        """The cell's row label and column header (`营业收入, FY2024`), which a sheet reference does not say."""
+        r, c = self.focus
+        row = next((text for text in self.table.rows[r][:c] if text and not is_numeric(text)), "")
+        column = next((self.table.cell(above, c) for above in range(r) if self.table.cell(above, c)), "")
+        return ", ".join(part for part in (row, column) if part)
+
 
 def _column_number(letters: str) -> int:
     number = 0

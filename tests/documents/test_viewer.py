@@ -75,6 +75,7 @@ def test_the_spreadsheet_page_shows_its_sheet_with_the_cell_marked(demo: dict[st
     html = response.content.decode()
     assert response.status_code == 200 and "application/vnd" not in html
     assert _number(_highlighted(html)) == FactMetric.objects.get(locator="sheet=ACME集团!D3").value
+    assert "ACME集团 · D3 (营业收入, FY2024)" in html
     assert '<tr class="letters">' in html and '<th class="rownum">3</th>' in html  # row and column headers
 
 
