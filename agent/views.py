@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import json
 import uuid
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -23,6 +24,7 @@ from django_htmx.middleware import HtmxDetails
 from common.access import user_cleared
 from core.orchestrator import ScopeError
 from core.types import KIND_BADGES, ROUTE_BADGES, AnswerSections, Badge
+from documents.locators import locator_human, locators_in_words
 from documents.selectors import document_list
 from documents.viewer import cell_grid, document_format
 from facts.selectors import glossary_snapshot
@@ -89,7 +91,20 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
         cell = next(
             (f for f in facts if source["kind"] == "fact" and f["source"]["locator"] == source["locator"]), None
         )
-        sources.append({**source, "cell": cell})
+        sources.append({**source, "cell": cell, "what": f"{cell['metric_name']}, {cell['period']}" if cell else ""})
+    # the answer text names each source in words; the machine locator stays in the JSON
+    places = {s["locator"]: locator_human(s["locator"], language=language, what=s["what"]) for s in sources}
+    for fact in facts:
+        what = f"{fact['metric_name']}, {fact['period']}"
+        places.setdefault(
+            fact["source"]["locator"], locator_human(fact["source"]["locator"], language=language, what=what)
+        )
+    sections = AnswerSections(**turn.sections)
+    sections = replace(
+        sections,
+        structured=locators_in_words(sections.structured, places),
+        narrative=locators_in_words(sections.narrative, places),
+    )
     series = answer_series(result)
     if series is not None:
         # the growth per step sits in the series' table; the other computed values keep their cards
@@ -102,7 +117,7 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
         "question": turn.question,
         "note": turn.note,
         "result": result,
-        "sections": AnswerSections(**turn.sections),
+        "sections": sections,
         "facts": facts,
         "sources": sources,
         "chart": chart_bars(result["facts"], glossary, language) if series is None else None,

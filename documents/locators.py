@@ -65,3 +65,13 @@ def source_human(document: str, locator: str, *, language: str = "zh", what: str
     """A document and a place in it: `ACME_5yr_Summary.xlsx · ACME集团 · D3 (营业收入, FY2024)`."""
     place = locator_human(locator, language=language, what=what)
     return _SEPARATOR.join(part for part in (document, place) if part)
+
+
+def locators_in_words(text: str, places: dict[str, str]) -> str:
+    """`text` with each machine locator among `places`' keys said in the words given for it, in
+    one pass (longest first, so `slide=3` never replaces a piece of `slide=3,table=1,…`)."""
+    wanted = sorted((locator for locator in places if locator), key=len, reverse=True)
+    if not wanted or not text:
+        return text
+    pattern = re.compile("|".join(re.escape(locator) for locator in wanted))
+    return pattern.sub(lambda match: places[match.group(0)], text)

@@ -57,7 +57,9 @@ def test_the_source_of_a_figure_opens_on_the_cell_holding_it(browser, site, ques
     document_ingest(
         name="ACME集团_2017业绩.pdf",
         data=pdf_with_table(
-            "ACME集团 主要财务指标（人民币百万元）", ["指标", "FY2017", "FY2016"], [["营业收入", "33,333.3", "22,222.2"]]
+            "ACME集团 主要财务指标（人民币百万元）",
+            ["指标", "FY2017", "FY2016"],
+            [["营业收入", "33,333.3", "22,222.2"]],
         ),
     )
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")

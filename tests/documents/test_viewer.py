@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pytest
 from django.test import Client
 
-from documents.locators import locator_human, source_human
+from documents.locators import locator_human, locators_in_words, source_human
 from documents.models import Document
 from documents.services import document_ingest
 from documents.viewer import cell_grid
@@ -126,3 +126,15 @@ def test_a_source_in_words() -> None:
         source_human("ACME_5yr_Summary.xlsx", "sheet=ACME集团!D3", what="营业收入, FY2024")
         == "ACME_5yr_Summary.xlsx · ACME集团 · D3 (营业收入, FY2024)"
     )
+
+
+def test_the_locators_in_an_answer_said_in_words_in_one_pass() -> None:
+    text = "营业收入：1（来源：a.pptx · slide=3,table=1,row=营业收入,col=FY2025）；见 a.pptx · slide=3"
+    places = {
+        "slide=3": locator_human("slide=3"),
+        "slide=3,table=1,row=营业收入,col=FY2025": locator_human("slide=3,table=1,row=营业收入,col=FY2025"),
+    }
+    assert locators_in_words(text, places) == (
+        "营业收入：1（来源：a.pptx · 第3张幻灯片 · 表1 · 营业收入 / FY2025）；见 a.pptx · 第3张幻灯片"
+    )
+    assert locators_in_words("no locator", places) == "no locator" and locators_in_words("x", {}) == "x"
