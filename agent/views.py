@@ -18,6 +18,8 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import escape
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
@@ -27,7 +29,8 @@ from core.types import KIND_BADGES, ROUTE_BADGES, AnswerSections, Badge
 from documents.locators import locator_human, locators_in_words
 from documents.selectors import document_list
 from documents.viewer import cell_grid, document_format
-from facts.selectors import glossary_snapshot
+from facts.selectors import fact_list, glossary_snapshot
+from facts.services.disputes import DisputeError, dispute_file
 from ingestion.ir import locator_place
 from retrieval.selectors import chunk_list
 
@@ -269,3 +272,26 @@ def document_view(request: HttpRequest, document_id: int) -> HttpResponse:
             "place_chunks": [chunk for chunk in chunks if place and locator_place(chunk.locator) == place],
         },
     )
+
+
+@require_POST
+@login_required
+def dispute(request: HtmxHttpRequest) -> HttpResponse:
+    """ "This figure is wrong": the analyst's note on the fact at a document's locator, into the
+    curator's review queue. A fact the analyst may not see is a 404, as a missing one."""
+    cleared = user_cleared(request.user)
+    try:
+        document_id = int(request.POST.get("document_id", ""))
+    except ValueError:
+        raise Http404("No such fact.") from None
+    fact = fact_list(cleared=cleared).filter(document_id=document_id, locator=request.POST.get("locator", "")).first()
+    if fact is None:
+        raise Http404("No such fact.")
+    try:
+        dispute_file(fact_id=fact.pk, note=request.POST.get("note", ""), user=request.user, cleared=cleared)
+    except DisputeError as error:
+        return HttpResponse(f'<p class="dispute-error" role="alert">{escape(str(error))}</p>', status=422)
+    if request.htmx:
+        return HttpResponse(f'<p class="dispute-done" role="status">{escape(gettext("Sent to the curators."))}</p>')
+    turn = request.POST.get("turn", "")
+    return redirect(_turn_url(int(turn)) if turn.isdigit() else "/")
