@@ -13,12 +13,14 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
@@ -292,6 +294,21 @@ def dispute(request: HtmxHttpRequest) -> HttpResponse:
     except DisputeError as error:
         return HttpResponse(f'<p class="dispute-error" role="alert">{escape(str(error))}</p>', status=422)
     if request.htmx:
-        return HttpResponse(f'<p class="dispute-done" role="status">{escape(gettext("Sent to the curators."))}</p>')
+        done = gettext("Sent to the curators.")
+        return HttpResponse(f'<p class="dispute-done" role="status">{escape(done)}</p>')
     turn = request.POST.get("turn", "")
     return redirect(_turn_url(int(turn)) if turn.isdigit() else "/")
+
+
+@require_GET
+def language_set(request: HttpRequest, code: str) -> HttpResponse:
+    """The header's language switch: a plain link (no form, so no JavaScript and no button), which
+    keeps the choice in the language cookie `LocaleMiddleware` reads, then goes back."""
+    if code not in dict(settings.LANGUAGES):
+        raise Http404("No such language.")
+    back = request.GET.get("next", "/")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = "/"
+    response = redirect(back)
+    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, code, max_age=365 * 24 * 3600, samesite="Lax")
+    return response

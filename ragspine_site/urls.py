@@ -41,6 +41,7 @@ urlpatterns = [
     path("turns/<int:index>/facts.csv", views.facts_csv, name="facts-csv"),
     path("disputes", views.dispute, name="dispute"),
     path("documents/<int:document_id>/", views.document_view, name="document"),
+    path("language/<str:code>", views.language_set, name="language"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("v1/", include(api)),

@@ -26,7 +26,7 @@ def _open_source_of_first_figure(page, shot: str, *, javascript: bool = True) ->
     turn = page.locator("article.turn").last
     figure = turn.locator("table.facts td.num").first.inner_text()
     source = turn.locator("details.source-fact").first
-    source.locator("summary").click()
+    source.locator("> summary").click()
     with page.expect_navigation():
         source.locator("a[href*='/documents/']").click()
     cell = page.locator("#at")
@@ -101,4 +101,23 @@ def test_at_phone_width_no_table_cell_overflows(browser, site) -> None:  # noqa:
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.add_style_tag(content=".ask-form { position: static; }")
     page.screenshot(path=str(SHOTS / "phone-answer.png"), full_page=True)
+    context.close()
+
+
+def test_the_header_switches_the_ui_to_english(browser, site) -> None:  # noqa: F811
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
+    page = context.new_page()
+    login(page, site)
+    assert page.locator("#ask-form button[type=submit]").inner_text() == "提问"
+    with page.expect_navigation():
+        page.click(".language a[data-language=en]")
+    assert page.locator("#ask-form button[type=submit]").inner_text() == "Ask"
+    assert "Recent questions" in page.locator("aside.side").inner_text()
+    ask(page, "What was ACME Group revenue in FY2024?")
+    turn = page.locator("article.turn").last
+    assert "Sources" in turn.inner_text()
+    _open_source_of_first_figure(page, "source-xlsx-en.png")
+    assert "Cited cell:" in page.locator("article.document").inner_text()
+    page.goto(f"{site}/")
+    page.screenshot(path=str(SHOTS / "ui-english.png"), full_page=True)
     context.close()
