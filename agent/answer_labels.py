@@ -43,6 +43,9 @@ PANEL_LABELS: dict[str, dict[str, str]] = {
         "down_title": "这个回答没用",
         "narrow": "收窄选项",
         "choose": "请选择",
+        "dispute": "这个数字不对",
+        "dispute_note": "哪里不对？（会送到数据管理员的审核队列）",
+        "dispute_send": "提交",
     },
     "en": {
         "entity": "Entity",
@@ -69,6 +72,9 @@ PANEL_LABELS: dict[str, dict[str, str]] = {
         "down_title": "This answer was not useful",
         "narrow": "Narrow the question",
         "choose": "Choose one",
+        "dispute": "This figure is wrong",
+        "dispute_note": "What is wrong? (goes to the curators' review queue)",
+        "dispute_send": "Send",
     },
 }
 

@@ -9,22 +9,31 @@ from __future__ import annotations
 import csv
 import json
 import uuid
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import escape
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from common.access import user_cleared
 from core.model.types import KIND_BADGES, ROUTE_BADGES, AnswerSections, Badge
 from core.pipeline import ScopeError
+from documents.locators import locator_human, locators_in_words
 from documents.selectors import document_list
-from facts.selectors import glossary_snapshot
+from documents.viewer import cell_grid, document_format
+from facts.selectors import fact_list, glossary_snapshot
+from facts.services.disputes import DisputeError, dispute_file
+from ingestion.ir import locator_place
 from retrieval.selectors import chunk_list
 
 from .answer_labels import PANEL_LABELS, badge_in
@@ -87,7 +96,20 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
         cell = next(
             (f for f in facts if source["kind"] == "fact" and f["source"]["locator"] == source["locator"]), None
         )
-        sources.append({**source, "cell": cell})
+        sources.append({**source, "cell": cell, "what": f"{cell['metric_name']}, {cell['period']}" if cell else ""})
+    # the answer text names each source in words; the machine locator stays in the JSON
+    places = {s["locator"]: locator_human(s["locator"], language=language, what=s["what"]) for s in sources}
+    for fact in facts:
+        what = f"{fact['metric_name']}, {fact['period']}"
+        places.setdefault(
+            fact["source"]["locator"], locator_human(fact["source"]["locator"], language=language, what=what)
+        )
+    sections = AnswerSections(**turn.sections)
+    sections = replace(
+        sections,
+        structured=locators_in_words(sections.structured, places),
+        narrative=locators_in_words(sections.narrative, places),
+    )
     series = answer_series(result)
     if series is not None:
         # the growth per step sits in the series' table; the other computed values keep their cards
@@ -100,7 +122,7 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
         "question": turn.question,
         "note": turn.note,
         "result": result,
-        "sections": AnswerSections(**turn.sections),
+        "sections": sections,
         "facts": facts,
         "sources": sources,
         "chart": chart_bars(result["facts"], glossary, language) if series is None else None,
@@ -231,10 +253,62 @@ def facts_csv(request: HttpRequest, index: int) -> HttpResponse:
 @require_GET
 @login_required
 def document_view(request: HttpRequest, document_id: int) -> HttpResponse:
-    """A document's text, chunk by chunk with locators. RESTRICTED documents 404 for the uncleared."""
+    """A document's text, chunk by chunk with locators, and a cited cell in its table, highlighted
+    (`?at=<locator>`). RESTRICTED documents 404 for the uncleared; a cell holding a fact hidden
+    from the caller is masked."""
     cleared = user_cleared(request.user)
     document = get_object_or_404(document_list(cleared=cleared), pk=document_id)
-    chunks = chunk_list(document_id=document.pk, cleared=cleared)
+    chunks = list(chunk_list(document_id=document.pk, cleared=cleared))
+    focus = request.GET.get("at", "")
+    grid = cell_grid(document, focus, cleared=cleared) if focus else None
+    place = locator_place(focus) if grid is not None else ""
     return render(
-        request, "agent/document.html", {"document": document, "chunks": chunks, "focus": request.GET.get("at", "")}
+        request,
+        "agent/document.html",
+        {
+            "document": document,
+            "format": document_format(document.name),
+            "chunks": chunks,
+            "focus": focus,
+            "grid": grid,
+            "place_chunks": [chunk for chunk in chunks if place and locator_place(chunk.locator) == place],
+        },
     )
+
+
+@require_POST
+@login_required
+def dispute(request: HtmxHttpRequest) -> HttpResponse:
+    """ "This figure is wrong": the analyst's note on the fact at a document's locator, into the
+    curator's review queue. A fact the analyst may not see is a 404, as a missing one."""
+    cleared = user_cleared(request.user)
+    try:
+        document_id = int(request.POST.get("document_id", ""))
+    except ValueError:
+        raise Http404("No such fact.") from None
+    fact = fact_list(cleared=cleared).filter(document_id=document_id, locator=request.POST.get("locator", "")).first()
+    if fact is None:
+        raise Http404("No such fact.")
+    try:
+        dispute_file(fact_id=fact.pk, note=request.POST.get("note", ""), user=request.user, cleared=cleared)
+    except DisputeError as error:
+        return HttpResponse(f'<p class="dispute-error" role="alert">{escape(str(error))}</p>', status=422)
+    if request.htmx:
+        done = gettext("Sent to the curators.")
+        return HttpResponse(f'<p class="dispute-done" role="status">{escape(done)}</p>')
+    turn = request.POST.get("turn", "")
+    return redirect(_turn_url(int(turn)) if turn.isdigit() else "/")
+
+
+@require_GET
+def language_set(request: HttpRequest, code: str) -> HttpResponse:
+    """The header's language switch: a plain link (no form, so no JavaScript and no button), which
+    keeps the choice in the language cookie `LocaleMiddleware` reads, then goes back."""
+    if code not in dict(settings.LANGUAGES):
+        raise Http404("No such language.")
+    back = request.GET.get("next", "/")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = "/"
+    response = redirect(back)
+    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, code, max_age=365 * 24 * 3600, samesite="Lax")
+    return response
