@@ -51,6 +51,7 @@ from .conversation import (
 from .export import answer_export
 from .forms import AskForm
 from .models import Conversation, ConversationTurn, QueryLog
+from .say_once import shown_figures, text_once
 from .series import answer_series
 from .series_view import series_view
 
@@ -91,6 +92,7 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
                 "shown": f"{Decimal(fact['value']):,f}",
             }
         )
+        facts[-1]["what"] = f"{facts[-1]['metric_name']}, {fact['period']}"
     sources = []
     for source in result["sources"]:
         cell = next(
@@ -104,12 +106,6 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
         places.setdefault(
             fact["source"]["locator"], locator_human(fact["source"]["locator"], language=language, what=what)
         )
-    sections = AnswerSections(**turn.sections)
-    sections = replace(
-        sections,
-        structured=locators_in_words(sections.structured, places),
-        narrative=locators_in_words(sections.narrative, places),
-    )
     series = answer_series(result)
     if series is not None:
         # the growth per step sits in the series' table; the other computed values keep their cards
@@ -117,6 +113,22 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
         shown_cards = {"question": turn.question, "result": {**result, "computed": rest}}
     else:
         shown_cards = shown
+    computed = computed_cards(shown_cards, glossary)
+    series_shown = series_view(shown, series, glossary) if series is not None else None
+    chart = chart_bars(result["facts"], glossary, language) if series is None else None
+    figures = _figures_shown(facts, computed, series_shown, chart)
+    formula_labels = [computed["labels"]["formula"]] if computed else []
+    sections = AnswerSections(**turn.sections)
+    sections = replace(
+        sections,
+        structured=text_once(locators_in_words(sections.structured, places), figures, formula_labels),
+        narrative=locators_in_words(sections.narrative, places),
+    )
+    # The panel's inputs table (or the series' table) lists every fact with its source; a card
+    # lists its inputs itself only when one is missing there.
+    for card in [*(computed or {}).get("cards", []), (computed or {}).get("ranking") or {}]:
+        if card:
+            card["inputs_elsewhere"] = all(i["fact"] for i in card["inputs"])
     return {
         "index": turn.position,
         "question": turn.question,
@@ -124,10 +136,12 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
         "result": result,
         "sections": sections,
         "facts": facts,
-        "sources": sources,
-        "chart": chart_bars(result["facts"], glossary, language) if series is None else None,
-        "computed": computed_cards(shown_cards, glossary),
-        "series": series_view(shown, series, glossary) if series is not None else None,
+        # a fact's source sits in the inputs table (or its series row); the list keeps the rest
+        "sources": [s for s in sources if s["cell"] is None],
+        "inputs_label": PANEL_LABELS[language]["inputs"].format(count=len(facts)),
+        "chart": chart,
+        "computed": computed,
+        "series": series_shown,
         "route_badge": badge_in(ROUTE_BADGES.get(result["route"]), result["route"], language)
         or Badge(result["route"], "data"),
         "kind_badge": badge_in(KIND_BADGES.get(result["answer_kind"]), result["answer_kind"], language),
@@ -135,6 +149,26 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
         "labels": PANEL_LABELS[language],
         "feedback": turn.feedback,
     }
+
+
+def _figures_shown(
+    facts: list[dict[str, Any]],
+    computed: dict[str, Any] | None,
+    series: dict[str, Any] | None,
+    chart: dict[str, Any] | None,
+) -> set[str]:
+    """The figures the panel's card, chart and tables show, which its text need not repeat."""
+    texts = [f["shown"] for f in facts]
+    if computed:
+        for card in computed["cards"]:
+            texts += [figure["display"] for figure in (card["main"], *card["alongside"])]
+        if computed["ranking"]:
+            texts += [row["display"] for row in computed["ranking"]["rows"]]
+    if series:
+        texts += [v for row in series["rows"] for v in (row["shown"], row["rate"], row["change"])]
+    if chart:
+        texts += [bar["value"] for bar in chart["bars"]]
+    return shown_figures(texts)
 
 
 def _conversation(request: HttpRequest) -> Conversation | None:
