@@ -36,7 +36,7 @@ from facts.services.disputes import DisputeError, dispute_file
 from ingestion.ir import locator_place
 from retrieval.selectors import chunk_list
 
-from .answer_labels import PANEL_LABELS, badge_in
+from .answer_labels import answer_language, badge_in, panel_labels
 from .api import answer_events
 from .bootstrap import ask
 from .charts import chart_bars
@@ -129,6 +129,11 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
     for card in [*(computed or {}).get("cards", []), (computed or {}).get("ranking") or {}]:
         if card:
             card["inputs_elsewhere"] = all(i["fact"] for i in card["inputs"])
+    # the panel speaks the answer's language (its question's), whatever the UI's is
+    with answer_language(language):
+        labels = panel_labels()
+        route_badge = badge_in(ROUTE_BADGES.get(result["route"]), result["route"]) or Badge(result["route"], "data")
+        kind_badge = badge_in(KIND_BADGES.get(result["answer_kind"]), result["answer_kind"])
     return {
         "index": turn.position,
         "question": turn.question,
@@ -138,15 +143,14 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
         "facts": facts,
         # a fact's source sits in the inputs table (or its series row); the list keeps the rest
         "sources": [s for s in sources if s["cell"] is None],
-        "inputs_label": PANEL_LABELS[language]["inputs"].format(count=len(facts)),
+        "inputs_label": labels["inputs"].format(count=len(facts)),
         "chart": chart,
         "computed": computed,
         "series": series_shown,
-        "route_badge": badge_in(ROUTE_BADGES.get(result["route"]), result["route"], language)
-        or Badge(result["route"], "data"),
-        "kind_badge": badge_in(KIND_BADGES.get(result["answer_kind"]), result["answer_kind"], language),
+        "route_badge": route_badge,
+        "kind_badge": kind_badge,
         "language": language,
-        "labels": PANEL_LABELS[language],
+        "labels": labels,
         "feedback": turn.feedback,
     }
 
@@ -169,6 +173,14 @@ def _figures_shown(
     if chart:
         texts += [bar["value"] for bar in chart["bars"]]
     return shown_figures(texts)
+
+
+def _page_strings() -> dict[str, str]:
+    """The words the page's script shows, in the UI's language (rendered with `json_script`)."""
+    return {
+        "looking": gettext("Looking it up…"),
+        "broken": gettext("The connection broke; please try again."),
+    }
 
 
 def _conversation(request: HttpRequest) -> Conversation | None:
@@ -197,7 +209,9 @@ def _turn_of(request: HttpRequest, index: int) -> ConversationTurn:
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     return render(
-        request, "agent/ask.html", {"turns": _turns(request), "recent": _recent(request), "examples": EXAMPLES}
+        request,
+        "agent/ask.html",
+        {"turns": _turns(request), "recent": _recent(request), "examples": EXAMPLES, "page_strings": _page_strings()},
     )
 
 
@@ -215,7 +229,7 @@ def ask_view(request: HtmxHttpRequest) -> HttpResponse:
             question, user=request.user, scope=scope, request_id=request.request_id, conversation_id=external_id
         )
     except ScopeError:
-        return _ask_refused(request, form, "这个收窄选项已失效，请重新提问。")
+        return _ask_refused(request, form, gettext("This narrowing option has expired; please ask again."))
     conversation = conversation_get(user=request.user, external_id=external_id)
     turn = turn_list(conversation=conversation, cleared=True).get(request_id=result.request_id)
     if "text/event-stream" in request.headers.get("Accept", ""):
@@ -230,7 +244,13 @@ def _ask_refused(request: HtmxHttpRequest, form: AskForm, error: str) -> HttpRes
     """The error next to the form (htmx), or the page again with the question kept in the box."""
     if request.htmx:
         return render(request, "agent/ask.html#form-error", {"error": error}, status=422)
-    context = {"turns": _turns(request), "error": error, "question": form.question_as_typed, "recent": _recent(request)}
+    context = {
+        "turns": _turns(request),
+        "error": error,
+        "question": form.question_as_typed,
+        "recent": _recent(request),
+        "page_strings": _page_strings(),
+    }
     return render(request, "agent/ask.html", context, status=400)
 
 
