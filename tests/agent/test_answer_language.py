@@ -62,3 +62,13 @@ def test_a_chinese_ui_answers_an_english_question_in_english(web: Client) -> Non
     assert ">Export CSV</a>" in body and ">This figure is wrong</summary>" in body
     strings = json.loads(re.search(r'<script id="page-strings" type="application/json">(.*?)</script>', body).group(1))
     assert strings["looking"] == "正在查询…"
+
+
+@pytest.mark.django_db
+def test_a_series_speaks_its_questions_language_under_either_ui(web: Client) -> None:
+    web.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    web.post("/ask", {"question": "集团FY2021到FY2025营收及每年增长"})
+    body = web.get("/").content.decode()
+    series = body[body.index('<section class="series"') :]
+    assert '<th scope="col">期间</th>' in series and "缺失 1 期：FY2021" in series
+    assert ">Recent questions</h2>" in body
