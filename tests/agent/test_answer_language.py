@@ -72,3 +72,10 @@ def test_a_series_speaks_its_questions_language_under_either_ui(web: Client) -> 
     series = body[body.index('<section class="series"') :]
     assert '<th scope="col">期间</th>' in series and "缺失 1 期：FY2021" in series
     assert ">Recent questions</h2>" in body
+
+
+@pytest.mark.django_db
+def test_the_language_switch_names_each_language_in_itself(web: Client) -> None:
+    assert 'data-language="en">English</a>' in web.get("/").content.decode()
+    web.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    assert 'data-language="zh-hans">简体中文</a>' in web.get("/").content.decode()
