@@ -36,7 +36,7 @@ from facts.services.disputes import DisputeError, dispute_file
 from ingestion.ir import locator_place
 from retrieval.selectors import chunk_list
 
-from .answer_labels import PANEL_LABELS, badge_in
+from .answer_labels import answer_language, badge_in, panel_labels
 from .api import answer_events
 from .bootstrap import ask
 from .charts import chart_bars
@@ -51,6 +51,7 @@ from .conversation import (
 from .export import answer_export
 from .forms import AskForm
 from .models import Conversation, ConversationTurn, QueryLog
+from .say_once import shown_figures, text_once
 from .series import answer_series
 from .series_view import series_view
 
@@ -91,6 +92,7 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
                 "shown": f"{Decimal(fact['value']):,f}",
             }
         )
+        facts[-1]["what"] = f"{facts[-1]['metric_name']}, {fact['period']}"
     sources = []
     for source in result["sources"]:
         cell = next(
@@ -104,12 +106,6 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
         places.setdefault(
             fact["source"]["locator"], locator_human(fact["source"]["locator"], language=language, what=what)
         )
-    sections = AnswerSections(**turn.sections)
-    sections = replace(
-        sections,
-        structured=locators_in_words(sections.structured, places),
-        narrative=locators_in_words(sections.narrative, places),
-    )
     series = answer_series(result)
     if series is not None:
         # the growth per step sits in the series' table; the other computed values keep their cards
@@ -117,6 +113,27 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
         shown_cards = {"question": turn.question, "result": {**result, "computed": rest}}
     else:
         shown_cards = shown
+    computed = computed_cards(shown_cards, glossary)
+    series_shown = series_view(shown, series, glossary) if series is not None else None
+    chart = chart_bars(result["facts"], glossary, language) if series is None else None
+    figures = _figures_shown(facts, computed, series_shown, chart)
+    formula_labels = [computed["labels"]["formula"]] if computed else []
+    sections = AnswerSections(**turn.sections)
+    sections = replace(
+        sections,
+        structured=text_once(locators_in_words(sections.structured, places), figures, formula_labels),
+        narrative=locators_in_words(sections.narrative, places),
+    )
+    # The panel's inputs table (or the series' table) lists every fact with its source; a card
+    # lists its inputs itself only when one is missing there.
+    for card in [*(computed or {}).get("cards", []), (computed or {}).get("ranking") or {}]:
+        if card:
+            card["inputs_elsewhere"] = all(i["fact"] for i in card["inputs"])
+    # the panel speaks the answer's language (its question's), whatever the UI's is
+    with answer_language(language):
+        labels = panel_labels()
+        route_badge = badge_in(ROUTE_BADGES.get(result["route"]), result["route"]) or Badge(result["route"], "data")
+        kind_badge = badge_in(KIND_BADGES.get(result["answer_kind"]), result["answer_kind"])
     return {
         "index": turn.position,
         "question": turn.question,
@@ -124,16 +141,45 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
         "result": result,
         "sections": sections,
         "facts": facts,
-        "sources": sources,
-        "chart": chart_bars(result["facts"], glossary, language) if series is None else None,
-        "computed": computed_cards(shown_cards, glossary),
-        "series": series_view(shown, series, glossary) if series is not None else None,
-        "route_badge": badge_in(ROUTE_BADGES.get(result["route"]), result["route"], language)
-        or Badge(result["route"], "data"),
-        "kind_badge": badge_in(KIND_BADGES.get(result["answer_kind"]), result["answer_kind"], language),
+        # a fact's source sits in the inputs table (or its series row); the list keeps the rest
+        "sources": [s for s in sources if s["cell"] is None],
+        "inputs_label": labels["inputs"].format(count=len(facts)),
+        "chart": chart,
+        "computed": computed,
+        "series": series_shown,
+        "route_badge": route_badge,
+        "kind_badge": kind_badge,
         "language": language,
-        "labels": PANEL_LABELS[language],
+        "labels": labels,
         "feedback": turn.feedback,
+    }
+
+
+def _figures_shown(
+    facts: list[dict[str, Any]],
+    computed: dict[str, Any] | None,
+    series: dict[str, Any] | None,
+    chart: dict[str, Any] | None,
+) -> set[str]:
+    """The figures the panel's card, chart and tables show, which its text need not repeat."""
+    texts = [f["shown"] for f in facts]
+    if computed:
+        for card in computed["cards"]:
+            texts += [figure["display"] for figure in (card["main"], *card["alongside"])]
+        if computed["ranking"]:
+            texts += [row["display"] for row in computed["ranking"]["rows"]]
+    if series:
+        texts += [v for row in series["rows"] for v in (row["shown"], row["rate"], row["change"])]
+    if chart:
+        texts += [bar["value"] for bar in chart["bars"]]
+    return shown_figures(texts)
+
+
+def _page_strings() -> dict[str, str]:
+    """The words the page's script shows, in the UI's language (rendered with `json_script`)."""
+    return {
+        "looking": gettext("Looking it up…"),
+        "broken": gettext("The connection broke; please try again."),
     }
 
 
@@ -163,7 +209,9 @@ def _turn_of(request: HttpRequest, index: int) -> ConversationTurn:
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     return render(
-        request, "agent/ask.html", {"turns": _turns(request), "recent": _recent(request), "examples": EXAMPLES}
+        request,
+        "agent/ask.html",
+        {"turns": _turns(request), "recent": _recent(request), "examples": EXAMPLES, "page_strings": _page_strings()},
     )
 
 
@@ -181,7 +229,7 @@ def ask_view(request: HtmxHttpRequest) -> HttpResponse:
             question, user=request.user, scope=scope, request_id=request.request_id, conversation_id=external_id
         )
     except ScopeError:
-        return _ask_refused(request, form, "这个收窄选项已失效，请重新提问。")
+        return _ask_refused(request, form, gettext("This narrowing option has expired; please ask again."))
     conversation = conversation_get(user=request.user, external_id=external_id)
     turn = turn_list(conversation=conversation, cleared=True).get(request_id=result.request_id)
     if "text/event-stream" in request.headers.get("Accept", ""):
@@ -196,7 +244,13 @@ def _ask_refused(request: HtmxHttpRequest, form: AskForm, error: str) -> HttpRes
     """The error next to the form (htmx), or the page again with the question kept in the box."""
     if request.htmx:
         return render(request, "agent/ask.html#form-error", {"error": error}, status=422)
-    context = {"turns": _turns(request), "error": error, "question": form.question_as_typed, "recent": _recent(request)}
+    context = {
+        "turns": _turns(request),
+        "error": error,
+        "question": form.question_as_typed,
+        "recent": _recent(request),
+        "page_strings": _page_strings(),
+    }
     return render(request, "agent/ask.html", context, status=400)
 
 

@@ -10,7 +10,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import QuerySet
+from django.db.models import Count, Exists, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.forms.models import BaseInlineFormSet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -280,6 +281,23 @@ class StatementFilter(admin.SimpleListFilter):
         return queryset
 
 
+def _open_disputes() -> QuerySet[FactDispute]:
+    return FactDispute.objects.filter(fact=OuterRef("pk"), status=FactDispute.Status.OPEN)
+
+
+class DisputedFilter(admin.SimpleListFilter):
+    """Facts an analyst has said are wrong, still waiting for a curator."""
+
+    title = "反馈 · disputes"
+    parameter_name = "disputed"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("open", "有未处理的反馈 · open disputes")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[FactMetric]) -> QuerySet[FactMetric]:
+        return queryset.filter(Exists(_open_disputes())) if self.value() == "open" else queryset
+
+
 class VisibleDocumentFilter(admin.RelatedFieldListFilter):  # type: ignore[type-arg]
     """Only the documents the curator may open are choices: a RESTRICTED document's name is
     never listed to an uncleared curator."""
@@ -307,10 +325,10 @@ class FactMetricAdmin(ReviewQueueAdmin, ClearanceFilteredAdmin, admin.ModelAdmin
 
     list_display = [
         "entity", "metric", "period_label", "channel", "value", "unit", "source_doc", "locator",
-        "sensitivity", "review_status", "reason", "suggested_alias",
+        "sensitivity", "review_status", "reason", "suggested_alias", "open_disputes",
     ]  # fmt: skip
     list_filter = [
-        "review_status", ReasonKindFilter, StatementFilter, "sensitivity", "period_type",
+        "review_status", DisputedFilter, ReasonKindFilter, StatementFilter, "sensitivity", "period_type",
         ("document", VisibleDocumentFilter),
     ]  # fmt: skip
     search_fields = [
@@ -335,6 +353,20 @@ class FactMetricAdmin(ReviewQueueAdmin, ClearanceFilteredAdmin, admin.ModelAdmin
 
     def get_urls(self) -> list[Any]:
         return [*self.review_urls(), *super().get_urls()]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[FactMetric]:
+        # A subquery per listed row (the page's, not the table's): a join and GROUP BY would
+        # count the whole fact table before the list takes its newest rows.
+        counted = _open_disputes().order_by().values("fact").annotate(n=Count("pk")).values("n")
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(open_dispute_count=Coalesce(Subquery(counted, output_field=IntegerField()), 0))
+        )
+
+    @admin.display(description="未处理的反馈 · open disputes")
+    def open_disputes(self, fact: FactMetric) -> int:
+        return fact.open_dispute_count  # type: ignore[attr-defined]
 
     @admin.display(description="原因 · reason", ordering="review_note")
     def reason(self, fact: FactMetric) -> str:

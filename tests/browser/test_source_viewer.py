@@ -24,11 +24,13 @@ def _number(text: str):
 def _open_source_of_first_figure(page, shot: str, *, javascript: bool = True) -> tuple[str, str]:
     """The figure the answer shows first, and the text of the cell its source opens on."""
     turn = page.locator("article.turn").last
-    figure = turn.locator("table.facts td.num").first.inner_text()
-    source = turn.locator("details.source-fact").first
-    source.locator("> summary").click()
+    inputs = turn.locator("details.answer-inputs")
+    if inputs.get_attribute("open") is None:
+        inputs.locator("> summary").click()  # the inputs with their sources, collapsed under the answer
+    row = inputs.locator("table.facts tbody tr").first
+    figure = row.locator("td.num").inner_text()
     with page.expect_navigation():
-        source.locator("a[href*='/documents/']").click()
+        row.locator("td.fact-source a[href*='/documents/']").click()
     cell = page.locator("#at")
     cell.wait_for()
     box, viewport = cell.bounding_box(), page.viewport_size
@@ -66,7 +68,7 @@ def test_the_source_of_a_figure_opens_on_the_cell_holding_it(browser, site, ques
     page = context.new_page()
     login(page, site)
     ask(page, question)
-    assert kind in page.locator("article.turn").last.locator(".sources").inner_text()
+    assert kind in page.locator("article.turn").last.locator("details.answer-inputs").text_content()
     figure, cell = _open_source_of_first_figure(page, shot)
     assert _number(cell) == _number(figure)
     assert kind in page.locator("h1").inner_text()
@@ -115,7 +117,15 @@ def test_the_header_switches_the_ui_to_english(browser, site) -> None:  # noqa: 
     assert "Recent questions" in page.locator("aside.side").inner_text()
     ask(page, "What was ACME Group revenue in FY2024?")
     turn = page.locator("article.turn").last
-    assert "Sources" in turn.inner_text()
+    turn.locator("details.answer-inputs > summary").click()
+    table = turn.locator("details.answer-inputs table.facts")
+    headers = ["Entity", "Period", "Metric", "Channel", "Value", "Unit", "Source"]
+    assert table.locator("thead th").all_inner_texts() == headers
+    assert table.locator("tbody td").nth(0).inner_text() == "ACME Group"  # the glossary's English name
+    assert table.locator("tbody td").nth(2).inner_text() == "revenue"
+    assert "Export CSV" in turn.inner_text() and turn.locator(".badge").first.inner_text() == "Data"
+    page.add_style_tag(content=".ask-form { position: static; }")
+    page.screenshot(path=str(SHOTS / "answer-english.png"), full_page=True)
     _open_source_of_first_figure(page, "source-xlsx-en.png")
     assert "Cited cell:" in page.locator("article.document").inner_text()
     page.goto(f"{site}/")

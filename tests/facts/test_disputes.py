@@ -72,3 +72,30 @@ def test_curators_list_filter_count_and_resolve_disputes(demo: dict[str, Any]) -
     opened.refresh_from_db()
     assert opened.status == "resolved" and opened.resolved_at is not None
     assert "(0 open)" in admin.get("/admin/facts/factdispute/").content.decode()
+
+
+def test_the_fact_list_counts_each_facts_open_disputes_and_filters_the_disputed(demo: dict[str, Any]) -> None:
+    import re
+
+    from tests.factories import curator_make
+
+    fact, other = _fact(), _fact("sheet=ACME集团!C3")
+    FactDispute.objects.create(fact=fact, note="one")
+    FactDispute.objects.create(fact=fact, note="two")
+    FactDispute.objects.create(fact=fact, note="done", status="resolved")
+    admin = Client()
+    admin.force_login(curator_make("curator3"))
+    listing = admin.get("/admin/facts/factmetric/").content.decode()
+    assert "未处理的反馈 · open disputes" in listing
+
+    def count_of(page: str, pk: int) -> str:
+        row = re.search(rf"<tr>(?:(?!</tr>).)*?/admin/facts/factmetric/{pk}/change/(?:(?!</tr>).)*</tr>", page, re.S)
+        assert row is not None, pk
+        cell = re.search(r'<td class="field-open_disputes">(.*?)</td>', row.group(0), re.S)
+        assert cell is not None
+        return re.sub(r"<[^>]+>", "", cell.group(1)).strip()
+
+    assert count_of(listing, fact.pk) == "2" and count_of(listing, other.pk) == "0"
+    disputed = admin.get("/admin/facts/factmetric/?disputed=open").content.decode()
+    assert f"/admin/facts/factmetric/{fact.pk}/change/" in disputed
+    assert f"/admin/facts/factmetric/{other.pk}/change/" not in disputed
