@@ -64,6 +64,7 @@ from core.routes.computed import (
     subtasks_of,
 )
 from core.routes.documents import documents_list
+from core.routes.lookup import render as lookup_render
 from core.routes.lookup.loop import task_results, tool_loop
 from core.routes.lookup.tools import (
     FOUND,
@@ -442,16 +443,16 @@ def _structured_answer(
     """The anti-fabrication guard: the answer is rebuilt from tool results, never model prose.
     `pending` counts the task's candidates awaiting review; it is read only when not found."""
     if facts:
-        sections = AnswerSections(structured=render.fact_line(facts[0], glossary, language))
+        sections = AnswerSections(structured=lookup_render.fact_line(facts[0], glossary, language))
         return _Part(sections, KIND_ANSWER, (facts[0],), tuple(all_results), (_fact_source(facts[0]),))
     if any(r.get("status") == NOT_FOUND for r in relevant):
-        text = render.not_found_line(task, glossary, language, pending())
+        text = lookup_render.not_found_line(task, glossary, language, pending())
         return _Part(AnswerSections(structured=text), KIND_REFUSAL, (), tuple(all_results))
     unrecognized = [r for r in relevant if r.get("status") == UNRECOGNIZED]
     text = (
-        render.unrecognized_line(unrecognized[0], language)
+        lookup_render.unrecognized_line(unrecognized[0], language)
         if unrecognized
-        else render.not_found_line(task, glossary, language, pending())
+        else lookup_render.not_found_line(task, glossary, language, pending())
     )
     return _Part(AnswerSections(structured=text), KIND_REFUSAL, (), tuple(all_results))
 
