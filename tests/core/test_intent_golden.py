@@ -13,7 +13,7 @@ import pytest
 
 from core.model.types import ParsedIntent
 from core.parse.intent import parse_intent
-from tests.core.test_operations import COMPUTED
+from tests.core.support.glossaries import COMPUTED
 
 GOLDEN = Path(__file__).resolve().parents[3] / "shared" / "golden"
 
