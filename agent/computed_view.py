@@ -18,6 +18,7 @@ from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from core.engine import KIND_DIFFERENCE, KIND_GROWTH, UNIT_PCT, UNIT_PP, UNIT_RANK
 from core.engine.formula import FormulaError, Ref, formula_parse, formula_render
 from core.glossary import GlossarySnapshot
 from core.language.normalize import question_language
@@ -25,8 +26,7 @@ from core.language.periods import period_parse
 
 from .charts import chart_ranking
 
-UNIT_PCT, UNIT_PP, UNIT_RANK = "PCT", "PP", "RANK"
-CHANGE_KINDS = ("growth", "difference")
+CHANGE_KINDS = (KIND_GROWTH, KIND_DIFFERENCE)
 _RANK_FORMULA = re.compile(r"^rank (?P<order>desc|asc) of (?P<ref>\S+) among (?P<count>\d+)$")
 _OPERATORS = {" + ": " + ", " - ": " − ", " * ": " × ", " / ": " ÷ ", " ^ ": " ^ "}
 

@@ -41,19 +41,14 @@ from .api import answer_events
 from .bootstrap import ask
 from .charts import chart_bars
 from .computed_view import computed_cards, turn_language
-from .conversation import (
-    conversation_get,
-    recent_questions,
-    turn_feedback_set,
-    turn_get,
-    turn_list,
-)
 from .export import answer_export
 from .forms import AskForm
 from .models import Conversation, ConversationTurn, QueryLog
 from .say_once import shown_figures, text_once
+from .selectors import conversation_get, recent_questions, turn_get, turn_list
 from .series import answer_series
 from .series_view import series_view
+from .services import turn_feedback_set
 
 
 class HtmxHttpRequest(HttpRequest):

@@ -9,11 +9,14 @@ is rendered from a fact row (invariant 1): the model's prose is discarded, and i
 calls no tool the agent runs `query_metric` itself; a computation (growth, share, ranking …)
 is the engine's, over fact rows only (`core.routes.computed`). A `ProviderError` yields a
 fixed message with no number (invariant 7).
+
+The module stays whole (about 480 lines): it is the stage order itself, and each route
+handler here only turns a route's outcome into the channel's `_Part`; the work is in the
+stages (`core.parse.scope` narrows, `core.routes.lookup.loop` runs the tool loop).
 """
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -26,7 +29,6 @@ from core.gates.clarify import clarify_scope
 from core.gates.screening import ScreenedRetriever
 from core.gates.security import security_screen
 from core.glossary import GlossarySnapshot
-from core.language.periods import period_parse
 from core.model.types import (
     CLARIFY_ASK_FIRST,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
@@ -50,6 +52,7 @@ from core.model.types import (
 )
 from core.parse.follow_up import follow_up_apply, follow_up_topic
 from core.parse.intent import parse_intent, reading_note
+from core.parse.scope import ScopeError, scope_apply
 from core.ports import FactStore, FaqHit, FaqLookup, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
 from core.routes import render
 from core.routes.computed import (
@@ -61,30 +64,15 @@ from core.routes.computed import (
     subtasks_of,
 )
 from core.routes.documents import documents_list
-from core.routes.lookup.provider import slots_message
+from core.routes.lookup import render as lookup_render
+from core.routes.lookup.loop import task_results, tool_loop
 from core.routes.lookup.tools import (
     FOUND,
     NOT_FOUND,
-    TOOL_NAME,
     UNRECOGNIZED,
-    arguments_normalize,
     task_pending,
-    task_run,
-    tool_schema_anthropic,
-    tool_schema_openai,
 )
 from core.routes.narrative.answer import Focus, narrative_answer
-
-MAX_TOOL_ITERATIONS = 5
-SYSTEM_PROMPT = (
-    "You answer questions about a company's figures. Always call the query_metric tool with the "
-    "slots given after 'slots:'. Never state a figure the tool did not return; if the tool says "
-    "not_found, say that the figure is not available."
-)
-
-
-class ScopeError(ValueError):
-    """A `scope` value the glossary does not know."""
 
 
 @dataclass
@@ -123,6 +111,9 @@ class _Request:
     def add_usage(self, usage: Mapping[str, int]) -> None:
         for key, value in usage.items():
             self.usage[key] = self.usage.get(key, 0) + int(value)
+
+    def add_provider_time(self, seconds: float) -> None:
+        self.provider_seconds += seconds
 
 
 @dataclass(frozen=True)
@@ -215,7 +206,7 @@ def _intent_parse(request: _Request, parser: IntentParser | None, scope: Mapping
         intent = replace(intent, raw_question=request.question)
     else:
         intent = parse_intent(request.question, request.glossary, request.reference)
-    return _scope_apply(intent, scope, request.glossary, request.reference)
+    return scope_apply(intent, scope, request.glossary, request.reference)
 
 
 def _result(
@@ -360,42 +351,6 @@ def _with_notice(text: str, request: _Request, intent: ParsedIntent) -> str:
     return f"{text}\n{notice}" if notice else text
 
 
-# -- scope ---------------------------------------------------------------------------------
-def _scope_apply(
-    intent: ParsedIntent, scope: Mapping[str, str], glossary: GlossarySnapshot, reference: date
-) -> ParsedIntent:
-    """Narrow the parsed slots with an explicit `scope` (the narrowing buttons use it)."""
-    changes: dict[str, Any] = {}
-    for kind in ("metric", "entity", "channel"):
-        raw = scope.get(kind)
-        if raw in (None, ""):
-            continue
-        code = glossary.resolve(kind, raw)
-        if code is None:
-            raise ScopeError(f"scope.{kind} '{str(raw)[:64]}' is not in the glossary")
-        changes[kind] = code
-        plural = {"metric": "metrics", "entity": "entities"}.get(kind)
-        if plural:
-            changes[plural] = (code,)
-        else:
-            changes["channel_given"] = True
-            changes["channels"] = (code,)
-        if kind == "metric":
-            changes["unknown_metric"] = None  # the analyst chose a known metric for the term
-    raw_period = scope.get("period")
-    if raw_period not in (None, ""):
-        period = period_parse(str(raw_period), reference)
-        if period is None:
-            raise ScopeError(f"scope.period '{str(raw_period)[:64]}' is not a period")
-        changes["period"] = period
-        changes["periods"] = (period,)
-    if not changes:
-        return intent
-    if "metric" in changes and intent.route == ROUTE_NARRATIVE:
-        changes["route"] = ROUTE_STRUCTURED
-    return replace(intent, **changes)
-
-
 # -- structured channel --------------------------------------------------------------------
 def _run_structured(request: _Request, intent: ParsedIntent) -> _Part:
     glossary, store, cleared = request.glossary, request.store, request.cleared
@@ -417,18 +372,19 @@ def _run_structured(request: _Request, intent: ParsedIntent) -> _Part:
         return _computed_part(answer)
     task = tasks[0]
     try:
-        tool_results = _run_tool_loop(request, task, intent)
+        executed = tool_loop(
+            intent.raw_question,
+            task,
+            glossary=glossary,
+            store=store,
+            provider=request.provider,
+            cleared=cleared,
+            reference=request.reference,
+            meter=request,
+        )
     except ProviderError:
         return _Part(AnswerSections(structured=render.DEGRADED_STRUCTURED[intent.language]), KIND_DEGRADED)
-    # A call for another fact is not this task's result: its `found` would hide from the guard
-    # that the task's own figure is missing. Unrecognised calls name no fact and stay.
-    tool_results = [(t, r, f) for t, r, f in tool_results if t is None or t == task]
-    relevant = [(r, f) for t, r, f in tool_results if t == task]
-    if not relevant:
-        # The model answered without looking the figure up: the agent looks it up itself.
-        own, fact = task_run(store, task, cleared=cleared)
-        tool_results.append((task, own, fact))
-        relevant = [(own, fact)]
+    tool_results, relevant = task_results(executed, task, store, cleared=cleared)
     if not any(f is not None for _, f in relevant) and task.period.period_type in ("FY", "HY"):
         # a half or a year not stored may be derived (FY − H1, Q3 + Q4 …), with its formula and inputs
         derived = levels_answer([task], glossary=glossary, store=store, cleared=cleared, language=intent.language)
@@ -443,49 +399,6 @@ def _run_structured(request: _Request, intent: ParsedIntent) -> _Part:
         intent.language,
         pending=lambda: task_pending(store, task, cleared=cleared),
     )
-
-
-def _run_tool_loop(
-    request: _Request, task: SubTask, intent: ParsedIntent
-) -> list[tuple[SubTask | None, dict[str, Any], FactRecord | None]]:
-    glossary, store, provider = request.glossary, request.store, request.provider
-    shape = getattr(provider, "tool_format", "anthropic")
-    tools = [tool_schema_openai(glossary) if shape == "openai" else tool_schema_anthropic(glossary)]
-    slots = {"metric": task.metric, "entity": task.entity, "period": task.period.label, "channel": task.channel}
-    messages: list[dict[str, Any]] = [{"role": "user", "content": slots_message(intent.raw_question, slots)}]
-    executed: list[tuple[SubTask | None, dict[str, Any], FactRecord | None]] = []
-    for _ in range(MAX_TOOL_ITERATIONS):
-        began = time.perf_counter()
-        try:
-            response = provider.create_message(system=SYSTEM_PROMPT, messages=messages, tools=tools)
-        finally:
-            request.provider_seconds += time.perf_counter() - began
-        request.add_usage(response.usage)
-        if not response.tool_calls:
-            break
-        messages.append(
-            {
-                "role": "assistant",
-                "content": response.text,
-                "tool_calls": [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in response.tool_calls],
-            }
-        )
-        for call in response.tool_calls:
-            normalized: SubTask | dict[str, Any]
-            if call.name != TOOL_NAME:
-                normalized = {"status": UNRECOGNIZED, "param": "tool", "raw": str(call.name)[:64]}
-            elif not isinstance(call.arguments, dict):
-                normalized = {"status": UNRECOGNIZED, "param": "arguments", "raw": str(call.arguments)[:64]}
-            else:
-                normalized = arguments_normalize(call.arguments, glossary, request.reference)
-            if isinstance(normalized, SubTask):
-                outcome, fact = task_run(store, normalized, cleared=request.cleared)
-                executed.append((normalized, outcome, fact))
-            else:
-                outcome = normalized
-                executed.append((None, outcome, None))
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(outcome)})
-    return executed
 
 
 def _part_run(request: _Request, intent: ParsedIntent) -> _Part:
@@ -530,16 +443,16 @@ def _structured_answer(
     """The anti-fabrication guard: the answer is rebuilt from tool results, never model prose.
     `pending` counts the task's candidates awaiting review; it is read only when not found."""
     if facts:
-        sections = AnswerSections(structured=render.fact_line(facts[0], glossary, language))
+        sections = AnswerSections(structured=lookup_render.fact_line(facts[0], glossary, language))
         return _Part(sections, KIND_ANSWER, (facts[0],), tuple(all_results), (_fact_source(facts[0]),))
     if any(r.get("status") == NOT_FOUND for r in relevant):
-        text = render.not_found_line(task, glossary, language, pending())
+        text = lookup_render.not_found_line(task, glossary, language, pending())
         return _Part(AnswerSections(structured=text), KIND_REFUSAL, (), tuple(all_results))
     unrecognized = [r for r in relevant if r.get("status") == UNRECOGNIZED]
     text = (
-        render.unrecognized_line(unrecognized[0], language)
+        lookup_render.unrecognized_line(unrecognized[0], language)
         if unrecognized
-        else render.not_found_line(task, glossary, language, pending())
+        else lookup_render.not_found_line(task, glossary, language, pending())
     )
     return _Part(AnswerSections(structured=text), KIND_REFUSAL, (), tuple(all_results))
 

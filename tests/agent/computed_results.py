@@ -12,8 +12,8 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from agent.conversation import turn_add
 from agent.serialize import result_as_dict
+from agent.services import turn_add
 from core.glossary import GlossarySnapshot
 from core.language.periods import period_parse
 from core.model.types import AgentResult, FactRecord

@@ -18,10 +18,9 @@ from agent.conversation import (
     answered_intent,
     intent_as_json,
     intent_from_json,
-    previous_intent,
-    previous_intent_along,
 )
 from agent.models import Conversation, ConversationTurn
+from agent.selectors import previous_intent, previous_intent_along
 from core.model.types import OP_RANK, Operation, Period
 from tests.conftest import REFERENCE
 

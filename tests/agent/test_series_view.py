@@ -24,7 +24,7 @@ from agent.series import answer_series, period_previous
 from agent.series_view import series_view
 from core.language.periods import period_parse
 from tests.agent.computed_results import pipeline_answer, turn_of
-from tests.core.test_computing import fact
+from tests.core.support.computing import fact
 from tests.fakes import InMemoryFactStore
 
 ZH_GROWTH = "集团2021至2025年各年营收，每年增长多少"

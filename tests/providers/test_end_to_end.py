@@ -11,7 +11,8 @@ import pytest
 
 from core.glossary import GlossarySnapshot
 from core.model.types import AgentResult
-from core.pipeline import SYSTEM_PROMPT, answer_question
+from core.pipeline import answer_question
+from core.routes.lookup.loop import SYSTEM_PROMPT
 from core.routes.lookup.tools import tool_schema_anthropic, tool_schema_openai
 from tests.fakes import InMemoryFactStore, demo_facts
 from tests.providers import stub_servers as stubs

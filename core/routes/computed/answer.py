@@ -15,7 +15,9 @@ from typing import Any
 from core.engine import CannotCompute, Change, Computed, Ranking, RankRow
 from core.glossary import GlossarySnapshot
 from core.model.types import KIND_ANSWER, KIND_REFUSAL, FactRecord, SubTask
-from core.routes import render
+from core.routes.computed import ranking_text
+from core.routes.computed import render as computed_render
+from core.routes.lookup import render as lookup_render
 from core.routes.lookup.tools import FOUND, NOT_FOUND, fact_as_dict
 
 Outcome = Computed | Change | Ranking | CannotCompute | FactRecord | SubTask  # SubTask: a level not found
@@ -73,31 +75,31 @@ def _item_lines(item: Item, glossary: GlossarySnapshot, language: str, pending: 
 def _own_lines(item: Item, glossary: GlossarySnapshot, language: str, pending: Pending) -> list[str]:
     outcome = item.outcome
     if isinstance(outcome, FactRecord):
-        return [render.fact_line(outcome, glossary, language, item.decimals)]
+        return [lookup_render.fact_line(outcome, glossary, language, item.decimals)]
     if isinstance(outcome, SubTask):
-        return [render.not_found_line(outcome, glossary, language, pending(outcome))]
+        return [lookup_render.not_found_line(outcome, glossary, language, pending(outcome))]
     if isinstance(outcome, CannotCompute):
-        refused = render.cannot_compute_line(item.asked, outcome.reason, language)
+        refused = computed_render.cannot_compute_line(item.asked, outcome.reason, language)
         return [refused, *_pending_lines(outcome.missing, glossary, language, pending)]
     if isinstance(outcome, Change) and item.line:
-        return [render.difference_line(outcome, glossary, language)]
+        return [computed_render.difference_line(outcome, glossary, language)]
     if isinstance(outcome, Change) and item.other[0]:
-        return render.gap_lines(outcome, item.other, glossary, language)
+        return computed_render.gap_lines(outcome, item.other, glossary, language)
     if isinstance(outcome, Change):
-        return render.change_lines(outcome, item.words, glossary, language, change_only=item.change_only)
+        return computed_render.change_lines(outcome, item.words, glossary, language, change_only=item.change_only)
     if isinstance(outcome, Ranking):
-        return render.ranking_lines(outcome, glossary, language, position=item.position)
-    return render.computed_lines(outcome, glossary, language, multiple=item.multiple)
+        return ranking_text.ranking_lines(outcome, glossary, language, position=item.position)
+    return computed_render.computed_lines(outcome, glossary, language, multiple=item.multiple)
 
 
 def _pending_lines(
     missing: Sequence[SubTask], glossary: GlossarySnapshot, language: str, pending: Pending
 ) -> list[str]:
     """A line per missing input with candidates awaiting review. Only the first
-    `render.MISSING_NAMED` inputs are counted: a refused ranking may miss thousands of keys,
+    `ranking_text.MISSING_NAMED` inputs are counted: a refused ranking may miss thousands of keys,
     and each count is a query."""
-    counted = ((task, pending(task)) for task in list(dict.fromkeys(missing))[: render.MISSING_NAMED])
-    return [render.pending_input_line(task, count, glossary, language) for task, count in counted if count > 0]
+    counted = ((task, pending(task)) for task in list(dict.fromkeys(missing))[: ranking_text.MISSING_NAMED])
+    return [computed_render.pending_input_line(task, count, glossary, language) for task, count in counted if count > 0]
 
 
 def _inputs(outcome: Outcome) -> tuple[FactRecord, ...]:

@@ -49,6 +49,7 @@ from core.model.types import (
 )
 from core.ports import FactStore
 from core.routes import render
+from core.routes.computed import render as computed_render
 from core.routes.computed.answer import RANK_LISTED_WHOLE, RANK_SHOWN, ComputedAnswer, Item, assemble
 from core.routes.computed.changes import cagr_items, difference_items, growth_items
 from core.routes.computed.parts import ratio_items, share_items
@@ -264,7 +265,7 @@ def levels_answer(
         outcome = formula_compute(context.lookup, task, formulas, label=glossary.display, decimals=decimals)
         items.append(Item(outcome, context.asked(task, "", "")))
     found = [i.outcome for i in items if isinstance(i.outcome, FactRecord)]
-    pair = render.comparable_pair(found) if len(tasks) == 2 else None
+    pair = computed_render.comparable_pair(found) if len(tasks) == 2 else None
     if pair is not None:
         older, newer = pair
         task = SubTask(newer.metric, newer.entity, newer.period, newer.channel)

@@ -1,1 +1,1 @@
-"""The lookup route: the tool loop's `query_metric` tool and the offline provider that calls it."""
+"""The lookup route: the tool loop, its `query_metric` tool and the offline provider that calls it."""

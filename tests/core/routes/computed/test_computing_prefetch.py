@@ -9,7 +9,7 @@ import pytest
 
 from core.glossary import EntityInfo, glossary_build
 from core.model.types import RESTRICTED, FactRecord, Operation, Period
-from tests.core.test_computing import GLOSSARY, ask
+from tests.core.support.computing import GLOSSARY, FiguresOnlyMissing, ask
 from tests.fakes import InMemoryFactStore
 
 FY2025 = Period("FY", "2025")
@@ -118,10 +118,6 @@ def ranked(question: str, store: InMemoryFactStore, glossary, *, cleared: bool, 
         periods=(FY2025,),
         operation=Operation("rank", cue="最高", over="entities", **operation),
     )
-
-
-class FiguresOnlyMissing(InMemoryFactStore):
-    figures_get = None  # type: ignore[assignment]
 
 
 @pytest.mark.parametrize("operation", [{}, {"top": 3}, {"order": "asc"}, {"top": 12}])

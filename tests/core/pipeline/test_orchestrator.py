@@ -10,8 +10,9 @@ import pytest
 
 from core.glossary import GlossarySnapshot
 from core.model.types import ROUTES, ParsedIntent
-from core.pipeline import MAX_TOOL_ITERATIONS, ROUTE_HANDLERS, ScopeError, answer_question
+from core.pipeline import ROUTE_HANDLERS, ScopeError, answer_question
 from core.ports import FaqHit
+from core.routes.lookup.loop import MAX_TOOL_ITERATIONS
 from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore
 from tests.scripted import AlwaysCallsTool, ExplodingProvider, ScriptedProvider, prose, provider_error, tool_call

@@ -18,7 +18,7 @@ from core.routes.lookup.provider import MockProvider
 from tests.scripted import ScriptedProvider, prose
 
 REF = date(2026, 3, 15)
-DOCS = Path(__file__).resolve().parents[2] / "demo" / "docs"
+DOCS = Path(__file__).resolve().parents[3] / "demo" / "docs"
 CLEAN = (
     "行业整体市场份额格局稳定，线上占比提升。",
     "香港收入下降，以旧换新政策带动平板换机需求；",

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from core.model.types import ParsedIntent
 from core.parse.intent import parse_intent, reading_note, term_names_entity
 from core.parse.intent.tokens import FRAME, UNKNOWN, words_read
-from tests.core.test_operations import COMPUTED, REF, SUBSIDIARIES
+from tests.core.support.glossaries import COMPUTED, REF, SUBSIDIARIES
 
 FRAMES = json.loads((Path(__file__).parent / "data" / "frames.json").read_text(encoding="utf-8"))
 PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -121,7 +121,7 @@ def test_a_true_restatement_is_kept(truth: str) -> None:
     assert numbers_ground(truth, snippets=SOURCES) == (truth, 0)
 
 
-DEMO_DOCS = sorted((Path(__file__).resolve().parents[2] / "demo" / "docs").glob("*.md"))
+DEMO_DOCS = sorted((Path(__file__).resolve().parents[4] / "demo" / "docs").glob("*.md"))
 
 
 @pytest.mark.parametrize("doc", DEMO_DOCS, ids=lambda p: p.name)

@@ -97,7 +97,7 @@ def _regions_ranked(store, order: str = "desc", top: int | None = None):
 def test_a_ranking_headline_names_the_place_asked(
     glossary: GlossarySnapshot, store, language: str, order: str, position: int, headline: str
 ) -> None:
-    from core.routes.render import ranking_lines
+    from core.routes.computed.ranking_text import ranking_lines
 
     lines = ranking_lines(_regions_ranked(store, order), glossary, language, position=position)
     assert lines[0] == headline
@@ -105,7 +105,7 @@ def test_a_ranking_headline_names_the_place_asked(
 
 
 def test_a_ranking_cut_to_one_row_still_names_the_leader(glossary: GlossarySnapshot, store) -> None:
-    from core.routes.render import ranking_lines
+    from core.routes.computed.ranking_text import ranking_lines
 
     lines = ranking_lines(_regions_ranked(store, "asc", top=1), glossary, "zh")
     assert lines[0] == "FY2025 营业收入最低的是 ACME东南亚（8,314.5 百万元）。"
@@ -172,7 +172,7 @@ def test_a_partial_ranking_says_how_many_have_the_figure_and_ranks_among_them(
     headline: str,
     missing: str,
 ) -> None:
-    from core.routes.render import ranking_lines
+    from core.routes.computed.ranking_text import ranking_lines
 
     lines = ranking_lines(_regions_without(store, "ACME_SEA", order=order), glossary, language, position=position)
     assert lines[:2] == [coverage, headline]
@@ -180,7 +180,7 @@ def test_a_partial_ranking_says_how_many_have_the_figure_and_ranks_among_them(
 
 
 def test_a_complete_ranking_needs_no_count_of_who_has_the_figure(glossary: GlossarySnapshot, store) -> None:
-    from core.routes.render import ranking_lines
+    from core.routes.computed.ranking_text import ranking_lines
 
     lines = ranking_lines(_regions_without(store), glossary, "zh")
     assert lines[0] == "FY2025 营业收入最高的是 ACME中国内地（96,120.3 百万元）。"
@@ -199,14 +199,14 @@ def test_a_complete_ranking_needs_no_count_of_who_has_the_figure(glossary: Gloss
 def test_a_top_n_beyond_the_figures_present_says_how_many_there_are(
     glossary: GlossarySnapshot, store, dropped: tuple[str, ...], language: str, header: str
 ) -> None:
-    from core.routes.render import ranking_lines
+    from core.routes.computed.ranking_text import ranking_lines
 
     lines = ranking_lines(_regions_without(store, *dropped, top=5), glossary, language)
     assert header in lines
 
 
 def test_a_top_n_within_the_figures_present_is_not_qualified(glossary: GlossarySnapshot, store) -> None:
-    from core.routes.render import ranking_lines
+    from core.routes.computed.ranking_text import ranking_lines
 
     assert "排名（从高到低，前 2 名）：" in ranking_lines(_regions_without(store, top=2), glossary, "zh")
 
@@ -249,7 +249,7 @@ def test_a_lone_figure_is_given_as_a_value_never_as_a_highest_or_a_place(
     top: int | None,
     expected: list[str],
 ) -> None:
-    from core.routes.render import ranking_lines
+    from core.routes.computed.ranking_text import ranking_lines
 
     ranking = _regions_without(store, "ACME_CN", "ACME_HK", order=order, top=top)
     lines = ranking_lines(ranking, glossary, language, position=position)

@@ -3,7 +3,7 @@ formula metric asked at its level (both read by the parser, shown by the computi
 
 from __future__ import annotations
 
-from tests.core.test_computing import ask, demo_store
+from tests.core.support.computing import ask, demo_store
 
 
 def test_the_place_asked_about_is_named_in_the_headline() -> None:

@@ -13,9 +13,9 @@ import pytest
 
 from core.model.types import ParsedIntent
 from core.parse.intent import parse_intent
-from tests.core.test_operations import COMPUTED
+from tests.core.support.glossaries import COMPUTED
 
-GOLDEN = Path(__file__).resolve().parents[3] / "shared" / "golden"
+GOLDEN = Path(__file__).resolve().parents[4] / "shared" / "golden"
 
 
 def cases(name: str) -> list[dict[str, Any]]:

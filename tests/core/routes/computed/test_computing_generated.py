@@ -39,8 +39,7 @@ from core.model.types import (
     SubTask,
 )
 from core.pipeline import answer_question
-from tests.core.test_computing import GLOSSARY, REF, FixedParser
-from tests.core.test_computing_prefetch import FiguresOnlyMissing
+from tests.core.support.computing import GLOSSARY, REF, FiguresOnlyMissing, FixedParser
 from tests.fakes import InMemoryFactStore
 from tests.scripted import ExplodingProvider
 

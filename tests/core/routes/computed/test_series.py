@@ -15,7 +15,7 @@ from core.model.types import FactRecord
 from core.parse.intent import parse_intent
 from core.pipeline import answer_question
 from core.routes.lookup.provider import MockProvider
-from tests.core.test_computing import REF, fact
+from tests.core.support.computing import REF, fact
 from tests.fakes import InMemoryFactStore, demo_glossary
 
 GLOSSARY = demo_glossary()

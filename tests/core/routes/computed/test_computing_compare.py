@@ -10,7 +10,7 @@ import pytest
 from core.engine import computed_reevaluate
 from core.model.types import AgentResult, Operation, ParsedIntent, Period
 from core.pipeline import answer_question
-from tests.core.test_computing import GLOSSARY, REF, FixedParser, demo_store, exact, fact
+from tests.core.support.computing import GLOSSARY, REF, FixedParser, demo_store, exact, fact
 from tests.fakes import InMemoryFactStore
 from tests.scripted import ExplodingProvider
 
