@@ -202,6 +202,48 @@ def test_search_rejects_bad_parameters(analyst: APIClient, params: dict) -> None
     assert response.status_code == 400 and response.json()["error"]["type"] == "bad_request"
 
 
+def test_a_revoked_clearance_counts_from_the_next_search(demo) -> None:
+    from django.contrib.auth.models import Group, Permission
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.clients import client_for
+
+    granted = Permission.objects.get(codename="can_view_restricted", content_type__app_label="facts")
+    user = type(demo["users"]["analyst"]).objects.create(username="reader")
+    group = Group.objects.create(name="cleared readers")
+    group.permissions.add(granted)
+    user.groups.add(group)
+    user.user_permissions.add(granted)
+    client = client_for(user)
+
+    def secret_found() -> bool:
+        response = client.get("/v1/search", {"q": "蓝鲸 并购 估值", "mode": "bm25"})
+        assert response.status_code == 200
+        return any(h["doc"] == SECRET_DOC for h in response.json())
+
+    assert secret_found()
+    user.user_permissions.remove(granted)  # still cleared through the group
+    assert secret_found()
+    user.groups.remove(group)  # downgraded: the very next search no longer sees RESTRICTED chunks
+    assert not secret_found()
+    user.groups.add(group)
+    assert secret_found()
+    group.permissions.remove(granted)  # revoked on the group
+    assert not secret_found()
+    type(user).objects.filter(pk=user.pk).update(is_superuser=True)
+    assert secret_found()
+    type(user).objects.filter(pk=user.pk).update(is_active=False)
+    assert client.get("/v1/search", {"q": "蓝鲸"}).status_code == 401
+    type(user).objects.filter(pk=user.pk).update(is_active=True, is_superuser=False)
+    with CaptureQueriesContext(connection) as queries:
+        assert not secret_found()
+    reads = [q["sql"] for q in queries.captured_queries]
+    assert any("can_view_restricted" in sql for sql in reads), "clearance is read on every request"
+    assert not any("can_view_restricted" in sql and "authtoken_token" not in sql for sql in reads), (
+        "the token, its user and the clearance are read in one query"
+    )
+
+
 def test_search_needs_authentication(demo) -> None:
     assert APIClient().get("/v1/search", {"q": "芯片"}).status_code == 401
 
