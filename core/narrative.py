@@ -30,7 +30,7 @@ from .attribution import ASKED, OTHER, Focus, FocusReader, Sentence, terms_of, t
 from .glossary import GlossarySnapshot
 from .grounding import MARKER, notice_add, numbers_check, numbers_ground, support_collect
 from .normalize import compact_view, text_normalize
-from .ports import LLMProvider, NarrativeRetriever, ProviderError, RetrievedChunk
+from .ports import BatchNarrativeRetriever, LLMProvider, NarrativeRetriever, ProviderError, RetrievedChunk
 from .render import ABOUT_ENTITY, DEGRADED_NARRATIVE, NAMES_JOINED, NARRATIVE_NO_HITS, NARRATIVE_NOT_WIRED
 from .types import KIND_ANSWER, KIND_DEGRADED, KIND_REFUSAL, FactRecord, Source
 
@@ -87,8 +87,12 @@ def chunks_retrieve(
 ) -> list[RetrievedChunk]:
     by_id: dict[int, RetrievedChunk] = {}
     rankings = []
-    for query in queries_rewrite(question, glossary):
-        found = retriever.retrieve(query, cleared=cleared, k=k)
+    queries = queries_rewrite(question, glossary)
+    if isinstance(retriever, BatchNarrativeRetriever):  # the variants embedded in one batch
+        results = retriever.retrieve_many(queries, cleared=cleared, k=k)
+    else:
+        results = [retriever.retrieve(query, cleared=cleared, k=k) for query in queries]
+    for found in results:
         rankings.append([(c.chunk_id, c.score) for c in found])
         for chunk in found:
             by_id.setdefault(chunk.chunk_id, chunk)

@@ -6,6 +6,7 @@ version stamp changes (never per request). A PostgreSQL full-text backend serves
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -22,6 +23,10 @@ from .models import Chunk, RetrievalState
 
 class LexicalIndex(Protocol):
     def search(self, query_tokens: list[str], *, cleared: bool, k: int) -> list[tuple[int, float]]: ...
+
+    def search_many(
+        self, queries_tokens: Sequence[list[str]], *, cleared: bool, k: int
+    ) -> list[list[tuple[int, float]]]: ...
 
 
 def retrieval_token() -> str:
@@ -106,10 +111,18 @@ class InProcessLexicalIndex:
         )
 
     def search(self, query_tokens: list[str], *, cleared: bool, k: int) -> list[tuple[int, float]]:
-        snapshot = self.current()
+        return self.search_many([query_tokens], cleared=cleared, k=k)[0]
+
+    def search_many(
+        self, queries_tokens: Sequence[list[str]], *, cleared: bool, k: int
+    ) -> list[list[tuple[int, float]]]:
+        snapshot = self.current()  # one version-stamp read for all the queries
         allowed = None if cleared else ~snapshot.restricted
-        positions, scores = snapshot.bm25.search(query_tokens, k, allowed=allowed)
-        return [(int(snapshot.ids[p]), float(s)) for p, s in zip(positions, scores, strict=True)]
+        out = []
+        for query_tokens in queries_tokens:
+            positions, scores = snapshot.bm25.search(query_tokens, k, allowed=allowed)
+            out.append([(int(snapshot.ids[p]), float(s)) for p, s in zip(positions, scores, strict=True)])
+        return out
 
 
 class PostgresLexicalIndex:
@@ -131,6 +144,11 @@ class PostgresLexicalIndex:
             )
             return [(int(pk), float(score)) for pk, score in cursor.fetchall()]
 
+    def search_many(
+        self, queries_tokens: Sequence[list[str]], *, cleared: bool, k: int
+    ) -> list[list[tuple[int, float]]]:
+        return [self.search(query_tokens, cleared=cleared, k=k) for query_tokens in queries_tokens]
+
 
 def lexical_index() -> LexicalIndex:
     if settings.RAGSPINE.get("LEXICAL_BACKEND") == "postgres" and connection.vendor == "postgresql":
@@ -150,9 +168,22 @@ class VectorIndex:
     _cache: tuple[str, np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def search(self, vector: list[float], *, cleared: bool, k: int, space: str) -> list[tuple[int, float]]:
+        return self.search_many([vector], cleared=cleared, k=k, space=space)[0]
+
+    def search_many(
+        self, vectors: Sequence[list[float]], *, cleared: bool, k: int, space: str
+    ) -> list[list[tuple[int, float]]]:
         if connection.vendor == "postgresql":
-            return self._pg_search(vector, cleared=cleared, k=k, space=space)
-        _, ids, restricted, matrix = self._matrix(space)
+            return [self._pg_search(vector, cleared=cleared, k=k, space=space) for vector in vectors]
+        if not vectors:
+            return []
+        _, ids, restricted, matrix = self._matrix(space)  # one version-stamp read for all of them
+        return [self._numpy_search(ids, restricted, matrix, vector, cleared=cleared, k=k) for vector in vectors]
+
+    @staticmethod
+    def _numpy_search(
+        ids: np.ndarray, restricted: np.ndarray, matrix: np.ndarray, vector: list[float], *, cleared: bool, k: int
+    ) -> list[tuple[int, float]]:
         if not len(ids) or matrix.shape[1] != len(vector):
             return []
         query = np.asarray(vector, dtype=np.float32)

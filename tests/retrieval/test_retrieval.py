@@ -285,6 +285,37 @@ def test_vector_and_hybrid_search_with_an_embedder(demo) -> None:
             assert "chunk_embedding_hnsw_64" in " ".join(row[0] for row in cursor.fetchall())
 
 
+def test_a_question_and_its_glossary_variants_are_embedded_in_one_call(demo) -> None:
+    from core.narrative import chunks_retrieve, queries_rewrite
+    from facts.selectors import glossary_snapshot
+    from retrieval.selectors import OrmNarrativeRetriever
+
+    embedder = BigramHashEmbedder()
+    chunks_embed(embedder=embedder)
+    glossary, question = glossary_snapshot(), "香港收入为什么下降"
+    assert len(queries_rewrite(question, glossary)) > 2
+
+    class OneByOne:  # the same retriever without its batch method
+        def __init__(self) -> None:
+            self.inner = OrmNarrativeRetriever()
+
+        def retrieve(self, query: str, *, cleared: bool, k: int = 8) -> list:
+            return self.inner.retrieve(query, cleared=cleared, k=k)
+
+        def documents_find(self, query: str, *, cleared: bool, k: int = 10) -> list:
+            return self.inner.documents_find(query, cleared=cleared, k=k)
+
+    with mock.patch("retrieval.selectors.embedder_build", return_value=embedder):
+        for cleared in (False, True):
+            embedder.calls = 0
+            batched = chunks_retrieve(question, retriever=OrmNarrativeRetriever(), glossary=glossary, cleared=cleared)
+            assert embedder.calls == 1
+            single = chunks_retrieve(question, retriever=OneByOne(), glossary=glossary, cleared=cleared)
+            assert embedder.calls == 1 + len(queries_rewrite(question, glossary))
+            assert batched == single and batched
+            assert cleared or all(c.doc != SECRET_DOC for c in batched)
+
+
 def test_postgres_full_text_backend_ranks_and_filters(demo) -> None:
     if connection.vendor != "postgresql":
         pytest.skip("the full-text backend is PostgreSQL's")
