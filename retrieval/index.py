@@ -6,7 +6,8 @@ version stamp changes (never per request). A PostgreSQL full-text backend serves
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -101,13 +102,17 @@ class InProcessLexicalIndex:
     @staticmethod
     def _build(token: str) -> _Snapshot:
         rows = Chunk.objects.filter(active=True).order_by("pk").values_list("pk", "tokens", "sensitivity")
-        ids, documents, restricted = [], [], []
-        for pk, stored, sensitivity in rows.iterator(chunk_size=5000):
-            ids.append(pk)
-            documents.append(stored.split())
-            restricted.append(sensitivity == RESTRICTED)
+        ids, restricted = array("q"), array("b")
+
+        def documents() -> Iterator[list[str]]:  # streamed: the index never holds every token list
+            for pk, stored, sensitivity in rows.iterator(chunk_size=5000):
+                ids.append(pk)
+                restricted.append(sensitivity == RESTRICTED)
+                yield stored.split()
+
+        bm25 = BM25Index(documents())
         return _Snapshot(
-            token, np.asarray(ids, dtype=np.int64), np.asarray(restricted, dtype=bool), BM25Index(documents)
+            token, np.asarray(ids, dtype=np.int64), np.asarray(restricted, dtype=np.int8).astype(bool), bm25
         )
 
     def search(self, query_tokens: list[str], *, cleared: bool, k: int) -> list[tuple[int, float]]:
