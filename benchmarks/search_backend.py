@@ -167,6 +167,7 @@ def _serve_and_measure(
     modes: list[str],
     hit_source: dict[int, int],
     sources: list[int],
+    answers_out: dict[str, list] | None = None,
 ) -> dict[str, dict]:
     import httpx
 
@@ -228,9 +229,27 @@ def _serve_and_measure(
                     "own_passage_recall@10": round(statistics.fmean(found), 4),
                     "answers_digest": hashlib.sha256(json.dumps(answers).encode()).hexdigest()[:16],
                 }
+                if answers_out is not None:
+                    answers_out[mode] = answers
     finally:
         server.terminate()
         server.wait(timeout=30)
+    return out
+
+
+def answers_compare(reference: list, other: list) -> dict[str, int]:
+    """Question by question: `same` hits in the same order; `tie_order` the same scores at every
+    rank (to 1e-4 relative) but chunks of equal score in another order; `wrong` anything else."""
+    out = {"same": 0, "tie_order": 0, "wrong": 0}
+    for mine, theirs in zip(reference, other, strict=True):
+        if [h[0] for h in mine] == [h[0] for h in theirs]:
+            out["same"] += 1
+        elif len(mine) == len(theirs) and all(
+            abs(a[1] - b[1]) <= 1e-4 * max(abs(a[1]), 1.0) for a, b in zip(mine, theirs, strict=True)
+        ):
+            out["tie_order"] += 1
+        else:
+            out["wrong"] += 1
     return out
 
 
@@ -307,6 +326,7 @@ def main() -> None:
     searches: dict[str, dict] = {}
     lexical_modes = {"inprocess": modes, "postgres": ["bm25"] if "bm25" in modes else []}
     wanted = [name.strip() for name in args.lexical.split(",") if name.strip()]
+    references: dict[str, tuple[str, list]] = {}  # each backend and mode's first run, to compare the others with
     for round_ in range(args.rounds if args.roots else 1):
         for label, root in roots:
             for lexical in wanted if args.backend == "postgres" else ["inprocess"]:
@@ -315,7 +335,9 @@ def main() -> None:
                 server_env = {**env, "RAGSPINE_LEXICAL_BACKEND": lexical}
                 if semantic:
                     server_env["RAGSPINE_EMBEDDER"] = "e5-small"
+                answers: dict[str, list] = {}
                 measured = _serve_and_measure(
+                    answers_out=answers,
                     root=root,
                     env=server_env,
                     token=token,
@@ -329,6 +351,9 @@ def main() -> None:
                     key = f"{label}/{key}" if label else key
                     key = f"{key}#{round_ + 1}" if args.rounds > 1 and args.roots else key
                     searches[key] = {"mode": mode, **figures}
+                    reference = references.setdefault(f"{lexical}:{mode}", (key, answers[mode]))
+                    if reference[0] != key:
+                        searches[key]["answers_against"] = {reference[0]: answers_compare(reference[1], answers[mode])}
     result["search_http"] = searches
     print(json.dumps(result, ensure_ascii=False))
 

@@ -54,7 +54,8 @@ class BM25Index:
         self.matrix = by_document.tocsr()  # rows are terms: a query sums a few rows
 
     def scores(self, query_tokens: Sequence[str]) -> np.ndarray:
-        terms = [self.vocabulary[t] for t in set(query_tokens) if t in self.vocabulary]
+        # First-occurrence order, not a set's: the scores are summed in the same order in every process.
+        terms = [self.vocabulary[t] for t in dict.fromkeys(query_tokens) if t in self.vocabulary]
         if not terms or self.size == 0:
             return np.zeros(self.size, dtype=np.float32)
         return np.asarray(self.matrix[terms].sum(axis=0)).ravel()
