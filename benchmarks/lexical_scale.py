@@ -12,11 +12,15 @@ processes (`python -m benchmarks.lexical_scale --backend sqlite|postgres --chunk
    read included) and their top-10 ids. Then freshness: a new document is written with
    `document_ingest` (the product's write path, bumping the version stamp) and the process
    searches for it every 50 ms; the time from the write's commit to the first search that returns
-   it is the freshness after a write (the previous index serves meanwhile; the search times
-   during that rebuild are reported too).
+   it is the freshness after a write (the previous index serves meanwhile). Then it searches the
+   CMRC questions every 50 ms until the full rebuild has replaced the refresh (`exact_after`);
+   the search times from the write to then are reported too.
 3. PostgreSQL full-text backend (`--lexical postgres`, PostgreSQL only): the same questions through
    `PostgresLexicalIndex.search`, and, as a floor for any ranking in SQL, the time PostgreSQL takes
    only to count the chunks matching the question's terms through the GIN index.
+4. `--roots before=PATH,after=PATH --rounds R`: each measure runs from each checkout in turn
+   (alternating, R times) against the same database; the checkout needs this file in its
+   `benchmarks/` (copy it into an older one). Results are keyed `label/lexical#round`.
 """
 
 from __future__ import annotations
@@ -130,6 +134,12 @@ def _questions(count: int) -> list[str]:
     return [question for question, _ in queries[:count]]
 
 
+def answers_compare(reference: list, other: list) -> dict[str, int]:
+    from benchmarks.search_backend import answers_compare as compare
+
+    return compare(reference, other)
+
+
 def _digest(rankings: list[list[int]]) -> str:
     return hashlib.sha256(json.dumps(rankings).encode()).hexdigest()[:16]
 
@@ -137,7 +147,7 @@ def _digest(rankings: list[list[int]]) -> str:
 def measure_inprocess(args: argparse.Namespace) -> dict[str, Any]:
     from django.conf import settings
 
-    from documents.services import document_ingest
+    from documents.services import document_delete, document_ingest
     from retrieval.index import InProcessLexicalIndex
     from retrieval.text import tokens
 
@@ -156,10 +166,12 @@ def measure_inprocess(args: argparse.Namespace) -> dict[str, Any]:
         began = time.perf_counter()
         hits = index.search(query, cleared=False, k=10)
         times.append((time.perf_counter() - began) * 1000)
-        tops.append([pk for pk, _ in hits])
+        tops.append([[pk, round(score, 4)] for pk, score in hits])
     # Freshness: a write through the product's path, then a search every 50 ms until it is found.
-    probe = "火星仓库的钛合金货架"
-    document_ingest(name="fresh-probe.md", data=f"# 火星\n## 仓储\n{probe}启用。\n".encode())
+    probe = f"火星仓库的钛合金货架 probe{os.getpid()}"  # a word no other chunk has
+    written_doc = document_ingest(
+        name=f"fresh-probe-{os.getpid()}.md", data=f"# 火星\n## 仓储\n{probe}启用。\n".encode()
+    )
     written = time.perf_counter()
     during: list[float] = []
     found_after = None
@@ -167,10 +179,19 @@ def measure_inprocess(args: argparse.Namespace) -> dict[str, Any]:
         began = time.perf_counter()
         hits = index.search(tokens(probe), cleared=False, k=3)
         during.append((time.perf_counter() - began) * 1000)
-        if hits and hits[0][0] not in snapshot.ids:
+        if any(pk not in snapshot.ids for pk, _ in hits):
             found_after = time.perf_counter() - written
             break
         time.sleep(0.05)
+    # A refresh (issue Q) finds it before the full rebuild lands: keep searching until that lands too.
+    exact_after = found_after
+    while getattr(InProcessLexicalIndex._snapshot, "delta", None) is not None:
+        began = time.perf_counter()
+        index.search(questions[len(during) % len(questions)], cleared=False, k=10)
+        during.append((time.perf_counter() - began) * 1000)
+        time.sleep(0.05)
+        exact_after = time.perf_counter() - written
+    document_delete(document=written_doc.document)  # the next measure reads the corpus as it was
     return {
         "build_s": round(build_s, 2),
         "rss_growth_mb": round((after - before) / 1024, 1),
@@ -180,7 +201,9 @@ def measure_inprocess(args: argparse.Namespace) -> dict[str, Any]:
         "terms": int(matrix.shape[0]),
         "search": _percentiles(times),
         "top10_digest": _digest(tops),
+        "tops": tops,
         "fresh_after_write_s": round(found_after, 2) if found_after is not None else None,
+        "exact_after_write_s": round(exact_after, 2) if exact_after is not None else None,
         "search_during_rebuild": _percentiles(during),
     }
 
@@ -199,7 +222,7 @@ def measure_postgres(args: argparse.Namespace) -> dict[str, Any]:
         began = time.perf_counter()
         hits = index.search(query, cleared=False, k=10)
         times.append((time.perf_counter() - began) * 1000)
-        tops.append([pk for pk, _ in hits])
+        tops.append([[pk, round(score, 4)] for pk, score in hits])
         terms = " | ".join("'" + t.replace("'", "''").replace("\\", "\\\\") + "'" for t in sorted(set(query)))
         began = time.perf_counter()
         with connection.cursor() as cursor:
@@ -214,6 +237,7 @@ def measure_postgres(args: argparse.Namespace) -> dict[str, Any]:
         "match_count_only": _percentiles(counts),
         "matched_chunks_p50": int(statistics.median(matched)),
         "top10_digest": _digest(tops),
+        "tops": tops,
     }
 
 
@@ -226,6 +250,8 @@ def main() -> None:
     parser.add_argument("--pg-queries", type=int, default=50)
     parser.add_argument("--lexical", default="inprocess", help="comma-separated: inprocess, postgres")
     parser.add_argument("--fresh-timeout", type=float, default=900.0)
+    parser.add_argument("--roots", default="", help="label=PATH,...: checkouts to measure from, alternating")
+    parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--child", choices=["inprocess", "postgres"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
@@ -246,14 +272,26 @@ def main() -> None:
     if args.backend == "postgres":
         env["RAGSPINE_BENCH_PG_HOST"] = database["HOST"]
     env["RAGSPINE_BENCH_SQLITE"] = str(database["NAME"])
-    for lexical in [name.strip() for name in args.lexical.split(",") if name.strip()]:
-        if lexical == "postgres" and args.backend != "postgres":
-            continue
-        command = [sys.executable, "-m", "benchmarks.lexical_scale", *sys.argv[1:], "--child", lexical]
-        done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=Path(__file__).parent.parent)
-        if done.returncode != 0:
-            raise SystemExit(f"{lexical} measure failed:\n{done.stderr[-3000:]}")
-        result[lexical] = json.loads(done.stdout.strip().splitlines()[-1])
+    references: dict[str, tuple[str, list]] = {}  # each backend's first run, to compare the others with
+    roots = [(label, Path(path)) for label, _, path in (r.partition("=") for r in args.roots.split(",") if r)]
+    roots = roots or [("", Path(__file__).resolve().parent.parent)]
+    for round_ in range(args.rounds if args.roots else 1):
+        for label, root in roots:
+            for lexical in [name.strip() for name in args.lexical.split(",") if name.strip()]:
+                if lexical == "postgres" and args.backend != "postgres":
+                    continue
+                command = [sys.executable, "-m", "benchmarks.lexical_scale", *sys.argv[1:], "--child", lexical]
+                done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=root)
+                if done.returncode != 0:
+                    raise SystemExit(f"{lexical} measure failed:\n{done.stderr[-3000:]}")
+                key = f"{label}/{lexical}" if label else lexical
+                key = f"{key}#{round_ + 1}" if args.roots and args.rounds > 1 else key
+                measured = json.loads(done.stdout.strip().splitlines()[-1])
+                tops = measured.pop("tops")
+                reference = references.setdefault(lexical, (key, tops))
+                if reference[0] != key:
+                    measured["answers_against"] = {reference[0]: answers_compare(reference[1], tops)}
+                result[key] = {**measured, "load_average": round(os.getloadavg()[0], 2)}
     print(json.dumps(result, ensure_ascii=False))
 
 

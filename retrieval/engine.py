@@ -21,9 +21,13 @@ B = 0.75
 class BM25Index:
     """`documents` is any iterable of token lists, read once: the index keeps compact arrays
     (4-byte term ids and counts while it reads), never the documents, so a corpus of a million
-    chunks streams through it."""
+    chunks streams through it. With `statistics` (another index), the documents are weighted with
+    that index's corpus size, average length and document frequencies, as if they had been added
+    to it: how a refresh scores the chunks written since the main index was built."""
 
-    def __init__(self, documents: Iterable[Sequence[str]], *, k1: float = K1, b: float = B):
+    def __init__(
+        self, documents: Iterable[Sequence[str]], *, k1: float = K1, b: float = B, statistics: BM25Index | None = None
+    ):
         vocabulary: dict[str, int] = {}
         term_of = vocabulary.setdefault
         terms = array("i")  # each document's distinct terms, in order of first occurrence
@@ -42,9 +46,14 @@ class BM25Index:
         doc_lengths = np.frombuffer(lengths, dtype=np.float32) if self.size else np.zeros(0, dtype=np.float32)
         term_index = np.frombuffer(terms, dtype=np.int32) if len(terms) else np.zeros(0, dtype=np.int32)
         pointer = np.frombuffer(distinct, dtype=np.int64)
-        average = float(doc_lengths.mean()) if self.size else 0.0
-        df = np.bincount(term_index, minlength=n_terms).astype(np.float32)
-        idf = np.log((self.size - df + 0.5) / (df + 0.5) + 1.0)
+        if statistics is None:
+            size, average = self.size, float(doc_lengths.mean()) if self.size else 0.0
+            df = np.bincount(term_index, minlength=n_terms).astype(np.float32)
+        else:  # weighted as members of `statistics`' corpus: its size, average length and df
+            size, average, known = statistics.size, statistics.average, statistics.vocabulary
+            df = np.asarray([statistics.df[known[t]] if t in known else 0.0 for t in vocabulary], dtype=np.float32)
+        self.df, self.average = df, average
+        idf = np.log((size - df + 0.5) / (df + 0.5) + 1.0)
         # Okapi BM25 per (term, document), in float32, computed as below since issue B.
         tf = np.frombuffer(counts, dtype=np.int32).astype(np.float32) if len(counts) else np.zeros(0, np.float32)
         norm = k1 * (1.0 - b + b * np.repeat(doc_lengths, np.diff(pointer)) / (average or 1.0))

@@ -352,6 +352,55 @@ def test_the_index_rebuilds_in_the_background_and_a_stale_index_leaks_nothing(de
     assert chunk_search("火星仓库", cleared=False, mode="bm25")[0].doc == "mars.md"
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_refresh_serves_new_and_drops_deleted_chunks_before_the_rebuild_lands(demo, settings, monkeypatch) -> None:
+    import threading
+    import time
+
+    from documents.services import document_delete
+    from retrieval.index import InProcessLexicalIndex
+
+    settings.RAGSPINE = {**settings.RAGSPINE, "INDEX_BACKGROUND_REBUILD": True}
+    InProcessLexicalIndex._snapshot = None
+    index = InProcessLexicalIndex()
+    assert index.search(tokens("存储芯片"), cleared=False, k=5)  # builds synchronously: no index yet
+    release, build = threading.Event(), InProcessLexicalIndex._build
+    monkeypatch.setattr(InProcessLexicalIndex, "_build", staticmethod(lambda token: release.wait(60) and build(token)))
+
+    gone = Document.objects.get(name="供应链与原材料成本说明.md")
+    gone_ids = set(gone.chunks.values_list("pk", flat=True))
+    document_delete(document=gone)
+    mars = document_ingest(name="mars.md", data="# 火星\n## 仓储\n火星仓库启用。\n".encode()).document
+    secret = document_ingest(
+        name="mars-secret.md", data="# 火星\n## 仓储\n火星仓库的秘密货架。\n".encode(), sensitivity="RESTRICTED"
+    ).document
+    for _ in range(200):
+        hits = index.search(tokens("火星仓库"), cleared=False, k=5)
+        if hits:
+            break
+        time.sleep(0.05)
+    snapshot = InProcessLexicalIndex._snapshot
+    assert snapshot is not None and snapshot.delta is not None  # the refresh, while the rebuild waits
+    assert {pk for pk, _ in hits} == set(mars.chunks.values_list("pk", flat=True))
+    cleared_hits = {pk for pk, _ in index.search(tokens("火星仓库"), cleared=True, k=5)}
+    assert set(secret.chunks.values_list("pk", flat=True)) <= cleared_hits
+    assert not gone_ids & {pk for pk, _ in index.search(tokens("存储芯片价格"), cleared=True, k=50)}
+
+    release.set()  # the full rebuild lands and replaces the refresh with an exact index
+    for _ in range(200):
+        if InProcessLexicalIndex._snapshot.delta is None:
+            break
+        time.sleep(0.05)
+    rebuilt = InProcessLexicalIndex._snapshot
+    assert rebuilt.delta is None and rebuilt.built == rebuilt.token == retrieval_token()
+    exact = build(retrieval_token())
+    for question in ("火星仓库", "存储芯片价格", "香港收入为什么下降", "蓝鲸 估值"):
+        for cleared in (False, True):
+            assert index.search(tokens(question), cleared=cleared, k=10) == exact.search(
+                tokens(question), cleared=cleared, k=10
+            )
+
+
 def test_a_fresh_process_cuts_queries_as_ingestion_cut_the_chunks(demo, monkeypatch) -> None:
     """A web worker that never ingested must still know the glossary's words when it searches."""
     from retrieval import text
