@@ -1,6 +1,7 @@
-"""The lexical and vector indexes each process keeps in memory, rebuilt only when the chunk set's
-version stamp changes (never per request). A PostgreSQL full-text backend serves the same
-`LexicalIndex` port for deployments on several hosts (no per-host index at all).
+"""The lexical and vector indexes each process keeps in memory, refreshed and rebuilt only when the
+chunk set's version stamp changes (never per request): the lexical search of every host, one or many
+(issue Q, `docs/operations.md`). A PostgreSQL full-text backend serves the same `LexicalIndex` port
+without any index in the process, an order of magnitude slower.
 """
 
 from __future__ import annotations
