@@ -8,7 +8,7 @@ passes the current `GlossarySnapshot`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -57,6 +57,15 @@ class NarrativeRetriever(Protocol):
     def retrieve(self, query: str, *, cleared: bool, k: int = 8) -> list[RetrievedChunk]: ...
 
     def documents_find(self, query: str, *, cleared: bool, k: int = 10) -> list[Source]: ...
+
+
+@runtime_checkable
+class BatchNarrativeRetriever(NarrativeRetriever, Protocol):
+    """A retriever that can also answer several queries at once (a question and its glossary
+    variants): the same lists `retrieve` would return one by one, in the order of `queries`, with
+    the shared work (embedding the queries, reading the hits) done once."""
+
+    def retrieve_many(self, queries: Sequence[str], *, cleared: bool, k: int = 8) -> list[list[RetrievedChunk]]: ...
 
 
 @dataclass(frozen=True)

@@ -155,6 +155,9 @@ class BigramHashEmbedder:
     def embed_query(self, text: str) -> list[float]:
         return self.embed([text])[0]
 
+    def embed_queries(self, texts: list[str]) -> list[list[float]]:
+        return self.embed(texts)
+
     def embed(self, texts: list[str]) -> list[list[float]]:
         import hashlib
         import math

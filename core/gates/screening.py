@@ -18,7 +18,7 @@ belongs to that request only.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
@@ -27,7 +27,7 @@ from core.gates.security import external_mentions
 from core.glossary import GlossarySnapshot
 from core.language.normalize import compact_view, text_normalize
 from core.model.types import Source
-from core.ports import NarrativeRetriever, RetrievedChunk
+from core.ports import BatchNarrativeRetriever, NarrativeRetriever, RetrievedChunk
 
 # A sentence runs to its closing marks (Chinese or Latin; a full stop only before a space or the
 # end, so `6.7` stays whole), a line end or the end of the text; its closing marks stay with it.
@@ -146,8 +146,18 @@ class ScreenedRetriever:
         self._screened: dict[tuple[str, str, str], str] = {}
 
     def retrieve(self, query: str, *, cleared: bool, k: int = 8) -> list[RetrievedChunk]:
+        return self._kept(self._inner.retrieve(query, cleared=cleared, k=k))
+
+    def retrieve_many(self, queries: Sequence[str], *, cleared: bool, k: int = 8) -> list[list[RetrievedChunk]]:
+        if isinstance(self._inner, BatchNarrativeRetriever):
+            found = self._inner.retrieve_many(queries, cleared=cleared, k=k)
+        else:
+            found = [self._inner.retrieve(query, cleared=cleared, k=k) for query in queries]
+        return [self._kept(chunks) for chunks in found]
+
+    def _kept(self, chunks: list[RetrievedChunk]) -> list[RetrievedChunk]:
         kept: list[RetrievedChunk] = []
-        for chunk in self._inner.retrieve(query, cleared=cleared, k=k):
+        for chunk in chunks:
             if self._glossary.is_external(chunk.issuer):  # a competitor's own report, named or not
                 self._dropped.add((chunk.doc, ""))
                 continue

@@ -41,6 +41,14 @@ class Command(BaseCommand):
             action="store_true",
             help="/v1/search bm25 and hybrid (e5-small) over 10,000 chunks with real e5 vectors",
         )
+        parser.add_argument(
+            "--narrative", action="store_true", help="narrative asks on the demo, without an embedder and with e5-small"
+        )
+        parser.add_argument(
+            "--lexical-scale",
+            action="store_true",
+            help="per-host BM25 index at 1,000,000 chunks (build, memory, freshness) and the full-text backend",
+        )
         parser.add_argument("--ingest", action="store_true", help="office ingestion: PDF pages/s, pptx slides/s")
         parser.add_argument(
             "--computed", action="store_true", help="growth, formula and ranking answers over 1,000,000 facts"
@@ -54,10 +62,15 @@ class Command(BaseCommand):
             "--tables", action="store_true", help="TAT-QA tables as xlsx, docx and PDF, cell by cell against print"
         )
         parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
-        parser.add_argument("--quick", action="store_true", help="a tenth of the sizes, for a smoke run")
+        parser.add_argument(
+            "--quick", action="store_true", help="a tenth of the sizes, for a smoke run (alone: every measure)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         quick = options["quick"]
+        sections = ("parse", "db", "retrieval", "search", "search_hybrid", "computed", "narrative", "lexical_scale")
+        if quick and not any(options[name] for name in (*sections, "ingest", "tables")):
+            options["all"] = True
         results: dict[str, Any] = {"date": date.today().isoformat(), "machine": _machine()}
         if options["all"] or options["parse"]:
             results["parse"] = self.bench_parse(entities=2_500 if quick else 25_000)
@@ -86,6 +99,19 @@ class Command(BaseCommand):
         elif options["series"]:
             backends = ["sqlite", "postgres"] if options["backend"] == "both" else [options["backend"]]
             results["computed"] = [self.bench_computed(b, quick=quick, shapes="series") for b in backends]
+        if options["all"] or options["narrative"]:
+            command = [sys.executable, "-m", "benchmarks.narrative_ask", "--workdir", str(_workdir())]
+            results["narrative"] = _module_run(command, "narrative")
+            self.stdout.write(json.dumps(results["narrative"], ensure_ascii=False))
+        if options["all"] or options["lexical_scale"]:
+            results["lexical_scale"] = []
+            for backend in ["sqlite", "postgres"] if options["backend"] == "both" else [options["backend"]]:
+                chunks = "10000" if quick else "1000000" if backend == "sqlite" else "100000"
+                command = [sys.executable, "-m", "benchmarks.lexical_scale", "--backend", backend, "--chunks", chunks]
+                command += ["--workdir", str(_workdir()), "--lexical", "inprocess,postgres"]
+                self.stdout.write(" ".join(command[1:]))
+                results["lexical_scale"].append(_module_run(command, f"{backend} lexical scale"))
+                self.stdout.write(json.dumps(results["lexical_scale"][-1], ensure_ascii=False))
         if options["all"] or options["ingest"]:
             size = "50" if quick else "200"
             command = [sys.executable, "-m", "benchmarks.ingest_bench", "--pages", size, "--slides", size]
@@ -235,6 +261,14 @@ class Command(BaseCommand):
         return result
 
 
+def _workdir() -> Path:
+    workdir = Path(settings.BASE_DIR) / "var" / "bench"
+    workdir.mkdir(parents=True, exist_ok=True)
+    for old in [*workdir.glob("narrative-*.sqlite3*"), *workdir.glob("lexical-*.sqlite3*")]:
+        old.unlink()
+    return workdir
+
+
 def _module_run(command: list[str], what: str) -> dict[str, Any]:
     """Run one benchmark module in a fresh process; its last line of output is its JSON result."""
     done = subprocess.run(command, cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=3600)
@@ -316,6 +350,31 @@ def markdown(results: dict[str, Any]) -> str:
             f"| ingestion of text documents, {search['backend']} | — | {ingest['documents_per_s']} documents/s, "
             f"{ingest['chunks_per_s']} chunks/s, {ingest['chars_per_s']:,} characters/s |"
         )
+    narrative = results.get("narrative")
+    if narrative:
+        for embedder in ("none", "e5-small"):
+            figures = narrative[embedder]
+            lines.append(
+                f"| narrative ask on the demo, embedder {embedder}, {narrative['questions']} questions × "
+                f"{narrative['rounds']} (p50 / p95) | {'p50 ≤ 35 ms' if embedder != 'none' else '—'} "
+                f"| {figures['p50_ms']} ms / {figures['p95_ms']} ms |"
+            )
+    for scale in results.get("lexical_scale", []):
+        corpus, local = scale["corpus"], scale.get("inprocess")
+        if local:
+            lines.append(
+                f"| per-host BM25 index, {corpus['chunks']:,} chunks, {scale['backend']}: build / index arrays / "
+                f"peak RSS growth / fresh after a write | — | {local['build_s']} s / {local['index_arrays_mb']} MB / "
+                f"{local['rss_peak_growth_mb']} MB / {local['fresh_after_write_s']} s; search p50 "
+                f"{local['search']['p50_ms']} ms |"
+            )
+        full_text = scale.get("postgres")
+        if full_text:
+            lines.append(
+                f"| PostgreSQL full-text backend, {corpus['chunks']:,} chunks (p50 / p95) | p50 ≤ 15 ms "
+                f"| {full_text['search']['p50_ms']} ms / {full_text['search']['p95_ms']} ms "
+                f"(matching alone {full_text['match_count_only']['p50_ms']} ms) |"
+            )
     for fmt, score in results.get("tables", {}).get("formats", {}).items():
         for which in ("all", "selected"):
             figures = score[which]

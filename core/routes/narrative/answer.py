@@ -29,7 +29,7 @@ from typing import Any
 from core.glossary import GlossarySnapshot
 from core.language.normalize import compact_view, text_normalize
 from core.model.types import KIND_ANSWER, KIND_DEGRADED, KIND_REFUSAL, FactRecord, Source
-from core.ports import LLMProvider, NarrativeRetriever, ProviderError, RetrievedChunk
+from core.ports import BatchNarrativeRetriever, LLMProvider, NarrativeRetriever, ProviderError, RetrievedChunk
 from core.routes.narrative.attribution import (
     ASKED,
     OTHER,
@@ -96,8 +96,12 @@ def chunks_retrieve(
 ) -> list[RetrievedChunk]:
     by_id: dict[int, RetrievedChunk] = {}
     rankings = []
-    for query in queries_rewrite(question, glossary):
-        found = retriever.retrieve(query, cleared=cleared, k=k)
+    queries = queries_rewrite(question, glossary)
+    if isinstance(retriever, BatchNarrativeRetriever):  # the variants embedded in one batch
+        results = retriever.retrieve_many(queries, cleared=cleared, k=k)
+    else:
+        results = [retriever.retrieve(query, cleared=cleared, k=k) for query in queries]
+    for found in results:
         rankings.append([(c.chunk_id, c.score) for c in found])
         for chunk in found:
             by_id.setdefault(chunk.chunk_id, chunk)
