@@ -102,8 +102,8 @@ def typos_find(
         return _english(normalized, mask)
     positions = set()
     for _, end in metric_spans:
-        at = end
-        while at < len(normalized) and normalized[at] in _SKIPPED_AFTER_METRIC:
+        at = end  # past fillers and past what another reader took (每年, 2025年, 线上)
+        while at < len(normalized) and (normalized[at] in _SKIPPED_AFTER_METRIC or mask[at]):
             at += 1
         positions.add(at)
     for cue in _BEFORE_NUMBER:

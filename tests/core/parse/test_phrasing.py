@@ -413,6 +413,9 @@ def test_a_count_after_a_ranking_word_is_a_ranking() -> None:
     [
         ("集团2025年营收增长律是多少", "增长律", "增长率", "growth"),
         ("集团2025年营业收入增涨了多少", "增涨", "增长", "growth"),
+        # read past what other readers took between the metric and the word (a series, a period)
+        ("集团近三年营收每年增长律是多少", "增长律", "增长率", "growth"),
+        ("集团营收2025年同必增长多少", "同必", "同比", "growth"),
         ("集团2025年营收同必增长多少", "同必", "同比", "growth"),
         ("What was group revenue growh in 2025?", "growh", "growth", "growth"),
     ],
