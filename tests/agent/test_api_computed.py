@@ -104,6 +104,7 @@ def test_rank_items_carry_the_figure_ranked_for_the_bar_chart(analyst: APIClient
         (c["kind"], c["value"], c["inputs"][0]["entity"], c["ranked_value"], c["ranked_display"])
         for c in body["computed"]
     ]
+    assert {(c["ranked_metric"], c["order"], c["count"]) for c in body["computed"]} == {("REVENUE", "desc", 3)}
     assert ranked == [
         ("rank", "1", "ACME_CN", "96120.3", "96,120.3"),
         ("rank", "2", "ACME_HK", "24015.8", "24,015.8"),
@@ -190,6 +191,9 @@ def test_the_schema_describes_computed(analyst: APIClient) -> None:
         "inputs",
         "ranked_value",
         "ranked_display",
+        "ranked_metric",
+        "order",
+        "count",
         "period",
     }
     assert set(computed["required"]) == {"kind", "name", "formula", "value", "display", "unit", "inputs"}
