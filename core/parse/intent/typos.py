@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from core.parse.cues import OPERATOR_WORDS_EN, OPERATOR_WORDS_ZH
-from core.parse.intent.terms import NOT_A_TERM
+from core.parse.intent.latin import NOT_A_TERM
 from core.parse.intent.tokens import COPULAS, UNKNOWN, words_read
 
 Span = tuple[int, int]
