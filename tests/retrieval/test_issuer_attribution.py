@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from core.routes.narrative.answer import Focus, narrative_answer
+from core.routes.narrative.answer import narrative_answer
+from core.routes.narrative.attribution import Focus
 from core.routes.render import ABOUT_ENTITY
 from documents.services import document_ingest
 from facts.selectors import glossary_snapshot

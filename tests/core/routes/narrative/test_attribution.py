@@ -19,7 +19,9 @@ from core.language.normalize import text_normalize
 from core.model.types import Period, Source
 from core.parse.intent import parse_intent
 from core.ports import RetrievedChunk
-from core.routes.narrative.answer import Focus, narrative_answer, queries_rewrite
+from core.routes.narrative.answer import narrative_answer
+from core.routes.narrative.attribution import Focus
+from core.routes.narrative.retrieve import queries_rewrite
 from core.routes.render import ABOUT_ENTITY
 from tests.fakes import demo_glossary
 from tests.scripted import ScriptedProvider, prose

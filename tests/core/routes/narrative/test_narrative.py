@@ -10,13 +10,9 @@ from hypothesis import strategies as st
 
 from core.model.types import FactRecord, Period, Source
 from core.ports import ProviderError, ProviderResponse, RetrievedChunk
-from core.routes.narrative.answer import (
-    narrative_answer,
-    numbers_ground,
-    queries_rewrite,
-    rerank_parse,
-    rrf_fuse,
-)
+from core.routes.narrative.answer import narrative_answer
+from core.routes.narrative.grounding import numbers_ground
+from core.routes.narrative.retrieve import queries_rewrite, rerank_parse, rrf_fuse
 from tests.scripted import ScriptedProvider, prose
 
 CHUNKS = [
