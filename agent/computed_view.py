@@ -1,4 +1,4 @@
-"""Computed answers as the analyst UI shows them (SPEC §6a, §10, §13).
+"""Computed answers as the analyst UI shows them.
 
 Takes one stored turn (its question and its `/v1/ask` result dict) and the glossary; returns
 what the computed cards and the ranking chart need: each item's name, its display value with

@@ -1,4 +1,4 @@
-"""The SPEC §10 `/v1/ask` object: one serializer, `AskResultSerializer`, describes it for the
+"""The `/v1/ask` object: one serializer, `AskResultSerializer`, describes it for the
 OpenAPI schema and produces it from an `AgentResult` for the API, the stream, the UI's session
 and `manage.py ask --json`."""
 
@@ -113,7 +113,7 @@ class ComputedInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 @extend_schema_serializer(component_name="AskComputed")
 class ComputedSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    """One computed value (SPEC §6a): its formula in codes, exact value, display, unit and inputs
+    """One computed value: its formula in codes, exact value, display, unit and inputs
     (each input is also in `facts`)."""
 
     kind = serializers.ChoiceField(KINDS)

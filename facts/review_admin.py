@@ -1,4 +1,4 @@
-"""The review queue as a curator works it (issue R, `admin/facts/factmetric/review/`): pending
+"""The review queue as a curator works it (`admin/facts/factmetric/review/`): pending
 candidates grouped by company × metric × period × channel (a label the glossary does not know is
 its own group), groups with a metric first, each candidate with its value, statement (合并 /
 母公司), reason, locator and document; and the actions on a group or on every candidate a page

@@ -104,7 +104,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "zh-hans"
-# The UI in the analyst's language (issue P): the `{% translate %}` strings are English, the
+# The UI in the analyst's language: the `{% translate %}` strings are English, the
 # catalogues in locale/ (compiled by `make`) give the Chinese and the English.
 LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]

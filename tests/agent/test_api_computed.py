@@ -1,4 +1,4 @@
-"""`computed` in the SPEC §10 object: `/v1/ask`, its stream, `manage.py ask --json` and the schema.
+"""`computed` in the `/v1/ask` object: `/v1/ask`, its stream, `manage.py ask --json` and the schema.
 
 The rule parser does not read operations yet; a stand-in adds the operation these questions ask
 for to its parse, as the parser will (a test double for the parser, not for the answer).
@@ -146,7 +146,7 @@ def test_a_restricted_input_is_as_absent_for_an_uncleared_analyst(analyst: APICl
 
 
 def test_a_ranking_with_one_figure_of_three_names_no_highest(demo: dict[str, Any]) -> None:
-    # The shared golden case (issue L, point 6) as the command answers it over the demo database.
+    # The shared golden case as the command answers it over the demo database.
     out = StringIO()
     call_command(
         "ask", "2025年各地区净利润排名", "--user", "analyst_cleared", "--reference-date", "2026-03-15", stdout=out

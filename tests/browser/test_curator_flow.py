@@ -1,4 +1,4 @@
-"""A new curator clears a real annual report in Chromium (issue R, "Done when").
+"""A new curator clears a real annual report in Chromium.
 
 On a fresh install (the glossary of `../shared/bench/reports/` imported, a curator made with
 `create_user`), the curator logs in to admin, uploads `sifang_2019_annual_report.pdf`, confirms its

@@ -1,4 +1,4 @@
-"""Narrative knows its company (SPEC §15, issue N point 7): a retrieved passage carries its
+"""Narrative knows its company: a retrieved passage carries its
 document's issuer, and a question about one company never quotes another company's report
 unlabelled: the asked company's passages are preferred, and another's, when it alone answers,
 come under that company's label. Two tiny reports whose passages name no company."""

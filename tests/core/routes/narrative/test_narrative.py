@@ -181,7 +181,7 @@ def test_rerank_garbage_falls_back_to_fused_order(glossary) -> None:
     assert "mdna.pdf" in outcome.text and outcome.kind == "answer"
 
 
-# -- numeric grounding that cannot be talked around (issue G, item 3) ------------------------
+# -- numeric grounding that cannot be talked around ------------------------
 SEA_LOSS = FactRecord(
     "OPERATING_PROFIT", "ACME_SEA", Period("FY", "2025"), "TOTAL", Decimal("-1085.2"), "CNY_M", "d", "l"
 )
