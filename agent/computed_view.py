@@ -13,7 +13,6 @@ stored value. Labels follow the question's language.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -21,16 +20,13 @@ from typing import Any
 from django.utils.translation import pgettext
 
 from core.engine import KIND_DIFFERENCE, KIND_GROWTH, RANK_ORDERS, UNIT_PCT, UNIT_PP, UNIT_RANK
-from core.engine.formula import FormulaError, Ref, formula_parse, formula_render
 from core.glossary import GlossarySnapshot
 from core.language.normalize import question_language
-from core.language.periods import period_parse
 
 from .answer_labels import answer_language
 from .charts import chart_ranking
 
 CHANGE_KINDS = (KIND_GROWTH, KIND_DIFFERENCE)
-_OPERATORS = {" + ": " + ", " - ": " − ", " * ": " × ", " / ": " ÷ ", " ^ ": " ^ "}
 
 LANGUAGES = ("zh", "en")
 
@@ -141,9 +137,7 @@ def _card(
         "subject": _subject(inputs, glossary, language),
         "main": figures[0],
         "alongside": figures[1:],
-        "formulas": [
-            {"name": item["name"], "words": formula_words(item["formula"], glossary, language)} for item in group
-        ],
+        "formulas": [{"name": item["name"], "words": formula_words(item)} for item in group],
         "inputs": [input_view(i, facts, glossary, language) for i in inputs],
         "inputs_label": labels["inputs"].format(count=len(inputs)),
     }
@@ -178,51 +172,10 @@ def _subject(inputs: list[dict[str, Any]], glossary: GlossarySnapshot, language:
     return " · ".join(parts)
 
 
-def reference_words(ref: Ref, glossary: GlossarySnapshot, language: str) -> str:
-    """`REVENUE[ACME_HK,FY2025,ONLINE]` → `ACME香港营业收入（线上） FY2025` / `Hong Kong revenue (online) FY2025`.
-
-    The engine writes the period always, the entity before it and the channel after it only
-    where they tell the inputs apart, so the period's place tells the parts apart.
-    """
-    metric = glossary.display("metric", ref.code, language)
-    if not ref.qualifier:
-        return metric
-    parts = ref.qualifier.split(",")
-    at = next((i for i, part in enumerate(parts) if _is_period(part)), None)
-    if at is None:
-        return f"{metric}[{ref.qualifier}]"
-    entity = " ".join(glossary.display("entity", code, language) for code in parts[:at])
-    channel = " ".join(glossary.display("channel", code, language) for code in parts[at + 1 :])
-    if language == "en":
-        words = " ".join(x for x in (entity, metric) if x) + (f" ({channel})" if channel else "")
-    else:
-        words = entity + metric + (f"（{channel}）" if channel else "")
-    return f"{words} {parts[at]}"
-
-
-def _is_period(text: str) -> bool:
-    period = period_parse(text)
-    return period is not None and period.label == text
-
-
-def formula_words(formula: str, glossary: GlossarySnapshot, language: str) -> str:
-    """The formula with display names for codes and `− × ÷` for operators; as written if it does not parse."""
-    try:
-        parsed = formula_parse(formula, references=True)
-    except FormulaError:
-        return formula
-    names: list[str] = []
-
-    def slot(ref: Ref) -> str:
-        names.append(reference_words(ref, glossary, language))
-        return f"\x00{len(names) - 1}\x00"
-
-    text = formula_render(parsed, slot)
-    for written, shown in _OPERATORS.items():
-        text = text.replace(written, shown)
-    if text.startswith("-"):
-        text = "−" + text[1:]
-    return re.sub(r"\x00(\d+)\x00", lambda m: names[int(m.group(1))], text)
+def formula_words(item: dict[str, Any]) -> str:
+    """The formula as the answer says it (`formula_words`, written by the engine); a turn stored
+    before items carried their words shows its formula in codes."""
+    return item.get("formula_words") or item["formula"]
 
 
 def input_view(

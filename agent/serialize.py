@@ -118,7 +118,11 @@ class ComputedSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
     kind = serializers.ChoiceField(KINDS)
     name = serializers.CharField()
-    formula = serializers.CharField()
+    formula = serializers.CharField(help_text="In metric codes with qualified references; recomputes `value`.")
+    formula_words = serializers.CharField(
+        help_text="The formula in the answer's language, as the answer's formula line says it: display names, "
+        "the period after each, − × ÷."
+    )
     value = serializers.CharField(help_text="Exact decimal as a string; a PCT value is a fraction (0.0854 is 8.54%).")
     display = serializers.CharField(help_text="As shown in the answer, rounded half-up.")
     unit = serializers.CharField(help_text="PCT, PP (percentage points), RANK or the inputs' unit.")

@@ -150,16 +150,16 @@ def _row(
         "derived": [
             {
                 "display": item["display"],
-                "formula": formula_words(item["formula"], glossary, language),
+                "formula": formula_words(item),
                 "inputs": [input_view(i, facts, glossary, language) for i in item["inputs"]],
             }
             for item in row.derived
         ],
         "disagree": len({item["value"] for item in row.derived}) > 1,
         "rate": _signed(row.rate, language),
-        "rate_formula": formula_words(row.rate["formula"], glossary, language) if row.rate else "",
+        "rate_formula": formula_words(row.rate) if row.rate else "",
         "rate_exact": row.rate["value"] if row.rate else "",
         "change": _signed(row.change, language),
-        "change_formula": formula_words(row.change["formula"], glossary, language) if row.change else "",
+        "change_formula": formula_words(row.change) if row.change else "",
         "missing": row.status == MISSING,
     }

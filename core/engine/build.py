@@ -8,6 +8,7 @@ Takes the tree an operator built, the facts it may refer to and the display choi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 
@@ -19,7 +20,12 @@ from core.model.types import FactRecord, SubTask
 
 
 class Labels:
-    """How references read: the period always; entity and channel where they tell inputs apart."""
+    """How references read: the period always; entity and channel where they tell inputs apart.
+
+    In codes (`REVENUE[ACME_HK,FY2025]`, what `formula` holds and recomputes from) or in words
+    (`ACME香港营业收入 FY2025`, `Hong Kong revenue (online) FY2025`, with `−`, `×`, `÷` for the
+    operators), which the answer's formula line and the API's `formula_words` say alike.
+    """
 
     def __init__(self, qualifiers: Iterable[str], label: Label) -> None:
         parts = [q.split(",") for q in qualifiers]
@@ -29,22 +35,37 @@ class Labels:
         self.channel = len(channels) > 1 or channels != {"TOTAL"}
         self.label = label
 
-    def _qualifier(self, ref: Ref, language: str | None) -> str:
-        entity, period, channel = ref.qualifier.split(",")
-        shown = []
-        if self.entity:
-            shown.append(self.label("entity", entity, language) if language else entity)
-        shown.append(period)
-        if self.channel:
-            shown.append(self.label("channel", channel, language) if language else channel)
-        return ",".join(shown)
-
     def reference(self, ref: Ref, language: str | None = None) -> str:
-        name = self.label("metric", ref.code, language) if language else ref.code
-        return f"{name}[{self._qualifier(ref, language)}]"
+        entity, period, channel = ref.qualifier.split(",")
+        if language is None:
+            shown = [*([entity] if self.entity else []), period, *([channel] if self.channel else [])]
+            return f"{ref.code}[{','.join(shown)}]"
+        metric = self.label("metric", ref.code, language)
+        owner = self.label("entity", entity, language) if self.entity else ""
+        where = self.label("channel", channel, language) if self.channel else ""
+        if language == "en":
+            words = " ".join(x for x in (owner, metric) if x) + (f" ({where})" if where else "")
+        else:
+            words = owner + metric + (f"（{where}）" if where else "")
+        return f"{words} {period}"
 
     def render(self, node: Node, language: str | None = None) -> str:
-        return formula_render(node, lambda ref: self.reference(ref, language))
+        if language is None:
+            return formula_render(node, self.reference)
+        names: list[str] = []
+
+        def slot(ref: Ref) -> str:  # names go in after the operators are replaced: a name may hold ` - `
+            names.append(self.reference(ref, language))
+            return f"\x00{len(names) - 1}\x00"
+
+        text = formula_render(node, slot)
+        for plain, symbol in _SYMBOLS:
+            text = text.replace(plain, symbol)
+        text = "−" + text[1:] if text.startswith("-") else text
+        return re.sub("\x00([0-9]+)\x00", lambda m: names[int(m.group(1))], text)
+
+
+_SYMBOLS = ((" - ", " − "), (" / ", " ÷ "), (" * ", " × "))
 
 
 def describe(task: SubTask, label: Label, language: str, *, entity: bool = True, channel: bool = True) -> str:

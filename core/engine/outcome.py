@@ -105,6 +105,7 @@ class Computed:
             "kind": self.kind,
             "name": self.name(language),
             "formula": self.formula,
+            "formula_words": self.formula_words(language),
             "value": self.value_text,
             "display": self.display_text(language),
             "unit": self.unit,

@@ -67,6 +67,7 @@ def test_a_growth_lists_its_rate_and_change_with_inputs_that_are_found_facts(ana
             "kind": "growth",
             "name": "营业收入同比增长率",
             "formula": "(REVENUE[FY2025] - REVENUE[FY2024]) / REVENUE[FY2024]",
+            "formula_words": "(营业收入 FY2025 − 营业收入 FY2024) ÷ 营业收入 FY2024",
             "value": f"{rate:f}",
             "display": "8.54%",
             "unit": "PCT",
@@ -76,6 +77,7 @@ def test_a_growth_lists_its_rate_and_change_with_inputs_that_are_found_facts(ana
             "kind": "growth",
             "name": "营业收入同比变动额",
             "formula": "REVENUE[FY2025] - REVENUE[FY2024]",
+            "formula_words": "营业收入 FY2025 − 营业收入 FY2024",
             "value": "10110.4",
             "display": "10,110.4",
             "unit": "CNY_M",
@@ -185,6 +187,7 @@ def test_the_schema_describes_computed(analyst: APIClient) -> None:
         "kind",
         "name",
         "formula",
+        "formula_words",
         "value",
         "display",
         "unit",
@@ -196,7 +199,16 @@ def test_the_schema_describes_computed(analyst: APIClient) -> None:
         "count",
         "period",
     }
-    assert set(computed["required"]) == {"kind", "name", "formula", "value", "display", "unit", "inputs"}
+    assert set(computed["required"]) == {
+        "kind",
+        "name",
+        "formula",
+        "formula_words",
+        "value",
+        "display",
+        "unit",
+        "inputs",
+    }
 
 
 def test_a_derived_half_lists_each_derivation_with_its_inputs(analyst: APIClient) -> None:

@@ -49,7 +49,6 @@ def period_label(period: Period | None) -> str:
 
 
 # -- computed answers ----------------------------------------------------------------------
-_SYMBOLS = ((" - ", " − "), (" / ", " ÷ "), (" * ", " × "))
 
 
 def _unsigned(text: str) -> str:
@@ -65,10 +64,8 @@ def computed_figure(computed: Computed, glossary: GlossarySnapshot, language: st
 
 
 def formula_line(computed: Computed, language: str) -> str:
-    """`公式：(营业收入[FY2025] − 营业收入[FY2024]) ÷ 营业收入[FY2024]`."""
+    """`公式：(营业收入 FY2025 − 营业收入 FY2024) ÷ 营业收入 FY2024`."""
     text = computed.formula_words(language)
-    for plain, symbol in _SYMBOLS:
-        text = text.replace(plain, symbol)
     return f"Formula: {text}" if is_en(language) else f"公式：{text}"
 
 

@@ -131,7 +131,7 @@ def test_group_revenue_growth_fy2025(demo: InMemoryFactStore, label) -> None:
     assert rate.display == "8.54%" and rate.unit == "PCT" and rate.kind == "growth"
     assert (rate.name_zh, rate.name_en) == ("营业收入同比增长率", "revenue YoY growth")
     assert rate.formula == "(REVENUE[FY2025] - REVENUE[FY2024]) / REVENUE[FY2024]"
-    assert rate.formula_zh == "(营业收入[FY2025] - 营业收入[FY2024]) / 营业收入[FY2024]"
+    assert rate.formula_zh == "(营业收入 FY2025 − 营业收入 FY2024) ÷ 营业收入 FY2024"
     assert [(f.period.label, f.value) for f in rate.inputs] == [("FY2025", D("128450.6")), ("FY2024", D("118340.2"))]
     assert outcome.change.value == D("10110.4") and outcome.change.display == "10,110.4"
     assert outcome.change.unit == "CNY_M"
@@ -144,7 +144,7 @@ def test_group_operating_margin_fy2025(demo: InMemoryFactStore, label) -> None:
     assert outcome.value == exact(lambda: D("9487.3") / D("128450.6"))
     assert outcome.display == "7.39%" and outcome.unit == "PCT" and outcome.kind == "formula"
     assert outcome.formula == "OPERATING_PROFIT[FY2025] / REVENUE[FY2025]"
-    assert outcome.formula_zh == "营业利润[FY2025] / 营业收入[FY2025]"
+    assert outcome.formula_zh == "营业利润 FY2025 ÷ 营业收入 FY2025"
     assert (outcome.name_zh, outcome.name_en) == ("营业利润率", "operating margin")
 
 
@@ -920,6 +920,7 @@ def test_api_shape(demo: InMemoryFactStore, label) -> None:
             "kind": "growth",
             "name": "毛利率同比变动",
             "formula": "GROSS_MARGIN[FY2025] - GROSS_MARGIN[FY2024]",
+            "formula_words": "毛利率 FY2025 − 毛利率 FY2024",
             "value": "-2.2",
             "display": "-2.2 个百分点",
             "unit": "PP",

@@ -77,7 +77,7 @@ def test_growth_gives_the_rate_and_the_change_with_formula_and_inputs() -> None:
     assert (change.value, change.unit, change.display) == (D("10110.4"), "CNY_M", "10,110.4")
     lines = result.answer.splitlines()
     assert lines[0] == "ACME集团 FY2025 营业收入同比增长 8.54%，增加 10,110.4 百万元。"
-    assert lines[1] == "公式：(营业收入[FY2025] − 营业收入[FY2024]) ÷ 营业收入[FY2024]"
+    assert lines[1] == "公式：(营业收入 FY2025 − 营业收入 FY2024) ÷ 营业收入 FY2024"
     assert lines[2] == "数据："
     assert (
         "ACME集团 FY2025 营业收入：128,450.6 百万元（来源：ACME_FY2025_Annual_Results.pptx · facts.csv,row=5）"
@@ -96,7 +96,7 @@ def test_growth_gives_the_rate_and_the_change_with_formula_and_inputs() -> None:
 def test_growth_in_english() -> None:
     result = ask("What was ACME Group revenue growth in 2025?", operation=growth())
     assert result.answer.splitlines()[0] == "ACME Group FY2025 revenue grew 8.54% YoY, up 10,110.4 CNY m."
-    assert result.answer.splitlines()[1] == "Formula: (revenue[FY2025] − revenue[FY2024]) ÷ revenue[FY2024]"
+    assert result.answer.splitlines()[1] == "Formula: (revenue FY2025 − revenue FY2024) ÷ revenue FY2024"
     assert result.computed[0].as_dict("en")["name"] == "revenue YoY growth"
 
 
@@ -223,7 +223,7 @@ def test_ratio_of_two_metrics() -> None:
     (ratio,) = result.computed
     assert ratio.value == exact(lambda: D("9487.3") / D("128450.6")) and ratio.display == "7.39%"
     assert result.answer.startswith("ACME集团 FY2025 营业利润与营业收入之比为 7.39%。")
-    assert result.answer.splitlines()[1] == "公式：营业利润[FY2025] ÷ 营业收入[FY2025]"
+    assert result.answer.splitlines()[1] == "公式：营业利润 FY2025 ÷ 营业收入 FY2025"
 
 
 def test_a_ratio_needs_two_metrics() -> None:
@@ -273,7 +273,7 @@ def test_sum_across_listed_entities() -> None:
     (total,) = result.computed
     assert (total.kind, total.value, total.display) == ("sum", D("32330.3"), "32,330.3")
     assert result.answer.splitlines()[0] == "FY2025 ACME香港、ACME东南亚营业收入合计为 32,330.3 百万元。"
-    assert result.answer.splitlines()[1] == "公式：营业收入[ACME香港,FY2025] + 营业收入[ACME东南亚,FY2025]"
+    assert result.answer.splitlines()[1] == "公式：ACME香港营业收入 FY2025 + ACME东南亚营业收入 FY2025"
 
 
 def test_sum_across_listed_channels() -> None:
@@ -406,7 +406,7 @@ def test_a_lone_formula_figure_is_given_with_its_formula_and_inputs() -> None:
     result = ask("2025年各地区净利率排名", cleared=True, operation=rank(over="entities"))
     lines = result.answer.splitlines()
     assert lines[:2] == ["FY2025 净利率：3 项中只有 1 项有该数据，无法排名。", "ACME东南亚 FY2025 净利率为 -16.87%。"]
-    assert lines[2] == "公式：净利润[FY2025] ÷ 营业收入[FY2025]"
+    assert lines[2] == "公式：净利润 FY2025 ÷ 营业收入 FY2025"
     assert "未找到：ACME中国内地、ACME香港（无该数据）" in lines and "最高" not in result.answer
     assert [(c.kind, c.display) for c in result.computed] == [("formula", "-16.87%")]
     assert {f.metric for f in result.facts} == {"NET_PROFIT", "REVENUE"}

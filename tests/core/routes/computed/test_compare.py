@@ -77,7 +77,7 @@ def test_a_difference_between_two_entities_is_the_first_minus_the_second() -> No
     assert rate.value == exact(lambda: D("15701.3") / D("8314.5")) and rate.display == "188.84%"
     lines = result.answer.splitlines()
     assert lines[0] == "ACME香港 FY2025 营业收入比ACME东南亚多 15,701.3 百万元，高 188.84%。"
-    assert lines[1] == "公式：(营业收入[ACME香港,FY2025] − 营业收入[ACME东南亚,FY2025]) ÷ 营业收入[ACME东南亚,FY2025]"
+    assert lines[1] == "公式：(ACME香港营业收入 FY2025 − ACME东南亚营业收入 FY2025) ÷ ACME东南亚营业收入 FY2025"
     assert [f.entity for f in result.facts] == ["ACME_HK", "ACME_SEA"]
     assert "同比" not in result.answer and "1,714.3" not in result.answer  # not each one's YoY
     assert change.as_dict()["name"] == "ACME香港营业收入与ACME东南亚营业收入的差额"
@@ -114,7 +114,7 @@ def test_a_difference_between_two_metrics_of_one_unit() -> None:
     assert (change.kind, change.value, change.unit) == ("difference", D("-317.4"), "CNY_M")
     first = result.answer.splitlines()[0]
     assert first == "ACME东南亚 FY2025 净利润比营业利润少 317.4 百万元。对比基数为负，不计算相对差异。"
-    assert result.answer.splitlines()[1] == "公式：净利润[FY2025] − 营业利润[FY2025]"
+    assert result.answer.splitlines()[1] == "公式：净利润 FY2025 − 营业利润 FY2025"
     assert [f.metric for f in result.facts] == ["NET_PROFIT", "OPERATING_PROFIT"]
 
 

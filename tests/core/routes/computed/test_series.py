@@ -97,7 +97,7 @@ def test_the_first_three_quarters_are_their_sum_with_formula_and_inputs() -> Non
         assert result.answer_kind == "answer"
         assert [c.value for c in result.computed] == [sum(Decimal(v) for v in QUARTERS.values())]
         assert [f.period.label for f in result.facts] == list(QUARTERS)
-        assert "营业收入[2025Q1] + 营业收入[2025Q2] + 营业收入[2025Q3]" in result.answer
+        assert "营业收入 2025Q1 + 营业收入 2025Q2 + 营业收入 2025Q3" in result.answer
 
 
 def test_a_missing_quarter_refuses_the_stretch_and_names_it() -> None:
