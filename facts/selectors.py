@@ -321,6 +321,12 @@ def _entities_stamp() -> str:
     )
 
 
+def _stamp_now() -> str:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {_entities_stamp()}")
+        return str(cursor.fetchone()[0])
+
+
 _known: tuple[str, frozenset[str]] | None = None  # (stamp, every entity code), see `_entity_codes`
 
 
@@ -373,7 +379,9 @@ def figures_head(
             stamp, known = _entity_codes(fresh=fresh)
             excluded = sorted(known - wanted)
             if len(excluded) > _IN_BATCH:
-                return None
+                if fresh or _stamp_now() == stamp:
+                    return None  # too many to list
+                continue  # the codes remembered are out of date: read them again
         limit = top + 1
         while True:
             head, read_under = _figures_head_read(metric, wanted, excluded, period, channel, cleared, order, limit)

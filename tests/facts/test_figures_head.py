@@ -128,3 +128,13 @@ def test_bad_arguments_are_refused(field: list[str]) -> None:
         selectors.figures_head("REVENUE", field, FY2025, "TOTAL", cleared=True, order="up", top=10)
     with pytest.raises(ValueError, match="top"):
         selectors.figures_head("REVENUE", field, FY2025, "TOTAL", cleared=True, order="desc", top=0)
+
+
+def test_codes_remembered_from_another_database_state_are_read_again(
+    field: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stale = frozenset(f"GONE{i:04d}" for i in range(600))  # as if read before these entities existed
+    monkeypatch.setattr(selectors, "_known", ("0:/600/600", stale))
+    head = selectors.figures_head("REVENUE", field, FY2025, "TOTAL", cleared=True, order="desc", top=10)
+    assert head is not None and head.count == 695
+    assert selectors._known[1] >= set(field)
