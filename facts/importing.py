@@ -14,8 +14,10 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import queue
+import threading
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import InvalidOperation
@@ -23,7 +25,8 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from core.glossary import GlossarySnapshot
@@ -134,6 +137,9 @@ class _Resolver:
         self.periods: dict[str, Period | None] = {}
         self.units: dict[str, str | None] = {}
         self.documents: dict[str, int] | None = None
+        # Entered around the resolver's own queries (`facts_import` makes them wait while a
+        # batch is being written on the same connection).
+        self.database: Callable[[], AbstractContextManager[Any]] = nullcontext
 
     def code(self, kind: str, raw: str, unit: str = "") -> str | None:
         cache = self.codes[kind]
@@ -142,7 +148,8 @@ class _Resolver:
             if code is not None and kind == "entity" and self.glossary.is_external(code):
                 code = None
             if code is None and self.create_missing and kind in ("entity", "metric") and raw:
-                code = self._create(kind, raw, unit)
+                with self.database():
+                    code = self._create(kind, raw, unit)
             cache[raw] = code
         return cache[raw]
 
@@ -174,7 +181,8 @@ class _Resolver:
         if self.documents is None:
             # Every name at once, on the first row that names one: one query per import.
             document_model = FactMetric._meta.get_field("document").related_model
-            self.documents = dict(document_model.objects.values_list("name", "pk"))  # type: ignore[union-attr]
+            with self.database():
+                self.documents = dict(document_model.objects.values_list("name", "pk"))  # type: ignore[union-attr]
         return self.documents.get(name)
 
     def unit(self, raw: str) -> str | None:
@@ -185,7 +193,8 @@ class _Resolver:
                     if raw and raw in (unit.name_zh, unit.name_en):
                         code = unit.code
             if code is None and self.create_missing and CODE_RE.match(raw):
-                code = unit_ensure(raw).code
+                with self.database():
+                    code = unit_ensure(raw).code
             self.units[raw] = code
         return self.units[raw]
 
@@ -293,28 +302,35 @@ def facts_import(
     report = FactImportReport()
     with transaction.atomic(), _page_cache():
         resolver = _Resolver(glossary_snapshot(), create_missing, report)
-        writer = _PostgresWriter() if connection.vendor == "postgresql" else _SqliteWriter()
-        batch: dict[tuple[str, ...], Fact] = {}
-        failed = False
-        for number, row in rows:
-            parsed = _row_parse(number, row, resolver, source_name)
-            if isinstance(parsed, str):
-                report.rejected += 1
-                if len(report.errors) < MAX_REPORTED_ERRORS:
-                    report.errors.append(parsed)
-                failed = failed or not skip_invalid
-            elif not failed:
-                # A key twice in one batch is written once, with its last row.
-                batch[parsed[:5]] = parsed
-                if len(batch) >= BATCH:
-                    writer.write(list(batch.values()), report)
-                    batch = {}
-            if progress is not None:
-                progress(1)
+        db = connections[DEFAULT_DB_ALIAS]  # the connection object itself, which the writer shares
+        writer = _Pipeline(_PostgresWriter(db) if db.vendor == "postgresql" else _SqliteWriter(db), report)
+        resolver.database = writer.idle  # the parser's own reads and writes wait for the writer
+        try:
+            batch: dict[tuple[str, ...], Fact] = {}
+            failed = False
+            for number, row in rows:
+                parsed = _row_parse(number, row, resolver, source_name)
+                if isinstance(parsed, str):
+                    report.rejected += 1
+                    if len(report.errors) < MAX_REPORTED_ERRORS:
+                        report.errors.append(parsed)
+                    failed = failed or not skip_invalid
+                elif not failed:
+                    # A key twice in one batch is written once, with its last row.
+                    batch[parsed[:5]] = parsed
+                    if len(batch) >= BATCH:
+                        writer.write(list(batch.values()))
+                        batch = {}
+                if progress is not None:
+                    progress(1)
+            if batch and not failed:
+                writer.write(list(batch.values()))
+        except BaseException:
+            writer.close(raising=False)  # the writer stops before the transaction rolls back
+            raise
+        writer.close()  # every batch written, or the writer's error raised, before the transaction ends
         if failed:
             raise ImportAborted(report.errors, report.rejected)
-        if batch:
-            writer.write(list(batch.values()), report)
         if report.created_entities or report.created_metrics:
             glossary_changed()
     if connection.vendor == "postgresql" and report.created + report.updated and not connection.in_atomic_block:
@@ -397,10 +413,11 @@ class _SqliteWriter:
     ones past the table's highest id before the batch (an update keeps its row's id); the rows it
     neither inserted nor changed are unchanged."""
 
-    def __init__(self) -> None:
-        self.table = connection.ops.quote_name(FactMetric._meta.db_table)
-        self.now = connection.ops.adapt_datetimefield_value(timezone.now())
-        self.rows = max(min(SQLITE_ROWS, connection.features.max_query_params // 13), 1)
+    def __init__(self, db: BaseDatabaseWrapper) -> None:
+        self.db = db
+        self.table = db.ops.quote_name(FactMetric._meta.db_table)
+        self.now = db.ops.adapt_datetimefield_value(timezone.now())
+        self.rows = max(min(SQLITE_ROWS, db.features.max_query_params // 13), 1)
 
     def statement(self, rows: int) -> str:
         row_sql = "(" + ", ".join(["%s"] * 12) + f", {_SET_BY_IMPORT})"
@@ -412,7 +429,7 @@ class _SqliteWriter:
         now, size = self.now, self.rows
         whole = len(rows) - len(rows) % size
         params = [[cell for row in rows[i : i + size] for cell in (*row, now)] for i in range(0, len(rows), size)]
-        with connection.cursor() as cursor:
+        with self.db.cursor() as cursor:
             cursor.execute(f"SELECT coalesce(max(id), 0) FROM {self.table}")
             highest = cursor.fetchone()[0]
             written = 0
@@ -439,8 +456,9 @@ class _PostgresWriter:
     upsert reports how many rows it inserted and updated (`xmax` is 0 on a freshly inserted row
     version). One round trip per batch, no staging table."""
 
-    def __init__(self) -> None:
-        table = connection.ops.quote_name(FactMetric._meta.db_table)
+    def __init__(self, db: BaseDatabaseWrapper) -> None:
+        self.db = db
+        table = db.ops.quote_name(FactMetric._meta.db_table)
         self.now = timezone.now()
         cells = ", ".join(f"(r ->> {i})::{t}" for i, t in enumerate(_PG_TYPES))
         self.sql = (
@@ -452,12 +470,58 @@ class _PostgresWriter:
         )
 
     def write(self, rows: list[Fact], report: FactImportReport) -> None:
-        with connection.cursor() as cursor:
+        with self.db.cursor() as cursor:
             cursor.execute(self.sql, [self.now, json.dumps(rows, ensure_ascii=False)])  # the stamp comes first
             created, written = cursor.fetchone()
         report.created += created
         report.updated += written - created
         report.unchanged += len(rows) - written
+
+
+class _Pipeline:
+    """Writes each batch on a second thread while the caller parses the next one: the database
+    works (SQLite's C code and a PostgreSQL server both run without Python's lock) while Python
+    parses. One batch waits at most, so memory stays bounded by the batch size. The writer
+    thread uses the caller's connection, inside its transaction; `idle` holds off the caller's
+    own queries while a batch is being written, and the first error stops the writing and is
+    raised to the caller (by `write` or `close`), whose transaction then rolls back."""
+
+    def __init__(self, writer: _SqliteWriter | _PostgresWriter, report: FactImportReport) -> None:
+        self.writer, self.report = writer, report
+        self.batches: queue.Queue[list[Fact] | None] = queue.Queue(maxsize=1)
+        self.busy = threading.Lock()
+        self.error: BaseException | None = None
+        self.cancelled = False
+        self.thread = threading.Thread(target=self._run, name="import_facts writer", daemon=True)
+        writer.db.inc_thread_sharing()
+        self.thread.start()
+
+    def _run(self) -> None:
+        while (rows := self.batches.get()) is not None:
+            if self.error is None and not self.cancelled:
+                try:
+                    with self.busy:
+                        self.writer.write(rows, self.report)
+                except BaseException as error:  # raised again in the caller's thread
+                    self.error = error
+
+    def idle(self) -> threading.Lock:
+        return self.busy
+
+    def write(self, rows: list[Fact]) -> None:
+        if self.error is not None:
+            raise self.error
+        self.batches.put(rows)
+
+    def close(self, *, raising: bool = True) -> None:
+        """Wait for the batches handed over to be written; `raising=False` (the caller failed)
+        drops any not begun and keeps the writer's error to itself."""
+        self.cancelled = not raising
+        self.batches.put(None)
+        self.thread.join()
+        self.writer.db.dec_thread_sharing()
+        if self.error is not None and raising:
+            raise self.error
 
 
 __all__ = ["FactImportReport", "ImportAborted", "facts_import", "rows_count", "rows_from_csv", "rows_from_xlsx"]
