@@ -52,3 +52,27 @@ def test_a_standalone_import_ends_with_the_table_vacuumed_and_analyzed(tmp_path:
         # The visibility map's bits are set too, unless another transaction still needs the old
         # rows (as a test run's other connections may): that is VACUUM's rule, not the import's.
         assert cursor.fetchone() == (120, True, True)
+
+
+def test_an_error_while_a_batch_is_written_aborts_the_whole_import(
+    demo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from facts import importing
+
+    monkeypatch.setattr(importing, "BATCH", 50)
+    writer = importing._PostgresWriter if connection.vendor == "postgresql" else importing._SqliteWriter
+    real = writer.write
+    calls = []
+
+    def failing(self, rows, report) -> None:  # type: ignore[no-untyped-def]
+        calls.append(len(rows))
+        if len(calls) == 2:
+            raise RuntimeError("the disk is full")
+        real(self, rows, report)
+
+    monkeypatch.setattr(writer, "write", failing)
+    before = FactMetric.objects.count()
+    with pytest.raises(RuntimeError, match="the disk is full"):
+        call_command("import_facts", str(write(tmp_path)), "--no-progress", stdout=StringIO())
+    assert FactMetric.objects.count() == before
+    assert calls == [50, 50]  # the writer stopped at its error
