@@ -325,15 +325,15 @@ def figures_get(
 
 
 def _entities_stamp() -> str:
-    """An SQL expression that changes whenever an entity is added, removed or renamed: the
-    glossary version stamp (every save of an entity bumps it, in its own transaction:
-    `facts.signals`), and the entity table's row count and highest id (which also catch rows
-    written without a save, such as a bulk insert)."""
+    """An SQL expression that changes whenever an entity code appears: the glossary version stamp
+    (every save of an entity, a rename too, bumps it in its own transaction: `facts.signals`) and
+    the entity table's highest id (ids are never reused, so a row written without a save, such
+    as a bulk insert, raises it). An entity removed needs no notice: it has no facts left."""
     glossary, entities = GlossaryState._meta.db_table, Entity._meta.db_table
     text = "::text" if connection.vendor == "postgresql" else ""
     return (
         f"coalesce((SELECT version{text} || ':' || token FROM {glossary} WHERE id = 1), '0:') "
-        f"|| (SELECT '/' || count(*){text} || '/' || coalesce(max(id), 0){text} FROM {entities})"
+        f"|| '/' || coalesce((SELECT max(id) FROM {entities}), 0){text}"
     )
 
 
