@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-sqlite test-postgres lint-imports bench bench-quick reliability venv venv-dev clean
+.PHONY: messages run test test-sqlite test-postgres lint-imports bench bench-quick reliability venv venv-dev clean
 
 $(VENV)/.base: requirements.txt
 	@PYTHON=$$(scripts/find-python) || exit 1; \
@@ -18,8 +18,14 @@ $(VENV)/.dev: $(VENV)/.base requirements-dev.txt
 	$(PY) -m pip install -q -r requirements-dev.txt
 	@touch $@
 
-venv: $(VENV)/.base
-venv-dev: $(VENV)/.dev
+venv: $(VENV)/.base messages
+venv-dev: $(VENV)/.dev messages
+
+# The UI's message catalogues (locale/*/LC_MESSAGES/django.po) compiled to .mo (GNU gettext's msgfmt;
+# scripts/system-deps installs it when root).
+messages: $(VENV)/.base
+	@command -v msgfmt >/dev/null || scripts/system-deps
+	$(PY) manage.py compilemessages -v0 --ignore=.venv
 
 run: venv
 	@mkdir -p var
@@ -32,6 +38,7 @@ run: venv
 
 test: venv-dev
 	scripts/system-deps
+	$(MAKE) --no-print-directory messages
 	$(MAKE) --no-print-directory lint-imports test-sqlite test-postgres
 
 test-sqlite:

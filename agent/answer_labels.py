@@ -1,12 +1,20 @@
-"""The words around an answer in the analyst UI, in the answer's language (SPEC §13).
+"""The words around an answer in the analyst UI, in the answer's language (SPEC §13, issue P).
 
-The page itself is Chinese; an answer to an English question carries English labels: its table
-headers, its source list, its badges, its export link and its feedback form.
+The page's chrome follows the UI language (`LocaleMiddleware`, the header's switch); an answer's
+panel follows its question's language, as its text does: its table headers, its source list, its
+badges, its export link and its feedback form. The words are `gettext` strings, their Chinese and
+English in the checked-in catalogues (locale/), read with the answer's language active.
 """
 
 from __future__ import annotations
 
-from core.types import (
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.utils import translation
+from django.utils.translation import gettext
+
+from core.model.types import (
     KIND_DEGRADED,
     KIND_REFUSAL,
     ROUTE_COMPOSITE,
@@ -17,75 +25,67 @@ from core.types import (
     Badge,
 )
 
-PANEL_LABELS: dict[str, dict[str, str]] = {
-    "zh": {
-        "entity": "实体",
-        "period": "期间",
-        "metric": "指标",
-        "channel": "渠道",
-        "value": "数值",
-        "unit": "单位",
-        "sources": "来源",
-        "cell_row": "行（指标）",
-        "cell_column": "列（期间）",
-        "cell": "单元格",
-        "location": "位置",
-        "nearest": "最相关位置：",
-        "at": "位置：",
-        "open": "打开文档",
-        "export": "导出 CSV",
-        "thanks": "已记录反馈，谢谢。",
-        "reason": "原因（可选）",
-        "reason_label": "反馈原因",
-        "up": "有用",
-        "down": "没用",
-        "up_title": "这个回答有用",
-        "down_title": "这个回答没用",
-        "narrow": "收窄选项",
-        "choose": "请选择",
-    },
-    "en": {
-        "entity": "Entity",
-        "period": "Period",
-        "metric": "Metric",
-        "channel": "Channel",
-        "value": "Value",
-        "unit": "Unit",
-        "sources": "Sources",
-        "cell_row": "Row (metric)",
-        "cell_column": "Column (period)",
-        "cell": "Cell",
-        "location": "Location",
-        "nearest": "Closest location: ",
-        "at": "Location: ",
-        "open": "Open document",
-        "export": "Export CSV",
-        "thanks": "Feedback recorded, thank you.",
-        "reason": "Reason (optional)",
-        "reason_label": "Feedback reason",
-        "up": "Useful",
-        "down": "Not useful",
-        "up_title": "This answer was useful",
-        "down_title": "This answer was not useful",
-        "narrow": "Narrow the question",
-        "choose": "Choose one",
-    },
-}
-
-# The registry's badges (core/types.py) name themselves in Chinese; their English names by key.
-BADGE_NAMES_EN = {
-    ROUTE_STRUCTURED: "Data",
-    ROUTE_NARRATIVE: "Documents",
-    ROUTE_COMPOSITE: "Data + reasons",
-    ROUTE_FIND_DOCUMENTS: "Find documents",
-    ROUTE_FAQ: "FAQ",
-    KIND_REFUSAL: "Not answered",
-    KIND_DEGRADED: "Degraded",
-}
+# The answer's language (core's `zh` / `en`) as a Django language code.
+DJANGO_LANGUAGE = {"zh": "zh-hans", "en": "en"}
 
 
-def badge_in(badge: Badge | None, key: str, language: str) -> Badge | None:
-    """`badge` named in `language`: its tone kept, its name English for an English answer."""
-    if badge is None or language != "en" or key not in BADGE_NAMES_EN:
+@contextmanager
+def answer_language(language: str) -> Iterator[None]:
+    """Within, `gettext` speaks the answer's language, whatever the UI's is."""
+    with translation.override(DJANGO_LANGUAGE.get(language, "zh-hans")):
+        yield
+
+
+def panel_labels() -> dict[str, str]:
+    """The panel's words in the active language (see `answer_language`)."""
+    return {
+        "entity": gettext("Entity"),
+        "period": gettext("Period"),
+        "metric": gettext("Metric"),
+        "channel": gettext("Channel"),
+        "value": gettext("Value"),
+        "unit": gettext("Unit"),
+        "sources": gettext("Sources"),
+        "source": gettext("Source"),
+        "inputs": gettext("Figures and sources ({count})"),
+        "cell_row": gettext("Row (metric)"),
+        "cell_column": gettext("Column (period)"),
+        "cell": gettext("Cell"),
+        "location": gettext("Location"),
+        "nearest": gettext("Closest location: "),
+        "at": gettext("Location: "),
+        "open": gettext("Open document"),
+        "export": gettext("Export CSV"),
+        "thanks": gettext("Feedback recorded, thank you."),
+        "reason": gettext("Reason (optional)"),
+        "reason_label": gettext("Feedback reason"),
+        "up": gettext("Useful"),
+        "down": gettext("Not useful"),
+        "up_title": gettext("This answer was useful"),
+        "down_title": gettext("This answer was not useful"),
+        "narrow": gettext("Narrow the question"),
+        "choose": gettext("Choose one"),
+        "dispute": gettext("This figure is wrong"),
+        "dispute_note": gettext("What is wrong? (goes to the curators’ review queue)"),
+        "dispute_send": gettext("Send"),
+    }
+
+
+def _badge_names() -> dict[str, str]:
+    return {
+        ROUTE_STRUCTURED: gettext("Data"),
+        ROUTE_NARRATIVE: gettext("Documents"),
+        ROUTE_COMPOSITE: gettext("Data + reasons"),
+        ROUTE_FIND_DOCUMENTS: gettext("Find documents"),
+        ROUTE_FAQ: gettext("FAQ"),
+        KIND_REFUSAL: gettext("Not answered"),
+        KIND_DEGRADED: gettext("Degraded"),
+    }
+
+
+def badge_in(badge: Badge | None, key: str) -> Badge | None:
+    """`badge` named in the active language, its tone kept (the registry names it in Chinese)."""
+    names = _badge_names()
+    if badge is None or key not in names:
         return badge
-    return Badge(BADGE_NAMES_EN[key], badge.tone)
+    return Badge(names[key], badge.tone)

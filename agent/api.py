@@ -17,7 +17,7 @@ from rest_framework.throttling import ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
 from common.api.fields import QuestionTextField, StrictCharField
-from core.types import AgentResult, AnswerSections
+from core.model.types import AgentResult, AnswerSections
 from facts.selectors import glossary_snapshot, glossary_token
 
 from .bootstrap import ask

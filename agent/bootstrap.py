@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict
 from datetime import date
 from typing import Any
 
@@ -12,26 +11,21 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from agent.providers import provider_from_settings
 from common.access import user_cleared
-from core.orchestrator import answer_question
+from core.model.trace import trace_from_result
+from core.model.types import AgentResult
+from core.parse.assisted import LlmAssistedParser
+from core.pipeline import answer_question
 from core.ports import LLMProvider, TraceSink
-from core.provider import MockProvider
-from core.routing import LlmAssistedParser
-from core.trace import TraceRecord, trace_from_result
-from core.types import AgentResult
+from core.routes.lookup.provider import MockProvider
 from facts.selectors import OrmFactStore, glossary_snapshot
 from faq.selectors import OrmFaqLookup
 from retrieval.selectors import OrmNarrativeRetriever
 
-from .conversation import (
-    ConversationError,
-    conversation_get,
-    conversation_id_check,
-    previous_intent,
-    previous_intent_along,
-    turn_add,
-)
-from .models import QueryLog
+from .adapters import QueryLogSink
+from .conversation import ConversationError, conversation_id_check
+from .selectors import conversation_get, previous_intent, previous_intent_along
 from .serialize import result_as_dict
+from .services import turn_add
 
 
 def provider_build() -> LLMProvider:
@@ -39,26 +33,6 @@ def provider_build() -> LLMProvider:
     if settings.RAGSPINE["LLM_PROVIDER"] in ("", "mock"):
         return MockProvider()
     return provider_from_settings(settings.RAGSPINE)
-
-
-class QueryLogSink:
-    """The `TraceSink` port over the ORM. It accepts only a validated `TraceRecord`.
-
-    `asker_cleared` marks the questions of users with RESTRICTED clearance, so that their traces
-    (and the terms they used) stay out of the reports uncleared curators see.
-    """
-
-    def __init__(self, *, asker_cleared: bool = False) -> None:
-        self.asker_cleared = asker_cleared
-
-    def record(self, trace: TraceRecord) -> None:
-        if not isinstance(trace, TraceRecord):
-            raise TypeError("only a TraceRecord can be written to the trace")
-        fields = asdict(trace)
-        fields["chunk_scores"] = [list(pair) for pair in trace.chunk_scores]
-        fields["unrecognized_terms"] = list(trace.unrecognized_terms)
-        user_id = fields.pop("user_id")
-        QueryLog.objects.create(user_id=user_id, asker_cleared=self.asker_cleared, **fields)
 
 
 def ask(

@@ -18,84 +18,63 @@ from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from core.formula import FormulaError, Ref, formula_parse, formula_render
-from core.glossary import GlossarySnapshot
-from core.normalize import question_language
-from core.periods import period_parse
+from django.utils.translation import pgettext
 
+from core.engine import KIND_DIFFERENCE, KIND_GROWTH, UNIT_PCT, UNIT_PP, UNIT_RANK
+from core.engine.formula import FormulaError, Ref, formula_parse, formula_render
+from core.glossary import GlossarySnapshot
+from core.language.normalize import question_language
+from core.language.periods import period_parse
+
+from .answer_labels import answer_language
 from .charts import chart_ranking
 
-UNIT_PCT, UNIT_PP, UNIT_RANK = "PCT", "PP", "RANK"
-CHANGE_KINDS = ("growth", "difference")
+CHANGE_KINDS = (KIND_GROWTH, KIND_DIFFERENCE)
 _RANK_FORMULA = re.compile(r"^rank (?P<order>desc|asc) of (?P<ref>\S+) among (?P<count>\d+)$")
 _OPERATORS = {" + ": " + ", " - ": " − ", " * ": " × ", " / ": " ÷ ", " ^ ": " ^ "}
 
-LABELS: dict[str, dict[str, str]] = {
-    "zh": {
-        "heading": "计算结果",
-        "formula": "公式",
-        "inputs": "输入数据（{count} 项）",
-        "exact": "精确值",
-        "change": "变动额",
-        "rate": "增长率",
-        "difference_rate": "差异率",
-        "source": "来源：",
-        "list_sep": "、",
-        "open": "打开文档",
-        "not_in_facts": "未随回答返回",
-        "tied": "并列",
-        "missing": "缺少数据，未参与排名：",
-        "omitted": "另有 {count} 项未绘出，见导出的 CSV。",
-        "ranking": "{subject}排名（{order}，共 {count} 项）",
-        "ranking_partial": "{subject}排名（{order}，{total} 项中有 {count} 项有该数据）",
-        "desc": "从高到低",
-        "asc": "从低到高",
-        "growth": "增长",
-        "difference": "差额",
-        "ratio": "比率",
-        "share": "占比",
-        "sum": "合计",
-        "cagr": "复合增长率",
-        "derived": "推算",
-        "average": "平均",
-        "formula_kind": "公式指标",
-    },
-    "en": {
-        "heading": "Computed",
-        "formula": "Formula",
-        "inputs": "Inputs ({count})",
-        "exact": "Exact value",
-        "change": "Change",
-        "rate": "Growth",
-        "difference_rate": "Relative difference",
-        "source": "Source: ",
-        "list_sep": ", ",
-        "open": "Open document",
-        "not_in_facts": "not returned with the answer",
-        "tied": "tied",
-        "missing": "Without the figure, not ranked: ",
-        "omitted": "{count} more not drawn; see the CSV export.",
-        "ranking": "{subject} ranking ({order}, {count} ranked)",
-        "ranking_partial": "{subject} ranking ({order}; {count} of {total} items have the figure)",
-        "desc": "highest first",
-        "asc": "lowest first",
-        "growth": "Growth",
-        "difference": "Difference",
-        "ratio": "Ratio",
-        "share": "Share",
-        "sum": "Sum",
-        "cagr": "CAGR",
-        "derived": "Derived",
-        "average": "Average",
-        "formula_kind": "Formula metric",
-    },
-}
+LANGUAGES = ("zh", "en")
+
+
+def card_labels() -> dict[str, str]:
+    """The cards' words in the active language (the answer's: see `answer_language`)."""
+    return {
+        "heading": pgettext("card heading", "Computed"),
+        "formula": pgettext("card formula", "Formula"),
+        "inputs": pgettext("card inputs", "Inputs ({count})"),
+        "exact": pgettext("card exact", "Exact value"),
+        "change": pgettext("card change", "Change"),
+        "rate": pgettext("card rate", "Growth"),
+        "difference_rate": pgettext("card difference_rate", "Relative difference"),
+        "source": pgettext("card source", "Source: "),
+        "list_sep": pgettext("card list_sep", ", "),
+        "open": pgettext("card open", "Open document"),
+        "not_in_facts": pgettext("card not_in_facts", "not returned with the answer"),
+        "tied": pgettext("card tied", "tied"),
+        "missing": pgettext("card missing", "Without the figure, not ranked: "),
+        "omitted": pgettext("card omitted", "{count} more not drawn; see the CSV export."),
+        "ranking": pgettext("card ranking", "{subject} ranking ({order}, {count} ranked)"),
+        "ranking_partial": pgettext(
+            "card ranking_partial", "{subject} ranking ({order}; {count} of {total} items have the figure)"
+        ),
+        "desc": pgettext("card desc", "highest first"),
+        "asc": pgettext("card asc", "lowest first"),
+        "growth": pgettext("card growth", "Growth"),
+        "difference": pgettext("card difference", "Difference"),
+        "ratio": pgettext("card ratio", "Ratio"),
+        "share": pgettext("card share", "Share"),
+        "sum": pgettext("card sum", "Sum"),
+        "cagr": pgettext("card cagr", "CAGR"),
+        "derived": pgettext("card derived", "Derived"),
+        "average": pgettext("card average", "Average"),
+        "formula_kind": pgettext("card formula_kind", "Formula metric"),
+    }
 
 
 def turn_language(turn: dict[str, Any]) -> str:
     """The turn's language: as stored when it is, else the question's (CJK → zh, else en)."""
     language = turn.get("language") or turn["result"].get("language")
-    return language if language in LABELS else question_language(turn["question"])
+    return language if language in LANGUAGES else question_language(turn["question"])
 
 
 def fact_key(item: dict[str, Any]) -> tuple[str, str, str, str]:
@@ -109,7 +88,8 @@ def computed_cards(turn: dict[str, Any], glossary: GlossarySnapshot) -> dict[str
     if not items:
         return None
     language = turn_language(turn)
-    labels = LABELS[language]
+    with answer_language(language):
+        labels = card_labels()
     facts = {fact_key(f): f for f in result["facts"]}
     ranked = [item for item in items if item["kind"] == "rank"]
     cards = [
@@ -144,7 +124,8 @@ def _groups(items: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 def _card(
     group: list[dict[str, Any]], facts: dict[tuple[str, ...], Any], glossary: GlossarySnapshot, language: str
 ) -> dict[str, Any]:
-    labels = LABELS[language]
+    with answer_language(language):
+        labels = card_labels()
     kind = group[0]["kind"]
     rate = next((i for i in group if kind in CHANGE_KINDS and i["unit"] == UNIT_PCT and len(group) > 1), None)
     change = next((i for i in group if i is not rate), group[0])
@@ -279,7 +260,8 @@ def ranking_view(
     figure reach the UI only as `not_found` tool results of the ranked metric (or of a metric
     its rows were computed from) in the ranked periods; they are listed, never dropped.
     """
-    labels = LABELS[language]
+    with answer_language(language):
+        labels = card_labels()
     items = sorted((i for i in items if i["inputs"]), key=lambda i: int(i["value"]))
     if not items:
         return None

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from core.golden import case_problems, expectations_check
+from agent.golden import case_problems, expectations_check
 
 from .bootstrap import ask
 from .models import Conversation

@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.core.validators import ProhibitNullCharactersValidator
 
-from core.normalize import text_normalize
+from core.language.normalize import text_normalize
 
 MAX_QUESTION = 2000
 SCOPE_SLOTS = ("entity", "metric", "period", "channel")

@@ -11,8 +11,8 @@ from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from common.api.fields import FactSourceSerializer
-from core.compute import KINDS
-from core.types import (
+from core.engine import KINDS
+from core.model.types import (
     ANSWER_KINDS,
     ANSWER_ROUTES,
     CLARIFY_MODES,

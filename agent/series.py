@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.periods import period_parse
-from core.types import CLARIFY_ASK_FIRST, CLARIFY_OUT_OF_SCOPE_ENTITY, Period
+from core.language.periods import period_parse
+from core.model.types import CLARIFY_ASK_FIRST, CLARIFY_OUT_OF_SCOPE_ENTITY, Period
 
 SERIES_MIN = 3  # two periods are a comparison: their bar chart and difference line stay
 FOUND, DERIVED, MISSING = "found", "derived", "missing"

@@ -11,63 +11,49 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from django.utils.translation import gettext
+
 from core.glossary import GlossarySnapshot
 
+from .answer_labels import answer_language
 from .charts import chart_line
 from .computed_view import fact_key, formula_words, input_view, turn_language
 from .series import DERIVED, FOUND, MISSING, Series, SeriesRow
 
-LABELS: dict[str, dict[str, str]] = {
-    "zh": {
-        "period": "期间",
-        "value": "数值",
-        "unit_note": "（{unit}）",
-        "rate": "增长率",
-        "change": "变动额",
-        "source": "来源",
-        "missing": "缺失",
-        "missing_note": "事实表中没有这一期的数据",
-        "missing_count": "缺失 {count} 期：{periods}",
-        "derived": "推算",
-        "disagree": "推算结果不一致，均列出",
-        "base": "基期",
-        "open": "打开文档",
-        "formula": "公式",
-        "steps": "每期增长的公式（{count} 项）",
-        "not_computed": "未计算",
-        "list_sep": "、",
-        "range": "{first}–{last}",
-        "chart": "{subject}走势",
-    },
-    "en": {
-        "period": "Period",
-        "value": "Value",
-        "unit_note": " ({unit})",
-        "rate": "Growth",
-        "change": "Change",
-        "source": "Source",
-        "missing": "missing",
-        "missing_note": "no figure in the fact table for this period",
-        "missing_count": "{count} missing: {periods}",
-        "derived": "derived",
-        "disagree": "the derivations disagree; both are listed",
-        "base": "base",
-        "open": "Open document",
-        "formula": "Formula",
-        "steps": "Formulas of the growth per step ({count})",
-        "not_computed": "not computed",
-        "list_sep": ", ",
-        "range": "{first}–{last}",
-        "chart": "{subject} trend",
-    },
-}
+
+def series_labels() -> dict[str, str]:
+    """The series' words in the active language (the answer's: see `answer_language`)."""
+    return {
+        "period": gettext("Period"),
+        "value": gettext("Value"),
+        "unit_note": gettext(" ({unit})"),
+        "rate": gettext("Growth"),
+        "change": gettext("Change"),
+        "source": gettext("Source"),
+        "missing": gettext("missing"),
+        "missing_note": gettext("no figure in the fact table for this period"),
+        "missing_count": gettext("{count} missing: {periods}"),
+        "derived": gettext("derived"),
+        "disagree": gettext("the derivations disagree; both are listed"),
+        "base": gettext("base"),
+        "open": gettext("Open document"),
+        "formula": gettext("Formula"),
+        "steps": gettext("Formulas of the growth per step ({count})"),
+        "not_computed": gettext("not computed"),
+        "list_sep": gettext(", "),
+        "range": gettext("{first}–{last}"),
+        "chart": gettext("{subject} trend"),
+    }
+
+
 UNIT_PCT, UNIT_PP = "PCT", "PP"
 
 
 def series_view(turn: dict[str, Any], series: Series, glossary: GlossarySnapshot) -> dict[str, Any]:
     """The table, the chart and the labels of `series` in the turn's language."""
     language = turn_language(turn)
-    labels = LABELS[language]
+    with answer_language(language):
+        labels = series_labels()
     result = turn["result"]
     facts = {fact_key(f): f for f in result.get("facts") or []}
     unit = series.unit
@@ -116,7 +102,9 @@ def _change_unit(series: Series, glossary: GlossarySnapshot, language: str) -> s
     units = {row.change["unit"] for row in series.rows if row.change is not None}
     if len(units) != 1 or units & {UNIT_PCT, UNIT_PP}:
         return ""
-    return LABELS[language]["unit_note"].format(unit=glossary.unit_display(units.pop(), language))
+    with answer_language(language):
+        note = series_labels()["unit_note"]
+    return note.format(unit=glossary.unit_display(units.pop(), language))
 
 
 def _subject(series: Series, glossary: GlossarySnapshot, language: str) -> str:

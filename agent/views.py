@@ -9,41 +9,46 @@ from __future__ import annotations
 import csv
 import json
 import uuid
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import escape
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from common.access import user_cleared
-from core.orchestrator import ScopeError
-from core.types import KIND_BADGES, ROUTE_BADGES, AnswerSections, Badge
+from core.model.types import KIND_BADGES, ROUTE_BADGES, AnswerSections, Badge
+from core.pipeline import ScopeError
+from documents.locators import locator_human, locators_in_words
 from documents.selectors import document_list
-from facts.selectors import glossary_snapshot
+from documents.viewer import cell_grid, document_format
+from facts.selectors import fact_list, glossary_snapshot
+from facts.services.disputes import DisputeError, dispute_file
+from ingestion.ir import locator_place
 from retrieval.selectors import chunk_list
 
-from .answer_labels import PANEL_LABELS, badge_in
+from .answer_labels import answer_language, badge_in, panel_labels
 from .api import answer_events
 from .bootstrap import ask
 from .charts import chart_bars
 from .computed_view import computed_cards, turn_language
-from .conversation import (
-    conversation_get,
-    recent_questions,
-    turn_feedback_set,
-    turn_get,
-    turn_list,
-)
 from .export import answer_export
 from .forms import AskForm
 from .models import Conversation, ConversationTurn, QueryLog
+from .say_once import shown_figures, text_once
+from .selectors import conversation_get, recent_questions, turn_get, turn_list
 from .series import answer_series
 from .series_view import series_view
+from .services import turn_feedback_set
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -82,12 +87,20 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
                 "shown": f"{Decimal(fact['value']):,f}",
             }
         )
+        facts[-1]["what"] = f"{facts[-1]['metric_name']}, {fact['period']}"
     sources = []
     for source in result["sources"]:
         cell = next(
             (f for f in facts if source["kind"] == "fact" and f["source"]["locator"] == source["locator"]), None
         )
-        sources.append({**source, "cell": cell})
+        sources.append({**source, "cell": cell, "what": f"{cell['metric_name']}, {cell['period']}" if cell else ""})
+    # the answer text names each source in words; the machine locator stays in the JSON
+    places = {s["locator"]: locator_human(s["locator"], language=language, what=s["what"]) for s in sources}
+    for fact in facts:
+        what = f"{fact['metric_name']}, {fact['period']}"
+        places.setdefault(
+            fact["source"]["locator"], locator_human(fact["source"]["locator"], language=language, what=what)
+        )
     series = answer_series(result)
     if series is not None:
         # the growth per step sits in the series' table; the other computed values keep their cards
@@ -95,23 +108,73 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
         shown_cards = {"question": turn.question, "result": {**result, "computed": rest}}
     else:
         shown_cards = shown
+    computed = computed_cards(shown_cards, glossary)
+    series_shown = series_view(shown, series, glossary) if series is not None else None
+    chart = chart_bars(result["facts"], glossary, language) if series is None else None
+    figures = _figures_shown(facts, computed, series_shown, chart)
+    formula_labels = [computed["labels"]["formula"]] if computed else []
+    sections = AnswerSections(**turn.sections)
+    sections = replace(
+        sections,
+        structured=text_once(locators_in_words(sections.structured, places), figures, formula_labels),
+        narrative=locators_in_words(sections.narrative, places),
+    )
+    # The panel's inputs table (or the series' table) lists every fact with its source; a card
+    # lists its inputs itself only when one is missing there.
+    for card in [*(computed or {}).get("cards", []), (computed or {}).get("ranking") or {}]:
+        if card:
+            card["inputs_elsewhere"] = all(i["fact"] for i in card["inputs"])
+    # the panel speaks the answer's language (its question's), whatever the UI's is
+    with answer_language(language):
+        labels = panel_labels()
+        route_badge = badge_in(ROUTE_BADGES.get(result["route"]), result["route"]) or Badge(result["route"], "data")
+        kind_badge = badge_in(KIND_BADGES.get(result["answer_kind"]), result["answer_kind"])
     return {
         "index": turn.position,
         "question": turn.question,
         "note": turn.note,
         "result": result,
-        "sections": AnswerSections(**turn.sections),
+        "sections": sections,
         "facts": facts,
-        "sources": sources,
-        "chart": chart_bars(result["facts"], glossary, language) if series is None else None,
-        "computed": computed_cards(shown_cards, glossary),
-        "series": series_view(shown, series, glossary) if series is not None else None,
-        "route_badge": badge_in(ROUTE_BADGES.get(result["route"]), result["route"], language)
-        or Badge(result["route"], "data"),
-        "kind_badge": badge_in(KIND_BADGES.get(result["answer_kind"]), result["answer_kind"], language),
+        # a fact's source sits in the inputs table (or its series row); the list keeps the rest
+        "sources": [s for s in sources if s["cell"] is None],
+        "inputs_label": labels["inputs"].format(count=len(facts)),
+        "chart": chart,
+        "computed": computed,
+        "series": series_shown,
+        "route_badge": route_badge,
+        "kind_badge": kind_badge,
         "language": language,
-        "labels": PANEL_LABELS[language],
+        "labels": labels,
         "feedback": turn.feedback,
+    }
+
+
+def _figures_shown(
+    facts: list[dict[str, Any]],
+    computed: dict[str, Any] | None,
+    series: dict[str, Any] | None,
+    chart: dict[str, Any] | None,
+) -> set[str]:
+    """The figures the panel's card, chart and tables show, which its text need not repeat."""
+    texts = [f["shown"] for f in facts]
+    if computed:
+        for card in computed["cards"]:
+            texts += [figure["display"] for figure in (card["main"], *card["alongside"])]
+        if computed["ranking"]:
+            texts += [row["display"] for row in computed["ranking"]["rows"]]
+    if series:
+        texts += [v for row in series["rows"] for v in (row["shown"], row["rate"], row["change"])]
+    if chart:
+        texts += [bar["value"] for bar in chart["bars"]]
+    return shown_figures(texts)
+
+
+def _page_strings() -> dict[str, str]:
+    """The words the page's script shows, in the UI's language (rendered with `json_script`)."""
+    return {
+        "looking": gettext("Looking it up…"),
+        "broken": gettext("The connection broke; please try again."),
     }
 
 
@@ -141,7 +204,9 @@ def _turn_of(request: HttpRequest, index: int) -> ConversationTurn:
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     return render(
-        request, "agent/ask.html", {"turns": _turns(request), "recent": _recent(request), "examples": EXAMPLES}
+        request,
+        "agent/ask.html",
+        {"turns": _turns(request), "recent": _recent(request), "examples": EXAMPLES, "page_strings": _page_strings()},
     )
 
 
@@ -159,7 +224,7 @@ def ask_view(request: HtmxHttpRequest) -> HttpResponse:
             question, user=request.user, scope=scope, request_id=request.request_id, conversation_id=external_id
         )
     except ScopeError:
-        return _ask_refused(request, form, "这个收窄选项已失效，请重新提问。")
+        return _ask_refused(request, form, gettext("This narrowing option has expired; please ask again."))
     conversation = conversation_get(user=request.user, external_id=external_id)
     turn = turn_list(conversation=conversation, cleared=True).get(request_id=result.request_id)
     if "text/event-stream" in request.headers.get("Accept", ""):
@@ -174,7 +239,13 @@ def _ask_refused(request: HtmxHttpRequest, form: AskForm, error: str) -> HttpRes
     """The error next to the form (htmx), or the page again with the question kept in the box."""
     if request.htmx:
         return render(request, "agent/ask.html#form-error", {"error": error}, status=422)
-    context = {"turns": _turns(request), "error": error, "question": form.question_as_typed, "recent": _recent(request)}
+    context = {
+        "turns": _turns(request),
+        "error": error,
+        "question": form.question_as_typed,
+        "recent": _recent(request),
+        "page_strings": _page_strings(),
+    }
     return render(request, "agent/ask.html", context, status=400)
 
 
@@ -231,10 +302,62 @@ def facts_csv(request: HttpRequest, index: int) -> HttpResponse:
 @require_GET
 @login_required
 def document_view(request: HttpRequest, document_id: int) -> HttpResponse:
-    """A document's text, chunk by chunk with locators. RESTRICTED documents 404 for the uncleared."""
+    """A document's text, chunk by chunk with locators, and a cited cell in its table, highlighted
+    (`?at=<locator>`). RESTRICTED documents 404 for the uncleared; a cell holding a fact hidden
+    from the caller is masked."""
     cleared = user_cleared(request.user)
     document = get_object_or_404(document_list(cleared=cleared), pk=document_id)
-    chunks = chunk_list(document_id=document.pk, cleared=cleared)
+    chunks = list(chunk_list(document_id=document.pk, cleared=cleared))
+    focus = request.GET.get("at", "")
+    grid = cell_grid(document, focus, cleared=cleared) if focus else None
+    place = locator_place(focus) if grid is not None else ""
     return render(
-        request, "agent/document.html", {"document": document, "chunks": chunks, "focus": request.GET.get("at", "")}
+        request,
+        "agent/document.html",
+        {
+            "document": document,
+            "format": document_format(document.name),
+            "chunks": chunks,
+            "focus": focus,
+            "grid": grid,
+            "place_chunks": [chunk for chunk in chunks if place and locator_place(chunk.locator) == place],
+        },
     )
+
+
+@require_POST
+@login_required
+def dispute(request: HtmxHttpRequest) -> HttpResponse:
+    """ "This figure is wrong": the analyst's note on the fact at a document's locator, into the
+    curator's review queue. A fact the analyst may not see is a 404, as a missing one."""
+    cleared = user_cleared(request.user)
+    try:
+        document_id = int(request.POST.get("document_id", ""))
+    except ValueError:
+        raise Http404("No such fact.") from None
+    fact = fact_list(cleared=cleared).filter(document_id=document_id, locator=request.POST.get("locator", "")).first()
+    if fact is None:
+        raise Http404("No such fact.")
+    try:
+        dispute_file(fact_id=fact.pk, note=request.POST.get("note", ""), user=request.user, cleared=cleared)
+    except DisputeError as error:
+        return HttpResponse(f'<p class="dispute-error" role="alert">{escape(str(error))}</p>', status=422)
+    if request.htmx:
+        done = gettext("Sent to the curators.")
+        return HttpResponse(f'<p class="dispute-done" role="status">{escape(done)}</p>')
+    turn = request.POST.get("turn", "")
+    return redirect(_turn_url(int(turn)) if turn.isdigit() else "/")
+
+
+@require_GET
+def language_set(request: HttpRequest, code: str) -> HttpResponse:
+    """The header's language switch: a plain link (no form, so no JavaScript and no button), which
+    keeps the choice in the language cookie `LocaleMiddleware` reads, then goes back."""
+    if code not in dict(settings.LANGUAGES):
+        raise Http404("No such language.")
+    back = request.GET.get("next", "/")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = "/"
+    response = redirect(back)
+    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, code, max_age=365 * 24 * 3600, samesite="Lax")
+    return response

@@ -7,24 +7,35 @@ answer checked against a value recomputed here from the generator:
 
 - growth: `{company}2025年{metric}同比增长多少` → the YoY rate of two stored facts;
 - formula: `{company}2025年{formula metric}是多少` → a curator's formula over stored facts;
-- ranking: `2025年哪家子公司{metric}最高` → one metric ranked over every subsidiary.
+- ranking: `2025年哪家子公司{metric}最高` → one metric ranked over every subsidiary;
+- series: `{company}最近12个季度{metric}每季度环比增长多少` at 2026-03-15 → the twelve quarters
+  2023Q1–2025Q4, each with its quarter-on-quarter growth (the first against 2022Q4). The first
+  `--series-entities` companies also have those 13 quarters (`synthetic.quarters_csv`, imported after
+  the 1,000,000 yearly facts). Each answer must hold the 13 quarters' exact values and the 12
+  growths, each rate equal to (new − old) / old and each change to new − old.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 YEARS = [2024, 2025]
 FORMULAS = 20
+SERIES_REFERENCE = "2026-03-15"  # the last 12 complete quarters are 2023Q1–2025Q4
+SERIES_QUARTERS = [(2022, 4)] + [(year, quarter) for year in (2023, 2024, 2025) for quarter in (1, 2, 3, 4)]
+SHAPES = ("growth", "formula", "ranking", "series")
 
 
 def percent(value: Decimal) -> str:
@@ -41,7 +52,12 @@ def main() -> None:
     parser.add_argument("--entities", type=int, default=5_000)
     parser.add_argument("--metrics", type=int, default=100)
     parser.add_argument("--asks", type=int, default=100, help="timed questions per shape")
+    parser.add_argument("--series-entities", type=int, default=100, help="companies with quarterly facts")
+    parser.add_argument("--shapes", default=",".join(SHAPES), help=f"comma-separated, of {', '.join(SHAPES)}")
     args = parser.parse_args()
+    shapes_asked = [shape.strip() for shape in args.shapes.split(",") if shape.strip()]
+    if not shapes_asked or any(shape not in SHAPES for shape in shapes_asked):
+        parser.error(f"--shapes takes a comma-separated list of {', '.join(SHAPES)}")
 
     os.environ["DJANGO_SETTINGS_MODULE"] = "ragspine_site.settings.bench"
     os.environ["RAGSPINE_BENCH_DB"] = args.backend
@@ -73,40 +89,62 @@ def main() -> None:
         "entities": args.entities,
         "import_s": round(time.perf_counter() - began, 1),
     }
+    series_entities = min(args.series_entities, args.entities)
+    if "series" in shapes_asked:
+        quarters = args.workdir / "computed-quarters.csv"
+        added = synthetic.quarters_csv(
+            quarters, entities=series_entities, metrics=args.metrics, quarters=SERIES_QUARTERS
+        )
+        began = time.perf_counter()
+        call_command("import_facts", str(quarters), "--no-progress", stdout=StringIO())
+        result["facts"] = rows + added
+        result["quarterly_facts"] = added
+        result["series_import_s"] = round(time.perf_counter() - began, 1)
 
     user = get_user_model().objects.create_user("bench")
     client = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
     value = synthetic.expected_value
     rng = random.Random(2026)
 
-    def growth() -> tuple[str, str]:
+    Check = Callable[[dict[str, Any]], bool]
+
+    def shown(expected: str) -> Check:
+        return lambda body: expected in body["answer"] and bool(body["computed"])
+
+    def growth() -> tuple[dict[str, str], Check]:
         i, j = rng.randrange(args.entities), rng.randrange(args.metrics)
         old, new = value(i, j, 2024), value(i, j, 2025)
         question = f"{synthetic.entity(i)['full']}2025年{synthetic.metric(j)['name']}同比增长多少"
-        return question, percent((new - old) / old) if old > 0 else ""
+        return {"question": question}, shown(percent((new - old) / old) if old > 0 else "")
 
-    def formula() -> tuple[str, str]:
+    def formula() -> tuple[dict[str, str], Check]:
         i, k = rng.randrange(args.entities), rng.randrange(FORMULAS)
         metric = synthetic.formula_metric(k, over=args.metrics)
         question = f"{synthetic.entity(i)['full']}2025年{metric['name']}是多少"
-        return question, percent(synthetic.formula_expected(k, i, 2025, over=args.metrics))
+        return {"question": question}, shown(percent(synthetic.formula_expected(k, i, 2025, over=args.metrics)))
 
-    def ranking() -> tuple[str, str]:
+    def ranking() -> tuple[dict[str, str], Check]:
         j = rng.randrange(args.metrics)
         best = max(range(args.entities), key=lambda i: value(i, j, 2025))
-        return f"2025年哪家子公司{synthetic.metric(j)['name']}最高", synthetic.entity(best)["full"]
+        return {"question": f"2025年哪家子公司{synthetic.metric(j)['name']}最高"}, shown(synthetic.entity(best)["full"])
+
+    def series() -> tuple[dict[str, str], Check]:
+        i, j = rng.randrange(series_entities), rng.randrange(args.metrics)
+        question = f"{synthetic.entity(i)['full']}最近12个季度{synthetic.metric(j)['name']}每季度环比增长多少"
+        return {"question": question, "reference_date": SERIES_REFERENCE}, lambda body: series_right(body, i, j)
 
     shapes = {}
-    for name, make in (("growth", growth), ("formula", formula), ("ranking", ranking)):
+    makers = {"growth": growth, "formula": formula, "ranking": ranking, "series": series}
+    for name in shapes_asked:
+        make = makers[name]
         times, wrong = [], []
         for n in range(args.asks + 5):
-            question, expected = make()
+            request, right = make()
             began = time.perf_counter()
-            response = client.post("/v1/ask", {"question": question}, content_type="application/json")
+            response = client.post("/v1/ask", request, content_type="application/json")
             elapsed = time.perf_counter() - began
-            answer = response.json()["answer"]
-            if expected not in answer or not response.json()["computed"]:
-                wrong.append(question)
+            if response.status_code != 200 or not right(response.json()):
+                wrong.append(request["question"])
             if n >= 5:
                 times.append(elapsed * 1000)
         times.sort()
@@ -120,6 +158,38 @@ def main() -> None:
     result["asks"] = shapes
     print(json.dumps(result, ensure_ascii=False))
     sys.stdout.flush()
+
+
+def series_right(body: dict[str, Any], i: int, j: int) -> bool:
+    """Whether a 12-quarter series answer holds every quarter's exact value and, for each of its
+    12 steps, the growth rate (new − old) / old and the change new − old over the right inputs."""
+    from benchmarks import synthetic
+
+    values = {f"{y}Q{q}": synthetic.expected_quarter_value(i, j, y, q) for y, q in SERIES_QUARTERS}
+    code = f"CO{i:05d}"
+    found = {f["period"]: Decimal(f["value"]) for f in body["facts"] if f["entity"] == code}
+    if found != values:
+        return False
+    steps = {}
+    for item in body["computed"]:
+        periods = tuple(p["period"] for p in item["inputs"])
+        if item["kind"] != "growth" or len(periods) != 2 or any(p["entity"] != code for p in item["inputs"]):
+            return False
+        steps.setdefault(periods, {})[item["unit"]] = Decimal(item["value"])
+    labels = list(values)
+    if len(steps) != 12:
+        return False
+    for older, newer in itertools.pairwise(labels):
+        old, new = values[older], values[newer]
+        step = steps.get((newer, older), {})
+        with localcontext() as ctx:
+            ctx.prec = 34
+            rate = (new - old) / old if old > 0 else None
+        if step.get("CNY_M") != new - old:
+            return False
+        if rate is not None and abs(step.get("PCT", Decimal("NaN")) - rate) > Decimal("1e-30"):
+            return False
+    return True
 
 
 if __name__ == "__main__":

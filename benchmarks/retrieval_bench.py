@@ -153,7 +153,7 @@ def lsa_ranker(corpus: Sequence[str], k: int = 10, dim: int = 256) -> Ranker:
 
 def hybrid_ranker(corpus: Sequence[str], k: int = 10) -> Ranker:
     """The product's hybrid fusion (RRF, k = 60) of BM25 and the dense ranker, each taking 50 candidates."""
-    from core.narrative import rrf_fuse
+    from core.routes.narrative.answer import rrf_fuse
 
     lexical, dense = bm25_ranker(corpus, 50), lsa_ranker(corpus, 50)
 
@@ -224,8 +224,8 @@ def delta_interval(better: np.ndarray, base: np.ndarray, *, rounds: int = BOOTST
 
 
 def fuse_rrf(lists: Sequence[Sequence[int]], k: int = RRF_K, weights: Sequence[float] | None = None) -> list[int]:
-    """The product's fusion (`core.narrative.rrf_fuse`) over id lists: weight / (k + rank) summed."""
-    from core.narrative import rrf_fuse
+    """The product's fusion (`core.routes.narrative.answer.rrf_fuse`) over id lists: weight / (k + rank) summed."""
+    from core.routes.narrative.answer import rrf_fuse
 
     return [doc for doc, _ in rrf_fuse([[(doc, 0.0) for doc in ids] for ids in lists], k=k, weights=weights)]
 

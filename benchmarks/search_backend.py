@@ -12,12 +12,18 @@ backend, in a fresh process (`python -m benchmarks.search_backend --backend sqli
    `GET /v1/search?mode=…` (`--modes`, default bm25) over keep-alive HTTP after a warm-up request
    that builds the index (and, for hybrid or vector, loads the model). Modes other than bm25 are
    served with `RAGSPINE_EMBEDDER=e5-small`, so their time includes embedding the question. Each
-   mode also reports the share of questions whose own CMRC passage has a chunk among the 10 hits.
+   mode also reports the share of questions whose own CMRC passage has a chunk among the 10 hits,
+   and a digest of every question's hits (ids and scores to 4 decimals), so two runs can be
+   compared answer by answer.
+4. `--roots before=PATH,after=PATH` serves the same database from several checkouts of the
+   code, alternating them `--rounds` times (issue Q: before and after side by side in one run);
+   each served run reports its own figures and digest under `label/lexical`.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import socket
@@ -154,12 +160,14 @@ def _rss_kb() -> int:
 
 def _serve_and_measure(
     *,
+    root: Path,
     env: dict[str, str],
     token: str,
     queries: list[tuple[str, frozenset[int]]],
     modes: list[str],
     hit_source: dict[int, int],
     sources: list[int],
+    answers_out: dict[str, list] | None = None,
 ) -> dict[str, dict]:
     import httpx
 
@@ -181,7 +189,7 @@ def _serve_and_measure(
             "warning",
         ],
         env=env,
-        cwd=str(Path(__file__).resolve().parent.parent),
+        cwd=str(root),
     )
     out: dict[str, dict] = {}
     try:
@@ -199,13 +207,14 @@ def _serve_and_measure(
                 first = client.get("/v1/search", params={"q": queries[0][0], "mode": mode})
                 assert first.status_code == 200, first.text
                 warm = time.perf_counter() - began
-                times, found, empty = [], [], 0
+                times, found, empty, answers = [], [], 0, []
                 for question, relevant in queries[1:]:
                     began = time.perf_counter()
                     response = client.get("/v1/search", params={"q": question, "mode": mode, "k": 10})
                     times.append((time.perf_counter() - began) * 1000)
                     assert response.status_code == 200, response.text
                     hits = response.json()
+                    answers.append([[hit["chunk_id"], round(hit["score"], 4)] for hit in hits])
                     empty += not hits
                     own = next(iter(relevant))
                     indexes = [hit_source.get(hit["chunk_id"]) for hit in hits[:10]]  # ingested ones are None
@@ -218,10 +227,29 @@ def _serve_and_measure(
                     "first_request_s": round(warm, 2),
                     "empty_results": empty,
                     "own_passage_recall@10": round(statistics.fmean(found), 4),
+                    "answers_digest": hashlib.sha256(json.dumps(answers).encode()).hexdigest()[:16],
                 }
+                if answers_out is not None:
+                    answers_out[mode] = answers
     finally:
         server.terminate()
         server.wait(timeout=30)
+    return out
+
+
+def answers_compare(reference: list, other: list) -> dict[str, int]:
+    """Question by question: `same` hits in the same order; `tie_order` the same scores at every
+    rank (to 1e-4 relative) but chunks of equal score in another order; `wrong` anything else."""
+    out = {"same": 0, "tie_order": 0, "wrong": 0}
+    for mine, theirs in zip(reference, other, strict=True):
+        if [h[0] for h in mine] == [h[0] for h in theirs]:
+            out["same"] += 1
+        elif len(mine) == len(theirs) and all(
+            abs(a[1] - b[1]) <= 1e-4 * max(abs(a[1]), 1.0) for a, b in zip(mine, theirs, strict=True)
+        ):
+            out["tie_order"] += 1
+        else:
+            out["wrong"] += 1
     return out
 
 
@@ -233,7 +261,13 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--ingest-docs", type=int, default=200, help="0 skips the ingestion measure")
     parser.add_argument("--modes", default="bm25", help="comma-separated /v1/search modes: bm25, hybrid, vector")
+    parser.add_argument("--roots", default="", help="label=PATH,...: checkouts to serve the same database from")
+    parser.add_argument("--rounds", type=int, default=1, help="with --roots: how many times to alternate them")
+    parser.add_argument("--lexical", default="inprocess,postgres", help="lexical backends to serve (PostgreSQL)")
     args = parser.parse_args()
+    here = Path(__file__).resolve().parent.parent
+    roots = [(label, Path(path)) for label, _, path in (r.partition("=") for r in args.roots.split(",") if r)]
+    roots = roots or [("", here)]
     modes = [mode.strip() for mode in args.modes.split(",") if mode.strip()]
     semantic = any(mode != "bm25" for mode in modes)
 
@@ -291,22 +325,35 @@ def main() -> None:
     sample = queries[: args.queries + 1]
     searches: dict[str, dict] = {}
     lexical_modes = {"inprocess": modes, "postgres": ["bm25"] if "bm25" in modes else []}
-    for lexical in ["inprocess", "postgres"] if args.backend == "postgres" else ["inprocess"]:
-        if not lexical_modes[lexical]:
-            continue
-        server_env = {**env, "RAGSPINE_LEXICAL_BACKEND": lexical}
-        if semantic:
-            server_env["RAGSPINE_EMBEDDER"] = "e5-small"
-        measured = _serve_and_measure(
-            env=server_env,
-            token=token,
-            queries=sample,
-            modes=lexical_modes[lexical],
-            hit_source=hit_source,
-            sources=sources,
-        )
-        for mode, figures in measured.items():
-            searches[lexical if mode == "bm25" else f"{lexical}+{mode}"] = {"mode": mode, **figures}
+    wanted = [name.strip() for name in args.lexical.split(",") if name.strip()]
+    references: dict[str, tuple[str, list]] = {}  # each backend and mode's first run, to compare the others with
+    for round_ in range(args.rounds if args.roots else 1):
+        for label, root in roots:
+            for lexical in wanted if args.backend == "postgres" else ["inprocess"]:
+                if not lexical_modes[lexical]:
+                    continue
+                server_env = {**env, "RAGSPINE_LEXICAL_BACKEND": lexical}
+                if semantic:
+                    server_env["RAGSPINE_EMBEDDER"] = "e5-small"
+                answers: dict[str, list] = {}
+                measured = _serve_and_measure(
+                    answers_out=answers,
+                    root=root,
+                    env=server_env,
+                    token=token,
+                    queries=sample,
+                    modes=lexical_modes[lexical],
+                    hit_source=hit_source,
+                    sources=sources,
+                )
+                for mode, figures in measured.items():
+                    key = lexical if mode == "bm25" else f"{lexical}+{mode}"
+                    key = f"{label}/{key}" if label else key
+                    key = f"{key}#{round_ + 1}" if args.rounds > 1 and args.roots else key
+                    searches[key] = {"mode": mode, **figures}
+                    reference = references.setdefault(f"{lexical}:{mode}", (key, answers[mode]))
+                    if reference[0] != key:
+                        searches[key]["answers_against"] = {reference[0]: answers_compare(reference[1], answers[mode])}
     result["search_http"] = searches
     print(json.dumps(result, ensure_ascii=False))
 

@@ -212,3 +212,30 @@ def facts_csv(path: Path, *, entities: int, metrics: int, years: list[int]) -> i
             out.writerow(row)
             count += 1
     return count
+
+
+def expected_quarter_value(i: int, j: int, year: int, quarter: int) -> Decimal:
+    """Entity i's metric j in a quarter: `expected_value` with the quarter folded into the key, so
+    every quarter's figure differs from its year's and its neighbours'."""
+    return expected_value(i, j, year * 10 + quarter)
+
+
+def quarter_rows(*, entities: int, metrics: int, quarters: list[tuple[int, int]]) -> Iterator[list[str]]:
+    for i in range(entities):
+        code = f"CO{i:05d}"
+        for j in range(metrics):
+            for year, quarter in quarters:
+                value = expected_quarter_value(i, j, year, quarter)
+                yield [code, f"M{j:03d}", f"{year}Q{quarter}", str(value), "CNY_M"]
+
+
+def quarters_csv(path: Path, *, entities: int, metrics: int, quarters: list[tuple[int, int]]) -> int:
+    """Quarterly facts of the first `entities` entities, in the `facts_csv` format."""
+    count = 0
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        out = csv.writer(handle)
+        out.writerow(["entity", "metric", "period", "value", "unit"])
+        for row in quarter_rows(entities=entities, metrics=metrics, quarters=quarters):
+            out.writerow(row)
+            count += 1
+    return count

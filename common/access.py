@@ -19,7 +19,7 @@ from django.db import connection
 from django.db.models import Case, CharField, Model, Q, QuerySet, Value, When
 from django.http import HttpRequest
 
-from core.types import RESTRICTED, SENSITIVITIES
+from core.model.types import RESTRICTED, SENSITIVITIES
 
 SENSITIVITY = ("sensitivity",)
 
@@ -45,21 +45,36 @@ def user_cleared(user: AbstractBaseUser | AnonymousUser | None) -> bool:
 def _clearance_granted(user_id: Any) -> bool:
     """Whether the permission is granted to the user directly or through a group: one raw query
     (on every request, the ORM's compilation cost more than the query)."""
+    granted, params = clearance_sql("%s")
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {granted}", [*params, user_id, user_id])
+        return bool(cursor.fetchone()[0])
+
+
+def clearance_sql(user_id: str) -> tuple[str, list[str]]:
+    """The clearance rule as an SQL boolean over `user_id` (a column, or `%s`), and the parameters
+    that come before it; a `%s` for `user_id` is bound twice, after them. Superusers are the
+    caller's to add (`user_cleared` does)."""
     users = get_user_model()
     permission, content_type = Permission._meta.db_table, ContentType._meta.db_table
     direct = users.user_permissions.through._meta.db_table  # type: ignore[attr-defined]
     membership = users.groups.through._meta.db_table  # type: ignore[attr-defined]
     grants = Group.permissions.through._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT 1 FROM {permission} p JOIN {content_type} ct ON ct.id = p.content_type_id "
-            "WHERE p.codename = %s AND ct.app_label = %s AND ("
-            f"EXISTS (SELECT 1 FROM {direct} d WHERE d.permission_id = p.id AND d.user_id = %s) OR "
-            f"EXISTS (SELECT 1 FROM {membership} m JOIN {grants} g ON g.group_id = m.group_id "
-            "WHERE g.permission_id = p.id AND m.user_id = %s)) LIMIT 1",
-            ["can_view_restricted", "facts", user_id, user_id],
-        )
-        return cursor.fetchone() is not None
+    return (
+        f"EXISTS (SELECT 1 FROM {permission} p JOIN {content_type} ct ON ct.id = p.content_type_id "
+        "WHERE p.codename = %s AND ct.app_label = %s AND ("
+        f"EXISTS (SELECT 1 FROM {direct} d WHERE d.permission_id = p.id AND d.user_id = {user_id}) OR "
+        f"EXISTS (SELECT 1 FROM {membership} m JOIN {grants} g ON g.group_id = m.group_id "
+        f"WHERE g.permission_id = p.id AND m.user_id = {user_id})))",
+        ["can_view_restricted", "facts"],
+    )
+
+
+def clearance_remember(user: AbstractBaseUser, granted: bool) -> None:
+    """Record the clearance read for this request's `user` object (with the user, in one query, by
+    the API's token authentication), so `user_cleared` does not read it again. The object lives
+    for one request: nothing is kept past it, so a revoked clearance counts from the next one."""
+    user._ragspine_cleared = bool(getattr(user, "is_superuser", False) or granted)  # type: ignore[attr-defined]
 
 
 def visible_to[M: Model](queryset: QuerySet[M], *, cleared: bool, lookups: Sequence[str] = SENSITIVITY) -> QuerySet[M]:

@@ -3,7 +3,7 @@
 Built from plain records (the Django adapter reads them from the database and caches the
 snapshot under a version stamp); the core only ever reads it. A code and a name are implicit
 aliases of their own target. Every alias is matched in two views: `matcher` on normalised text,
-and `gate_matcher` (built on first use) on the security gate's evasion-proof `gate_view`.
+and `gate_matcher` (built on first use) on the security gate's evasion-proof `evasion_view`.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .compute import FormulaMetric, formula_metrics_build
-from .formula import formulas_check
-from .gate_view import gate_key, gate_view
-from .matcher import AliasTarget, GlossaryMatcher, MatchView
-from .normalize import text_normalize
-from .types import ENTITY_EXTERNAL, ENTITY_HOME, Match
+from core.engine import FormulaMetric, formula_metrics_build
+from core.engine.formula import formulas_check
+from core.evasion.view import evasion_key, evasion_view
+from core.language.matcher import AliasTarget, GlossaryMatcher, MatchView
+from core.language.normalize import text_normalize
+from core.model.types import ENTITY_EXTERNAL, ENTITY_HOME, Match
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class EntityInfo:
     kind: str
     parent: str | None = None
     geography: str = ""
-    # Reporting conventions a curator sets per company (issue J): the month its fiscal year ends
+    # Reporting conventions a curator sets per company: the month its fiscal year ends
     # (None: a dated column is the fiscal year that ends on that date) and its reporting
     # currency (ISO 4217; "" when not set), which a bare `$` in its tables means.
     year_end_month: int | None = None
@@ -39,8 +39,8 @@ class MetricInfo:
     name: str
     unit: str
     description: str = ""
-    formula: str = ""  # SPEC §6a: an expression over metric codes; "" for a stored metric
-    aggregation: str = ""  # SPEC §6a: sum | end | none; "" for the unit's default (`aggregation_of`)
+    formula: str = ""  # an expression over metric codes; "" for a stored metric
+    aggregation: str = ""  # sum | end | none; "" for the unit's default (`aggregation_of`)
 
     @property
     def adds_up(self) -> str:
@@ -147,12 +147,12 @@ class GlossarySnapshot:
         kept, so the gate errs towards refusing.
         """
         if self._gate_matcher is None:
-            self._gate_matcher = GlossaryMatcher(self._pairs, key=gate_key, prefer_external=True)
+            self._gate_matcher = GlossaryMatcher(self._pairs, key=evasion_key, prefer_external=True)
         return self._gate_matcher
 
     @property
     def formula_metrics(self) -> dict[str, FormulaMetric]:
-        """The curators' formula metrics, parsed once (SPEC §6a).
+        """The curators' formula metrics, parsed once.
 
         The importer and admin refuse a bad formula before it is stored; should one still be
         unusable here (edited in the database by hand), that metric has no formula rather
@@ -173,7 +173,7 @@ class GlossarySnapshot:
 
     def gate_match(self, text: str) -> tuple[MatchView, list[Match]]:
         """The gate's view of any text, and the aliases matched in it (spans index the view)."""
-        view = gate_view(text)
+        view = evasion_view(text)
         return view, self.gate_matcher.find_in(view)
 
     def resolve(self, kind: str, raw: object) -> str | None:

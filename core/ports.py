@@ -2,21 +2,21 @@
 
 Django apps provide ORM-backed adapters (wired in `agent/bootstrap.py`); tests pass fakes.
 Every read port takes the caller's clearance so that RESTRICTED rows are filtered where they
-are loaded, never afterwards (SPEC §9). The glossary is not a port but a value: the caller
+are loaded, never afterwards. The glossary is not a port but a value: the caller
 passes the current `GlossarySnapshot`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from typing import Any, Protocol, runtime_checkable
 
-from .glossary import GlossarySnapshot
-from .trace import TraceRecord
-from .types import FactRecord, ParsedIntent, Period, Source, SubTask
+from core.glossary import GlossarySnapshot
+from core.model.trace import TraceRecord
+from core.model.types import FactRecord, ParsedIntent, Period, Source, SubTask
 
 
 class FactStore(Protocol):
@@ -94,6 +94,15 @@ class NarrativeRetriever(Protocol):
     def retrieve(self, query: str, *, cleared: bool, k: int = 8) -> list[RetrievedChunk]: ...
 
     def documents_find(self, query: str, *, cleared: bool, k: int = 10) -> list[Source]: ...
+
+
+@runtime_checkable
+class BatchNarrativeRetriever(NarrativeRetriever, Protocol):
+    """A retriever that can also answer several queries at once (a question and its glossary
+    variants): the same lists `retrieve` would return one by one, in the order of `queries`, with
+    the shared work (embedding the queries, reading the hits) done once."""
+
+    def retrieve_many(self, queries: Sequence[str], *, cleared: bool, k: int = 8) -> list[list[RetrievedChunk]]: ...
 
 
 @dataclass(frozen=True)

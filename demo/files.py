@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from core.periods import period_parse
+from core.language.periods import period_parse
 
 FIXED_TIME = datetime(2026, 3, 1, 9, 0, 0)
 _ZIP_TIME = (2026, 3, 1, 9, 0, 0)

@@ -16,9 +16,10 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 
 from common.access import ClearanceFilteredAdmin, user_cleared, visible_to
-from core.types import SENSITIVITIES
+from core.model.types import SENSITIVITIES
 from facts.models import Entity, FactMetric
 from facts.selectors import document_review_counts, facts_visible
 from ingestion.context import REPORT_TYPES
@@ -31,7 +32,13 @@ from retrieval.tasks import chunks_embed_run
 from .jobs import ingest_job_create
 from .models import Document, DocumentFile, IngestJob
 from .services import ContextChoice, IngestError, context_set_merge, document_delete, document_reingest
-from .warning_groups import warnings_grouped
+from .warning_groups import WarningGroup, outcome_summary, warnings_grouped
+
+
+def _english_beside(group: WarningGroup) -> str:
+    english = group.kind_in_english()
+    return f" · {english}" if english != group.kind_shown() else ""
+
 
 JOBS_REFRESH = 5  # seconds between reloads of the job list while a job is unfinished
 _CONTEXT_FIELDS = {"issuer": "issuer", "report_type": "report_type", "report_period": "period"}
@@ -194,14 +201,15 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
             return ""
         groups = warnings_grouped(document.warnings)
         first = groups[0]
-        return f"{first.count} × {first.kind}（共 {len(document.warnings)} 条，{len(groups)} 类）"
+        return f"{first.count} × {first.kind_shown()}（共 {len(document.warnings)} 条，{len(groups)} 类）"
 
     @admin.display(description="warnings")
     def warning_list(self, document: Document) -> str:
-        """One line per kind, financial statements first: how many, why, and where."""
+        """One line per kind, financial statements first: how many, why (in the curator's language,
+        English beside) and where."""
         groups = warnings_grouped(document.warnings)
-        rows = ((g.count, g.kind, g.places_shown) for g in groups)
-        return format_html_join(mark_safe("<br>"), "<b>{} ×</b> {} <small>{}</small>", rows) or "—"
+        rows = ((g.count, g.kind_shown(), _english_beside(g), g.places_shown) for g in groups)
+        return format_html_join(mark_safe("<br>"), "<b>{} ×</b> {}{} <small>{}</small>", rows) or "—"
 
     def get_actions(
         self, request: HttpRequest, action_location: ActionLocation = ActionLocation.CHANGE_LIST
@@ -238,7 +246,7 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
         except IngestError as error:
             self.message_user(request, f"{document.name}：未重新读取，未写入任何内容：{error}", level=messages.ERROR)
         else:
-            self.message_user(request, f"已重新读取：{outcome.summary()}")
+            self.message_user(request, f"已重新读取：{outcome.summary(get_language())}")
 
     def save_model(self, request: HttpRequest, obj: Document, form: Any, change: bool) -> None:
         """The context fields are written by the re-ingest they start, not by the form."""
@@ -325,7 +333,8 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
 @admin.register(IngestJob)
 class IngestJobAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = [
-        "name", "status", "progress", "attempts", "message", "document_link", "created_by", "created_at", "finished_at",
+        "name", "status", "progress", "attempts", "message_shown", "document_link", "created_by", "created_at",
+        "finished_at",
     ]  # fmt: skip
     list_filter = ["status"]
     restricted_lookups = IngestJob.RESTRICTED_LOOKUPS
@@ -334,7 +343,7 @@ class IngestJobAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[
         "status",
         "progress",
         "attempts",
-        "message",
+        "message_shown",
         "document",
         "context_asked",
         "sensitivity",
@@ -346,6 +355,11 @@ class IngestJobAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[
         "finished_at",
     ]
     readonly_fields = fields
+
+    @admin.display(description="结果 · message")
+    def message_shown(self, job: IngestJob) -> str:
+        """A done job's outcome in the curator's language; else the message as written."""
+        return outcome_summary(job.outcome) if job.outcome else job.message
 
     @admin.display(description="document", ordering="document__name")
     def document_link(self, job: IngestJob) -> str:

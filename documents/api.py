@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.types import SENSITIVITIES
+from core.model.types import SENSITIVITIES
 from facts.selectors import glossary_snapshot
 from ingestion.context import REPORT_TYPES
 from ingestion.formats import EXTENSIONS, format_of
@@ -21,6 +21,7 @@ from .jobs import ingest_job_create, ingest_jobs_recover
 from .models import IngestJob
 from .selectors import ingest_job_list
 from .services import ContextChoice, IngestError, context_set_merge
+from .warning_groups import warnings_read
 
 MAX_UPLOAD = 50 * 1024 * 1024
 
@@ -40,7 +41,7 @@ def job_dict(job: IngestJob) -> dict[str, Any]:
         "message": job.message,
         "attempts": job.attempts,
         "document_id": job.document_id,
-        "warnings": list(job.document.warnings) if job.document is not None else [],
+        "warnings": [w.line for w in warnings_read(job.document.warnings)] if job.document is not None else [],
         "created_at": job.created_at.isoformat(),
         "finished_at": job.finished_at.isoformat() if job.finished_at else None,
     }

@@ -7,7 +7,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 
-from core.types import SENSITIVITIES
+from core.model.types import SENSITIVITIES
 from ingestion.context import REPORT_TYPES
 
 
@@ -28,7 +28,7 @@ class Document(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
     error = models.TextField(blank=True)
     # What ingestion could not read but did not refuse the file for: extraction warnings, and
-    # one per table that yielded no fact.
+    # one per table that yielded no fact (`IngestWarning.as_dict`: code, English text, place, count).
     warnings = models.JSONField(default=list, blank=True)
     # What the document says of itself (SPEC §15): who issued it (an entity code; blank when it
     # does not say), which report it is, for which period (`FY2019`, `2019H1`, `2019Q3`), and
@@ -80,7 +80,10 @@ class IngestJob(models.Model):
     report_period = models.CharField(max_length=16, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     progress = models.PositiveSmallIntegerField(default=0)
-    message = models.TextField(blank=True)
+    message = models.TextField(blank=True)  # in English, for the API and logs
+    # A done job's outcome (`DocumentOutcome.as_dict`): counts and warnings with their codes,
+    # said in the curator's language when shown.
+    outcome = models.JSONField(default=dict, blank=True)
     document = models.ForeignKey(Document, null=True, blank=True, on_delete=models.SET_NULL)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)

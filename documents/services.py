@@ -16,20 +16,20 @@ from typing import Any
 
 from django.db import transaction
 
-from core.periods import period_from_parts
-from core.types import SENSITIVITIES, Period
+from core.language.periods import period_from_parts
+from core.model.types import SENSITIVITIES, Period
 from facts.selectors import glossary_snapshot
 from facts.services import facts_delete, facts_replace
 from ingestion.context import REPORT_TYPES, document_context
 from ingestion.context.report import fits
 from ingestion.extract import extract
-from ingestion.ir import ExtractionError
+from ingestion.ir import ExtractionError, IngestWarning
 from ingestion.tables import document_facts
 from retrieval.services import chunks_delete, chunks_prepare, chunks_replace
 from retrieval.tasks import embedding_schedule
 
 from .models import Document, DocumentFile
-from .warning_groups import warnings_summary
+from .warning_groups import outcome_summary, warnings_read
 
 Progress = Callable[[int], None]
 _PERIOD_LABEL = re.compile(r"^\s*(?:FY(?P<fy>[0-9]{4})|(?P<year>[0-9]{4})(?P<part>H[12]|Q[1-4]))\s*$", re.IGNORECASE)
@@ -127,17 +127,23 @@ class DocumentOutcome:
     status: str  # created | replaced | unchanged
     chunks: int = 0
     facts: dict[str, int] = field(default_factory=lambda: {"approved": 0, "pending": 0, "conflicts": 0})
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[IngestWarning] = field(default_factory=list)
 
-    def summary(self) -> str:
-        """One line for the CLI and the job status, the warnings counted by kind."""
-        f = self.facts
-        line = (
-            f"{self.document.name}: {self.status}, {self.chunks} chunk(s), {f['approved']} fact(s), "
-            f"{f['pending']} pending for review{f', {f["conflicts"]} conflicting' if f['conflicts'] else ''}, "
-            f"{self.document.sensitivity}"
-        )
-        return f"{line}; {warnings_summary(self.warnings)}" if self.warnings else line
+    def summary(self, language: str = "en") -> str:
+        """One line for the CLI and the job status (in English unless `language` says), the
+        warnings counted by kind."""
+        return outcome_summary(self.as_dict(), language)
+
+    def as_dict(self) -> dict[str, Any]:
+        """What a job keeps of its outcome, to say it later in its reader's language."""
+        return {
+            "document": self.document.name,
+            "status": self.status,
+            "chunks": self.chunks,
+            "facts": dict(self.facts),
+            "sensitivity": self.document.sensitivity,
+            "warnings": [w.as_dict() for w in self.warnings],
+        }
 
 
 def document_ingest(
@@ -168,7 +174,7 @@ def document_ingest(
     if fresh and existing is not None and existing.sha256 == sha256 and existing.status == Document.Status.READY:
         step(100)
         return DocumentOutcome(
-            existing, "unchanged", existing.chunks.count(), _fact_counts(existing), list(existing.warnings)
+            existing, "unchanged", existing.chunks.count(), _fact_counts(existing), warnings_read(existing.warnings)
         )
     try:
         extracted = extract(name, data)
@@ -200,7 +206,7 @@ def document_ingest(
         document = existing or Document(name=name)
         document.sha256, document.media_type, document.size_bytes = sha256, extracted.media_type, len(data)
         document.sensitivity, document.status, document.error = level, Document.Status.READY, ""
-        document.warnings = warnings
+        document.warnings = [w.as_dict() for w in warnings]
         document.issuer, document.report_type = issuer_code or "", report_type or ""
         document.report_period = period.label if period else ""
         document.context_evidence, document.context_set = evidence, hand

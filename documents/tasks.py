@@ -3,15 +3,19 @@ queued ingestion job through the pipeline and record, under the worker's name, h
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 
+from django.db import DatabaseError
 from django.db.models import F
 from django.tasks import task
 from django.utils import timezone
 
 from .models import IngestJob
 from .services import ContextChoice, IngestError, document_ingest
+
+logger = logging.getLogger(__name__)
 
 
 @task()
@@ -55,6 +59,15 @@ def ingest_job_execute(job_id: str) -> IngestJob:
         )
     except IngestError as error:
         job.status, job.message, job.progress = IngestJob.Status.FAILED, str(error), 100
+    except DatabaseError:
+        # the ingestion is atomic, so nothing of the document was kept; the job must not stay
+        # "running" for ever, and the curator is told what happened without a trace
+        logger.exception("ingest job %s failed", job.pk)
+        job.status, job.progress = IngestJob.Status.FAILED, 100
+        job.message = (
+            "导入失败：数据库拒绝写入，文档未保存，请联系管理员查看服务器日志。"
+            " · The database refused the write; nothing was saved (see the server log)."
+        )
     else:
         job.status, job.message, job.document, job.progress = (
             IngestJob.Status.DONE,
@@ -62,7 +75,8 @@ def ingest_job_execute(job_id: str) -> IngestJob:
             outcome.document,
             100,
         )
+        job.outcome = outcome.as_dict()
     job.data = b""
     job.finished_at = timezone.now()
-    job.save(update_fields=["status", "message", "document", "progress", "data", "finished_at"])
+    job.save(update_fields=["status", "message", "outcome", "document", "progress", "data", "finished_at"])
     return job

@@ -10,23 +10,25 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import QuerySet
+from django.db.models import Count, Exists, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.forms.models import BaseInlineFormSet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.html import format_html
 
 from common.access import ClearanceFilteredAdmin, user_cleared, visible_to
-from core.compute import UNIT_PCT, CannotCompute, number_display
-from core.periods import period_parse
-from core.types import FactRecord, Period, SubTask
+from core.engine import UNIT_PCT, CannotCompute, number_display
+from core.language.periods import period_parse
+from core.model.types import FactRecord, Period, SubTask
 
-from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, Metric, Unit
+from .models import Alias, Channel, CompanyProfile, Entity, FactDispute, FactMetric, Metric, Unit
 from .reasons import PARENT_STATEMENT, REASON_KINDS, reason_kind_q, reason_shown
 from .review_admin import ReviewQueueAdmin
 from .selectors import FormulaPreview, formula_preview, glossary_snapshot
 from .services import ALIAS_TARGETS, alias_conflict, alias_create, facts_review, metric_formula_problems
+from .services.disputes import disputes_resolve
 
 
 class AliasForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -279,6 +281,23 @@ class StatementFilter(admin.SimpleListFilter):
         return queryset
 
 
+def _open_disputes() -> QuerySet[FactDispute]:
+    return FactDispute.objects.filter(fact=OuterRef("pk"), status=FactDispute.Status.OPEN)
+
+
+class DisputedFilter(admin.SimpleListFilter):
+    """Facts an analyst has said are wrong, still waiting for a curator."""
+
+    title = "反馈 · disputes"
+    parameter_name = "disputed"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("open", "有未处理的反馈 · open disputes")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[FactMetric]) -> QuerySet[FactMetric]:
+        return queryset.filter(Exists(_open_disputes())) if self.value() == "open" else queryset
+
+
 class VisibleDocumentFilter(admin.RelatedFieldListFilter):  # type: ignore[type-arg]
     """Only the documents the curator may open are choices: a RESTRICTED document's name is
     never listed to an uncleared curator."""
@@ -288,6 +307,17 @@ class VisibleDocumentFilter(admin.RelatedFieldListFilter):  # type: ignore[type-
         return [(document.pk, str(document)) for document in documents.order_by("name")]
 
 
+class DisputeInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = FactDispute
+    extra = 0
+    can_delete = False
+    fields = ["status", "note", "created_by", "created_at", "resolved_by", "resolved_at", "resolution"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(FactMetric)
 class FactMetricAdmin(ReviewQueueAdmin, ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     """Facts are read-mostly: lineage is shown, not edited; pending rows wait in the review queue
@@ -295,10 +325,10 @@ class FactMetricAdmin(ReviewQueueAdmin, ClearanceFilteredAdmin, admin.ModelAdmin
 
     list_display = [
         "entity", "metric", "period_label", "channel", "value", "unit", "source_doc", "locator",
-        "sensitivity", "review_status", "reason", "suggested_alias",
+        "sensitivity", "review_status", "reason", "suggested_alias", "open_disputes",
     ]  # fmt: skip
     list_filter = [
-        "review_status", ReasonKindFilter, StatementFilter, "sensitivity", "period_type",
+        "review_status", DisputedFilter, ReasonKindFilter, StatementFilter, "sensitivity", "period_type",
         ("document", VisibleDocumentFilter),
     ]  # fmt: skip
     search_fields = [
@@ -309,6 +339,7 @@ class FactMetricAdmin(ReviewQueueAdmin, ClearanceFilteredAdmin, admin.ModelAdmin
         "locator", "document", "valid_as_of", "suggested_alias", "ingested_at",
     ]  # fmt: skip
     actions = ["approve", "reject"]
+    inlines = [DisputeInline]  # analysts' "this figure is wrong", beside the fact
     change_list_template = "admin/facts/factmetric/change_list.html"  # links the grouped review queue
     # Newest rows first, read backwards along the primary key: the natural key's index holds
     # approved rows only, so ordering the whole table by it would sort every row.
@@ -322,6 +353,20 @@ class FactMetricAdmin(ReviewQueueAdmin, ClearanceFilteredAdmin, admin.ModelAdmin
 
     def get_urls(self) -> list[Any]:
         return [*self.review_urls(), *super().get_urls()]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[FactMetric]:
+        # A subquery per listed row (the page's, not the table's): a join and GROUP BY would
+        # count the whole fact table before the list takes its newest rows.
+        counted = _open_disputes().order_by().values("fact").annotate(n=Count("pk")).values("n")
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(open_dispute_count=Coalesce(Subquery(counted, output_field=IntegerField()), 0))
+        )
+
+    @admin.display(description="未处理的反馈 · open disputes")
+    def open_disputes(self, fact: FactMetric) -> int:
+        return fact.open_dispute_count  # type: ignore[attr-defined]
 
     @admin.display(description="原因 · reason", ordering="review_note")
     def reason(self, fact: FactMetric) -> str:
@@ -350,3 +395,41 @@ class FactMetricAdmin(ReviewQueueAdmin, ClearanceFilteredAdmin, admin.ModelAdmin
     def reject(self, request: HttpRequest, queryset: QuerySet[FactMetric]) -> None:
         outcome = facts_review(facts=queryset, status=FactMetric.Review.REJECTED)
         self.message_user(request, f"已驳回 {outcome.changed} 条事实。")
+
+
+@admin.register(FactDispute)
+class FactDisputeAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
+    """Analysts' "this figure is wrong", beside the fact they are about; the list's count of open
+    ones is the curator's to-do."""
+
+    list_display = ["created_at", "status", "fact_link", "figure", "note", "created_by", "resolved_by"]
+    list_filter = ["status", ("fact__document", VisibleDocumentFilter)]
+    search_fields = ["note", "fact__source_doc", "fact__locator", "fact__metric__code", "fact__entity__code"]
+    readonly_fields = ["fact", "note", "created_by", "created_at", "resolved_by", "resolved_at"]
+    list_select_related = ["fact", "created_by", "resolved_by"]
+    actions = ["resolve"]
+    restricted_lookups = FactDispute.SENSITIVITY_LOOKUPS
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.display(description="事实 · fact")
+    def fact_link(self, dispute: FactDispute) -> str:
+        url = reverse("admin:facts_factmetric_change", args=[dispute.fact_id])
+        fact = dispute.fact
+        return format_html('<a href="{}">{} {} {}</a>', url, fact.entity_id, fact.metric_id, fact.period_label)
+
+    @admin.display(description="数值与来源 · figure")
+    def figure(self, dispute: FactDispute) -> str:
+        fact = dispute.fact
+        return format_html("{} {} · {} <code>{}</code>", fact.value, fact.unit_id or "", fact.source_doc, fact.locator)
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        open_count = self.get_queryset(request).filter(status=FactDispute.Status.OPEN).count()
+        extra_context = {**(extra_context or {}), "title": f"数字有误的反馈 · disputes ({open_count} open)"}
+        return super().changelist_view(request, extra_context)
+
+    @admin.action(description="标记为已处理 · resolve")
+    def resolve(self, request: HttpRequest, queryset: QuerySet[FactDispute]) -> None:
+        count = disputes_resolve(disputes=queryset, user=request.user)
+        self.message_user(request, f"{count} dispute(s) resolved.", messages.SUCCESS)

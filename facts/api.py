@@ -11,6 +11,8 @@ from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,11 +24,12 @@ from common.api.fields import FactSourceSerializer
 from common.api.pagination import StrictLimitOffsetPagination
 from common.api.permissions import CuratorWrites
 from core.glossary import AGGREGATIONS
-from core.types import SENSITIVITIES
+from core.model.types import SENSITIVITIES
 
-from .models import Alias, FactMetric, Metric
+from .models import Alias, FactDispute, FactMetric, Metric
 from .selectors import FactFilterError, fact_filter, fact_list, glossary_snapshot
 from .services import AliasExists, alias_create
+from .services.disputes import NOTE_LIMIT, DisputeError, dispute_file
 
 
 class FactListApi(ListAPIView):  # type: ignore[type-arg]
@@ -171,3 +174,36 @@ class MetricListApi(APIView):
             for m in sorted(metrics, key=lambda m: m.code)
         ]
         return Response(MetricSerializer(rows, many=True).data)
+
+
+class FactDisputeApi(APIView):
+    """`POST /v1/facts/{id}/disputes`: "this figure is wrong", with a note, into the curator's
+    review queue beside the fact. A fact the caller may not see is a 404, as a missing one."""
+
+    class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+        note = serializers.CharField(max_length=NOTE_LIMIT, allow_blank=False, trim_whitespace=True)
+
+        class Meta:
+            ref_name = "FactDisputeInput"
+
+    class OutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+        fact = serializers.IntegerField(source="fact_id")
+
+        class Meta:
+            ref_name = "FactDispute"
+            model = FactDispute
+            fields = ["id", "fact", "note", "status", "created_at"]
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            dispute = dispute_file(
+                fact_id=pk, note=data.validated_data["note"], user=request.user, cleared=user_cleared(request.user)
+            )
+        except DisputeError as error:
+            raise ApiValidationError({"note": [str(error)]}) from None
+        if dispute is None:
+            raise NotFound("No such fact.")
+        return Response(self.OutputSerializer(dispute).data, status=status.HTTP_201_CREATED)

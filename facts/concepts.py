@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 
 from core.glossary import GlossarySnapshot
-from core.normalize import text_normalize
+from core.language.normalize import text_normalize
 from ingestion.tables.reading import same_concept
 
 

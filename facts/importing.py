@@ -30,8 +30,8 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from core.glossary import GlossarySnapshot
-from core.periods import period_parse
-from core.types import CODE_RE, SENSITIVITIES, Period
+from core.language.periods import period_parse
+from core.model.types import CODE_RE, SENSITIVITIES, Period
 from ingestion.values import decimal_parse
 
 from .models import Alias, Entity, FactMetric, Metric

@@ -5,13 +5,14 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
 
 from core.glossary import alias_key
-from core.types import ENTITY_KINDS, SENSITIVITIES
+from core.model.types import ENTITY_KINDS, SENSITIVITIES
 
 code_validator = RegexValidator(r"^[A-Z0-9][A-Z0-9_]*$", "A code is upper-case letters, digits and _.")
 currency_validator = RegexValidator(r"^[A-Z]{3}$", "A currency is an ISO 4217 code of three capitals: USD, EUR, CNY …")
@@ -380,3 +381,34 @@ class FactMetric(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entity_id} {self.metric_id} {self.period_label} {self.channel_id} = {self.value}"
+
+
+class FactDispute(models.Model):
+    """An analyst's "this figure is wrong" (issue P): a note on one fact, waiting in the curator's
+    review queue beside it until a curator resolves it."""
+
+    # A dispute is as sensitive as its fact, which is as sensitive as its document.
+    SENSITIVITY_LOOKUPS = ("fact__sensitivity", "fact__document__sensitivity")
+
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        RESOLVED = "resolved", "resolved"
+
+    fact = models.ForeignKey(FactMetric, on_delete=models.CASCADE, related_name="disputes")
+    note = models.TextField(max_length=2000)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolution = models.CharField(max_length=255, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"dispute on fact {self.fact_id} ({self.status})"

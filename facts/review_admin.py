@@ -22,8 +22,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
-from core.periods import period_parse
-from core.types import Period
+from core.language.periods import period_parse
+from core.model.types import Period
 
 from .concepts import metrics_of_concept
 from .models import FactMetric, Metric
@@ -32,6 +32,7 @@ from .selectors import glossary_snapshot, key_held
 from .services import fact_choose, facts_key_set, facts_reject, label_alias_add, label_metric_create
 
 GROUPS_PAGE = 300  # candidates per page; a group cut by the page goes on on the next one
+CLOSEST_SHOWN = 3  # same-concept metrics offered as one-click choices for a label
 # Groups with a metric first on every database (SQLite puts NULL first, PostgreSQL last).
 _GROUP_ORDER = (
     F("metric_id").asc(nulls_last=True),
@@ -179,14 +180,26 @@ class LabelMetricForm(forms.Form):
 
 
 class LabelAliasForm(forms.Form):
-    text = forms.CharField(max_length=255, label="行标签 · label")
-    metric = forms.CharField(max_length=64, label="指标 · metric")
+    """The metric a row label names: one of the closest offered (`closest`, a code), else the
+    metric typed (`metric`: a code, name or alias, against the page's one list of metrics)."""
 
-    def clean_metric(self) -> str:
-        code = self.cleaned_data["metric"]
-        if code not in glossary_snapshot().metrics:
-            raise ValidationError(f"术语表中没有指标 {code} · No metric {code} in the glossary.")
-        return code
+    text = forms.CharField(max_length=255, label="行标签 · label")
+    metric = forms.CharField(max_length=255, required=False, label="指标 · metric")
+    closest = forms.CharField(max_length=64, required=False, label="相近指标 · closest metric")
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        given = (cleaned.get("closest") or cleaned.get("metric") or "").strip()
+        if not given:
+            raise ValidationError({"metric": "请选择或填写一个指标 · Choose or type a metric."})
+        code = glossary_snapshot().resolve("metric", given)
+        if code is None:
+            said = f"术语表中没有指标「{given}」· No metric in the glossary is called '{given}' (code, name or alias)."
+            raise ValidationError({"metric": said})
+        cleaned["metric"] = code
+        return cleaned
 
 
 def _period_read(text: str) -> Period | None:
@@ -212,16 +225,6 @@ def _glossary_row(kind: str, text: str) -> Any:
     return model.objects.get(code=code)  # type: ignore[union-attr]
 
 
-def metrics_ranked(label: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """The metrics a row label may name, as (code, name): those of the same concept, closest
-    first (`metrics_of_concept`); then every other metric by code."""
-    glossary = glossary_snapshot()
-    closest = metrics_of_concept(label, glossary)
-    taken = {code for code, _ in closest}
-    others = sorted((code, info.name) for code, info in glossary.metrics.items() if code not in taken)
-    return closest, others
-
-
 class ReviewQueueAdmin:
     """Mixed into the `FactMetric` admin: the `review/` page and its POST actions."""
 
@@ -237,6 +240,23 @@ class ReviewQueueAdmin:
             path("review/alias/", view(require_POST(self.review_alias)), name="facts_factmetric_review_alias"),
             path("review/reject/", view(require_POST(self.review_reject)), name="facts_factmetric_review_reject"),
             path("review/metric/", view(require_POST(self.review_metric)), name="facts_factmetric_review_metric"),
+        ]
+
+    def index_entries(self, request: HttpRequest) -> list[dict[str, Any]]:
+        """The queue in the facts app on the admin index and sidebar, with how many candidates
+        this curator may see wait (`ragspine_site.admin_site`)."""
+        if not self.has_view_permission(request):  # type: ignore[attr-defined]
+            return []
+        waiting = self._candidates(request).count()
+        return [
+            {
+                "name": f"审核队列 · Review queue（{waiting}）",
+                "object_name": "ReviewQueue",
+                "admin_url": reverse("admin:facts_factmetric_review"),
+                "add_url": None,
+                "view_only": not self.has_change_permission(request),  # type: ignore[attr-defined]
+                "perms": {"view": True},
+            }
         ]
 
     def _candidates(self, request: HttpRequest) -> QuerySet[FactMetric]:
@@ -261,22 +281,32 @@ class ReviewQueueAdmin:
             first = facts[0]
             label = first.suggested_alias if first.metric_id is None or _label_waits(facts) else ""
             known = glossary.resolve("metric", label) if label else None
+            shared, own = _reasons_split([f.review_note for f in facts])
+            holder = _holder(visible, first)
             groups.append(
                 {
-                    "facts": [_candidate_shown(f) for f in facts],
+                    "facts": [_candidate_shown(f, note) for f, note in zip(facts, own, strict=True)],
                     "first": first,
+                    # The reasons every candidate of the group gives, said once for the group.
+                    "reason": reason_shown(shared),
+                    "reason_en": shared,
                     "label": label,
                     # A label's alias and new-metric forms act on every period of it: once a page.
                     "label_above": label in labels_offered,
                     # The glossary learnt the label after the document was read (the metric's
                     # page, an import): one click gives the waiting candidates that metric.
                     "known": (known, glossary.metrics[known].name) if known in glossary.metrics else None,
-                    "closest": metrics_ranked(label) if label else ([], []),
-                    "holder": _holder(visible, first),
+                    # A few quick choices; any other metric is typed against the page's one list.
+                    "closest": metrics_of_concept(label, glossary)[:CLOSEST_SHOWN] if label else [],
+                    "holder": holder,
+                    "approvable": first.metric_id is not None and holder is None,
                     "unit": first.unit_id or "",
                 }
             )
             labels_offered.add(label)
+        # One source on the page (the usual case: a report's queue) is named once, not per row.
+        sources = {(fact.document_id, fact.source_doc) for fact in page.object_list}
+        single = page.object_list[0] if len(sources) == 1 else None
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
@@ -288,6 +318,8 @@ class ReviewQueueAdmin:
             "query_without_page": urlencode([(k, v) for k, v in request.GET.items() if k != "page"]),
             "metric_names": sorted((code, info.name) for code, info in glossary.metrics.items()),
             "units": sorted(glossary.units),
+            "single_document": single.document if single is not None else None,
+            "source_single": single.source_doc if single is not None else "",
             "aggregations": Metric._meta.get_field("aggregation").choices,
             "shown_ids": [fact.pk for fact in page.object_list],
             "entity_names": [(e.code, e.name) for e in glossary.in_scope_entities()[:500]],
@@ -450,12 +482,21 @@ def _label_waits(facts: list[FactMetric]) -> bool:
     return any(f.suggested_alias and "label" in reason_kinds(f.review_note) for f in facts)
 
 
-def _candidate_shown(fact: FactMetric) -> dict[str, Any]:
+def _candidate_shown(fact: FactMetric, own_note: str) -> dict[str, Any]:
     return {
         "fact": fact,
         "statement": "母公司 · parent" if PARENT_STATEMENT in fact.review_note else "合并 · consolidated",
-        "reason": reason_shown(fact.review_note),
+        "reason": reason_shown(own_note),
+        "reason_en": own_note,
     }
+
+
+def _reasons_split(notes: list[str]) -> tuple[str, list[str]]:
+    """The reasons every note gives (as a note), and each note's other reasons: a group says its
+    shared reasons once, and each row only what is its own."""
+    parts = [[part for part in note.split("; ") if part] for note in notes]
+    shared = [part for part in parts[0] if all(part in other for other in parts[1:])] if parts else []
+    return "; ".join(shared), ["; ".join(p for p in own if p not in shared) for own in parts]
 
 
 def _holder(visible: QuerySet[FactMetric], fact: FactMetric) -> FactMetric | None:

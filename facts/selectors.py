@@ -12,8 +12,8 @@ from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from common.access import sensitivity_strictest, sensitivity_strictest_sql, visible_to, visible_to_sql
-from core.compute import CannotCompute, Computed, formula_compute, formula_metrics_build
-from core.formula import formula_parse, formula_render, formulas_check
+from core.engine import CannotCompute, Computed, formula_compute, formula_metrics_build
+from core.engine.formula import formula_parse, formula_render, formulas_check
 from core.glossary import (
     AliasRecord,
     ChannelInfo,
@@ -23,9 +23,9 @@ from core.glossary import (
     UnitInfo,
     glossary_build,
 )
-from core.periods import period_parse
+from core.language.periods import period_parse
+from core.model.types import SENSITIVITIES, FactRecord, Period, SubTask
 from core.ports import FiguresHead
-from core.types import SENSITIVITIES, FactRecord, Period, SubTask
 
 from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, GlossaryState, Metric, Unit
 
@@ -221,35 +221,43 @@ def facts_pending(task: SubTask, *, cleared: bool) -> QuerySet[FactMetric]:
 def facts_get(tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...], FactRecord]:
     """Every fact `tasks` name that the caller may see, keyed by `SubTask.key`, in a few queries.
 
-    Tasks are grouped by period and channel, and each group is read with the metric and entity
-    lists in `IN` clauses of at most `_IN_BATCH` codes, so a ranking over thousands of entities
-    is a handful of queries instead of one per entity. Rows the tasks did not ask for (the
-    cross product of a group's metrics and entities) are dropped.
+    Tasks are grouped by channel, and each group is read with its metrics, periods and entities in
+    `IN` clauses (the entities in batches of at most `_IN_BATCH` codes), so a ranking over
+    thousands of entities is a handful of queries instead of one per entity, and a series of
+    twelve quarters with the quarters it compares with is one query instead of thirteen. Rows the
+    tasks did not ask for (the cross product of a group's metrics, periods and entities) are
+    dropped.
     """
     wanted = {task.key for task in tasks}
-    groups: dict[tuple[str, str, str], tuple[set[str], set[str]]] = {}
+    groups: dict[str, tuple[set[str], set[str], set[str], set[str]]] = {}
     for metric, entity, period_type, period, channel in wanted:
-        metrics, entities = groups.setdefault((period_type, period, channel), (set(), set()))
+        metrics, entities, types, periods = groups.setdefault(channel, (set(), set(), set(), set()))
         metrics.add(metric)
         entities.add(entity)
+        types.add(period_type)
+        periods.add(period)
     found: dict[tuple[str, ...], FactRecord] = {}
     select, params = _approved_facts_sql(cleared)
     value_field, date_field = FactMetric._meta.get_field("value"), FactMetric._meta.get_field("valid_as_of")
+
+    def among(values: Collection[str]) -> str:
+        return f"IN ({', '.join(['%s'] * len(values))})"
+
     with connection.cursor() as cursor:
-        for (period_type, period, channel), (metrics, entities) in groups.items():
+        for channel, (metrics, entities, types, periods) in groups.items():
             ordered = sorted(entities)
             for start in range(0, len(ordered), _IN_BATCH):
                 chunk = ordered[start : start + _IN_BATCH]
                 cursor.execute(
-                    f"{select} AND f.period_type = %s AND f.period = %s AND f.channel_code = %s "
-                    f"AND f.metric_code IN ({', '.join(['%s'] * len(metrics))}) "
-                    f"AND f.entity_code IN ({', '.join(['%s'] * len(chunk))})",
-                    [*params, period_type, period, channel, *sorted(metrics), *chunk],
+                    f"{select} AND f.channel_code = %s AND f.period_type {among(types)} "
+                    f"AND f.period {among(periods)} AND f.metric_code {among(metrics)} "
+                    f"AND f.entity_code {among(chunk)}",
+                    [*params, channel, *sorted(types), *sorted(periods), *sorted(metrics), *chunk],
                 )
                 for row in cursor.fetchall():
                     value = value_field.from_db_value(row[5], None, connection)
                     fact = fact_record((*row[:5], value, *row[6:10], date_field.to_python(row[10]), row[11]))
-                    key = (fact.metric, fact.entity, period_type, period, channel)
+                    key = (fact.metric, fact.entity, fact.period.period_type, fact.period.period, channel)
                     if key in wanted:
                         found[key] = fact
     return found

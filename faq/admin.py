@@ -11,8 +11,8 @@ from django.template.response import TemplateResponse
 from django.urls import path
 
 from common.access import ClearanceFilteredAdmin
-from core.intent import parse_intent
-from core.security import security_screen
+from core.gates.security import security_screen
+from core.parse.intent import parse_intent
 from facts.selectors import glossary_snapshot
 
 from .models import FAQItem

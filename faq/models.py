@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db import models
 
-from core.types import SENSITIVITIES
+from core.model.types import SENSITIVITIES
 
 
 class FAQItem(models.Model):

@@ -11,9 +11,9 @@ from django.db.models import Count, F, Max, QuerySet
 from django.utils import timezone
 
 from common.access import visible_to
-from core.faq import faq_exclusion, faq_key, jaccard
+from core.gates.faq import faq_exclusion, faq_key, jaccard
+from core.model.types import RESTRICTED, ParsedIntent
 from core.ports import FaqHit
-from core.types import RESTRICTED, ParsedIntent
 from retrieval.text import tokens
 
 from .models import FAQItem

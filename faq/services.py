@@ -11,7 +11,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from core.types import SENSITIVITIES
+from core.model.types import SENSITIVITIES
 from facts.services import ImportAborted
 
 from .models import FAQItem

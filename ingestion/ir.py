@@ -104,6 +104,43 @@ class Table:
 
 
 @dataclass(frozen=True)
+class IngestWarning:
+    """Something read but not understood, short of refusing the file.
+
+    `code` names the kind and never changes (a display names it in its reader's language);
+    `text` says it in English, as a log line does; `place` is where (a table's locator prefix,
+    "" for the whole file); `count`, how many of what the kind counts (lines of text), else 0.
+    """
+
+    code: str
+    text: str
+    place: str = ""
+    count: int = 0
+
+    @property
+    def line(self) -> str:
+        """`page=4,table=1: no facts read (…)`, or the text alone for the whole file."""
+        return f"{self.place}: {self.text}" if self.place else self.text
+
+    def as_dict(self) -> dict[str, str | int]:
+        return {"code": self.code, "text": self.text, "place": self.place, "count": self.count}
+
+    @classmethod
+    def from_dict(cls, stored: dict[str, str | int]) -> IngestWarning:
+        return cls(
+            str(stored.get("code", "")),
+            str(stored.get("text", "")),
+            str(stored.get("place", "")),
+            int(stored.get("count", 0)),
+        )
+
+
+# The kinds of warning the extractors give (the tables' own are `ingestion.tables.TABLE_PROBLEMS`).
+PDF_EMPTY_PASSWORD = "pdf.empty_password"
+PDF_UNDECODABLE_LINES = "pdf.undecodable_lines"
+
+
+@dataclass(frozen=True)
 class ExtractedDocument:
     """Everything extracted from one file; `pages` counts slides, pages or sheets (0: not paginated)."""
 
@@ -113,7 +150,7 @@ class ExtractedDocument:
     tables: list[Table]
     blocks: list[Block]
     pages: int
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[IngestWarning] = field(default_factory=list)
 
 
 def is_cell_locator(locator: str) -> bool:

@@ -32,7 +32,15 @@ from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Any
 
-from .ir import Block, ExtractedDocument, ExtractionError, Table
+from .ir import (
+    PDF_EMPTY_PASSWORD,
+    PDF_UNDECODABLE_LINES,
+    Block,
+    ExtractedDocument,
+    ExtractionError,
+    IngestWarning,
+    Table,
+)
 from .statements import statement_of
 from .values import value_parse
 
@@ -157,16 +165,27 @@ def read_pdf(name: str, data: bytes, *, media_type: str, max_pages: int) -> Extr
             raise ExtractionError(f"{name}: the PDF has no pages.", "empty")
         if count > max_pages:
             raise ExtractionError(f"{name}: {count} pages exceed the limit of {max_pages}.", "too_many_pages")
-        warnings = []
+        warnings: list[IngestWarning] = []
         if getattr(pdf.doc, "encryption", None):
-            warnings.append("the PDF is encrypted with an empty user password (permissions only); read as usual")
+            warnings.append(
+                IngestWarning(
+                    PDF_EMPTY_PASSWORD,
+                    "the PDF is encrypted with an empty user password (permissions only); read as usual",
+                )
+            )
         pages, dropped = _pages_read(name, data, pdf, count)
         sizes: Counter[float] = Counter()
         for page in pages:
             for line in page.lines:
                 sizes[_size(line)] += len(line["text"])
         if dropped:
-            warnings.append(f"{dropped} lines of text could not be decoded (fonts without a Unicode mapping)")
+            warnings.append(
+                IngestWarning(
+                    PDF_UNDECODABLE_LINES,
+                    f"{dropped} lines of text could not be decoded (fonts without a Unicode mapping)",
+                    count=dropped,
+                )
+            )
             if not any(p.lines for p in pages) and not any(p.found for p in pages):
                 raise ExtractionError(
                     f"{name}: no readable text: the PDF's fonts have no Unicode mapping (or it is scanned); "

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from core.normalize import text_normalize
+from core.language.normalize import text_normalize
 
 AS_PRINTED = "AS_PRINTED"
 UNSTATED = "AMT"

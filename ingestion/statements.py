@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.types import Period
+from core.model.types import Period
 
 CONSOLIDATED = "consolidated"
 PARENT = "parent"

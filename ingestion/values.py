@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from core.normalize import text_normalize
+from core.language.normalize import text_normalize
 
 NO_VALUE = frozenset({"", "-", "—", "–", "--", "——", "/", "n/a", "na", "n.a.", "nm", "n.m.", "不适用", "无", "*"})
 

@@ -25,7 +25,7 @@ from agent.serialize import (
     SourceSerializer,
     result_as_dict,
 )
-from core.types import ANSWER_KINDS, ANSWER_ROUTES
+from core.model.types import ANSWER_KINDS, ANSWER_ROUTES
 
 LINEAGE = ("request_id", "route", "answer_kind", "facts", "computed", "sources", "clarification", "guard")
 

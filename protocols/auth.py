@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
+from common.api.authentication import ClearanceTokenAuthentication
 
-class BearerTokenAuthentication(TokenAuthentication):
+
+class BearerTokenAuthentication(ClearanceTokenAuthentication):
     keyword = "Bearer"
 
 

@@ -24,7 +24,7 @@ from typing import Any
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
@@ -34,6 +34,7 @@ from rest_framework.throttling import ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
 from agent.conversation import MAX_TURNS
+from common.api.authentication import ClearanceTokenAuthentication
 from common.api.fields import QuestionTextField, StrictCharField
 from common.api.schema import ERRORS
 
@@ -69,7 +70,7 @@ class JsonWhateverIsAccepted(DefaultContentNegotiation):
 
 
 class OpenAIApi(APIView):
-    authentication_classes = [BearerTokenAuthentication, TokenAuthentication, SessionAuthentication]
+    authentication_classes = [BearerTokenAuthentication, ClearanceTokenAuthentication, SessionAuthentication]
     renderer_classes = [JSONRenderer]
     content_negotiation_class = JsonWhateverIsAccepted
 

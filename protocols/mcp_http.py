@@ -26,11 +26,11 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from rest_framework import exceptions
-from rest_framework.authentication import TokenAuthentication
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from common.api.authentication import ClearanceTokenAuthentication
 from common.middleware import database_error_answer
 
 from .auth import BearerTokenAuthentication
@@ -114,7 +114,7 @@ async def _exchange(scope: dict[str, Any], body: bytes) -> list[dict[str, Any]]:
 
 
 class McpApi(APIView):
-    authentication_classes = [BearerTokenAuthentication, TokenAuthentication]
+    authentication_classes = [BearerTokenAuthentication, ClearanceTokenAuthentication]
     permission_classes = [IsAuthenticated]
     throttle_classes: list[type] = []  # per message, below: which rate applies depends on the message
     parser_classes: list[type] = []  # the body goes to the MCP server as it came

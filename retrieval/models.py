@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from django.db import models
 
-from core.types import SENSITIVITIES
+from core.model.types import SENSITIVITIES
 
 
 class EmbeddingField(models.Field):  # type: ignore[type-arg]

@@ -7,14 +7,15 @@ and the row fetch filters again), so an uncleared caller never loads a RESTRICTE
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import connection
 from django.db.models import Q, QuerySet
 
 from common.access import visible_to, visible_to_sql
+from core.model.types import Source
 from core.ports import RetrievedChunk
-from core.types import Source
 from facts.selectors import glossary_snapshot
 
 from .embedders import EmbedderError, embedder_build
@@ -43,11 +44,14 @@ class SearchHit:
     issuer: str = ""  # the entity code of the company whose document it is ("" when unknown)
 
 
-def _ranked(query: str, *, cleared: bool, mode: str, k: int) -> list[tuple[int, float]]:
-    rankings: list[list[tuple[int, float]]] = []
+def _ranked(queries: Sequence[str], *, cleared: bool, mode: str, k: int) -> list[list[tuple[int, float]]]:
+    """One ranking per query. The queries' vectors come from one call to the embedder, and the
+    indexes read their version stamps once for all of them."""
+    lexical: list[list[tuple[int, float]]] = []
+    vector: list[list[tuple[int, float]]] = []
     if mode in ("bm25", "hybrid"):
         glossary_words_ensure(glossary_snapshot)
-        rankings.append(lexical_index().search(tokens(query), cleared=cleared, k=max(k, CANDIDATES)))
+        lexical = lexical_index().search_many([tokens(q) for q in queries], cleared=cleared, k=max(k, CANDIDATES))
     if mode in ("vector", "hybrid"):
         embedder = embedder_build()
         if not embedder.enabled:
@@ -55,16 +59,17 @@ def _ranked(query: str, *, cleared: bool, mode: str, k: int) -> list[tuple[int, 
                 raise SearchModeUnavailable("vector search needs an embedder (set RAGSPINE_EMBEDDER)")
         else:
             try:
-                vector = embedder.embed_query(query)
-                found = VectorIndex().search(vector, cleared=cleared, k=max(k, CANDIDATES), space=embedder.signature)
-                rankings.append(found)
+                vectors = embedder.embed_queries(list(queries))
+                vector = VectorIndex().search_many(
+                    vectors, cleared=cleared, k=max(k, CANDIDATES), space=embedder.signature
+                )
             except EmbedderError as error:
                 if mode == "vector":
                     raise SearchModeUnavailable(f"the embedder failed: {error}") from None
                 logger.warning("embedder failed, lexical results only: %s", error)
-    if len(rankings) == 1:
-        return rankings[0][:k]
-    return scores_fuse(rankings[0], rankings[1])[:k]
+    if lexical and vector:
+        return [scores_fuse(b, v)[:k] for b, v in zip(lexical, vector, strict=True)]
+    return [ranking[:k] for ranking in (lexical or vector or [[] for _ in queries])]
 
 
 def chunks_unembedded(signature: str, *, document_id: int | None = None) -> QuerySet[Chunk]:
@@ -92,14 +97,23 @@ def vectors_pending(*, cleared: bool) -> int:
 
 
 def chunk_search(query: str, *, cleared: bool, k: int = 10, mode: str = "hybrid") -> list[SearchHit]:
-    ranked = _ranked(query, cleared=cleared, mode=mode, k=k)
-    if not ranked:
-        return []
-    by_id = {row[0]: row for row in _chunk_rows([pk for pk, _ in ranked], cleared=cleared)}
+    return chunk_search_many([query], cleared=cleared, k=k, mode=mode)[0]
+
+
+def chunk_search_many(
+    queries: Sequence[str], *, cleared: bool, k: int = 10, mode: str = "hybrid"
+) -> list[list[SearchHit]]:
+    """`chunk_search` for each query, in order: one embedding call and one read of the hits."""
+    rankings = _ranked(queries, cleared=cleared, mode=mode, k=k)
+    wanted = sorted({pk for ranked in rankings for pk, _ in ranked})
+    by_id = {row[0]: row for row in _chunk_rows(wanted, cleared=cleared)} if wanted else {}
     return [
-        SearchHit(pk, by_id[pk][1], by_id[pk][2], score, by_id[pk][3], by_id[pk][4], by_id[pk][5])
-        for pk, score in ranked
-        if pk in by_id
+        [
+            SearchHit(pk, by_id[pk][1], by_id[pk][2], score, by_id[pk][3], by_id[pk][4], by_id[pk][5])
+            for pk, score in ranked
+            if pk in by_id
+        ]
+        for ranked in rankings
     ]
 
 
@@ -131,9 +145,12 @@ class OrmNarrativeRetriever:
     """The `NarrativeRetriever` port over the chunk table (hybrid when an embedder is configured)."""
 
     def retrieve(self, query: str, *, cleared: bool, k: int = 8) -> list[RetrievedChunk]:
+        return self.retrieve_many([query], cleared=cleared, k=k)[0]
+
+    def retrieve_many(self, queries: Sequence[str], *, cleared: bool, k: int = 8) -> list[list[RetrievedChunk]]:
         return [
-            RetrievedChunk(h.chunk_id, h.doc, h.locator, h.snippet, h.score, h.document_id, h.issuer)
-            for h in chunk_search(query, cleared=cleared, k=k)
+            [RetrievedChunk(h.chunk_id, h.doc, h.locator, h.snippet, h.score, h.document_id, h.issuer) for h in hits]
+            for hits in chunk_search_many(queries, cleared=cleared, k=k)
         ]
 
     def documents_find(self, query: str, *, cleared: bool, k: int = 10) -> list[Source]:

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterable
 
 from core.glossary import GlossarySnapshot
-from core.normalize import text_normalize
+from core.language.normalize import text_normalize
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _ASCII_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")

@@ -42,7 +42,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.golden import expectations_check, unexplained_digits  # noqa: E402
+from agent.golden import expectations_check, unexplained_digits  # noqa: E402
 from tests.providers.hostile import HOSTILE_QUESTIONS, HOSTILE_REPLY, invented_in, streamed_text  # noqa: E402
 
 GOLDEN = ROOT.parent / "shared" / "golden" / "golden.jsonl"

@@ -43,3 +43,14 @@ def analyst(demo: dict[str, Any]) -> APIClient:
 @pytest.fixture
 def cleared(demo: dict[str, Any]) -> APIClient:
     return client_for(demo["users"]["analyst_cleared"])
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _ui_catalogues_compiled() -> None:
+    """The UI's catalogues compiled as `make` does, when a .po is newer than its .mo."""
+    from pathlib import Path
+
+    for po in (Path(__file__).resolve().parents[1] / "locale").glob("*/LC_MESSAGES/django.po"):
+        mo = po.with_suffix(".mo")
+        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+            call_command("compilemessages", verbosity=0, locale=[po.parents[1].name])

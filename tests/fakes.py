@@ -16,8 +16,8 @@ from core.glossary import (
     UnitInfo,
     glossary_build,
 )
-from core.periods import period_parse
-from core.types import RESTRICTED, FactRecord, Period, SubTask
+from core.language.periods import period_parse
+from core.model.types import RESTRICTED, FactRecord, Period, SubTask
 
 DEMO = Path(__file__).resolve().parent.parent / "demo"
 
@@ -155,11 +155,14 @@ class BigramHashEmbedder:
     def embed_query(self, text: str) -> list[float]:
         return self.embed([text])[0]
 
+    def embed_queries(self, texts: list[str]) -> list[list[float]]:
+        return self.embed(texts)
+
     def embed(self, texts: list[str]) -> list[list[float]]:
         import hashlib
         import math
 
-        from core.normalize import text_normalize
+        from core.language.normalize import text_normalize
 
         self.calls += 1
         vectors = []

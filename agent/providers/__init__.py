@@ -5,7 +5,7 @@
 
 | `LLM_PROVIDER` (env `RAGSPINE_LLM_PROVIDER`) | provider | key | default `LLM_MODEL` |
 |---|---|---|---|
-| `mock` (or empty) | `core.provider.MockProvider` | none | none |
+| `mock` (or empty) | `core.routes.lookup.provider.MockProvider` | none | none |
 | `anthropic` | `AnthropicProvider` | `ANTHROPIC_API_KEY` | `claude-sonnet-4-6` |
 | `openai` | `OpenAICompatibleProvider` | `OPENAI_API_KEY` | `gpt-4o-mini` |
 
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from core.provider import MockProvider
+from core.routes.lookup.provider import MockProvider
 
 if TYPE_CHECKING:
     from core.ports import LLMProvider

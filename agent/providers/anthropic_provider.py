@@ -1,6 +1,6 @@
 """`AnthropicProvider`: the core's `LLMProvider` port over the Claude Messages API.
 
-Takes the core's neutral messages (see `core.provider`) and returns a `ProviderResponse`.
+Takes the core's neutral messages (see `core.routes.lookup.provider`) and returns a `ProviderResponse`.
 Network, API, timeout, rate-limit and HTTP-status failures become `ProviderError`, so the
 core degrades honestly (invariant 7); programming errors propagate. Retries and timeouts are
 the SDK's own.

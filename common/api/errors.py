@@ -11,7 +11,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 
 from common.middleware import database_error_answer, request_id_of
-from core.orchestrator import ScopeError
+from core.pipeline import ScopeError
 
 
 class Conflict(exceptions.APIException):

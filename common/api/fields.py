@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from core.normalize import text_normalize
+from core.language.normalize import text_normalize
 
 
 class StrictCharField(serializers.CharField):

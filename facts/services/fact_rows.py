@@ -131,7 +131,8 @@ def facts_replace(*, document_id: int, source_doc: str, candidates: Sequence[Fac
             counts["approved"] += 1
             continue
         note = candidate.reason
-        if holder is not None and not agrees:
+        # A cell that claims no key (a guessed metric, a parent company's figure) is no conflict.
+        if holder is not None and not agrees and candidate.claims_key:
             note = conflict_note(holder, candidate.reason)
             counts["conflicts"] += 1
         FactMetric.objects.create(**key, **values, review_note=note[:_NOTE_LENGTH], review_status="pending")

@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 
-from core.formula import formulas_check
+from core.engine.formula import formulas_check
 from core.glossary import GlossarySnapshot, alias_key
 
 from ..models import Alias, Channel, Entity, GlossaryState, Metric, Unit

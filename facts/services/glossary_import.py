@@ -14,9 +14,9 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from core.formula import formulas_check
+from core.engine.formula import formulas_check
 from core.glossary import AGGREGATIONS, alias_key
-from core.types import CODE_RE, ENTITY_HOME, ENTITY_KINDS
+from core.model.types import CODE_RE, ENTITY_HOME, ENTITY_KINDS
 
 from ..models import Alias, Channel, CompanyProfile, Entity, Metric
 from ..selectors import glossary_load

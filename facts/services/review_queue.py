@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from core.glossary import alias_key
-from core.types import Period
+from core.model.types import Period
 
 from ..models import Alias, Entity, FactMetric, Metric
 from .glossary import AliasExists, alias_create, metric_create

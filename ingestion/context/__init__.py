@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import PurePath
 
 from core.glossary import GlossarySnapshot
-from core.normalize import text_normalize
-from core.types import Period
+from core.language.normalize import text_normalize
+from core.model.types import Period
 
 from ..ir import ExtractedDocument
 from .issuer import issuers_read, named_in

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 from core.glossary import GlossarySnapshot
-from core.normalize import compact_view
+from core.language.normalize import compact_view
 
 from ..ir import ExtractedDocument
 from .places import Place, Seen, cells_read

@@ -8,7 +8,7 @@ from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePath
 
-from core.normalize import text_normalize
+from core.language.normalize import text_normalize
 
 from ..ir import ExtractedDocument
 

@@ -28,9 +28,18 @@ column group, a bare total, two values for one key.
 """
 
 from .cells import FactCandidate, Status
-from .read import DocumentFacts, TableFacts, document_facts, facts_from_document, facts_from_table, table_read
+from .read import (
+    TABLE_PROBLEMS,
+    DocumentFacts,
+    TableFacts,
+    document_facts,
+    facts_from_document,
+    facts_from_table,
+    table_read,
+)
 
 __all__ = [
+    "TABLE_PROBLEMS",
     "DocumentFacts",
     "FactCandidate",
     "Status",

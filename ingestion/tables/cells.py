@@ -10,11 +10,12 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Literal
 
-from core.types import Period
+from core.model.types import Period
 
 from ..headers import fiscal_year
 from ..ir import Table
 from ..scales import Printed, unit_parse
+from ..statements import PARENT
 from ..values import UnitHint, is_numeric
 from .layout import _Column
 from .reading import _NOTHING, _SUB_ROW, _fold, _one, _Reader, _Reading, same_concept
@@ -55,6 +56,14 @@ class FactCandidate:
     def key(self) -> tuple[str, str, str, str, str]:
         """The fact table's natural key: (metric, entity, period_type, period, channel)."""
         return (self.metric, self.entity, self.period_type, self.period, self.channel)
+
+    @property
+    def claims_key(self) -> bool:
+        """Whether the cell is a figure for its key, to compare with another of that key: not
+        when it names no metric (a bare `合计` of any table), when its metric is only a guess for
+        a label the glossary does not read, or when it is a parent company's figure (never the
+        group's). Such a cell waits with its own reason and holds nothing else back."""
+        return bool(self.metric) and self.scope != PARENT and not self.guessed
 
 
 @dataclass(frozen=True)

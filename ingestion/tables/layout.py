@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
-from core.normalize import text_normalize
-from core.types import Period
+from core.language.normalize import text_normalize
+from core.model.types import Period
 
 from ..headers import names_a_measure
 from ..values import is_numeric, value_parse

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from core.glossary import GlossarySnapshot
-from core.normalize import text_normalize
-from core.types import Period
+from core.language.normalize import text_normalize
+from core.model.types import Period
 
 from ..headers import due_schedule, sub_annual
-from ..ir import ExtractedDocument, Table
+from ..ir import ExtractedDocument, IngestWarning, Table
 from ..scales import Printed, currency_strip, scale_read
 from ..statements import CONSOLIDATED, PARENT, header_dated, is_equity_changes, statement_of
 from ..values import cell_currency, value_parse
@@ -55,12 +55,29 @@ def facts_from_table(
     ).candidates
 
 
+# Why a table yields no fact, by a code that never changes (a display names it in its reader's
+# language): the English words a warning gives.
+TABLE_PROBLEMS = {
+    "table.equity_changes": "a statement of changes in equity: its columns are equity components, not periods",
+    "table.no_period_axis": "no row or column of periods (years, dates or fiscal years) was found",
+    "table.due_schedule": "a schedule of amounts due by year (`Thereafter`): its years are due dates",
+    "table.sub_annual": "its columns are quarters, halves or year-to-date, which a year alone does not name",
+    "table.no_period_column": "no column header names a period",
+    "table.no_value_cell": "no value cell under a period column",
+}
+
+
 @dataclass(frozen=True)
 class TableFacts:
-    """What one table yields; `problem` says why it yields nothing ("" when it yields facts)."""
+    """What one table yields; `problem_code` (a `TABLE_PROBLEMS` code) and `problem` (its words)
+    say why it yields nothing ("" when it yields facts)."""
 
     candidates: list[FactCandidate]
-    problem: str = ""
+    problem_code: str = ""
+
+    @property
+    def problem(self) -> str:
+        return TABLE_PROBLEMS.get(self.problem_code, "")
 
 
 def table_read(
@@ -80,7 +97,7 @@ def table_read(
     relative to the report (`本期`, `上年`) and a single-year table are read."""
     statement = statement_of(table.heading, table.title, table.caption, table.lead)
     if is_equity_changes(statement):
-        return TableFacts([], "a statement of changes in equity: its columns are equity components, not periods")
+        return TableFacts([], "table.equity_changes")
     read = _table_read(
         table, glossary, document_name, sensitivity, default_entity, sheet_name, inherited, report_period
     )
@@ -119,7 +136,7 @@ def _table_read(
     preamble = [next(c for c in grid[r] if c) for r in range(start)]
     layout = _layout(grid[start:], reader)
     if layout is None:
-        return TableFacts([], "no row or column of periods (years, dates or fiscal years) was found")
+        return TableFacts([], "table.no_period_axis")
     grid = layout.grid
 
     def real(r: int, c: int) -> tuple[int, int]:
@@ -154,7 +171,7 @@ def _table_read(
     annual = annual and not (table.lead and sub_annual(text_normalize(table.lead), prose=True))
     headers = _column_headers(layout)
     if any(due_schedule(text_normalize(text)) for text in headers.values()):
-        return TableFacts([], "a schedule of amounts due by year (`Thereafter`): its years are due dates")
+        return TableFacts([], "table.due_schedule")
     dated_ok = annual
     columns = _columns(headers, reader, dated_ok=dated_ok, strict=layout.transposed)
     for c in headers.keys() - columns.keys():
@@ -169,8 +186,8 @@ def _table_read(
         columns = {c: replace(column, header=shown.get(c) or column.header) for c, column in columns.items()}
     if not columns:
         if not dated_ok:
-            return TableFacts([], "its columns are quarters, halves or year-to-date, which a year alone does not name")
-        return TableFacts([], "no column header names a period")
+            return TableFacts([], "table.sub_annual")
+        return TableFacts([], "table.no_period_column")
     groups = _column_groups(columns) | _dates_apart(columns, context.entity, reader)
     label_columns = _label_columns(layout, reader)
 
@@ -215,7 +232,7 @@ def _table_read(
                 if c in groups:
                     candidate = replace(candidate, status="pending", reason=_join(candidate.reason, groups[c]))
                 candidates.append(candidate)
-    return TableFacts(candidates, "" if candidates else "no value cell under a period column")
+    return TableFacts(candidates, "" if candidates else "table.no_value_cell")
 
 
 def _single_year(grid: list[list[str]]) -> bool:
@@ -230,7 +247,7 @@ class DocumentFacts:
     """What a document's tables yield: every candidate, and one warning per table that gave none."""
 
     candidates: list[FactCandidate]
-    warnings: list[str]
+    warnings: list[IngestWarning]
 
 
 def document_facts(
@@ -247,7 +264,7 @@ def document_facts(
     every format. `report_period`: the period of the report (its document's context).
     """
     candidates: list[FactCandidate] = []
-    warnings: list[str] = []
+    warnings: list[IngestWarning] = []
     for table in document.tables:
         read = table_read(
             table,
@@ -257,8 +274,9 @@ def document_facts(
             default_entity=default_entity,
             report_period=report_period,
         )
-        if read.problem:
-            warnings.append(f"{table.locator_prefix}: no facts read ({read.problem})")
+        if read.problem_code:
+            text = f"no facts read ({read.problem})"
+            warnings.append(IngestWarning(read.problem_code, text, place=table.locator_prefix))
         candidates.extend(read.candidates)
     return DocumentFacts(_conflicts_marked(candidates), warnings)
 
@@ -281,16 +299,15 @@ def _conflicts_marked(candidates: list[FactCandidate]) -> list[FactCandidate]:
     (`合并利润表` …) give the key one value: the audited statement rules, and a table elsewhere
     (a note, a summary) that prints another figure waits with the statement's figure beside it.
     One figure printed twice is one fact (the first); printed twice with one print in doubt, both
-    wait, unless the statement rules. A metric only guessed for a label the
-    glossary does not read and a parent-company figure claim no key
-    of the group's: they wait with their own reason and hold nothing else back."""
+    wait, unless the statement rules. A cell that claims no key (`FactCandidate.claims_key`: no
+    metric, a guessed one, a parent company's figure) is compared with none."""
     by_key: dict[tuple[str, str, str, str, str], list[int]] = {}
     for index, fact in enumerate(candidates):
-        if _claims_key(fact):
+        if fact.claims_key:
             by_key.setdefault(fact.key, []).append(index)
     kept: list[FactCandidate] = []
     for index, fact in enumerate(candidates):
-        same = by_key.get(fact.key, []) if _claims_key(fact) else [index]
+        same = by_key.get(fact.key, []) if fact.claims_key else [index]
         if len(same) == 1:
             kept.append(fact)
             continue
@@ -320,7 +337,3 @@ def _conflicts_marked(candidates: list[FactCandidate]) -> list[FactCandidate]:
         else:  # two cells claim one key and one is in doubt: the reviewer sees both
             kept.append(replace(fact, status="pending", reason=fact.reason or "the same figure waits for review"))
     return kept
-
-
-def _claims_key(fact: FactCandidate) -> bool:
-    return fact.scope != PARENT and not fact.guessed

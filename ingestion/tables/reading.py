@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from datetime import date
 
 from core.glossary import GlossarySnapshot
-from core.normalize import compact_view, text_normalize
-from core.periods import periods_find
-from core.types import Period
+from core.language.normalize import compact_view, text_normalize
+from core.language.periods import periods_find
+from core.model.types import Period
 
 from ..headers import header_prepare, not_a_period, periods_rewrite
 from ..scales import Printed, scale_read, scale_strip, unit_parse

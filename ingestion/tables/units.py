@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from core.normalize import text_normalize
+from core.language.normalize import text_normalize
 
 from ..scales import AS_PRINTED, DOLLAR, Printed, dollar_currency, scale_read, unit_code, unit_parse
 from ..values import UnitHint

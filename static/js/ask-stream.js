@@ -7,6 +7,9 @@
   ready(function () {
     var form = document.getElementById("ask-form");
     if (!form || !window.fetch || !window.ReadableStream || !window.TextDecoder) { return; }
+    // the words it shows, in the UI's language, rendered into the page by the server
+    var holder = document.getElementById("page-strings");
+    var words = holder ? JSON.parse(holder.textContent) : {};
     form.addEventListener("submit", function (event) {
       var question = form.querySelector("textarea[name=question]").value.trim();
       if (!question) { return; }
@@ -22,7 +25,7 @@
       asked.textContent = question;
       var live = document.createElement("div");
       live.className = "text live";
-      live.textContent = "正在查询…";
+      live.textContent = words.looking || "…";
       preview.appendChild(asked);
       preview.appendChild(live);
       conversation.appendChild(preview);
@@ -60,7 +63,7 @@
           }
           return pump();
         })
-        .catch(function () { live.textContent = "连接中断，请重试。"; });
+        .catch(function () { live.textContent = words.broken || "!"; });
     }, true);
   });
   function buildBody(form, question) {

@@ -12,14 +12,14 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from agent.conversation import turn_add
 from agent.serialize import result_as_dict
+from agent.services import turn_add
 from core.glossary import GlossarySnapshot
-from core.orchestrator import answer_question
-from core.periods import period_parse
+from core.language.periods import period_parse
+from core.model.types import AgentResult, FactRecord
+from core.pipeline import answer_question
 from core.ports import FactStore
-from core.provider import MockProvider
-from core.types import AgentResult, FactRecord
+from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore
 
 REFERENCE = date(2026, 3, 15)

@@ -90,6 +90,30 @@ def test_assumptions_come_with_narrowing_options_that_carry_a_scope(analyst: API
 
 
 @pytest.mark.parametrize(
+    ("question", "offered"),
+    [
+        ("香港2025年3月营收", ["FY2025", "2025H1", "2025H2"]),  # H2 derived as FY − H1
+        ("香港2025年3月毛利率", ["FY2025"]),  # a margin's H2 is never derived
+        ("集团2025年Q5营收", ["FY2025", "2025H1", "2025H2", "2025Q1", "2025Q2", "2025Q3", "2025Q4"]),
+    ],
+)
+def test_a_period_asked_back_offers_only_periods_that_answer(
+    analyst: APIClient, question: str, offered: list[str]
+) -> None:
+    body = analyst.post("/v1/ask", {"question": question, "reference_date": "2026-03-15"}, format="json").json()
+    assert body["clarification"]["mode"] == "ask_first" and body["facts"] == []
+    options = body["clarification"]["narrowing_options"]
+    assert [o["label"] for o in options] == offered
+    for option in options:
+        chosen = analyst.post(
+            "/v1/ask",
+            {"question": option["question"], "scope": option["scope"], "reference_date": "2026-03-15"},
+            format="json",
+        ).json()
+        assert chosen["answer_kind"] == "answer" and (chosen["facts"] or chosen["computed"]), option
+
+
+@pytest.mark.parametrize(
     ("body", "fragment"),
     [
         ({"question": ""}, "question"),

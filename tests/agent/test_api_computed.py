@@ -16,9 +16,9 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from core import orchestrator
-from core.formula import decimal_context
-from core.types import Operation
+from core import pipeline
+from core.engine.formula import decimal_context
+from core.model.types import Operation
 from documents.models import Document
 
 pytestmark = pytest.mark.django_db
@@ -35,13 +35,13 @@ ASK = {"reference_date": "2026-03-15"}
 
 @pytest.fixture(autouse=True)
 def operations_read(monkeypatch: pytest.MonkeyPatch) -> None:
-    parse = orchestrator.parse_intent
+    parse = pipeline.parse_intent
 
     def parse_with_operation(question: str, *args: Any) -> Any:
         intent = parse(question, *args)
         return replace(intent, operation=OPERATIONS.get(question, intent.operation))
 
-    monkeypatch.setattr(orchestrator, "parse_intent", parse_with_operation)
+    monkeypatch.setattr(pipeline, "parse_intent", parse_with_operation)
 
 
 def ask(client: APIClient, question: str) -> dict[str, Any]:

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from agent.bootstrap import ask
-from core.normalize import text_normalize
-from core.render import ABOUT_ENTITY
+from core.language.normalize import text_normalize
+from core.routes.render import ABOUT_ENTITY
 from documents.services import document_ingest
 from facts.selectors import glossary_snapshot
 

@@ -21,8 +21,8 @@ from agent.charts import chart_ranking
 from agent.computed_view import computed_cards, formula_words
 from agent.export import answer_export, cell_neutralise
 from agent.views import CONVERSATION
-from core.periods import period_parse
-from core.types import FactRecord
+from core.language.periods import period_parse
+from core.model.types import FactRecord
 from facts.selectors import glossary_snapshot
 from tests.agent.computed_results import generated_store, pipeline_answer, turn_of, turn_seed
 from tests.fakes import InMemoryFactStore
@@ -226,14 +226,16 @@ def ranking_of(body: str) -> tuple[str, list[str], list[str]]:
 
 
 @pytest.mark.django_db
-def test_the_page_shows_the_card_with_inputs_linked_to_their_documents(web: Client) -> None:
+def test_the_page_shows_the_card_then_its_inputs_linked_to_their_documents(web: Client) -> None:
     body = page_ask(web, "集团2025年营收同比增长多少")
     card = last_part(body, '<section class="computed"', "</section>")
     assert '<span class="computed-value" title="精确值 0.0854350423' in card and "+8.54%" in card
     assert "变动额</span> <b" in card and "+10,110.4" in card and "营业收入 FY2025 − 营业收入 FY2024" in card
-    assert '<details class="computed-inputs">' in card and "输入数据（2 项）" in card
-    assert "128,450.6 百万元" in card and "118,340.2 百万元" in card
-    links = re.findall(r'href="/documents/(\d+)/\?at=([^"]+)"', card)
+    # the inputs are listed once, in the panel's collapsible table with their sources
+    assert '<details class="computed-inputs">' not in card
+    inputs = last_part(body, '<details class="answer-inputs">', "</table>")
+    assert "数据与来源（2 项）" in inputs and "128,450.6" in inputs and "118,340.2" in inputs
+    links = re.findall(r'href="/documents/(\d+)/\?at=([^"]+)"', inputs)
     assert len(links) == 2
 
 
@@ -242,7 +244,8 @@ def test_a_formula_metric_shows_its_ratio_card(web: Client) -> None:
     body = page_ask(web, "集团2025年营业利润率是多少")
     card = last_part(body, '<section class="computed"', "</section>")
     assert "营业利润率" in card and "7.39%" in card and "营业利润 FY2025 ÷ 营业收入 FY2025" in card
-    assert "9,487.3 百万元" in card and "128,450.6 百万元" in card
+    inputs = last_part(body, '<details class="answer-inputs">', "</table>")
+    assert "9,487.3" in inputs and "128,450.6" in inputs
 
 
 @pytest.mark.django_db
@@ -292,8 +295,8 @@ def test_the_page_draws_ties_and_a_negative_bar_from_generated_figures(web: Clie
 @pytest.mark.django_db
 def test_the_page_labels_an_english_turn_in_english(web: Client) -> None:
     body = page_ask(web, "What was the group's revenue growth in 2025?")
-    assert '<section class="computed" lang="en"' in body and "Inputs (2)" in body
-    assert "(revenue FY2025 − revenue FY2024) ÷ revenue FY2024" in body and "Source: " in body
+    assert '<section class="computed" lang="en"' in body and "Figures and sources (2)" in body
+    assert "(revenue FY2025 − revenue FY2024) ÷ revenue FY2024" in body and ">Source</th>" in body
 
 
 # -- CSV export ------------------------------------------------------------------------------------

@@ -18,11 +18,10 @@ from agent.conversation import (
     answered_intent,
     intent_as_json,
     intent_from_json,
-    previous_intent,
-    previous_intent_along,
 )
 from agent.models import Conversation, ConversationTurn
-from core.types import OP_RANK, Operation, Period
+from agent.selectors import previous_intent, previous_intent_along
+from core.model.types import OP_RANK, Operation, Period
 from tests.conftest import REFERENCE
 
 pytestmark = pytest.mark.django_db
@@ -81,6 +80,44 @@ def test_two_turns_with_one_conversation_id_carry_the_follow_up(analyst: APIClie
     assert "【沿用上一问】指标 营业收入，期间 FY2025" in second["answer"]
     third = _ask(analyst, "2024年呢？", "c-1")
     assert [(f["entity"], f["period"], f["value"]) for f in third["facts"]] == [("ACME_HK", "FY2024", "25730.1")]
+
+
+def _series(body: dict) -> list[tuple[str, str, str, str]]:
+    return [(f["metric"], f["entity"], f["period"], f["value"]) for f in body["facts"]]
+
+
+def test_follow_ups_after_a_series_keep_its_range_or_move_it_back(analyst: APIClient) -> None:
+    """Issue 23 point 7: `那香港呢` answers the same range for Hong Kong, `毛利率呢` the same range for
+    the new metric, and `那前三年呢` the three years before the range's first year."""
+    first = _ask(analyst, "集团2022到2025年每年的营收", "c-series")
+    assert [f[2] for f in _series(first)] == ["FY2022", "FY2023", "FY2024", "FY2025"]
+    hong_kong = _ask(analyst, "那香港呢", "c-series")
+    assert _series(hong_kong) == [
+        ("REVENUE", "ACME_HK", "FY2022", "25575.2"),
+        ("REVENUE", "ACME_HK", "FY2023", "24611.4"),
+        ("REVENUE", "ACME_HK", "FY2024", "25730.1"),
+        ("REVENUE", "ACME_HK", "FY2025", "24015.8"),
+    ]
+    margin = _ask(analyst, "毛利率呢", "c-series")
+    assert [(f[0], f[1], f[2]) for f in _series(margin)] == [
+        ("GROSS_MARGIN", "ACME_HK", "FY2024"),
+        ("GROSS_MARGIN", "ACME_HK", "FY2025"),
+    ]
+    assert margin["answer"].count("查不到") == 2  # FY2022 and FY2023 are named missing, never skipped
+    earlier = _ask(analyst, "那营收前三年呢", "c-series")
+    assert earlier["intent"]["periods"] == ["FY2019", "FY2020", "FY2021"]
+    assert earlier["intent"]["metric"] == "REVENUE" and earlier["intent"]["entity"] == "ACME_HK"
+    assert "（FY2022 之前 3 年）" in earlier["answer"] and earlier["facts"] == []
+
+
+def test_an_english_series_follow_up_moves_the_range_back(analyst: APIClient) -> None:
+    _ask(analyst, "Group revenue for each of the last three years", "c-series-en")
+    hong_kong = _ask(analyst, "and Hong Kong?", "c-series-en")
+    assert [(f[1], f[2]) for f in _series(hong_kong)] == [("ACME_HK", f"FY{y}") for y in (2023, 2024, 2025)]
+    before = _ask(analyst, "what about the three years before?", "c-series-en")
+    assert before["intent"]["periods"] == ["FY2020", "FY2021", "FY2022"]
+    assert _series(before) == [("REVENUE", "ACME_HK", "FY2022", "25575.2")]
+    assert "(the 3 years before FY2023)" in before["answer"]
 
 
 def test_a_follow_up_to_a_question_in_parts_asks_each_part_again(analyst: APIClient) -> None:

@@ -9,7 +9,7 @@ from django.test import Client
 
 from agent.forms import AskForm
 from agent.models import QueryLog
-from core.types import KIND_BADGES, ROUTE_BADGES
+from core.model.types import KIND_BADGES, ROUTE_BADGES
 from documents.models import Document
 from documents.services import document_ingest
 

@@ -84,8 +84,8 @@ def test_the_analyst_flow_with_javascript(browser, site) -> None:
     ask(page, "中国内地FY2025的营收是多少")
     first = page.locator("article.turn").nth(0)
     assert "96,120.3" in first.inner_text()
-    first.locator("details.source summary").first.click()
-    cell = first.locator("details.source .source-body").first
+    first.locator("details.answer-inputs > summary").click()
+    cell = first.locator("details.answer-inputs table.facts")
     cell.wait_for(state="visible")
     assert "96,120.3" in cell.inner_text() and "ACME_FY2025_Annual_Results.pptx" in first.inner_text()
 
@@ -130,6 +130,28 @@ def test_the_basic_ask_works_without_javascript(browser, site) -> None:
     page.click("#ask-form button[type=submit]")
     page.wait_for_url(f"{site}/#turn-0")
     assert "96,120.3" in page.locator("article.turn").nth(0).inner_text()
-    page.locator("details.source summary").first.click()
-    assert page.locator("details.source[open]").count() == 1
+    page.locator("details.answer-inputs > summary").first.click()
+    assert page.locator("details.answer-inputs[open]").count() == 1
+    context.close()
+
+
+def test_a_ranking_says_each_figure_once(browser, site) -> None:
+    """Issue P, "say it once": the headline, then the chart; the inputs with their sources collapsed."""
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, locale="zh-CN")
+    page = context.new_page()
+    login(page, site)
+    ask(page, "2025年各地区营业利润排名")
+    turn = page.locator("article.turn").last
+    shown = turn.locator(".answer").inner_text()  # what the eye reads: a closed <details> hides its table
+    for figure in ("8,640.1", "1,932.4", "-1,085.2"):
+        assert shown.count(figure) == (2 if figure == "8,640.1" else 1), (figure, shown)
+    assert turn.locator(".text").inner_text().count("\n") == 0  # the headline is one sentence
+    assert not turn.locator("details.answer-inputs table.facts").is_visible()
+    turn.locator("details.answer-inputs > summary").click()
+    table = turn.locator("details.answer-inputs table.facts")
+    assert table.is_visible() and table.locator("tbody tr").count() == 3
+    assert "第3张幻灯片" in table.inner_text()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.add_style_tag(content=".ask-form { position: static; }")
+    turn.screenshot(path=str(SHOTS / "ranking-once.png"))
     context.close()

@@ -76,10 +76,11 @@ def test_computed_cards_and_the_ranking_chart_render(browser, site) -> None:  # 
     growth = turns.nth(0).locator(".computed-card")
     assert growth.count() == 1
     assert "+8.54%" in growth.inner_text() and "+10,110.4" in growth.inner_text()
-    inputs = growth.locator("details.computed-inputs")
-    assert not inputs.locator("li").first.is_visible()
-    inputs.locator("summary").click()
-    assert inputs.locator("li").count() == 2 and "128,450.6 百万元" in inputs.inner_text()
+    # the card's inputs are listed once, in the panel's collapsed table of figures and sources
+    inputs = turns.nth(0).locator("details.answer-inputs")
+    assert not inputs.locator("tbody tr").first.is_visible()
+    inputs.locator("> summary").click()
+    assert inputs.locator("tbody tr").count() == 2 and "128,450.6" in inputs.inner_text()
     assert inputs.locator("a", has_text="打开文档").count() == 2
 
     ask(page, "2025年各地区营业利润排名")
@@ -106,9 +107,9 @@ def test_computed_cards_and_the_ranking_chart_render(browser, site) -> None:  # 
 
     ask(page, "What was the group's revenue growth in 2025?")
     english = turns.nth(4).locator(".computed-card")
-    english.locator("summary").click()
-    assert "Inputs (2)" in english.inner_text() and "Source: " in english.inner_text()
     assert "(revenue FY2025 − revenue FY2024) ÷ revenue FY2024" in english.inner_text()
+    turns.nth(4).locator("details.answer-inputs > summary").click()
+    assert "Figures and sources (2)" in turns.nth(4).inner_text() and "Source" in turns.nth(4).inner_text()
 
     key = next(c["value"] for c in context.cookies() if c["name"] == "sessionid")
     store = generated_store("OPERATING_PROFIT", {"ACME_CN": "1200.5", "ACME_HK": "1200.5", "ACME_SEA": "-310.2"})
@@ -122,8 +123,8 @@ def test_computed_cards_and_the_ranking_chart_render(browser, site) -> None:  # 
     assert "缺少数据，未参与排名：ACME集团" in ties.inner_text()
 
     static_form(page)
-    turns.nth(0).locator("details.computed-inputs summary").click()  # open again after the reload
-    shot(turns.nth(0).locator(".computed-card"), "computed-growth.png")
+    turns.nth(0).locator("details.answer-inputs > summary").click()  # open again after the reload
+    shot(turns.nth(0).locator(".answer"), "computed-growth.png")
     shot(turns.nth(1).locator("figure.ranking"), "computed-ranking.png")
     context.close()
 
@@ -133,7 +134,7 @@ def test_computed_answers_fit_a_phone(browser, site) -> None:  # noqa: F811 (fix
     ask(page, "集团2025年营收同比增长多少")
     ask(page, "2025年各地区营业利润排名")
     turns = page.locator("article.turn")
-    turns.nth(0).locator("details.computed-inputs summary").click()
+    turns.nth(0).locator("details.answer-inputs > summary").click()
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0
     ranking = turns.nth(1).locator("figure.ranking")
@@ -141,6 +142,6 @@ def test_computed_answers_fit_a_phone(browser, site) -> None:  # noqa: F811 (fix
     label = ranking.locator("text.label").first.bounding_box()
     assert label["height"] >= 8  # chart text stays readable once scaled down
     static_form(page)
-    shot(turns.nth(0).locator(".computed-card"), "computed-growth-phone.png")
+    shot(turns.nth(0).locator(".answer"), "computed-growth-phone.png")
     shot(ranking, "computed-ranking-phone.png")
     context.close()

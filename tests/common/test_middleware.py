@@ -78,7 +78,14 @@ def test_an_incomplete_fact_the_database_refuses_in_admin_is_a_400_page(curator:
     )
     page = curator.post(
         f"/admin/facts/factmetric/{fact.pk}/change/",
-        {"sensitivity": "INTERNAL", "review_status": "approved", "review_note": ""},
+        {
+            "sensitivity": "INTERNAL",
+            "review_status": "approved",
+            "review_note": "",
+            # the disputes shown beside the fact (read only) still post their formset's counts
+            "disputes-TOTAL_FORMS": "0",
+            "disputes-INITIAL_FORMS": "0",
+        },
     )
     assert page.status_code == 400, page.status_code
     assert FactMetric.objects.get(pk=fact.pk).review_status == "pending"

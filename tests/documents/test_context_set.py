@@ -266,12 +266,12 @@ def test_admin_re_ingest_button_and_action(glossary: None) -> None:
     browser.force_login(curator_make())
     hk = Document.objects.get(name="hk.docx")
     response = browser.post(f"/admin/documents/document/{hk.pk}/reingest/", follow=True)
-    assert "已重新读取：hk.docx: replaced" in response.content.decode()
+    assert "已重新读取：hk.docx：已替换，" in response.content.decode()
     assert FactMetric.objects.get(source_doc="hk.docx", period="2025").review_status == "rejected"
     pks = list(Document.objects.values_list("pk", flat=True))
     response = browser.post("/admin/documents/document/", {"action": "reingest", "_selected_action": pks}, follow=True)
     page = response.content.decode()
-    assert "hk.docx: replaced" in page and "old.docx: its file is not stored" in page
+    assert "hk.docx：已替换" in page and "old.docx: its file is not stored" in page
 
 
 def test_admin_upload_takes_the_context(glossary: None) -> None:

@@ -41,7 +41,13 @@ def _pending(**fields: object) -> FactMetric:
 def _approve(client: Client, fact: FactMetric) -> str:
     response = client.post(
         f"/admin/facts/factmetric/{fact.pk}/change/",
-        {"sensitivity": fact.sensitivity, "review_status": "approved", "review_note": fact.review_note},
+        {
+            "sensitivity": fact.sensitivity,
+            "review_status": "approved",
+            "review_note": fact.review_note,
+            "disputes-TOTAL_FORMS": "0",
+            "disputes-INITIAL_FORMS": "0",
+        },
     )
     assert response.status_code == 200, response.status_code
     return response.content.decode()
@@ -70,7 +76,13 @@ def test_a_complete_fact_is_approved_on_its_page(curator: Client) -> None:
     fact = _pending()
     response = curator.post(
         f"/admin/facts/factmetric/{fact.pk}/change/",
-        {"sensitivity": fact.sensitivity, "review_status": "approved", "review_note": ""},
+        {
+            "sensitivity": fact.sensitivity,
+            "review_status": "approved",
+            "review_note": "",
+            "disputes-TOTAL_FORMS": "0",  # the analysts' disputes shown beside the fact
+            "disputes-INITIAL_FORMS": "0",
+        },
     )
     assert response.status_code == 302
     assert FactMetric.objects.get(pk=fact.pk).review_status == "approved"

@@ -8,8 +8,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
+from agent.golden import unexplained_digits
 from agent.models import Conversation
-from core.golden import unexplained_digits
 
 pytestmark = pytest.mark.django_db
 GOLDEN = Path(__file__).resolve().parents[3] / "shared" / "golden" / "golden.jsonl"

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from core.types import RESTRICTED, Period, SubTask
+from core.model.types import RESTRICTED, Period, SubTask
 from facts import selectors
 from facts.models import Entity, FactMetric, Metric
 

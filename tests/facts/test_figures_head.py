@@ -9,8 +9,8 @@ from decimal import Decimal
 
 import pytest
 
-from core.compute import sensitivity_max
-from core.types import INTERNAL, RESTRICTED, Period
+from core.engine import sensitivity_max
+from core.model.types import INTERNAL, RESTRICTED, Period
 from facts import selectors
 from facts.models import Entity, FactMetric
 from tests.factories import document_make, entity_make, metric_make

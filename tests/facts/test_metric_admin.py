@@ -4,38 +4,22 @@ formula as typed (unsaved) with the engine, from the facts the curator may see."
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal, localcontext
-from typing import Any
 
 import pytest
 from django.test import Client
 
-from core.formula import PRECISION
+from core.engine.formula import PRECISION
 from facts.models import Metric
 from facts.selectors import glossary_snapshot
 from facts.services import metric_formula_problems
 from tests.factories import curator_make
+from tests.facts.support import change_url, post_data
 
 pytestmark = pytest.mark.django_db
 
 
-def _change_url(code: str) -> str:
-    return f"/admin/facts/metric/{Metric.objects.get(code=code).pk}/change/"
-
-
 def _try_url(code: str) -> str:
     return f"/admin/facts/metric/{Metric.objects.get(code=code).pk}/try/"
-
-
-def _post_data(page: Any, **changes: str) -> dict[str, Any]:
-    """What the change page's form would post, untouched but for `changes`."""
-    form = page.context["adminform"].form
-    data: dict[str, Any] = {name: form[name].value() or "" for name in form.fields}
-    for inline in page.context["inline_admin_formsets"]:
-        formset = inline.formset
-        data.update({f"{formset.prefix}-{k}": v for k, v in formset.management_form.initial.items()})
-        for item in formset.forms:
-            data.update({item.add_prefix(name): item[name].value() or "" for name in item.fields})
-    return {**data, **changes}
 
 
 def _percent(numerator: str, denominator: str) -> str:
@@ -76,24 +60,24 @@ def test_a_formula_edit_is_checked_against_every_other_formula(demo) -> None:
     ],
 )
 def test_a_formula_that_does_not_work_is_a_field_error(curator: Client, code: str, formula: str, message: str) -> None:
-    url = _change_url(code)
+    url = change_url(code)
     before = Metric.objects.get(code=code).formula
-    page = curator.post(url, _post_data(curator.get(url), formula=formula))
+    page = curator.post(url, post_data(curator.get(url), formula=formula))
     assert page.status_code == 200
     assert page.context["adminform"].form.errors["formula"] == [message]
     assert Metric.objects.get(code=code).formula == before
 
 
 def test_a_working_formula_is_saved_and_read_by_the_next_question(curator: Client) -> None:
-    url = _change_url("NET_MARGIN")
-    page = curator.post(url, _post_data(curator.get(url), formula="  NET_PROFIT / OPERATING_PROFIT "))
+    url = change_url("NET_MARGIN")
+    page = curator.post(url, post_data(curator.get(url), formula="  NET_PROFIT / OPERATING_PROFIT "))
     assert page.status_code == 302
     assert Metric.objects.get(code="NET_MARGIN").formula == "NET_PROFIT / OPERATING_PROFIT"
     assert glossary_snapshot().formula_metrics["NET_MARGIN"].formula.codes == ("NET_PROFIT", "OPERATING_PROFIT")
 
 
 def test_the_change_page_offers_the_preview(curator: Client) -> None:
-    body = curator.get(_change_url("NET_MARGIN")).content.decode()
+    body = curator.get(change_url("NET_MARGIN")).content.decode()
     assert 'id="formula-try"' in body and 'name="try_entity"' in body
     assert f'hx-get="{_try_url("NET_MARGIN")}"' in body and "vendor/htmx-2.0.11.min.js" in body
 

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from facts.models import Metric
 from facts.selectors import glossary_snapshot
-from tests.facts.test_metric_admin import _change_url, _post_data
+from tests.facts.support import change_url, post_data
 
 pytestmark = pytest.mark.django_db
 
@@ -58,10 +58,10 @@ def test_a_curator_sets_aggregation_in_admin_and_the_api_and_answers_read_it(
 ) -> None:
     curator = Client()
     curator.force_login(demo["users"]["curator"])
-    url = _change_url("REVENUE")
+    url = change_url("REVENUE")
     page = curator.get(url)
     assert page.status_code == 200 and 'name="aggregation"' in page.content.decode()
-    saved = curator.post(url, _post_data(page, aggregation="end"))
+    saved = curator.post(url, post_data(page, aggregation="end"))
     assert saved.status_code == 302
     assert Metric.objects.get(code="REVENUE").aggregation == "end"
     assert (metrics_of(analyst)["REVENUE"]["aggregation"], metrics_of(analyst)["REVENUE"]["aggregation_from"]) == (
@@ -73,7 +73,7 @@ def test_a_curator_sets_aggregation_in_admin_and_the_api_and_answers_read_it(
     body = analyst.post("/v1/ask", {"question": "集团2025年下半年营收"}, format="json").json()
     assert [c["formula"] for c in body["computed"]] == ["REVENUE[FY2025]", "REVENUE[2025Q4]"]
 
-    bad = curator.post(url, _post_data(curator.get(url), aggregation="average"))
+    bad = curator.post(url, post_data(curator.get(url), aggregation="average"))
     assert bad.status_code == 200 and "aggregation" in bad.context["adminform"].form.errors
-    cleared = curator.post(url, _post_data(curator.get(url), aggregation=""))
+    cleared = curator.post(url, post_data(curator.get(url), aggregation=""))
     assert cleared.status_code == 302 and metrics_of(analyst)["REVENUE"]["aggregation_from"] == "unit"

@@ -66,8 +66,13 @@ def test_the_queue_groups_candidates_by_key_with_statement_locator_and_document(
     assert "1200.5 CNY_M" in revenue and "980.1 CNY_M" in revenue
     assert "合并 · consolidated" in revenue and "母公司 · parent" in revenue
     assert "page=90,table=2" in revenue
-    assert f'href="/admin/documents/document/{report.pk}/change/"' in revenue
     assert "母公司报表（income，仅母公司）：不是合并数" in revenue
+    # One document on the page is named once above the groups; several, on each row.
+    link = f'href="/admin/documents/document/{report.pk}/change/"'
+    assert page.count(link) == 1 and link not in revenue
+    _pending("7", "page=3", document=document_make("other.pdf"), period="2018")
+    page = curator.get(QUEUE).content.decode()
+    assert page.count(link) == 3 and "other.pdf" in page
 
 
 def test_the_queue_filters_by_document_statement_reason_and_metric_name(curator: Client) -> None:
@@ -166,10 +171,61 @@ def test_the_alias_form_preselects_nothing_and_offers_the_same_concept_first(cur
     _pending("1.1", "p=1", "unknown row label '四、净利润'", metric_id=None, suggested_alias="四、净利润")
     page = curator.get(QUEUE).content.decode()
     form = page.split('class="label-alias"')[1].split("</form>")[0]
-    options = [o.split('"')[1] for o in form.split("<option value=")[1:]]
-    assert options[:2] == ["", "NET_PROFIT"]  # 净资产 is another concept
-    assert "selected" not in form
-    assert '<optgroup label="相近 · closest"><option value="NET_PROFIT">' in form
+    assert re.findall(r'name="closest" value="(\w+)"', form) == ["NET_PROFIT"]  # 净资产 is another concept
+    assert "selected" not in form and "<option" not in form
+    assert re.search(r'<input type="text" name="metric" list="metric-names"[^>]*>', form)
+    assert page.count('<datalist id="metric-names">') == 1 and '<option value="NET_ASSETS">净资产</option>' in page
+
+
+def test_the_per_group_markup_does_not_grow_with_the_glossary(curator: Client) -> None:
+    """Every group's alias and metric inputs type against the page's one list of metrics: a
+    glossary of many metrics adds one option each to the page, not one to each group."""
+    for n in range(8):
+        label = f"标签{n}"
+        _pending(f"{n}.5", f"p={n}", f"unknown row label '{label}'", metric_id=None, suggested_alias=label)
+    before = len(curator.get(QUEUE).content)
+    for n in range(70):
+        metric_make(f"EXTRA_{n:02}", f"附加指标{n:02}")
+    page = curator.get(QUEUE).content.decode()
+    groups = page.split('<tbody class="review-group">')[1:]
+    assert len(groups) == 8 and not any("EXTRA_" in group for group in groups)
+    assert page.count("EXTRA_00") == 1  # in the one datalist
+    assert len(page.encode()) - before < 70 * 120, len(page.encode()) - before
+
+
+def test_enter_in_a_field_corrects_or_does_nothing_never_rejects(curator: Client) -> None:
+    """A form's first submit button is what Enter in one of its fields presses."""
+    _pending("1.1", "p=1", "unknown row label '坪效'", metric_id=None, suggested_alias="坪效")
+    group = curator.get(QUEUE).content.decode().split('<tbody class="review-group">')[1]
+    first = re.search(r'<form method="post" id="group-1" action="([^"]+)">.*?<button([^>]*)>', group, re.S)
+    assert first and first.group(1) == QUEUE + "key/" and "formaction" not in first.group(2)
+    label_form = group.split('class="label-forms"')[1]
+    assert re.search(r"<button[^>]*>", label_form).group(0).count("disabled") == 1
+
+
+def test_a_group_says_its_shared_reasons_once_and_each_row_its_own(curator: Client) -> None:
+    label = "unknown row label '资产总计'"
+    _pending("1.1", "p=1", label, metric_id=None, suggested_alias="资产总计")
+    _pending("2.2", "p=2", f"{PARENT}; {label}", metric_id=None, suggested_alias="资产总计")
+    group = curator.get(QUEUE).content.decode().split('<tbody class="review-group">')[1]
+    assert group.count("术语表不认识行标签「资产总计」") == 1
+    header, rows = group.split('<tr class="candidate">', 1)
+    assert "术语表不认识行标签「资产总计」" in header and "母公司报表（income，仅母公司）" in rows
+
+
+def test_the_alias_takes_a_closest_choice_or_a_metric_typed_by_name_and_refuses_an_unknown_one(
+    curator: Client,
+) -> None:
+    row = _pending("1.1", "p=1", "unknown row label '纯利'", metric_id=None, suggested_alias="纯利")
+    response = curator.post(QUEUE + "alias/", {"text": "纯利", "metric": "不存在的指标"}, follow=True)
+    assert any("No metric in the glossary is called '不存在的指标'" in m for m in _messages(response))
+    assert not Alias.objects.filter(text="纯利").exists()
+    response = curator.post(QUEUE + "alias/", {"text": "纯利", "metric": "净利润"}, follow=True)  # a name typed
+    assert Alias.objects.get(text="纯利").target_code == "NET_PROFIT"
+    assert FactMetric.objects.get(pk=row.pk).metric_id == "NET_PROFIT"
+    other = _pending("2.2", "p=2", "unknown row label '营收'", metric_id=None, suggested_alias="营收")
+    curator.post(QUEUE + "alias/", {"text": "营收", "metric": "", "closest": "REVENUE"})  # a quick choice
+    assert FactMetric.objects.get(pk=other.pk).metric_id == "REVENUE"
 
 
 def test_adding_a_label_as_alias_gives_its_waiting_candidates_the_metric(curator: Client) -> None:
@@ -297,7 +353,7 @@ def test_a_label_the_glossary_learnt_since_is_given_its_metric_in_one_click(cura
     alias_create(kind="metric", text="资产总计", code="NET_ASSETS")  # on the metric's page, say
     page = curator.get(QUEUE).content.decode()
     known = page.split('class="label-known"')[1].split("</form>")[0]
-    assert 'name="metric" value="NET_ASSETS"' in known and "净资产" in known
+    assert 'name="closest" value="NET_ASSETS"' in known and "净资产" in known
     # The alias is there already for that metric: no error, the candidates are re-read.
     response = curator.post(QUEUE + "alias/", {"text": "资产总计", "metric": "NET_ASSETS"}, follow=True)
     assert "1 条候选已取得该指标" in _messages(response)[0]
@@ -314,7 +370,7 @@ def test_a_new_metric_made_of_a_label_takes_its_waiting_candidates(curator: Clie
     page = curator.get(QUEUE).content.decode()
     assert 'name="choose"' not in page and "先给指标 · metric first" in page  # approving would be refused
     form = page.split('class="label-metric"')[1].split("</form>")[0]
-    assert 'name="name" value="资产总计"' in form and '<option value="CNY_M" selected>' in form
+    assert 'name="name" value="资产总计"' in form and 'name="unit" list="unit-names" value="CNY_M"' in form
     data = {"text": "资产总计", "code": "TOTAL_ASSETS", "name": "总资产", "unit": "CNY_M", "aggregation": "end"}
     response = curator.post(QUEUE + "metric/", data, follow=True)
     assert "已新建指标「总资产」" in _messages(response)[0] and "2 条候选已取得该指标" in _messages(response)[0]
@@ -388,3 +444,31 @@ def test_a_metric_set_by_hand_answers_a_heading_reason(curator: Client) -> None:
     assert FactMetric.objects.get(pk=row.pk).review_note == PARENT
     page = curator.get(QUEUE).content.decode()
     assert 'class="label-alias"' not in page  # the label's reason is answered
+
+
+def test_the_queue_is_on_the_admin_index_app_index_and_sidebar_with_its_pending_count(curator: Client) -> None:
+    _pending("1200.5", "page=40")
+    _pending("980.1", "page=90", PARENT)
+    FactMetric.objects.create(**{**KEY, "metric_id": "NET_PROFIT"}, value=Decimal(1), unit_id="CNY_M", locator="p=1")
+    link = re.compile(r'<a href="/admin/facts/factmetric/review/"[^>]*>审核队列 · Review queue（2）</a>')
+    for url in ("/admin/", "/admin/facts/", "/admin/documents/document/"):  # the index, the app, a sidebar
+        page = curator.get(url).content.decode()
+        assert link.search(page), url
+
+
+def test_the_queue_entry_counts_only_what_the_user_may_see_and_needs_the_facts_view_permission() -> None:
+    from django.contrib.auth import get_user_model
+
+    from tests.factories import curator_make
+
+    entity_make()
+    metric_make()
+    _pending("1.1", "p=1")
+    restricted = document_make("board.pdf", sensitivity="RESTRICTED")
+    _pending("2.2", "p=2", document=restricted, sensitivity="RESTRICTED", period="2020")
+    client = Client()
+    client.force_login(curator_make())
+    assert "审核队列 · Review queue（1）" in client.get("/admin/").content.decode()
+    staff = get_user_model().objects.create_user(username="clerk", is_staff=True)
+    client.force_login(staff)
+    assert "审核队列" not in client.get("/admin/").content.decode()

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from core.types import INTERNAL, PUBLIC, RESTRICTED, Period, SubTask
+from core.model.types import INTERNAL, PUBLIC, RESTRICTED, Period, SubTask
 from documents.models import Document
 from facts import selectors
 from facts.models import FactMetric

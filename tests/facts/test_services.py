@@ -74,3 +74,29 @@ def test_a_documents_facts_upsert_on_the_natural_key_and_go_with_it() -> None:
     assert facts_delete(document_id=second.pk) == 1
     assert facts_delete(document_id=first.pk) == 1
     assert not FactMetric.objects.exists()
+
+
+def test_a_parent_company_figure_or_a_guessed_metric_is_no_conflict_with_the_approved_fact() -> None:
+    """Only a candidate that claims the key (the group's figure, its metric read, not guessed)
+    conflicts with the approved fact; the others wait with their own reason."""
+    entity_make()
+    metric_make()
+    report = document_make("report.html")
+    parent = "a parent-company statement (利润表 of the parent alone): never the group's figure"
+    candidates = [
+        candidate_make(),
+        candidate_make(status="pending", scope="parent", reason=parent, value=Decimal("7"), locator="table=79"),
+        candidate_make(
+            status="pending",
+            guessed=True,
+            suggested_alias="负债合计",
+            reason="unknown row label '负债合计'",
+            value=Decimal("9"),
+        ),
+        candidate_make(status="pending", reason="scale in doubt", value=Decimal("8"), locator="table=80"),
+    ]
+    counts = facts_replace(document_id=report.pk, source_doc=report.name, candidates=candidates)
+    assert counts == {"approved": 1, "pending": 3, "conflicts": 1}
+    notes = dict(FactMetric.objects.filter(review_status="pending").values_list("value", "review_note"))
+    assert notes[Decimal("7")] == parent and notes[Decimal("9")] == "unknown row label '负债合计'"
+    assert notes[Decimal("8")].startswith("conflicts with the approved value 24015.8")

@@ -53,7 +53,7 @@ def test_a_hit_touches_no_store_retriever_or_provider(analyst: APIClient) -> Non
     with (
         mock.patch("facts.selectors.fact_get") as store,
         mock.patch("retrieval.selectors.chunk_search") as search,
-        mock.patch("core.provider.MockProvider.create_message") as llm,
+        mock.patch("core.routes.lookup.provider.MockProvider.create_message") as llm,
     ):
         assert ask(analyst, "财年是怎么定义的")["route"] == "faq"
     assert not store.called and not search.called and not llm.called

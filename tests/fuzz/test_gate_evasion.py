@@ -28,8 +28,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pypinyin import Style, lazy_pinyin, pinyin
 
-from core.normalize import text_normalize
-from core.security import external_mentions, security_screen
+from core.gates.security import external_mentions, security_screen
+from core.language.normalize import text_normalize
 from tests.fakes import demo_glossary
 
 CORPUS = Path(__file__).parent / "corpus"

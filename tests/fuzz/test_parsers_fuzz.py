@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.intent import parse_intent
-from core.matcher import AliasConflict, AliasTarget, GlossaryMatcher
-from core.normalize import ascii_word_continues, compact_view, is_ascii_word_char, text_normalize
-from core.periods import period_parse, periods_find
+from core.language.matcher import AliasConflict, AliasTarget, GlossaryMatcher
+from core.language.normalize import ascii_word_continues, compact_view, is_ascii_word_char, text_normalize
+from core.language.periods import period_parse, periods_find
+from core.parse.intent import parse_intent
 from ingestion.values import decimal_parse, value_parse
 from tests.fakes import demo_glossary
 

@@ -288,9 +288,10 @@ def test_a_table_without_facts_gives_a_warning() -> None:
     table = Table("table=1", "", [["", "Less than 1 year", "1-3 years"], ["Leases", "1", "2"]])
     document = ExtractedDocument("r.docx", "", "", [table], [], 0)
     result = document_facts(document, glossary=_glossary(), sensitivity="INTERNAL", default_entity="CO")
-    assert result.candidates == [] and result.warnings == [
+    assert result.candidates == [] and [w.line for w in result.warnings] == [
         "table=1: no facts read (no row or column of periods (years, dates or fiscal years) was found)"
     ]
+    assert [(w.code, w.place) for w in result.warnings] == [("table.no_period_axis", "table=1")]
 
 
 def test_dates_under_a_quarters_caption_are_not_fiscal_years() -> None:
@@ -455,3 +456,19 @@ def test_a_currency_in_the_title_names_no_company() -> None:
 
 def test_a_metric_row_of_year_like_figures_is_no_header() -> None:
     assert read([["Stores", "2045", "1998"], ["Revenue", "1,234", "1,100"]]) == []
+
+
+def test_totals_of_unrelated_tables_are_no_conflict_but_a_metric_printed_twice_is() -> None:
+    """A row the glossary names no metric for (a bare `Total`, a label naming none) holds no key
+    of the fact table: the totals of two unrelated tables are two figures, not one in doubt."""
+    leases = Table("table=1", "", [["(in millions)", "2019"], ["Revenue", "10"], ["Total", "30"]])
+    payables = Table("table=2", "", [["(in millions)", "2019"], ["Cost of sales", "7"], ["Total", "45"]])
+    again = Table("table=3", "", [["(in millions)", "2019"], ["Revenue", "11"], ["Domestic", "5"]])
+    document = ExtractedDocument("r.docx", "", "", [leases, payables, again], [], 0)
+    got = document_facts(document, glossary=_glossary(), sensitivity="INTERNAL", default_entity="CO").candidates
+    totals = [f for f in got if f.value in (Decimal(30), Decimal(45))]
+    assert len(totals) == 2 and all(f.metric == "" and f.status == "pending" for f in totals)
+    assert not any("conflicting values" in f.reason for f in totals), [f.reason for f in totals]
+    revenue = [f for f in got if f.metric == "REVENUE" and f.channel == "TOTAL"]
+    assert sorted(str(f.value) for f in revenue) == ["10", "11"]
+    assert all("conflicting values" in f.reason for f in revenue)

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from core.glossary import GlossarySnapshot
-from core.orchestrator import SYSTEM_PROMPT, answer_question
-from core.tools import tool_schema_anthropic, tool_schema_openai
-from core.types import AgentResult
+from core.model.types import AgentResult
+from core.pipeline import answer_question
+from core.routes.lookup.loop import SYSTEM_PROMPT
+from core.routes.lookup.tools import tool_schema_anthropic, tool_schema_openai
 from tests.fakes import InMemoryFactStore, demo_facts
 from tests.providers import stub_servers as stubs
 from tests.providers.conftest import ANTHROPIC, API_KEY, OPENAI, Flavor

@@ -7,8 +7,8 @@ from datetime import date
 
 import pytest
 
-from core.orchestrator import answer_question
-from core.routing import LlmAssistedParser
+from core.parse.assisted import LlmAssistedParser
+from core.pipeline import answer_question
 from tests.fakes import InMemoryFactStore, demo_facts
 
 REF = date(2026, 3, 15)

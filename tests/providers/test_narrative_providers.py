@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from core.glossary import GlossarySnapshot
-from core.narrative import SYNTHESIS_SYSTEM, NarrativeOutcome, narrative_answer
+from core.model.types import Source
 from core.ports import RetrievedChunk
-from core.types import Source
+from core.routes.narrative.answer import SYNTHESIS_SYSTEM, NarrativeOutcome, narrative_answer
 from tests.providers import stub_servers as stubs
 from tests.providers.conftest import ANTHROPIC, Flavor
 

@@ -7,7 +7,7 @@ import pytest
 from agent.providers import DEFAULT_MODELS, config_problems, provider_from_settings
 from agent.providers.anthropic_provider import AnthropicProvider
 from agent.providers.openai_provider import OpenAICompatibleProvider
-from core.provider import MockProvider
+from core.routes.lookup.provider import MockProvider
 
 KEY = "sk-settings-test-key"
 

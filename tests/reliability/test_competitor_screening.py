@@ -19,7 +19,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from agent.bootstrap import ask, glossary_snapshot
-from core.security import external_mentions
+from core.gates.security import external_mentions
 from retrieval.selectors import OrmNarrativeRetriever
 from tests.clients import client_for
 from tests.scripted import ScriptedProvider, prose

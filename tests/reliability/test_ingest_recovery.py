@@ -102,3 +102,30 @@ def test_an_interrupted_replacement_keeps_the_previous_version_whole(demo: Any, 
     after = list(Chunk.objects.filter(document__name="供应商说明.md").values_list("text", flat=True))
     assert after == before
     assert Document.objects.get(name="供应商说明.md").status == "ready"
+
+
+def test_a_write_the_database_refuses_fails_the_job_with_a_message_and_keeps_nothing(
+    demo: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.db import IntegrityError
+
+    from documents import tasks
+
+    def refused(**kwargs: Any) -> None:
+        Document.objects.create(name=kwargs["name"], status="ready")  # written, then refused
+        raise IntegrityError("FOREIGN KEY constraint failed")
+
+    monkeypatch.setattr(tasks, "document_ingest", lambda **kwargs: _atomic(refused, **kwargs))
+    job = IngestJob.objects.create(name="供应商说明.md", data=TEXT)
+    tasks.ingest_job_execute(str(job.pk))
+    job.refresh_from_db()
+    assert (job.status, job.progress, job.data) == ("failed", 100, b"")
+    assert "nothing was saved" in job.message and "Traceback" not in job.message
+    assert not Document.objects.filter(name=job.name).exists()
+
+
+def _atomic(function: Any, **kwargs: Any) -> Any:
+    from django.db import transaction
+
+    with transaction.atomic():
+        return function(**kwargs)

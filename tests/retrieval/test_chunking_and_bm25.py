@@ -66,6 +66,20 @@ def test_bm25_ranks_like_rank_bm25() -> None:
         assert list(top[:2]) == expected, query
 
 
+def test_bm25_weights_are_okapi_and_the_documents_may_be_streamed() -> None:
+    documents = [["a", "b", "a"], ["b", "c"], [], ["a", "d", "d", "d"]]
+    index = BM25Index(iter(documents))  # read once, as the per-process index streams the chunk table
+    n, average = len(documents), sum(map(len, documents)) / len(documents)
+    for term, row in index.vocabulary.items():
+        df = sum(term in d for d in documents)
+        idf = np.log((n - df + 0.5) / (df + 0.5) + 1.0)
+        for doc, words in enumerate(documents):
+            tf = words.count(term)
+            expected = idf * tf * 2.5 / (tf + 1.5 * (0.25 + 0.75 * len(words) / average)) if tf else 0.0
+            assert index.matrix[row, doc] == pytest.approx(expected, rel=1e-5), (term, doc)
+    assert index.matrix.shape == (4, 4) and BM25Index(iter([])).size == 0
+
+
 def test_bm25_mask_hides_documents_before_the_top_k() -> None:
     index = BM25Index([tokens("蓝鲸项目估值"), tokens("蓝鲸"), tokens("香港")])
     top, _ = index.search(tokens("蓝鲸"), 2, allowed=np.array([False, True, True]))

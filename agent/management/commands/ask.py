@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from agent.bootstrap import ask
 from agent.conversation import ConversationError
 from agent.serialize import result_as_dict
-from core.orchestrator import ScopeError
+from core.pipeline import ScopeError
 
 
 class Command(BaseCommand):

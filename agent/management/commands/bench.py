@@ -16,10 +16,10 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from benchmarks import synthetic
-from core.clarify import clarify_scope
+from core.gates.clarify import clarify_scope
+from core.gates.security import security_screen
 from core.glossary import AliasRecord, ChannelInfo, EntityInfo, MetricInfo, UnitInfo, glossary_build
-from core.intent import parse_intent
-from core.security import security_screen
+from core.parse.intent import parse_intent
 
 REFERENCE = date(2026, 3, 15)
 
@@ -42,9 +42,22 @@ class Command(BaseCommand):
             action="store_true",
             help="/v1/search bm25 and hybrid (e5-small) over 10,000 chunks with real e5 vectors",
         )
+        parser.add_argument(
+            "--narrative", action="store_true", help="narrative asks on the demo, without an embedder and with e5-small"
+        )
+        parser.add_argument(
+            "--lexical-scale",
+            action="store_true",
+            help="per-host BM25 index at 1,000,000 chunks (build, memory, freshness) and the full-text backend",
+        )
         parser.add_argument("--ingest", action="store_true", help="office ingestion: PDF pages/s, pptx slides/s")
         parser.add_argument(
             "--computed", action="store_true", help="growth, formula and ranking answers over 1,000,000 facts"
+        )
+        parser.add_argument(
+            "--series",
+            action="store_true",
+            help="a 12-quarter series with growth per step over 1,000,000 facts (also part of --computed)",
         )
         parser.add_argument(
             "--tables", action="store_true", help="TAT-QA tables as xlsx, docx and PDF, cell by cell against print"
@@ -64,8 +77,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         quick = options["quick"]
         results: dict[str, Any] = {"date": date.today().isoformat(), "machine": _machine()}
-        chosen = ("parse", "db", "retrieval", "search", "search_hybrid", "ingest", "computed", "tables")
-        if quick and not options["all"] and not options["versus"] and not any(options[c] for c in chosen):
+        chosen = ("parse", "db", "retrieval", "search", "search_hybrid", "computed", "series", "narrative")
+        chosen += ("lexical_scale", "ingest", "tables", "versus")
+        if quick and not options["all"] and not any(options[name] for name in chosen):
             options["all"] = True  # `bench --quick` alone: every measure, at a tenth of the sizes
         if options["versus"]:
             backends = ["sqlite", "postgres"] if options["backend"] == "both" else [options["backend"]]
@@ -97,6 +111,22 @@ class Command(BaseCommand):
         if (options["all"] or options["computed"]) and not versus:
             backends = ["sqlite", "postgres"] if options["backend"] == "both" else [options["backend"]]
             results["computed"] = [self.bench_computed(b, quick=quick) for b in backends]
+        elif options["series"] and not versus:
+            backends = ["sqlite", "postgres"] if options["backend"] == "both" else [options["backend"]]
+            results["computed"] = [self.bench_computed(b, quick=quick, shapes="series") for b in backends]
+        if options["all"] or options["narrative"]:
+            command = [sys.executable, "-m", "benchmarks.narrative_ask", "--workdir", str(_workdir())]
+            results["narrative"] = _module_run(command, "narrative")
+            self.stdout.write(json.dumps(results["narrative"], ensure_ascii=False))
+        if options["all"] or options["lexical_scale"]:
+            results["lexical_scale"] = []
+            for backend in ["sqlite", "postgres"] if options["backend"] == "both" else [options["backend"]]:
+                chunks = "10000" if quick else "1000000" if backend == "sqlite" else "100000"
+                command = [sys.executable, "-m", "benchmarks.lexical_scale", "--backend", backend, "--chunks", chunks]
+                command += ["--workdir", str(_workdir()), "--lexical", "inprocess,postgres"]
+                self.stdout.write(" ".join(command[1:]))
+                results["lexical_scale"].append(_module_run(command, f"{backend} lexical scale"))
+                self.stdout.write(json.dumps(results["lexical_scale"][-1], ensure_ascii=False))
         if options["all"] or options["ingest"]:
             size = "50" if quick else "200"
             command = [sys.executable, "-m", "benchmarks.ingest_bench", "--pages", size, "--slides", size]
@@ -212,14 +242,18 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps(result, ensure_ascii=False))
         return result
 
-    def bench_computed(self, backend: str, *, quick: bool, code: Path | None = None) -> dict[str, Any]:
+    def bench_computed(
+        self, backend: str, *, quick: bool, shapes: str = "", code: Path | None = None
+    ) -> dict[str, Any]:
         workdir = Path(settings.BASE_DIR) / "var" / "bench"
         workdir.mkdir(parents=True, exist_ok=True)
         for old in workdir.glob("computed-*.sqlite3*"):
             old.unlink()
         sizes = ["--entities", "500", "--asks", "30"] if quick else []
+        if quick and (not shapes or "series" in shapes.split(",")):
+            sizes += ["--series-entities", "20"]
         command = [sys.executable, "-m", "benchmarks.computed_backend", "--backend", backend, "--workdir", str(workdir)]
-        command += sizes
+        command += sizes + (["--shapes", shapes] if shapes else [])
         self.stdout.write(f"{backend}: {' '.join(command[1:])}" + (f" (in {code})" if code else ""))
         result = _module_run(command, f"{backend} computed", cwd=code)
         self.stdout.write(json.dumps(result, ensure_ascii=False))
@@ -242,7 +276,7 @@ class Command(BaseCommand):
                     db = self.bench_db(
                         backend, entities=entities, metrics=100, years=[2021, 2022, 2023, 2024, 2025], code=code
                     )
-                    computed = self.bench_computed(backend, quick=quick, code=code)
+                    computed = self.bench_computed(backend, quick=quick, shapes=_versus_shapes(code), code=code)
                     run = {"round": number, "side": side, "backend": backend, "db": db, "computed": computed}
                     runs.append(run | {"load": [round(load, 2), round(os.getloadavg()[0], 2)]})
         return {"before": _describe(before), "after": _describe(after), "runs": runs}
@@ -272,6 +306,14 @@ class Command(BaseCommand):
         return result
 
 
+def _workdir() -> Path:
+    workdir = Path(settings.BASE_DIR) / "var" / "bench"
+    workdir.mkdir(parents=True, exist_ok=True)
+    for old in [*workdir.glob("narrative-*.sqlite3*"), *workdir.glob("lexical-*.sqlite3*")]:
+        old.unlink()
+    return workdir
+
+
 def _module_run(command: list[str], what: str, cwd: Path | None = None) -> dict[str, Any]:
     """Run one benchmark module in a fresh process (in `cwd`, another checkout's code, if given);
     its last line of output is its JSON result."""
@@ -280,6 +322,14 @@ def _module_run(command: list[str], what: str, cwd: Path | None = None) -> dict[
         raise RuntimeError(f"{what} benchmark failed:\n{done.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
+
+
+def _versus_shapes(code: Path) -> str:
+    """The computed shapes the before/after table compares (`versus_markdown`), for a checkout
+    whose computed benchmark lets them be chosen; an older one, without `--shapes`, measures just
+    these anyway and is not given the option."""
+    module = (code / "benchmarks" / "computed_backend.py").read_text(encoding="utf-8")
+    return "growth,formula,ranking" if "--shapes" in module else ""
 
 
 def _same_files(workdir: Path, **sizes: Any) -> bool:
@@ -343,6 +393,7 @@ def markdown(results: dict[str, Any]) -> str:
                 "growth": "YoY growth",
                 "formula": "a formula metric",
                 "ranking": f"a ranking over {computed['entities']:,} entities",
+                "series": "a 12-quarter series with growth per step",
             }[shape]
             lines.append(
                 f"| `/v1/ask` computed, {what}, {computed['facts']:,} facts, {computed['backend']} (p50 / p95) "
@@ -365,8 +416,31 @@ def markdown(results: dict[str, Any]) -> str:
             f"| ingestion of text documents, {search['backend']} | — | {ingest['documents_per_s']} documents/s, "
             f"{ingest['chunks_per_s']} chunks/s, {ingest['chars_per_s']:,} characters/s |"
         )
-    if results.get("versus"):
-        lines += ["", *versus_markdown(results["versus"])]
+    narrative = results.get("narrative")
+    if narrative:
+        for embedder in ("none", "e5-small"):
+            figures = narrative[embedder]
+            lines.append(
+                f"| narrative ask on the demo, embedder {embedder}, {narrative['questions']} questions × "
+                f"{narrative['rounds']} (p50 / p95) | {'p50 ≤ 35 ms' if embedder != 'none' else '—'} "
+                f"| {figures['p50_ms']} ms / {figures['p95_ms']} ms |"
+            )
+    for scale in results.get("lexical_scale", []):
+        corpus, local = scale["corpus"], scale.get("inprocess")
+        if local:
+            lines.append(
+                f"| per-host BM25 index, {corpus['chunks']:,} chunks, {scale['backend']}: build / index arrays / "
+                f"peak RSS growth / fresh after a write | — | {local['build_s']} s / {local['index_arrays_mb']} MB / "
+                f"{local['rss_peak_growth_mb']} MB / {local['fresh_after_write_s']} s; search p50 "
+                f"{local['search']['p50_ms']} ms |"
+            )
+        full_text = scale.get("postgres")
+        if full_text:
+            lines.append(
+                f"| PostgreSQL full-text backend, {corpus['chunks']:,} chunks (p50 / p95) | p50 ≤ 15 ms "
+                f"| {full_text['search']['p50_ms']} ms / {full_text['search']['p95_ms']} ms "
+                f"(matching alone {full_text['match_count_only']['p50_ms']} ms) |"
+            )
     for fmt, score in results.get("tables", {}).get("formats", {}).items():
         for which in ("all", "selected"):
             figures = score[which]
@@ -376,6 +450,8 @@ def markdown(results: dict[str, Any]) -> str:
                 f"{figures['wrong_approved']:,} wrong approved, {figures['pending']:,} pending, "
                 f"{figures['missing']:,} missing ({score['seconds']} s) |"
             )
+    if results.get("versus"):
+        lines += ["", *versus_markdown(results["versus"])]
     return "\n".join(lines)
 
 

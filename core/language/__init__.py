@@ -1,0 +1,1 @@
+"""Text primitives every stage reads with: normalisation, the period grammar, alias matching and figures in prose."""

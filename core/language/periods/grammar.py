@@ -1,0 +1,254 @@
+"""The period grammar's rules: which pattern builds which period, tried most specific first.
+
+Takes normalised text and a reference date; `periods_find` returns the periods it names with
+their spans in reading order, `periods_unread` the stretches of time no period type holds, and
+`period_parse` reads a string that is exactly one period. A quarter or a half named without a
+year takes the year of its list or sentence (see the package docstring for the forms read).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from functools import lru_cache
+
+from core.language.normalize import text_normalize
+from core.language.periods.builders import (
+    _UNREAD,
+    Builder,
+    _first_quarters,
+    _last_n,
+    _months,
+    _quarter_number,
+    _quarter_range,
+    _rel_year,
+    _unread,
+    _with_year,
+    _year_range,
+)
+from core.language.periods.calendar import (
+    _current_quarter,
+    _fy,
+    _hy,
+    _in_year,
+    _previous_quarter,
+    _qtr,
+    _year_period,
+)
+from core.language.periods.patterns import (
+    _ANY_YEAR,
+    _BAD_HALF,
+    _BAD_MONTH,
+    _BAD_QUARTER,
+    _EACH_QUARTER,
+    _EN_HALF,
+    _EN_LAST_N,
+    _EN_OF_YEAR,
+    _EN_QUARTER,
+    _EN_UNREAD,
+    _FIRST_MONTHS,
+    _FIRST_QUARTERS,
+    _HALF,
+    _LAST_N,
+    _LIST_JOINER,
+    _MONTHS,
+    _NOT_A_QUANTITY,
+    _ONE_MONTH,
+    _ORDINAL,
+    _QUARTER,
+    _QUARTER_RANGE,
+    _RECENT,
+    _REL_YEAR,
+    _RELATIVE_MONTH,
+    _SENTENCE_END,
+    _SHIFT_BACK_RE,
+    _SHORT_YEAR,
+    _YEAR,
+    _YEAR_PREFIX,
+    _YEAR_RANGE,
+)
+from core.model.types import Period
+
+# (start, end, period, whether its year was only implied by the reference date)
+_Found = tuple[int, int, Period, bool]
+_RULES: list[tuple[re.Pattern[str], Builder, bool]] = [
+    (_SHIFT_BACK_RE, _unread, False),
+    (re.compile(_YEAR_RANGE), _year_range, False),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})\s?(?:的)?\s?{_QUARTER_RANGE}"), _quarter_range, False),
+    (re.compile(rf"{_QUARTER_RANGE}\s?(?:of\s)?(?:fy\s?)?{_YEAR}"), _quarter_range, False),
+    (re.compile(_QUARTER_RANGE), _quarter_range, True),
+    (re.compile(_LAST_N), _last_n, False),
+    (re.compile(_EN_LAST_N), _last_n, False),
+    (re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _MONTHS), _months, False),
+    (re.compile(_YEAR_PREFIX + r"\s?(?:的)?\s?" + _MONTHS), _months, False),
+    (re.compile(_MONTHS), _months, True),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})\s?(?:的)?\s?{_FIRST_MONTHS}"), _months, False),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})?\s?(?:的)?\s?{_FIRST_QUARTERS}"), _first_quarters, False),
+    (re.compile(rf"(?:{_BAD_QUARTER}|{_BAD_HALF})\s?(?:fy\s?)?{_ANY_YEAR}"), _unread, False),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})?\s?(?:的)?\s?(?:{_BAD_QUARTER}|{_BAD_HALF})"), _unread, False),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})?\s?(?:的)?\s?(?:{_BAD_MONTH}|{_ONE_MONTH})"), _unread, False),
+    (re.compile(_RELATIVE_MONTH), _unread, False),
+    (re.compile(_RECENT), _unread, False),
+    (re.compile(rf"{_EN_UNREAD}(?:(?: of)?(?: fy)?\s?{_ANY_YEAR})?"), _unread, False),
+    (re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _HALF), lambda m, r: _hy(_rel_year(m, r), m.group("half")), False),
+    (
+        re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _QUARTER),
+        lambda m, r: _qtr(_rel_year(m, r), _quarter_number(m)),
+        False,
+    ),
+    (
+        re.compile(r"(?<![a-z])(?:last|previous|prior) (?:fiscal )?year(?![a-z])"),
+        lambda m, r: _fy(r.year - 1),
+        False,
+    ),
+    (re.compile(r"(?<![a-z])(?:this|current) (?:fiscal )?year(?![a-z])"), lambda m, r: _fy(r.year), False),
+    (re.compile(r"(?<![a-z])(?:last|previous|prior) quarter(?![a-z])"), lambda m, r: _previous_quarter(r), False),
+    (
+        re.compile(r"(?<![a-z])(?:this|current) quarter(?![a-z])"),
+        lambda m, r: _qtr(r.year, _current_quarter(r)),
+        False,
+    ),
+    (
+        re.compile(_YEAR_PREFIX + r"\s?(?:的)?\s?" + _HALF),
+        _with_year(lambda year, m: _hy(year, m.group("half"))),
+        False,
+    ),
+    (
+        re.compile(r"(?<![a-z])(?P<half>h1|h2)\s?(?:" + _YEAR + r"|fy\s?'?(?P<yy>[0-9]{2})(?![0-9]))"),
+        _with_year(lambda year, m: _hy(year, m.group("half"))),
+        False,
+    ),
+    (
+        re.compile(_EN_HALF + _EN_OF_YEAR),
+        _with_year(lambda year, m: _hy(year, "h2" if _ORDINAL[m.group("ord")] == 2 else "h1")),
+        False,
+    ),
+    (
+        re.compile(_YEAR_PREFIX + r"\s?(?:的)?\s?" + _QUARTER),
+        _with_year(lambda year, m: _qtr(year, _quarter_number(m))),
+        False,
+    ),
+    (
+        re.compile(r"(?<![a-z])q(?P<q1>[1-4])\s?(?:(?:fy\s?)?" + _YEAR + r"|fy\s?'?(?P<yy>[0-9]{2})(?![0-9]))"),
+        _with_year(lambda year, m: _qtr(year, int(m.group("q1")))),
+        False,
+    ),
+    (
+        re.compile(_EN_QUARTER + _EN_OF_YEAR),
+        _with_year(lambda year, m: _qtr(year, _ORDINAL[m.group("ord")])),
+        False,
+    ),
+    (
+        re.compile(r"(?<![a-z0-9])fy\s?'?(?P<fy>[0-9]{4}|[0-9]{2})(?![0-9])"),
+        lambda m, r: _year_period(m.group("fy"), r),
+        False,
+    ),
+    (
+        re.compile(r"(?<![a-z])fiscal (?:year )?" + _YEAR),
+        lambda m, r: _fy(int(m.group("year"))),
+        False,
+    ),
+    (
+        re.compile(_YEAR + r"\s?(?:财政年度|会计年度|财年|年度|年)"),
+        lambda m, r: _fy(int(m.group("year"))),
+        False,
+    ),
+    (re.compile(_SHORT_YEAR), _with_year(lambda year, m: _fy(year)), False),
+    (re.compile(r"本财年|本年度"), lambda m, r: _fy(r.year), False),
+    (re.compile(r"上一?财年|上年度"), lambda m, r: _fy(r.year - 1), False),
+    (re.compile(_REL_YEAR), lambda m, r: _fy(_rel_year(m, r)), False),
+    (re.compile(r"本季度?|这个?季度|当季"), lambda m, r: _qtr(r.year, _current_quarter(r)), False),
+    (re.compile(r"上一?个?季度"), lambda m, r: _previous_quarter(r), False),
+    (re.compile(r"(?<![0-9])" + _HALF + r"(?![0-9])"), lambda m, r: _hy(r.year, m.group("half")), True),
+    (re.compile(_QUARTER + r"(?![0-9])"), lambda m, r: _qtr(r.year, _quarter_number(m)), True),
+    (
+        re.compile(_EN_HALF + r"(?![a-z])"),
+        lambda m, r: _hy(r.year, "h2" if _ORDINAL[m.group("ord")] == 2 else "h1"),
+        True,
+    ),
+    (re.compile(_EN_QUARTER + r"(?![a-z])"), lambda m, r: _qtr(r.year, _ORDINAL[m.group("ord")]), True),
+    (re.compile(_YEAR + _NOT_A_QUANTITY), lambda m, r: _fy(int(m.group("year"))), False),
+]
+
+
+def _years_carry(text: str, found: list[_Found]) -> list[_Found]:
+    """A period whose year was only implied takes the year of the period before it in the same
+    sentence (`2025年第三季度和第四季度`, `2025年第四季度营收较第三季度`), else of the period it is
+    listed with right after it (`Q3 and Q4 2025`)."""
+    items = list(found)
+
+    def joined(left: _Found, right: _Found) -> bool:
+        return _LIST_JOINER.fullmatch(text[left[1] : right[0]]) is not None
+
+    def one_sentence(left: _Found, right: _Found) -> bool:
+        return _SENTENCE_END.search(text[left[1] : right[0]]) is None
+
+    for i in range(1, len(items)):
+        before, item = items[i - 1], items[i]
+        if item[3] and not before[3] and one_sentence(before, item):
+            items[i] = (item[0], item[1], _in_year(item[2], before[2].year), False)
+    for i in range(len(items) - 2, -1, -1):
+        item, after = items[i], items[i + 1]
+        if item[3] and not after[3] and joined(item, after):
+            items[i] = (item[0], item[1], _in_year(item[2], after[2].year), False)
+    return items
+
+
+@lru_cache(maxsize=1024)
+def _claim(text: str, reference: date) -> tuple[_Found, ...]:
+    """Rules are tried most specific first; a span claimed by one rule is not reused (remembered:
+    the parser asks for a question's periods and for its unread stretches of time)."""
+    claimed: list[_Found] = []
+    for pattern, build, bare in _RULES:
+        for m in pattern.finditer(text):
+            start, end = m.span()
+            if any(start < c_end and c_start < end for c_start, c_end, _, _ in claimed):
+                continue
+            built = build(m, reference)
+            # a range claims one span for every period of it, in order
+            for period in (built,) if isinstance(built, Period) else built or ():
+                claimed.append((start, end, period, bare))
+    return tuple(_each_quarter(text, sorted(claimed, key=lambda item: item[0])))
+
+
+def _each_quarter(text: str, claimed: list[_Found]) -> list[_Found]:
+    """`2025年每个季度`, `近三年各季度`, `quarterly`: each year named stands for its four quarters."""
+    if _EACH_QUARTER.search(text) is None:
+        return claimed
+    expanded: list[_Found] = []
+    for start, end, period, bare in claimed:
+        if period.period_type == "FY":
+            expanded.extend((start, end, _qtr(period.year, q), bare) for q in range(1, 5))
+        else:
+            expanded.append((start, end, period, bare))
+    return expanded
+
+
+def periods_find(text: str, reference: date) -> list[tuple[int, int, Period]]:
+    """Every period named in normalised `text`, as `(start, end, period)` in reading order.
+
+    A quarter or a half named without a year takes the year of its list or sentence, else the
+    reference's. A stretch no period type holds is left out (see `periods_unread`).
+    """
+    claimed = [item for item in _claim(text, reference) if item[2] != _UNREAD]
+    return [(start, end, period) for start, end, period, _ in _years_carry(text, claimed)]
+
+
+def periods_unread(text: str, reference: date) -> list[tuple[int, int, str]]:
+    """Every stretch of time in normalised `text` that the grammar recognises but no period type
+    (FY, H1/H2, Q1–Q4) holds, as `(start, end, words)`: `前三季度`, `1-9月`, `3月`, `Q5`, `第五季度`,
+    `13月`, `YTD`. A question naming one must be asked back, never answered for the year."""
+    return [(start, end, text[start:end].strip()) for start, end, p, _ in _claim(text, reference) if p == _UNREAD]
+
+
+def period_parse(text: str, reference: date | None = None) -> Period | None:
+    """Parse a string that is exactly one period (`FY2025`, `2025H1`, `2025年`, `去年` …)."""
+    normalized = text_normalize(text)
+    if not normalized:
+        return None
+    found = periods_find(normalized, reference or date.today())
+    if len(found) != 1:
+        return None
+    start, end, period = found[0]
+    rest = (normalized[:start] + normalized[end:]).strip()
+    return period if rest == "" else None

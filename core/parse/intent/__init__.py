@@ -1,0 +1,354 @@
+"""Zero-LLM intent parsing.
+
+Takes the raw question, a glossary snapshot and a reference date; returns a `ParsedIntent`
+with the four slots (metric, entity, period, channel), their multi-value forms, the operation
+asked for (`core.parse.cues`), the route and a `routing` record (mode, confidence, and a reason
+in the analyst's words: `依据：指标 营业收入 · 同比`). Deterministic and offline.
+
+Competitor mentions are matched jointly with every other alias, so the span of `中国竞安`
+is taken by the external entity and can never be read as ACME_CN.
+
+Never a shorter alias, never another entity (`core.parse.intent.terms`): a metric alias with unread
+words beside it names a longer term (净利 is not 净利率, 净利润 is not 归母净利润); the metric is
+dropped and the term reported as `unknown_metric`. So is an acronym nothing reads (ROA), and a
+name where the entity goes (腾讯2025年营收), which is never answered as the home entity. A parent
+named right before its own child is the child (`ACME HK`). A ranking or a sum over 各地区 / 各渠道
+lists the subsidiaries or channels it runs over, never an external entity.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import date
+
+from core.glossary import GlossarySnapshot
+from core.language.normalize import compact_view, question_language, text_normalize
+from core.language.periods import periods_cumulative, periods_find, periods_unread, series_asked, series_words
+from core.model.types import (
+    OP_CAGR,
+    OP_DIFFERENCE,
+    OP_SUM,
+    ROUTE_COMPOSITE,
+    ROUTE_STRUCTURED,
+    Match,
+    Operation,
+    ParsedIntent,
+    Part,
+    Period,
+    Routing,
+)
+from core.parse.cues import OperatorReading, cues_read, operation_read
+from core.parse.intent.clauses import channels_read, entities_read, parts_read
+from core.parse.intent.route import (
+    DOCUMENT_CUES,
+    MOVEMENT_CUES,
+    NARRATIVE_CUES,
+    NUMERIC_CUES,
+    WHY_CUES,
+    RouteCues,
+    operation_stands,
+    route_choose,
+    route_cues_find,
+    route_reason_write,
+)
+from core.parse.intent.terms import latin_term_find, longer_terms_drop, name_term_find, term_names_entity
+from core.parse.intent.tokens import UNKNOWN, Word, words_read
+from core.parse.intent.typos import corrections_apply, typos_find
+
+__all__ = [
+    "DOCUMENT_CUES",
+    "MOVEMENT_CUES",
+    "NARRATIVE_CUES",
+    "NUMERIC_CUES",
+    "WHY_CUES",
+    "is_inconclusive",
+    "parse_intent",
+    "reading_note",
+    "term_names_entity",
+]
+
+TOTAL = "TOTAL"
+
+
+def parse_intent(question: str, glossary: GlossarySnapshot, reference_date: date) -> ParsedIntent:
+    return _parse(question, text_normalize(question), glossary, reference_date, typos=True)
+
+
+def _parse(
+    question: str, normalized: str, glossary: GlossarySnapshot, reference_date: date, *, typos: bool
+) -> ParsedIntent:
+    language = question_language(question)
+    _, positions = compact_view(normalized)
+    matches = glossary.match(normalized)
+    spans = [(positions[m.start], positions[m.end - 1] + 1) for m in matches]
+    names = [span for m, span in zip(matches, spans, strict=True) if not (m.kind == "channel" and m.code == TOTAL)]
+    found_periods = periods_find(normalized, reference_date)
+    cues = cues_read(normalized, taken=names, numbers=[(s, e) for s, e, _ in found_periods])
+    cue_spans = [(c.start, c.end) for c in cues]
+    unread = [(s, e) for s, e, _ in periods_unread(normalized, reference_date)]
+    read = [(s, e) for s, e, _ in found_periods] + unread + cue_spans + _route_cue_spans(normalized)
+    read += series_words(normalized)
+    if typos and not any(m.kind == "metric" for m in matches):
+        moved = _question_word_moved(normalized)
+        if moved is not None and any(m.kind == "metric" for m in glossary.match(moved)):
+            return _parse(question, moved, glossary, reference_date, typos=True)
+    if typos:
+        metric_spans = [span for m, span in zip(matches, spans, strict=True) if m.kind == "metric"]
+        corrections = typos_find(normalized, [*spans, *read], metric_spans, english=language == "en")
+        if corrections:
+            again = _parse(question, corrections_apply(normalized, corrections), glossary, reference_date, typos=False)
+            read_as = tuple((c.written, c.read_as) for c in corrections)
+            return replace(again, corrections=read_as, routing=replace(again.routing, reason=_read_as(again, read_as)))
+    kept, unknown_metric = longer_terms_drop(question, normalized, matches, spans, read)
+    kept = _children_merge(kept, normalized, glossary)
+    relative = [(c.start, c.end) for c in cues if c.relative]
+    period_spans = [(s, e, p) for s, e, p in found_periods if not _inside((s, e), relative)]
+
+    metrics: list[str] = []
+    entities: list[str] = []
+    channels: list[str] = []
+    external: str | None = None
+    for m, _ in kept:
+        if m.kind == "entity" and m.external:
+            external = external or m.code
+        elif m.kind == "entity":
+            _append_once(entities, m.code)
+        elif m.kind == "metric":
+            _append_once(metrics, m.code)
+        elif m.kind == "channel":
+            _append_once(channels, m.code)
+    periods: list[Period] = []
+    for _, _, period in period_spans:
+        if period not in periods:
+            periods.append(period)
+
+    def operation_over(spans: list[tuple[int, int, Period]]) -> OperatorReading:
+        listed = list(dict.fromkeys(p for _, _, p in spans))
+        return operation_read(
+            cues,
+            metrics=len(metrics),
+            entities=len(entities),
+            channels=len([c for c in channels if c != TOTAL]),
+            periods=len(listed),
+            period_types=len({p.period_type for p in listed}),
+        )
+
+    # A change or a CAGR over a range (`从2023到2025变化了多少`, `2021年至2025年的复合增长率`) runs
+    # between its first and last periods, unless the question asks for each period (`每年增长多少`).
+    ends = _range_ends(period_spans)
+    reading = operation_over(ends)
+    between = reading.operation is not None and reading.operation.kind in _BETWEEN_ENDS
+    if ends != period_spans and (series_asked(normalized) or not between):
+        reading = operation_over(period_spans)
+    elif ends != period_spans:
+        period_spans = ends
+        periods = list(dict.fromkeys(p for _, _, p in period_spans))
+    # A derived stretch (`前三季度`) is the sum of its quarters, asked at its level or as a sum;
+    # under any other operation it stays unread and is asked back.
+    cumulative = periods_cumulative(normalized, reference_date)
+    if cumulative and (reading.operation is None or reading.operation.kind == OP_SUM):
+        stretch = [(s, e, p) for s, e, quarters in cumulative for p in quarters]
+        period_spans = sorted([*period_spans, *stretch], key=lambda item: item[0])
+        periods = list(dict.fromkeys(p for _, _, p in period_spans))
+        cue = normalized[cumulative[0][0] : cumulative[0][1]]
+        reading = replace(reading, operation=reading.operation or Operation(OP_SUM, cue=cue))
+    cues_found = route_cues_find(normalized)
+    if unknown_metric is None:
+        unknown_metric = _unknown_term(
+            question,
+            language,
+            normalized,
+            [*spans, *read],
+            period_spans,
+            metrics,
+            entities,
+            external,
+            reading,
+            cues_found,
+        )
+    route, confidence = route_choose(metrics, entities, periods, channels, reading, unknown_metric, cues_found)
+    operation = reading.operation if operation_stands(route, cues_found) else None
+    parts: tuple[Part, ...] = ()
+    if route in (ROUTE_STRUCTURED, ROUTE_COMPOSITE):
+        entities = entities_read(entities, reading.over, glossary)
+        channels = channels_read(channels, reading, glossary)
+        slots = Part(tuple(metrics), operation, tuple(entities), tuple(periods), tuple(channels), reading.decimals)
+        parts = parts_read(
+            normalized,
+            kept,
+            cues,
+            period_spans,
+            english=language == "en",
+            decimals=reading.decimals,
+            slots=slots,
+            glossary=glossary,
+        )
+        operation = next((p.operation for p in parts if p.operation is not None), operation)
+
+    covered = [span for _, span in kept] + [(s, e) for s, e, _ in period_spans] + cue_spans + series_words(normalized)
+    leftovers = _leftover_terms(normalized, covered) if not metrics else ()
+    if unknown_metric and unknown_metric not in leftovers:
+        leftovers = (unknown_metric, *leftovers)[:3]
+    reason = route_reason_write(
+        route,
+        metrics,
+        operation,
+        unknown_metric,
+        cues_found,
+        question,
+        glossary,
+        language,
+        has_slots=bool(entities or periods or channels),
+    )
+
+    return ParsedIntent(
+        raw_question=question,
+        normalized=normalized,
+        metric=metrics[0] if metrics else None,
+        entity=entities[0] if entities else None,
+        period=periods[0] if periods else None,
+        channel=channels[0] if channels else TOTAL,
+        channel_given=bool(channels),
+        metrics=tuple(metrics),
+        entities=tuple(entities),
+        periods=tuple(periods),
+        route=route,
+        external_entity=external,
+        routing=Routing("deterministic", confidence, reason),
+        unrecognized_terms=leftovers,
+        language=language,
+        operation=operation,
+        parts=parts,
+        channels=tuple(channels),
+        unknown_metric=unknown_metric,
+        decimals=reading.decimals,
+    )
+
+
+# `新开了多少家门店`: a how-many question word inside a verb-object name (新开门店), after an aspect
+# marker (了, 过; Cantonese 咗) or none; Cantonese asks how many with 几多.
+_ASPECT = "了过咗"
+_INSIDE_A_NAME = re.compile(
+    rf"(?<=[\u4e00-\u9fff])[{_ASPECT}]?(?:多少|几多|几)[个家名位人次笔项间]?(?=[\u4e00-\u9fff])"
+)
+_CLOSING = re.compile(r"[\s?!。？！,，]*$")
+
+
+def _question_word_moved(normalized: str) -> str | None:
+    """The question with a how-many word that splits a name moved to the end of its sentence
+    (before its closing punctuation), or None."""
+    m = _INSIDE_A_NAME.search(normalized)
+    if m is None:
+        return None
+    rest = normalized[m.end() :]
+    closing = _CLOSING.search(rest)
+    at = closing.start() if closing is not None else len(rest)
+    return normalized[: m.start()] + rest[:at] + "是" + m.group(0).lstrip(_ASPECT) + rest[at:]
+
+
+def _read_as(intent: ParsedIntent, read_as: tuple[tuple[str, str], ...]) -> str:
+    """The route reason with how each mistyped operator word was read."""
+    if intent.language == "en":
+        return intent.routing.reason + "".join(f' · read "{w}" as "{r}"' for w, r in read_as)
+    return intent.routing.reason + "".join(f" · 按“{r}”理解“{w}”" for w, r in read_as)
+
+
+def reading_note(intent: ParsedIntent) -> str | None:
+    """The line an answer leads with when a word was read as another (a typo of an operator)."""
+    if not intent.corrections:
+        return None
+    if intent.language == "en":
+        return "[Read as] " + "; ".join(f'"{w}" as "{r}"' for w, r in intent.corrections)
+    return "【按以下理解】" + "；".join(f"“{w}”按“{r}”理解" for w, r in intent.corrections)
+
+
+_BETWEEN_ENDS = (OP_DIFFERENCE, OP_CAGR)
+
+
+def _range_ends(period_spans: list[tuple[int, int, Period]]) -> list[tuple[int, int, Period]]:
+    """The periods with each range (periods sharing one span) cut to its first and last."""
+    kept: list[tuple[int, int, Period]] = []
+    for i, item in enumerate(period_spans):
+        span = item[:2]
+        inner = 0 < i < len(period_spans) - 1 and period_spans[i - 1][:2] == span == period_spans[i + 1][:2]
+        if not inner:
+            kept.append(item)
+    return kept
+
+
+def _append_once(items: list[str], code: str) -> None:
+    if code not in items:
+        items.append(code)
+
+
+def _inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    return any(start <= span[0] and span[1] <= end for start, end in spans)
+
+
+def _route_cue_spans(normalized: str) -> list[tuple[int, int]]:
+    """The words the route cues read (多少, 为什么, 下降 …): never part of a metric's name."""
+    return [m.span() for cue in (NARRATIVE_CUES, NUMERIC_CUES, DOCUMENT_CUES) for m in cue.finditer(normalized)]
+
+
+def _children_merge(
+    kept: list[tuple[Match, tuple[int, int]]], normalized: str, glossary: GlossarySnapshot
+) -> list[tuple[Match, tuple[int, int]]]:
+    """A parent entity named right before one of its own children names the child (`ACME HK`,
+    `集团香港`): the two words are one name, not a list."""
+    merged: list[tuple[Match, tuple[int, int]]] = []
+    for m, span in kept:
+        if merged and m.kind == "entity" and not m.external:
+            before, before_span = merged[-1]
+            child = glossary.entities.get(m.code)
+            adjacent = normalized[before_span[1] : span[0]].strip() == ""
+            if before.kind == "entity" and adjacent and child is not None and child.parent == before.code:
+                merged[-1] = (m, (before_span[0], span[1]))
+                continue
+        merged.append((m, span))
+    return merged
+
+
+def _unknown_term(
+    question: str,
+    language: str,
+    normalized: str,
+    read: list[tuple[int, int]],
+    period_spans: list[tuple[int, int, Period]],
+    metrics: list[str],
+    entities: list[str],
+    external: str | None,
+    reading: OperatorReading,
+    cues: RouteCues,
+) -> str | None:
+    """An acronym asking for a number (ROA), or a name where the entity goes (腾讯2025年营收)."""
+    asks_for_numbers = bool(cues.numeric or reading.operation or (entities and period_spans) or metrics)
+    acronym = latin_term_find(question, normalized, read, language=language, asks_for_numbers=asks_for_numbers)
+    if acronym is not None or not metrics or entities or external is not None:
+        return acronym
+    return name_term_find(question, normalized, read, [(s, e) for s, e, _ in period_spans])
+
+
+def is_inconclusive(intent: ParsedIntent) -> bool:
+    """No slot and no cue: the only case where LLM-assisted routing may be consulted."""
+    return intent.routing.confidence <= 0.5
+
+
+def _leftover_terms(normalized: str, covered: list[tuple[int, int]]) -> tuple[str, ...]:
+    """Content words the glossary did not know, for the glossary-gap report (each ≤ 32
+    characters): adjacent content words are one term, frames are never one."""
+    terms: list[str] = []
+    group: list[Word] = []
+    for word in [*words_read(normalized, [*covered, *_route_cue_spans(normalized)]), None]:
+        content = word is not None and (word.kind == UNKNOWN or (word.tag == "eng" and not word.text.isdigit()))
+        if content and group and word.start == group[-1].end and word.tag != "eng":
+            group.append(word)
+            continue
+        if group:
+            terms.append(_term_text(normalized, group))
+        group = [word] if content else []
+    return tuple(dict.fromkeys(t for t in terms if 2 <= len(t) <= 32))[:3]
+
+
+def _term_text(normalized: str, group: list[Word]) -> str:
+    return normalized[group[0].start : group[-1].end]

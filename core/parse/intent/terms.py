@@ -1,0 +1,389 @@
+"""Terms the glossary does not know (never a shorter alias, never another entity).
+
+Takes the normalised question, the question as written, the glossary hits with their spans in
+the normalised text, and every span another reader took (periods, stretches of time no period
+type holds, operator cues, route cues). Returns the hits that stand for what the question names,
+and the first term it names that no alias covers, as the analyst wrote it:
+
+- a metric alias with unread Chinese words right beside it, on either side, is part of a longer
+  term (归母净利润, 资本开支回报率, 归属于母公司所有者的净利润): had the term been an alias, the
+  longest match would have taken it. Words are unread when no hit, period, cue, question word,
+  filler or dimension word (地区, 渠道 …) holds them; the structural 的/之/于 joins a name's words
+  and does not separate them. An English alias makes a longer term with a word that modifies it
+  before it (adjusted net income, budgeted capex, net revenue), `per <noun>` after it (revenue per
+  store), a head noun after it that ends its phrase (revenue target, capex budget), or margin /
+  ratio / rate / yield; an English function word never does;
+- a Latin token asking for a number that nothing reads (ROA, EBITDA, `EBITDA margin`): all capitals,
+  or any case in a Chinese question, not a currency, standard or English function word;
+- an in-scope entity's alias inside a longer name (中国平安 holds 中国; in English a capitalised
+  name: Sea Limited holds SEA), by the same rule as a metric's, and a name where the entity goes
+  (腾讯2025年营收, Tencent revenue) when the question names no entity but a metric: never answered
+  as a known entity or the home entity.
+
+The clarifier asks back for each (`term_names_entity` tells it which kind). Only the question's
+shape is read: no demo word or code.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+
+from core.glossary import GlossarySnapshot
+from core.model.types import Match, ParsedIntent
+from core.parse.intent.tokens import (
+    DIMENSION,
+    GENERIC_WORDS,
+    UNKNOWN,
+    Word,
+    clause_openers,
+    left_attached,
+    right_attached,
+    words_read,
+)
+
+Span = tuple[int, int]
+
+
+def _word_set(*lines: str) -> frozenset[str]:
+    return frozenset(word for line in lines for word in line.split())
+
+
+_LONGER_EN = re.compile(r"\s?(?:margin|ratio|rate|yield)s?(?![a-z])")
+_LATIN = re.compile(r"[a-z][a-z0-9&]*", re.IGNORECASE)
+_LATIN_FOLLOWER = re.compile(r"\s?(?:(?:margin|ratio|rate|yield)s?(?![a-z])|率)")
+# Latin words that are no metric: English function words and requests, currencies, standards.
+NOT_A_TERM = _word_set(
+    "a an the of in on at for by from to and or vs versus with than as per via into over under",
+    "up down out what whats what's was is are were be been being how much many which who whom",
+    "whose when where why did does do done has have had can could would will should may might",
+    "must shall please show me give tell list get find display compare compared calculate",
+    "need want know pull fetch grab send confirm verify quote retrieve obtain view",
+    "compute summarize summarise explain describe provide report check look see rank sort break",
+    "breakdown let lets us i we you it its our my your their this that these those there here s",
+    "last previous prior current next year years quarter quarters half month months fiscal fy annual yearly",
+    "total group company companies firm overall whole entire all each every both between about",
+    "approximately around roughly value figure figures number numbers amount level latest",
+    "recent most data result results reported change growth usd cny rmb hkd eur gbp jpy sgd",
+    "ifrs gaap hkfrs cas pct pp bps ttm ltm",
+    "myr twd krw aud cad chf inr thb idr php vnd bn mn tn",
+    # the rest of the prepositions, and the interjections a question may open with
+    "regarding concerning including excluding during within without across against among around along",
+    "beside besides beyond despite except following like near since until upon toward towards unlike plus",
+    "hey hi hello thanks thank ok okay yes sorry dear",
+)
+
+
+def _taken_mask(length: int, taken: Sequence[Span]) -> list[bool]:
+    mask = [False] * length
+    for start, end in taken:
+        for i in range(max(start, 0), min(end, length)):
+            mask[i] = True
+    return mask
+
+
+def longer_terms_drop(
+    question: str, normalized: str, matches: Sequence[Match], spans: Sequence[Span], taken: Sequence[Span]
+) -> tuple[list[tuple[Match, Span]], str | None]:
+    """The hits that stand, and the first longer term no alias covers: a metric's (归母净利润,
+    adjusted net income) or an in-scope entity's (中国平安 holds 中国, 腾讯集团 holds 集团, Sea
+    Limited holds SEA). An external entity's hit stays: the security gate refuses it whatever
+    surrounds it; so does a hit inside another's longer term (the store of `revenue per store`).
+
+    `taken` holds every span another reader took (cues, periods …); the hits' own spans are added.
+    What is left is segmented and typed (`core.parse.intent.tokens`): only content beside a name makes
+    it longer, never a frame.
+    """
+    mask = _taken_mask(len(normalized), [*spans, *taken])
+    words = words_read(normalized, [*spans, *taken])
+    openers = clause_openers(normalized, words)
+    metric_starts = {span[0] for m, span in zip(matches, spans, strict=True) if m.kind == "metric"}
+    latin = _tokens(question, normalized) if _LATIN.search(normalized) else ()
+    longer: dict[int, tuple[str, Span]] = {}
+    if metric_starts:
+        for i, (m, (start, end)) in enumerate(zip(matches, spans, strict=True)):
+            if m.kind == "entity" and not m.external and normalized[end - 1].isascii():
+                named = _longer_english_name(normalized, latin, mask, start, end)
+                if named is not None:
+                    longer[i] = named
+    names = [span for _, span in longer.values()]
+    named_entity = any(m.kind == "entity" and i not in longer for i, m in enumerate(matches))
+    for i, (m, (start, end)) in enumerate(zip(matches, spans, strict=True)):
+        if m.kind != "metric":
+            continue
+        term: tuple[str, Span] | None
+        if normalized[end - 1].isascii():
+            term = _longer_english(normalized, latin, mask, start, end, names=names, named_entity=named_entity)
+        else:
+            left = left_attached(words, start, openers)
+            right = right_attached(words, end, normalized)
+            term = None
+            if left or right:
+                first = left[0].start if left else start
+                last = right[-1].end if right else end
+                term = (_as_one_word(normalized[first:last]), (first, last))
+        if term is not None:
+            longer[i] = term
+    # An entity's longer name counts in a question for a figure: `东南亚扩张有什么计划` is a topic.
+    if any(m.kind == "metric" and i not in longer for i, m in enumerate(matches)):
+        for i, (m, (start, end)) in enumerate(zip(matches, spans, strict=True)):
+            if m.kind == "entity" and not m.external and not normalized[end - 1].isascii():
+                name = _longer_name(normalized, words, start, end, before_metric=metric_starts)
+                if name is not None:
+                    longer[i] = (name, (start, end))
+    inside = [span for _, span in longer.values()]
+    kept = [
+        (m, span)
+        for i, (m, span) in enumerate(zip(matches, spans, strict=True))
+        if i not in longer and (m.external or not any(s <= span[0] and span[1] <= e for s, e in inside))
+    ]
+    return kept, longer[min(longer)][0] if longer else None
+
+
+_AUXILIARIES = _word_set("did does do has have had will would can could should shall may might must")
+_PER_WORD = re.compile(r" per ([a-z][a-z0-9&]*)(?![a-z0-9&])")
+# What ends an English noun phrase asked about: the clause's end, or the period it is asked for.
+_PHRASE_END = re.compile(
+    r"\s*(?:[,.;:?!)]|$)|\s+(?:(?:for|in|of|during|from|at)\s+)?(?:(?:the\s+)?fy\s?'?|q[1-4]\s?|h[12]\s?)?[0-9]"
+)
+
+
+def _longer_english(
+    normalized: str,
+    latin: Sequence[tuple[int, int, str]],
+    mask: list[bool],
+    start: int,
+    end: int,
+    *,
+    names: Sequence[Span],
+    named_entity: bool,
+) -> tuple[str, Span] | None:
+    """An English metric alias inside a longer term: a word that modifies it before it
+    (adjusted net income, budgeted capex, core net profit, net revenue, average revenue), `per
+    <noun>` after it (revenue per store), a head noun after it (revenue target, capex budget), or
+    margin / ratio / rate / yield after it. English function words never make one, nor a word
+    another reader took, nor one inside a name (the Limited of `Sea Limited revenue`)."""
+    after = _LONGER_EN.match(normalized, end)
+    if after is not None:
+        word = (after.end() - len(after.group(0).lstrip()), after.end())
+        if not any(mask[i] for i in range(*word)):  # `operating profit to revenue ratio`: a cue's word
+            return normalized[start : after.end()], (start, after.end())
+    first, last = start, end
+    before = [t for t in latin if t[1] <= start]
+    for s, e, word in reversed(before):
+        if normalized[e:first] not in (" ", "-") or not _modifies(word, (s, e), mask, names):
+            break
+        if word[:1].isupper() and not named_entity:
+            break  # `Tencent revenue`: a name where the entity goes (`name_term_find`)
+        first = s
+    per = _PER_WORD.match(normalized, end)
+    if per is not None and not mask[per.start() + 1]:
+        last = per.end()
+    elif not _inverted(normalized, latin, start):
+        head = next(((s, e, w) for s, e, w in latin if s == end + 1 and normalized[end] == " "), None)
+        noun = head is not None and _modifies(head[2], head[:2], mask, names) and not head[2].endswith(("ed", "ing"))
+        if head is not None and noun and _PHRASE_END.match(normalized, head[1]):
+            last = head[1]
+    if (first, last) == (start, end):
+        return None
+    return normalized[first:last], (first, last)
+
+
+def _modifies(word: str, span: Span, mask: list[bool], names: Sequence[Span]) -> bool:
+    """Whether a Latin word beside a metric is content: no function word, digit, or word another
+    reader or a name took."""
+    if any(mask[span[0] : span[1]]) or any(s <= span[0] and span[1] <= e for s, e in names):
+        return False
+    return word.lower() not in NOT_A_TERM and not word.isdigit()
+
+
+def _inverted(normalized: str, latin: Sequence[tuple[int, int, str]], start: int) -> bool:
+    """Whether an auxiliary opens the metric's clause (`did revenue grow`, `has capex risen`): the
+    word after the metric is then its verb, not its head noun."""
+    opening = max((normalized.rfind(p, 0, start) for p in ",;?!."), default=-1)
+    return any(opening < s and e <= start and w.lower() in _AUXILIARIES for s, e, w in latin)
+
+
+def _longer_english_name(
+    normalized: str, latin: Sequence[tuple[int, int, str]], mask: list[bool], start: int, end: int
+) -> tuple[str, Span] | None:
+    """An English entity alias inside a capitalised name (Sea Limited holds SEA, Hong Kong
+    Telecom holds Hong Kong): capitalised words nothing reads, right beside it."""
+
+    def capital(token: tuple[int, int, str]) -> bool:
+        s, e, word = token
+        return word[:1].isupper() and not any(mask[s:e]) and word.lower() not in NOT_A_TERM
+
+    first, last = start, end
+    for token in reversed([t for t in latin if t[1] <= start]):
+        if normalized[token[1] : first] != " " or not capital(token):
+            break
+        first = token[0]
+    for token in [t for t in latin if t[0] >= end]:
+        if normalized[last : token[0]] != " " or not capital(token):
+            break
+        last = token[1]
+    if (first, last) == (start, end):
+        return None
+    written = " ".join(w for s, e, w in latin if first <= s and e <= last)
+    return written, (first, last)
+
+
+def _in_a_name(word: Word) -> bool:
+    """Whether a word glued to a name, or opening a question where a name goes, is part of one:
+    content, an adjective or a distinguishing word (平安 of 中国平安), never a function word, a
+    request verb, a generic or a dimension word."""
+    if word.kind == UNKNOWN:
+        return True
+    if word.kind == DIMENSION or word.text in GENERIC_WORDS:
+        return False
+    return word.tag.startswith(("a", "b"))
+
+
+def _longer_name(
+    normalized: str, words: Sequence[Word], start: int, end: int, *, before_metric: set[int]
+) -> str | None:
+    """An in-scope entity's alias inside a longer name (中国平安, 腾讯集团); words between an
+    entity and its metric belong to the metric (集团总营收)."""
+    before = [w for w in words if w.end <= start]
+    after = [w for w in words if w.start >= end]
+    left: list[Word] = []
+    for word in reversed(before):
+        if word.end != (left[0].start if left else start) or not _in_a_name(word):
+            break
+        left.insert(0, word)
+    right: list[Word] = []
+    for word in after:
+        if word.start != (right[-1].end if right else end) or not _in_a_name(word):
+            break
+        right.append(word)
+    if right and right[-1].end in before_metric:
+        right = []
+    if not (left or right):
+        return None
+    return _as_one_word(normalized[left[0].start if left else start : right[-1].end if right else end])
+
+
+def _as_one_word(text: str) -> str:
+    """A term as the analyst wrote it: Chinese without spaces, English words single-spaced."""
+    return text if text.isascii() else "".join(text.split())
+
+
+@lru_cache(maxsize=64)
+def _tokens(question: str, normalized: str) -> tuple[tuple[int, int, str], ...]:
+    """The Latin words of the normalised question with their spans, each in the case it was
+    written in (lower case when the two cannot be lined up). Remembered: a parse reads them for
+    the longer terms and again for the acronyms."""
+    found = [(m.start(), m.end(), m.group(0)) for m in _LATIN.finditer(normalized)]
+    written = [m.group(0) for m in _LATIN.finditer(unicodedata.normalize("NFKC", question))]
+    if len(written) == len(found) and all(w.lower() == t for w, (_, _, t) in zip(written, found, strict=True)):
+        return tuple((s, e, w) for (s, e, _), w in zip(found, written, strict=True))
+    return tuple(found)
+
+
+def latin_term_find(
+    question: str, normalized: str, taken: Sequence[Span], *, language: str, asks_for_numbers: bool
+) -> str | None:
+    """A Latin word asking for a number that nothing reads (ROA, `EBITDA margin`): all capitals,
+    or any case in a Chinese question. Capitalised words are names (`name_term_find`)."""
+    if not asks_for_numbers:
+        return None
+    mask = _taken_mask(len(normalized), taken)
+    for start, end, word in _tokens(question, normalized):
+        if any(mask[start:end]) or word.lower() in NOT_A_TERM or word.isdigit():
+            continue
+        shouting = word.isupper() and len(word) >= 2
+        if not (shouting or (language == "zh" and word.islower())):
+            continue
+        after = _LATIN_FOLLOWER.match(normalized, end)
+        if after is not None and not any(mask[after.start() : after.end()]):
+            follower = after.group(0)
+            return word + (follower if follower.strip() == "率" else " " + follower.strip())
+        return word
+    return None
+
+
+def name_term_find(question: str, normalized: str, taken: Sequence[Span], period_spans: Sequence[Span]) -> str | None:
+    """A name where the entity goes, for a question that names a metric and no entity:
+    capitalised Latin words nothing reads (`Tencent revenue`, `What was Tencent's revenue`; of
+    several, the one where the entity goes: `Hey, … China Mobile's revenue`), or
+    unread Chinese words that open the question right before its period or metric
+    (`腾讯2025年营收`, `请问腾讯在2025年的营收`); right before the metric, the words are a longer
+    term (`longer_terms_drop`)."""
+    mask = _taken_mask(len(normalized), taken)
+    tokens = _tokens(question, normalized)
+
+    def is_name(token: tuple[int, int, str]) -> bool:
+        start, end, word = token
+        return not any(mask[start:end]) and word[:1].isupper() and not word.isupper() and word.lower() not in NOT_A_TERM
+
+    def opens_a_frame(i: int) -> bool:
+        """A capital that only opens a sentence, followed by a function word (`According to`,
+        `Regarding the`), is no name."""
+        before = normalized[: tokens[i][0]].rstrip()
+        opening = not before.strip(" \"'“”‘’([") or before[-1:] in ".?!:;,"
+        following = tokens[i + 1][2].lower() if i + 1 < len(tokens) else ""
+        return opening and following in NOT_A_TERM
+
+    def where_the_entity_goes(first: int, last: int) -> bool:
+        """Owning (`China Mobile's`), before a word another reader took (`Tencent revenue`), or
+        after a preposition that names an owner (`revenue of Tencent`)."""
+        end = tokens[last][1]
+        before_a_read_word = normalized[end : end + 1] == " " and end + 1 < len(mask) and mask[end + 1]
+        owner = normalized.startswith(("'s", "’s", "s'"), end) or before_a_read_word
+        return owner or normalized[: tokens[first][0]].endswith(("of ", "for ", "at ", "from "))
+
+    names: list[tuple[int, int]] = []
+    i = 0
+    while i < len(tokens):
+        if not is_name(tokens[i]) or opens_a_frame(i):
+            i += 1
+            continue
+        last = i
+        while last + 1 < len(tokens) and normalized[tokens[last][1] : tokens[last + 1][0]] == " ":
+            if not is_name(tokens[last + 1]):
+                break
+            last += 1
+        names.append((i, last))
+        i = last + 1
+    if names:  # several capitalised words: the one where the entity goes (`Hey, … China Mobile's`)
+        first, last = next((n for n in names if where_the_entity_goes(*n)), names[0])
+        return " ".join(word for _, _, word in tokens[first : last + 1])
+    first = next((i for i, ch in enumerate(normalized) if not (ch.isspace() or _is_punctuation(ch))), None)
+    if first is None or mask[first] or normalized[first].isascii():
+        return None
+    opening: list[Word] = []
+    for word in words_read(normalized, taken):
+        if word.start < first:
+            continue
+        if word.start != (opening[-1].end if opening else first):
+            break
+        opening.append(word)
+    at = opening[-1].end if opening else first
+    following = next((i for i in range(at, len(normalized)) if not normalized[i].isspace()), None)
+    if following not in {s for s, _ in period_spans}:
+        return None  # right before the metric, `longer_terms_drop` has read it (主营业务收入)
+    names = [word for word in opening if _in_a_name(word)]
+    return _as_one_word(normalized[names[0].start : names[-1].end]) if names else None  # 那净利润呢: frames only
+
+
+def _is_punctuation(ch: str) -> bool:
+    return unicodedata.category(ch).startswith("P")
+
+
+def term_names_entity(intent: ParsedIntent, glossary: GlossarySnapshot) -> bool:
+    """Whether the intent's unknown term names an entity (`name_term_find`, or an entity alias
+    inside a longer name), not a metric: it holds no metric alias and is no acronym, in a
+    question that names a metric."""
+    return term_is_a_name(intent.unknown_metric, intent.metrics, glossary)
+
+
+def term_is_a_name(term: str | None, metrics: Sequence[str], glossary: GlossarySnapshot) -> bool:
+    """`term_names_entity` for a term and the metrics the question names."""
+    if not term or not metrics:
+        return False
+    if any(m.kind == "metric" for m in glossary.match(term)):
+        return False
+    return not (term.isascii() and term.split()[0].isupper())

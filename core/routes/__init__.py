@@ -1,0 +1,1 @@
+"""The answer routes: each takes a parsed, cleared intent and returns the answer part of its route."""

@@ -1,0 +1,197 @@
+"""Growth, difference and CAGR over the listed axes.
+
+- growth: each listed key against its comparison period (同比 / 环比); with exactly two listed
+  periods of one type, one change from the earlier to the later instead (`2025年 vs 2023年`),
+  never each period's own growth;
+- difference: between the two items listed on one axis, first minus second in the listed order
+  (metrics, else entities, else channels), else the later of the listed periods minus the
+  earlier, else the growth's absolute change;
+- CAGR: between the first and last listed years.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+from core.engine import (
+    QOQ,
+    YOY,
+    CannotCompute,
+    Change,
+    Computed,
+    cagr_compute,
+    comparison_task,
+    difference_compute,
+    growth_compute,
+)
+from core.engine.build import describe
+from core.engine.change import gap_names
+from core.model.types import OP_CAGR, OP_DIFFERENCE, OP_GROWTH, Operation, Period, SubTask
+from core.routes.computed.answer import Item
+from core.routes.computed.composed import change_renamed
+from core.routes.computed.subjects import Axes, Context, refusal, units_refusal
+
+_COMPARISON_WORDS = {YOY: ("同比", "YoY"), QOQ: ("环比", "QoQ")}
+_AXES = ("metric", "entity", "channel")  # a difference's pair is read on the first listing two
+
+
+def growth_items(context: Context, axes: Axes, operation: Operation) -> list[Item]:
+    between = two_periods(axes.periods)
+    if between is not None and operation.kind == OP_GROWTH:
+        return _between(context, axes, *between, growth=True)
+    zh, en = _COMPARISON_WORDS[operation.comparison]
+    change_only = operation.kind == OP_DIFFERENCE
+    tasks = axes.tasks()
+    # a series' periods and the ones they compare with, read at once rather than period by period
+    compared = [comparison_task(task, operation.comparison) for task in tasks]
+    context.lookup.prefetch([*tasks, *compared], context.glossary.formula_metrics)
+    items = []
+    for task in tasks:
+        outcome = growth_compute(context.lookup, task, operation.comparison, **context.options)
+        asked = context.asked(
+            task, f"{zh}变动额" if change_only else f"{zh}增长率", f"{en} change" if change_only else f"{en} growth"
+        )
+        items.append(Item(outcome, asked, (zh, en), change_only))
+    return _by_rate(context, items, operation) if operation.ranked and len(items) > 1 else items
+
+
+def _by_rate(context: Context, items: list[Item], operation: Operation) -> list[Item]:
+    """Growths ordered by their rate (哪个地区增长最快, 增速排名), the fastest (or slowest) named
+    first, ties named together; a member without a rate follows, as it is, never dropped.
+
+    When some members have no rate, the lead says how many have one and names the fastest among
+    those only; with fewer than two rates it names none (one rate is nobody's fastest)."""
+    desc = operation.order == "desc"
+    rated = [i for i in items if isinstance(i.outcome, Change) and i.outcome.rate is not None]
+    rest = [i for i in items if i not in rated]
+    rated.sort(key=lambda i: i.outcome.rate.value, reverse=desc)  # type: ignore[union-attr]
+    count, total = len(rated), len(items)
+    fastest = ("最快", "fastest") if desc else ("最慢", "slowest")
+    if count < 2:
+        if count == 1:
+            zh = f"{total:,} 项中只有 1 项有增长率，无法比较快慢。"
+            en = f"Only 1 of {total:,} items has a growth rate, so there is no {fastest[1]}."
+        else:
+            zh = f"{total:,} 项均无增长率，无法比较快慢。"
+            en = f"None of the {total:,} items has a growth rate, so there is no {fastest[1]}."
+        ordered = [*rated, *rest]
+        return [replace(ordered[0], lead=(zh, en)), *ordered[1:]]
+    top = rated[0].outcome.rate  # type: ignore[union-attr]
+    leaders = [i.outcome.rate for i in rated if i.outcome.rate.value == top.value]  # type: ignore[union-attr]
+
+    def who(language: str) -> str:
+        names = []
+        for rate in leaders:
+            subject = rate.subject
+            varying = {i.outcome.rate.subject.entity for i in rated}  # type: ignore[union-attr]
+            kind, code = ("entity", subject.entity) if len(varying) > 1 else ("channel", subject.channel)
+            names.append(context.glossary.display(kind, code, language))
+        return (", " if language == "en" else "、").join(names)
+
+    tied = len(leaders) > 1
+    zh = f"增长{fastest[0]}的是 {who('zh')}（{top.display_text('zh')}）{'（并列）' if tied else ''}。"
+    among = f" among those {count:,}" if count < total else ""
+    en = f"{fastest[1].capitalize()} growth{among}: {who('en')} ({top.display_text('en')}){' (tied)' if tied else ''}."
+    if count < total:
+        zh = f"{total:,} 项中有 {count:,} 项有增长率；在这 {count:,} 项中，{zh}"
+        en = f"{count:,} of {total:,} items have a growth rate. {en}"
+    return [replace(rated[0], lead=(zh, en)), *rated[1:], *rest]
+
+
+def two_periods(periods: tuple[Period, ...]) -> tuple[Period, Period] | None:
+    """Exactly two listed periods of one type, earlier first."""
+    listed = tuple(dict.fromkeys(periods))
+    if len(listed) != 2 or listed[0].period_type != listed[1].period_type:
+        return None
+    earlier, later = sorted(listed, key=lambda p: p.sort_key)
+    return earlier, later
+
+
+def _between(context: Context, axes: Axes, base: Period, current: Period, *, growth: bool) -> list[Item]:
+    """The later period against the earlier one, for every metric, entity and channel."""
+    items = []
+    span = f"{base.label}–{current.label}"
+    for metric, entity, channel in itertools.product(axes.metrics, axes.entities, axes.channels):
+        task = SubTask(metric, entity, current, channel)
+        outcome: Change | CannotCompute = difference_compute(
+            context.lookup, task, replace(task, period=base), **context.options
+        )
+        if growth and isinstance(outcome, Change):
+            zh, en = (describe(task, context.glossary.display, lang, entity=False) for lang in ("zh", "en"))
+            outcome = change_renamed(
+                outcome,
+                OP_GROWTH,
+                (f"{zh}变动额（{span}）", f"{en} change {span}"),
+                (f"{zh}增长率（{span}）", f"{en} growth {span}"),
+            )
+        words = (f"较 {base.label} ", f"vs {base.label}")
+        asked = (
+            context.asked(task, f"较 {base.label} 增长率", f"growth vs {base.label}")
+            if growth
+            else context.asked(task, f"较 {base.label} 的差额", f"difference vs {base.label}")
+        )
+        items.append(Item(outcome, asked, words))
+    return items
+
+
+def difference_items(context: Context, axes: Axes, operation: Operation) -> list[Item]:
+    for axis in _AXES:
+        if len(set(axes.listed(axis))) > 1:
+            return _gaps(context, axes, axis)
+    if len(axes.periods) < 2:
+        return growth_items(context, axes, operation)
+    ordered = sorted(axes.periods, key=lambda p: p.sort_key)
+    return _between(context, axes, ordered[0], ordered[-1], growth=False)
+
+
+def _gaps(context: Context, axes: Axes, axis: str) -> list[Item]:
+    """First minus second of the two items listed on `axis`, for every combination of the rest."""
+    values = tuple(dict.fromkeys(axes.listed(axis)))
+    first_task = SubTask(axes.metrics[0], axes.entities[0], axes.periods[0], axes.channels[0])
+    if len(values) != 2:
+        asked = context.asked(first_task, "差额", "difference")
+        reason = refusal(
+            OP_DIFFERENCE,
+            "too_many",
+            f"差额只比较两项，问题列出了 {len(values)} 项；请只列出两项。",
+            f"A difference compares two items; the question lists {len(values)}. Please list two.",
+        )
+        return [Item(reason, asked)]
+    first, second = values
+    glossary, label = context.glossary, context.glossary.display
+    other = (glossary.display(axis, second, "zh"), glossary.display(axis, second, "en"))
+    if axis == "metric":
+        units = units_refusal(context, OP_DIFFERENCE, values, ("比较", "compared"))
+        if units is not None:
+            return [Item(units, context.asked(first_task, f"与{other[0]}的差额", f"difference from {other[1]}"))]
+    items = []
+    for task in axes.tasks():
+        if getattr(task, axis) != first:
+            continue
+        base = replace(task, **{axis: second})
+        outcome = difference_compute(context.lookup, task, base, **context.options)
+        if axis != "metric" and isinstance(outcome, Change):
+            outcome = change_renamed(outcome, OP_DIFFERENCE, *gap_names(task, base, label))
+        asked = context.asked(task, f"与{other[0]}的差额", f"difference from {other[1]}")
+        items.append(Item(outcome, asked, other=other))
+    return items
+
+
+def cagr_items(context: Context, axes: Axes, operation: Operation) -> list[Item]:
+    ordered = sorted(axes.periods, key=lambda p: p.sort_key)
+    items = []
+    for metric, entity, channel in itertools.product(axes.metrics, axes.entities, axes.channels):
+        task = SubTask(metric, entity, ordered[-1], channel)
+        asked = context.asked(task, "复合年增长率", "CAGR")
+        if len(ordered) < 2:
+            outcome: CannotCompute | Computed = refusal(
+                OP_CAGR,
+                "one_period",
+                "复合增长率需要起止两个年份（例如 2022年到2025年）。",
+                "A CAGR needs a start and an end year (e.g. 2022 to 2025).",
+            )
+        else:
+            outcome = cagr_compute(context.lookup, task, ordered[0], **context.options)
+        items.append(Item(outcome, asked))
+    return items

@@ -1,0 +1,61 @@
+"""The routes' shared wording: the fixed labels and the value display every route uses.
+
+Answer text is rendered only from fact rows, the engine's results and fixed templates. This
+module holds what more than one route says: the degraded and no-hit messages, the headings
+and joiners the narrative route uses, and how a stored value and its unit are shown. A lookup
+answer's lines are in `core.routes.lookup.render`, a computed answer's in
+`core.routes.computed.render` and a ranking's in `core.routes.computed.ranking_text`.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from core.glossary import GlossarySnapshot
+
+DEGRADED_STRUCTURED = {
+    "zh": "AI 服务暂时不可用，未能完成本次查询，请稍后再试。",
+    "en": "The AI service is temporarily unavailable, so this query could not be completed. Please try again later.",
+}
+DEGRADED_NARRATIVE = {
+    "zh": "AI 服务暂时不可用，未能生成归因，请稍后再试。",
+    "en": "The AI service is temporarily unavailable, so no explanation could be generated. Please try again later.",
+}
+NARRATIVE_NOT_WIRED = {
+    "zh": "叙事检索通路尚未接入，暂时无法基于文档回答此类问题。",
+    "en": "The document channel is not connected yet, so questions like this cannot be answered from documents.",
+}
+NARRATIVE_NO_HITS = {
+    "zh": "未检索到与该问题相关的资料，无法基于现有知识库作答。",
+    "en": "No relevant material was found, so this cannot be answered from the knowledge base.",
+}
+ATTRIBUTION_HEADING = {"zh": "归因分析：", "en": "Explanation:"}
+# Before a quoted sentence about another entity than the one asked, shown only when the sources
+# hold nothing about the asked one. It names an entity and never states a figure.
+ABOUT_ENTITY = {"zh": "（关于{name}：）", "en": "(About {name}:) "}
+NAMES_JOINED = {"zh": "、", "en": ", "}
+WHICH_METRIC = {
+    "zh": "请问要计算哪个指标？请在问题中写明指标（例如营业收入）。",
+    "en": "Which metric should be computed? Please name it in the question (e.g. revenue).",
+}
+
+
+def value_format(value: Decimal) -> str:
+    """Exact decimal with thousands separators, the stored precision, never an exponent."""
+    return f"{value:,f}"
+
+
+def _signed(value: Decimal) -> str:
+    text = value_format(value)
+    return text if text.startswith("-") else f"+{text}"
+
+
+def unit_suffix(glossary: GlossarySnapshot, unit: str, language: str) -> str:
+    shown = glossary.unit_display(unit, language)
+    if not shown:
+        return ""
+    return shown if shown in ("%", "‰") else f" {shown}"
+
+
+def is_en(language: str) -> bool:
+    return language == "en"

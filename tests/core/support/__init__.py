@@ -1,0 +1,1 @@
+"""Helpers shared by the core's tests (no test module imports another)."""
