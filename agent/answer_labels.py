@@ -1,4 +1,4 @@
-"""The words around an answer in the analyst UI, in the answer's language (SPEC §13, issue P).
+"""The words around an answer in the analyst UI, in the answer's language.
 
 The page's chrome follows the UI language (`LocaleMiddleware`, the header's switch); an answer's
 panel follows its question's language, as its text does: its table headers, its source list, its

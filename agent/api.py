@@ -49,7 +49,7 @@ class ScopeSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 @extend_schema_serializer(component_name="AskResponse")
 class AskReplySerializer(AskResultSerializer):
-    """The SPEC §10 answer as the API returns it: with the conversation it was a turn of."""
+    """The `/v1/ask` answer as the API returns it: with the conversation it was a turn of."""
 
     conversation_id = serializers.CharField(
         allow_null=True, help_text="The conversation this question was a turn of; null when none was named."
@@ -102,7 +102,7 @@ class AskApi(APIView):
 
     @staticmethod
     def reply(result: AgentResult, conversation_id: str | None) -> dict[str, Any]:
-        """The SPEC §10 object plus `conversation_id` (null when the question named none)."""
+        """The `/v1/ask` object plus `conversation_id` (null when the question named none)."""
         return {**result_as_dict(result), "conversation_id": conversation_id}
 
 
@@ -140,7 +140,7 @@ class AskStreamApi(AskApi):
 
     Every guard runs before the first byte (the structured guard, the numeric grounding check),
     so what streams is the checked text: `meta`, `structured` (facts and their lines), `delta`
-    events with the narrative text in pieces, `sources`, then `done` with the full SPEC §10 JSON
+    events with the narrative text in pieces, `sources`, then `done` with the full `/v1/ask` JSON
     (with `conversation_id`, as `POST /v1/ask` returns it).
     """
 
@@ -165,7 +165,7 @@ def _event(name: str, payload: object) -> str:
 
 
 def answer_events(result: dict[str, Any], sections: AnswerSections, piece: int = 48) -> Iterator[str]:
-    """The SPEC §10 `result` as events: the structured section whole, the narrative in pieces."""
+    """The `/v1/ask` `result` as events: the structured section whole, the narrative in pieces."""
     yield _event(
         "meta", {k: result[k] for k in ("request_id", "route", "routing", "intent", "clarification", "answer_kind")}
     )

@@ -1,4 +1,4 @@
-"""Computed answers as the analyst UI shows them (SPEC §6a, §10, §13).
+"""Computed answers as the analyst UI shows them.
 
 Takes one stored turn (its question and its `/v1/ask` result dict) and the glossary; returns
 what the computed cards and the ranking chart need: each item's name, its display value with
@@ -20,7 +20,7 @@ from typing import Any
 
 from django.utils.translation import pgettext
 
-from core.engine import KIND_DIFFERENCE, KIND_GROWTH, UNIT_PCT, UNIT_PP, UNIT_RANK
+from core.engine import KIND_DIFFERENCE, KIND_GROWTH, RANK_ORDERS, UNIT_PCT, UNIT_PP, UNIT_RANK
 from core.engine.formula import FormulaError, Ref, formula_parse, formula_render
 from core.glossary import GlossarySnapshot
 from core.language.normalize import question_language
@@ -30,7 +30,6 @@ from .answer_labels import answer_language
 from .charts import chart_ranking
 
 CHANGE_KINDS = (KIND_GROWTH, KIND_DIFFERENCE)
-_RANK_FORMULA = re.compile(r"^rank (?P<order>desc|asc) of (?P<ref>\S+) among (?P<count>\d+)$")
 _OPERATORS = {" + ": " + ", " - ": " − ", " * ": " × ", " / ": " ÷ ", " ^ ": " ^ "}
 
 LANGUAGES = ("zh", "en")
@@ -282,19 +281,19 @@ def ranking_view(
     ]
     # Without every ranked figure there are no bars to draw; the order is still listed.
     chart = None if any(row["value"] is None for row in rows) else chart_ranking(rows, tie_mark=labels["tied"])
-    parsed = _RANK_FORMULA.match(items[0]["formula"])
-    metric = _rank_metric(parsed.group("ref")) if parsed else None
-    metric = metric or items[0]["inputs"][0]["metric"]
+    # A turn stored before rank items carried these fields reads as what it most often was.
+    metric = items[0].get("ranked_metric") or items[0]["inputs"][0]["metric"]
+    order = items[0].get("order", "desc")
     facts = {fact_key(f): f for f in result["facts"]}
     first = facts.get(fact_key(items[0]["inputs"][0]))
     unit = first["unit"] if first and len(items[0]["inputs"]) == 1 else ""
     inputs = list({fact_key(i): i for item in items for i in item["inputs"]}.values())
     missing = _ranking_missing(result, {metric} | {i["metric"] for i in inputs}, subjects, varying, glossary, language)
-    count = int(parsed.group("count")) if parsed else len(items)
+    count = items[0].get("count") or len(items)
     # As the answer says it: a partial ranking counts the items with the figure among all asked.
     title = labels["ranking_partial" if missing else "ranking"].format(
         subject=_ranking_subject(metric, subjects[0], varying, glossary, language),
-        order=labels[parsed.group("order")] if parsed else labels["desc"],
+        order=labels[order] if order in RANK_ORDERS else labels["desc"],
         count=f"{count:,}",
         total=f"{count + len(missing):,}",
     )
@@ -323,14 +322,6 @@ def _ranking_subject(
         what = " ".join(x for x in (owner, name) if x) + (f" ({where})" if where else "")
         return f"{what} {when}".strip()
     return f"{when} {owner}{name}".strip() + (f"（{where}）" if where else "")
-
-
-def _rank_metric(reference: str) -> str | None:
-    try:
-        refs = formula_parse(reference, references=True).codes
-    except FormulaError:
-        return None
-    return refs[0] if len(refs) == 1 else None
 
 
 def _ranked_value(item: dict[str, Any], result: dict[str, Any]) -> Decimal | None:

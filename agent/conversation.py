@@ -3,7 +3,7 @@
 A conversation belongs to one user and is named by its `external_id`; every read
 (`agent.selectors`) and write (`agent.services`) takes the user, so one user's name never reaches
 another user's turns. A turn keeps the
-question, the SPEC §10 answer and its sections (what the UI shows), and the answered intent a
+question, the `/v1/ask` answer and its sections (what the UI shows), and the answered intent a
 follow-up may inherit (`previous_intent`). At most `MAX_TURNS` turns are kept per
 conversation; only the last answered intent is ever used as context.
 """

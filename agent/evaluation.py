@@ -1,4 +1,4 @@
-"""The golden-set gates (SPEC §10): run each case through the real stack and score it.
+"""The golden-set gates: run each case through the real stack and score it.
 
 A case with `before` is a conversation: its earlier questions are asked first, as the same
 user on the same reference date under a fresh `conversation_id`, then the case's question in

@@ -1,4 +1,4 @@
-"""An answer as CSV rows: its found facts, its series, then its computed values and their inputs (SPEC §13).
+"""An answer as CSV rows: its found facts, its series, then its computed values and their inputs.
 
 Takes a stored `/v1/ask` result dict; returns the rows to write, header rows included. The
 fact rows keep their columns. A series answer (`series.answer_series`) then has, after a blank

@@ -1,4 +1,4 @@
-"""The golden-set expectations (SPEC §10), checked against one answer in its JSON form.
+"""The golden-set expectations, checked against one answer in its JSON form.
 
 Django-free, so the same checks score `manage.py evaluate` (in process) and the reliability
 script (over HTTP). A case's top-level `before` (earlier questions of the same conversation)
@@ -102,7 +102,7 @@ def case_problems(case: Any) -> list[str]:
 
 
 def expectations_check(case: dict[str, Any], result: dict[str, Any]) -> Verdict:
-    """Which of the case's expectations the answer `result` (SPEC §10 JSON) fails, gate by gate."""
+    """Which of the case's expectations the answer `result` (`/v1/ask` JSON) fails, gate by gate."""
     expect: dict[str, Any] = case.get("expect", {})
     verdict = Verdict()
     failures, gates = verdict.failures, verdict.gates

@@ -1,4 +1,4 @@
-"""The trace: one `QueryLog` row per question, holding codes, counts and timings only (SPEC §11);
+"""The trace: one `QueryLog` row per question, holding codes, counts and timings only;
 and the conversations follow-ups continue: `Conversation` and its `ConversationTurn`s."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class QueryLog(models.Model):
 
 
 class Conversation(models.Model):
-    """A user's conversation: the turns a follow-up may continue (SPEC §10 `conversation_id`).
+    """A user's conversation: the turns a follow-up may continue (`conversation_id` in `/v1/ask`).
 
     `external_id` is the client's name for it (or one the UI generated); it is unique per user,
     so the same name used by two users names two conversations, and neither can read the other.
@@ -66,7 +66,7 @@ class ConversationTurn(models.Model):
 
     `intent` is the answered intent (slots with the assumptions filled in, and the operation) a
     follow-up may inherit, null when the turn cannot be continued (a refusal by the gate, an
-    ask-first question, a degraded answer). `result` is the SPEC §10 answer and `sections` its
+    ask-first question, a degraded answer). `result` is the `/v1/ask` answer and `sections` its
     parts, as the UI shows them. `asker_cleared`: answered with RESTRICTED clearance, so shown
     only while the user still has it.
     """

@@ -1,4 +1,4 @@
-"""Say it once (issue P): the answer panel's text keeps what no card, chart or table says.
+"""Say it once: the answer panel's text keeps what no card, chart or table says.
 
 The structured section the channel wrote lists every figure with its source, which the API and
 the CLI need. The web panel shows the same figures in a card, a chart or a table, and the inputs

@@ -1,4 +1,4 @@
-"""The SPEC §10 `/v1/ask` object: one serializer, `AskResultSerializer`, describes it for the
+"""The `/v1/ask` object: one serializer, `AskResultSerializer`, describes it for the
 OpenAPI schema and produces it from an `AgentResult` for the API, the stream, the UI's session
 and `manage.py ask --json`."""
 
@@ -11,7 +11,7 @@ from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from common.api.fields import FactSourceSerializer
-from core.engine import KINDS
+from core.engine import KINDS, RANK_ORDERS
 from core.model.types import (
     ANSWER_KINDS,
     ANSWER_ROUTES,
@@ -113,7 +113,7 @@ class ComputedInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 @extend_schema_serializer(component_name="AskComputed")
 class ComputedSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    """One computed value (SPEC §6a): its formula in codes, exact value, display, unit and inputs
+    """One computed value: its formula in codes, exact value, display, unit and inputs
     (each input is also in `facts`)."""
 
     kind = serializers.ChoiceField(KINDS)
@@ -125,6 +125,11 @@ class ComputedSerializer(serializers.Serializer):  # type: ignore[type-arg]
     inputs = ComputedInputSerializer(many=True)
     ranked_value = serializers.CharField(required=False, help_text="Rank items only: the figure ranked, exact.")
     ranked_display = serializers.CharField(required=False, help_text="Rank items only: the figure ranked, as shown.")
+    ranked_metric = serializers.CharField(required=False, help_text="Rank items only: the code of the metric ranked.")
+    order = serializers.ChoiceField(
+        RANK_ORDERS, required=False, help_text="Rank items only: desc (highest first) or asc (lowest first)."
+    )
+    count = serializers.IntegerField(required=False, help_text="Rank items only: how many figures were ranked.")
     period = serializers.CharField(required=False, help_text="Derived items only: the period the value stands for.")
 
 

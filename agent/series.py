@@ -1,4 +1,4 @@
-"""A series answer as data: one metric of one entity and channel over a range of periods (SPEC §6a, §13).
+"""A series answer as data: one metric of one entity and channel over a range of periods.
 
 Takes a stored `/v1/ask` result dict; returns every period of the range asked, in order, each
 with its stored fact, its derived values or nothing (missing, named, never skipped), and the

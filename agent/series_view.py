@@ -1,4 +1,4 @@
-"""A series answer as the analyst UI shows it: a table and a line chart (SPEC §6a, §13).
+"""A series answer as the analyst UI shows it: a table and a line chart.
 
 Takes one stored turn and the glossary; returns the table's rows (period, value, source with its
 document link, growth per step when the answer computed it) and the line chart, each period of

@@ -115,7 +115,7 @@ def _run(texts: list[str], *, processes: int, threads: int) -> dict:
 
 
 def chunks_pick(n: int) -> list[str]:
-    """`n` CMRC sentence windows of 380–420 characters (the SPEC chunk size), in corpus order."""
+    """`n` CMRC sentence windows of 380–420 characters (the chunk size), in corpus order."""
     from benchmarks.retrieval_bench import cmrc_corpus, speed_corpus
 
     passages, _ = cmrc_corpus()

@@ -1,4 +1,4 @@
-"""The two multi-host lexical paths of SPEC §17 at scale (issue Q), for one backend, in fresh
+"""The two multi-host lexical paths (`docs/operations.md`) at scale, for one backend, in fresh
 processes (`python -m benchmarks.lexical_scale --backend sqlite|postgres --chunks N --workdir DIR`).
 
 1. Corpus: `--chunks` chunks of `retrieval_bench.speed_corpus` (CMRC 2018 dev sentence windows;
@@ -183,7 +183,7 @@ def measure_inprocess(args: argparse.Namespace) -> dict[str, Any]:
             found_after = time.perf_counter() - written
             break
         time.sleep(0.05)
-    # A refresh (issue Q) finds it before the full rebuild lands: keep searching until that lands too.
+    # A refresh finds it before the full rebuild lands: keep searching until that lands too.
     exact_after = found_after
     while getattr(InProcessLexicalIndex._snapshot, "delta", None) is not None:
         began = time.perf_counter()

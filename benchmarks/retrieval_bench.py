@@ -1,4 +1,4 @@
-"""Retrieval benchmarks on public data (SPEC §7, §12), pure Python (no Django).
+"""Retrieval benchmarks on public data, pure Python (no Django).
 
 - Quality: BM25 (`retrieval.engine.BM25Index` over `retrieval.text.tokens`) on CMRC 2018 dev
   (Chinese; every passage a document, each question's own passage relevant) and on the TAT-QA dev
@@ -8,13 +8,13 @@
   (CMRC passages cut into sentence windows) and the same queries, tokenised once, same run:
   per-query p50/p95 and recall@10 of the query's own passage for both engines.
 
-- Semantic (issue K): real multilingual-e5-small vectors (`benchmarks.e5_vectors`, cached on disk)
+- Semantic: real multilingual-e5-small vectors (`benchmarks.e5_vectors`, cached on disk)
   against BM25 on both sets, and fusions of the two candidate lists (RRF, weighted RRF, BM25-first,
   vector rescue, min-max and z-score fusion); a fusion's parameters are tuned on the other set.
   Traditional Chinese: CMRC turned Traditional with OpenCC, product BM25 against plain bigram BM25.
 
 The data is read in place from `../shared/bench/` (never copied). Run:
-    .venv/bin/python -m benchmarks.retrieval_bench [--quick] [--semantic (issue K's figures only)]
+    .venv/bin/python -m benchmarks.retrieval_bench [--quick] [--semantic (the semantic figures only)]
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from retrieval.text import tokens  # noqa: E402
 SHARED_DIR = Path(__file__).resolve().parents[2] / "shared" / "bench"
 CMRC_FILE = "cmrc2018_dev.json"
 TATQA_FILE = "tatqa_dataset_dev.json"
-CHUNK_CHARS = 480  # SPEC §7 chunk size: sentence windows longer than this are not used
+CHUNK_CHARS = 480  # the chunk size: sentence windows longer than this are not used
 SEED = 20180
 K1, B = 1.5, 0.75
 
@@ -153,7 +153,7 @@ def lsa_ranker(corpus: Sequence[str], k: int = 10, dim: int = 256) -> Ranker:
 
 def hybrid_ranker(corpus: Sequence[str], k: int = 10) -> Ranker:
     """The product's hybrid fusion (RRF, k = 60) of BM25 and the dense ranker, each taking 50 candidates."""
-    from core.routes.narrative.answer import rrf_fuse
+    from core.routes.narrative.retrieve import rrf_fuse
 
     lexical, dense = bm25_ranker(corpus, 50), lsa_ranker(corpus, 50)
 
@@ -183,7 +183,7 @@ def quality(corpus: Sequence[str], queries: Sequence[Query], k: int = 10, rank: 
     }
 
 
-# --- semantic retrieval: real e5 vectors and fusions (issue K) ---------------------------------
+# --- semantic retrieval: real e5 vectors and fusions ---------------------------------
 
 CANDIDATES = 50  # per list, as `retrieval.selectors` takes them
 RRF_K = 60
@@ -225,7 +225,7 @@ def delta_interval(better: np.ndarray, base: np.ndarray, *, rounds: int = BOOTST
 
 def fuse_rrf(lists: Sequence[Sequence[int]], k: int = RRF_K, weights: Sequence[float] | None = None) -> list[int]:
     """The product's fusion (`core.routes.narrative.answer.rrf_fuse`) over id lists: weight / (k + rank) summed."""
-    from core.routes.narrative.answer import rrf_fuse
+    from core.routes.narrative.retrieve import rrf_fuse
 
     return [doc for doc, _ in rrf_fuse([[(doc, 0.0) for doc in ids] for ids in lists], k=k, weights=weights)]
 
@@ -394,7 +394,7 @@ def semantic(sets: dict[str, tuple[Sequence[str], Sequence[Query]]], *, cached_o
     return out
 
 
-# --- Traditional Chinese on the lexical side (issue K) ----------------------------------------
+# --- Traditional Chinese on the lexical side ----------------------------------------
 
 _PLAIN_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _PLAIN_WORD = re.compile(r"[A-Za-z0-9]+")
@@ -813,7 +813,7 @@ def markdown(result: dict) -> str:
 
 
 if __name__ == "__main__":
-    if "--semantic" in sys.argv:  # issue K's figures only
+    if "--semantic" in sys.argv:  # the semantic figures only
         outcome = {"semantic": semantic_run(quick="--quick" in sys.argv)}
         print(json.dumps(outcome, ensure_ascii=False, indent=2))
         print()

@@ -6,7 +6,7 @@ backend, in a fresh process (`python -m benchmarks.search_backend --backend sqli
    `load_demo` use. `--ingest-docs 0` skips it.
 2. Corpus: 100,000 chunks cut from CMRC 2018 dev passages (`retrieval_bench.speed_corpus`),
    tokenised by the product tokenizer and stored as chunks of 1,000 documents. With a mode other
-   than bm25 (issue K), every chunk also gets the real e5 vector of its text (`benchmarks.e5_vectors`:
+   than bm25, every chunk also gets the real e5 vector of its text (`benchmarks.e5_vectors`:
    read from the disk cache, embedded on a miss), written by `_vectors_store`.
 3. Search: gunicorn (one worker) on 127.0.0.1 serves the app; 200 CMRC questions go to
    `GET /v1/search?mode=…` (`--modes`, default bm25) over keep-alive HTTP after a warm-up request
@@ -16,7 +16,7 @@ backend, in a fresh process (`python -m benchmarks.search_backend --backend sqli
    and a digest of every question's hits (ids and scores to 4 decimals), so two runs can be
    compared answer by answer.
 4. `--roots before=PATH,after=PATH` serves the same database from several checkouts of the
-   code, alternating them `--rounds` times (issue Q: before and after side by side in one run);
+   code, alternating them `--rounds` times (before and after side by side in one run);
    each served run reports its own figures and digest under `label/lexical`.
 """
 

@@ -1,4 +1,4 @@
-"""TAT-QA dev tables as real layouts: what the extractor makes of them, per format (issue J).
+"""TAT-QA dev tables as real layouts: what the extractor makes of them, per format.
 
 Renders every table of `../shared/bench/tatqa_dataset_dev.json` as xlsx, docx and PDF
 (`benchmarks.tables.render`), runs `ingestion.extract` and `ingestion.document_facts` on each

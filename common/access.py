@@ -1,4 +1,4 @@
-"""RESTRICTED content reaches only cleared users (SPEC §9, invariant 5).
+"""RESTRICTED content reaches only cleared users.
 
 `user_cleared` reads a user's clearance. `visible_to` is the one place the sensitivity rule is
 applied to a queryset: every selector, admin and API path that loads sensitive rows goes through

@@ -72,7 +72,8 @@ from core.routes.lookup.tools import (
     UNRECOGNIZED,
     task_pending,
 )
-from core.routes.narrative.answer import Focus, narrative_answer
+from core.routes.narrative.answer import narrative_answer
+from core.routes.narrative.attribution import Focus
 
 
 @dataclass

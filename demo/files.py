@@ -1,4 +1,4 @@
-"""Build the demo's office files from the demo data (SPEC §15: `load_demo` ingests real files).
+"""Build the demo's office files from the demo data (`load_demo` ingests real files).
 
 `demo_files_write(demo_dir, out_dir)` writes every file that `demo/manifest.json` names:
 

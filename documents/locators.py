@@ -1,4 +1,4 @@
-"""Locators as a reader says them (issue P): `ACME集团 · D3 (营业收入, FY2024)`, `第3页 · 表1 ·
+"""Locators as a reader says them: `ACME集团 · D3 (营业收入, FY2024)`, `第3页 · 表1 ·
 营业收入 / FY2025`. The machine locator (`sheet=ACME集团!D3`, `page=3,table=1,row=…,col=…`)
 stays in the JSON and in a tooltip; this is the one place it is turned into words.
 """

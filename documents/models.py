@@ -30,7 +30,7 @@ class Document(models.Model):
     # What ingestion could not read but did not refuse the file for: extraction warnings, and
     # one per table that yielded no fact (`IngestWarning.as_dict`: code, English text, place, count).
     warnings = models.JSONField(default=list, blank=True)
-    # What the document says of itself (SPEC §15): who issued it (an entity code; blank when it
+    # What the document says of itself: who issued it (an entity code; blank when it
     # does not say), which report it is, for which period (`FY2019`, `2019H1`, `2019Q3`), and
     # where each was read, for curators to confirm.
     issuer = models.CharField(max_length=64, blank=True, db_index=True)

@@ -1,4 +1,4 @@
-"""Reads of documents and ingest jobs, clearance-filtered in the query (SPEC §9)."""
+"""Reads of documents and ingest jobs, clearance-filtered in the query."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The source viewer to the cell (issue P): a cited cell shown in its table, highlighted.
+"""The source viewer to the cell: a cited cell shown in its table, highlighted.
 
 The table is read again from the bytes the document was last ingested from (`DocumentFile`)
 with the same extractor, so what is shown is the grid the fact was read from. A cell locator
@@ -8,7 +8,7 @@ found again in the grid the way ingestion made them (a label is one cell's text 
 non-numeric cells of the row joined; a header is one cell's text or the header cells of the
 column joined), read through `locator_label`.
 
-Clearance is the answers' (SPEC §9): the document must be visible to the caller
+Clearance is the answers': the document must be visible to the caller
 (`document_list`), and a cell holding a fact the caller may not see is masked.
 """
 

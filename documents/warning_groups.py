@@ -1,4 +1,4 @@
-"""A document's warnings and an ingestion's outcome as a curator reads them (issue R): grouped by
+"""A document's warnings and an ingestion's outcome as a curator reads them: grouped by
 kind, with counts, in the curator's language.
 
 Ingestion gives one warning per table or file, each with a stable `code` (`table.no_period_axis`,

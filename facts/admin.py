@@ -1,4 +1,4 @@
-"""Curator admin for the glossary and the fact table (issue C extends it), with a "try it"
+"""Curator admin for the glossary and the fact table, with a "try it"
 preview of a metric's formula."""
 
 from __future__ import annotations

@@ -384,7 +384,7 @@ class FactMetric(models.Model):
 
 
 class FactDispute(models.Model):
-    """An analyst's "this figure is wrong" (issue P): a note on one fact, waiting in the curator's
+    """An analyst's "this figure is wrong": a note on one fact, waiting in the curator's
     review queue beside it until a curator resolves it."""
 
     # A dispute is as sensitive as its fact, which is as sensitive as its document.

@@ -1,4 +1,4 @@
-"""Document ingestion, Django-free (SPEC §15, issue D).
+"""Document ingestion, Django-free.
 
 `extract` turns the bytes of a file in one of the registered formats (`ingestion.formats`:
 .pptx / .xlsx / .pdf / .docx / .md / .markdown / .txt / .html / .htm) into one intermediate representation

@@ -1,4 +1,4 @@
-"""The file formats ingestion reads, in one registry (SPEC §15).
+"""The file formats ingestion reads, in one registry.
 
 Every answer to "do we read this file, and how?" is derived from `FORMATS`: the extensions the
 upload API, the admin upload and `manage.py ingest` accept (`EXTENSIONS`), the media type stored

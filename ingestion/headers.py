@@ -1,4 +1,4 @@
-"""Period headers as annual reports print them (issue J), rewritten into the SPEC §5 grammar.
+"""Period headers as annual reports print them, rewritten into the period grammar (`core.language.periods`).
 
 `header_prepare` runs before `text_normalize` (which would turn `2019¹` into `20191`): footnote
 superscripts and marks go, spaced digits join (`2 0 1 8` → `2018`). `periods_rewrite` runs after

@@ -1,4 +1,4 @@
-"""The intermediate representation every extractor returns (issue D).
+"""The intermediate representation every extractor returns.
 
 Tables are grids of cell texts that know how to name each cell (`Table.cell_locator`); text is
 a list of `Block`s whose locators keep the document's structure. The same `ExtractedDocument`

@@ -1,4 +1,4 @@
-"""Currency and scale as tables print them, and the unit codes that carry them (issue J).
+"""Currency and scale as tables print them, and the unit codes that carry them.
 
 `scale_read` finds a scale statement in a header, a title, a caption or the sentence before a
 table: `in thousands`, `(in millions, except per share data)`, `$ in millions`, `(Dollars in

@@ -1,4 +1,4 @@
-"""Chinese statutory statements as the accounting standards lay them out (issue N).
+"""Chinese statutory statements as the accounting standards lay them out.
 
 Takes the texts around a table (its caption lines, lead and title) or one printed row label;
 returns what a reader needs to know that the layout, not the words of one report, decides:

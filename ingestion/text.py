@@ -1,4 +1,4 @@
-"""Markdown and plain text → a title and `Block`s (SPEC §15).
+"""Markdown and plain text → a title and `Block`s.
 
 Every non-empty line is a paragraph (CJK documents break paragraphs with newlines); in markdown
 the first `# ` heading is the title and `##`-and-deeper headings open sections, which become the

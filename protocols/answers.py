@@ -1,7 +1,7 @@
 """The answer both protocols give: `/v1/ask`'s guarded answer and its lineage, in one shape.
 
 `answer_reply` asks through `agent.bootstrap.ask` (the guard, the gates, clearance and the
-trace are all there) and returns the SPEC §10 object; `answer_lineage` is the part of it an
+trace are all there) and returns the `/v1/ask` object; `answer_lineage` is the part of it an
 integrator reads beside the text: route, answer kind, facts with their sources, computed
 values, sources, clarification, guard and request id. The OpenAI reply carries it as its
 `ragspine` field, the MCP `ask` tool as its structured content.
@@ -39,7 +39,7 @@ def answer_reply(
     conversation_id: str | None = None,
     follows: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """The SPEC §10 object for `question` asked by `user`, with `conversation_id` (as `/v1/ask`
+    """The `/v1/ask` object for `question` asked by `user`, with `conversation_id` (as `/v1/ask`
     returns it). Raises `agent.conversation.ConversationError` for an unusable conversation id."""
     result = ask(
         question,
@@ -53,13 +53,13 @@ def answer_reply(
 
 
 def answer_lineage(reply: dict[str, Any]) -> dict[str, Any]:
-    """What the answer rests on, from its SPEC §10 object."""
+    """What the answer rests on, from its `/v1/ask` object."""
     return {key: reply[key] for key in LINEAGE}
 
 
 @extend_schema_serializer(component_name="RagspineLineage")
 class LineageSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    """The lineage of an answer, as `/v1/ask` reports it (SPEC §10)."""
+    """The lineage of an answer, as `/v1/ask` reports it."""
 
     request_id = serializers.CharField()
     route = serializers.ChoiceField(ANSWER_ROUTES)

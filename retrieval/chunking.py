@@ -1,11 +1,11 @@
-"""Paragraph-greedy chunking with structural locators (SPEC §7).
+"""Paragraph-greedy chunking with structural locators.
 
 Takes `ingestion.ir.Block`s — a paragraph of text with the locator of the structure it sits in
 (`section=二、香港业务`, `slide=3`, `page=2`) and its paragraph number there — and returns chunks
 of about 480 characters. Paragraphs of one structure are packed greedily; a paragraph longer
 than the target is split at sentence ends; consecutive chunks of one structure overlap by about
 80 characters of whole sentences. A chunk's locator names its structure and paragraph(s):
-`section=二、香港业务,para=1` or `page=2,para=3-4`. Office extractors (issue D) feed this too.
+`section=二、香港业务,para=1` or `page=2,para=3-4`. Office extractors feed this too.
 """
 
 from __future__ import annotations

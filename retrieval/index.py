@@ -1,6 +1,6 @@
 """The lexical and vector indexes each process keeps in memory, refreshed and rebuilt only when the
 chunk set's version stamp changes (never per request): the lexical search of every host, one or many
-(issue Q, `docs/operations.md`). A PostgreSQL full-text backend serves the same `LexicalIndex` port
+(`docs/operations.md`). A PostgreSQL full-text backend serves the same `LexicalIndex` port
 without any index in the process, an order of magnitude slower.
 """
 

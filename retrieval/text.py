@@ -1,4 +1,4 @@
-"""Retrieval tokens (SPEC §7): the §5 normalisation, jieba words (every glossary alias loaded as
+"""Retrieval tokens: the question normalisation (`core.language.normalize`), jieba words (every glossary alias loaded as
 a user word), CJK character bigrams for recall, and ASCII words. Used at ingestion (the tokens
 are stored with each chunk) and for queries, so both sides always agree.
 """

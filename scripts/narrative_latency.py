@@ -1,4 +1,4 @@
-"""Server time of narrative, composite and find_documents asks on the demo data (issue G).
+"""Server time of narrative, composite and find_documents asks on the demo data.
 
 Usage: `.venv/bin/python scripts/narrative_latency.py` after `make run` has loaded the demo into
 `var/` (or with `DATABASE_URL` pointing at a database holding it). Asks five questions that

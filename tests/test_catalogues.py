@@ -1,5 +1,5 @@
 """Every UI string marked for translation has its Chinese and its English in the checked-in
-catalogues (issue P): a `{% translate %}` added without a translation fails here."""
+catalogues: a `{% translate %}` added without a translation fails here."""
 
 from __future__ import annotations
 

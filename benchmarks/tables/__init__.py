@@ -1,4 +1,4 @@
-"""The TAT-QA real-layout table harness (issue J): render, oracle, score.
+"""The TAT-QA real-layout table harness: render, oracle, score.
 
 `render` turns each TAT-QA dev table into the xlsx, docx and PDF files a curator would upload;
 `oracle` reads the ground truth from the printed grid, independently of the product; `score`

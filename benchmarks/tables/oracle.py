@@ -1,4 +1,4 @@
-"""Ground truth for a TAT-QA table, read from the grid as printed (issue J, deliverable 6).
+"""Ground truth for a TAT-QA table, read from the grid as printed.
 
 Takes one TAT-QA item (`table.table`, `paragraphs`, `questions`) and its index in the file;
 returns a `TableTruth`: every number cell with its row label, the metric alias a curator would

@@ -1,4 +1,4 @@
-"""What a printed cell or text says, read by the oracle on its own (issue J): numbers, years,
+"""What a printed cell or text says, read by the oracle on its own: numbers, years,
 period headers, scale statements, and where the table sits among its paragraphs.
 """
 

@@ -1,5 +1,5 @@
 """API token authentication that reads the token, its user and the user's RESTRICTED clearance in
-one query (SPEC §9).
+one query.
 
 DRF's `TokenAuthentication` reads the token with its user, and `user_cleared` then reads the
 clearance: two round trips on every API request. Here the clearance comes with the token, in the

@@ -14,9 +14,10 @@ Invariants:
 - a computed value is as sensitive as its most sensitive input.
 """
 
-from core.engine.aggregate import period_derive, ratio_compute, share_compute, sum_compute
+from core.engine.aggregate import ratio_compute, share_compute, sum_compute
 from core.engine.build import computed_reevaluate
 from core.engine.change import cagr_compute, difference_compute, growth_compute
+from core.engine.derive import period_derive
 from core.engine.display import UNIT_PCT, UNIT_PP, UNIT_RANK, decimal_round, number_display, value_display
 from core.engine.metric import formula_compute
 from core.engine.operands import (
@@ -40,6 +41,7 @@ from core.engine.outcome import (
     KIND_SHARE,
     KIND_SUM,
     KINDS,
+    RANK_ORDERS,
     CannotCompute,
     Change,
     Computed,
@@ -63,6 +65,7 @@ __all__ = [
     "KIND_SHARE",
     "KIND_SUM",
     "QOQ",
+    "RANK_ORDERS",
     "UNIT_PCT",
     "UNIT_PP",
     "UNIT_RANK",

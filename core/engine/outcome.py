@@ -38,6 +38,8 @@ KINDS = (
     KIND_AVERAGE,
 )
 
+RANK_ORDERS = ("desc", "asc")  # highest first, lowest first
+
 _SENSITIVITY_ORDER = {PUBLIC: 0, INTERNAL: 1, RESTRICTED: 2}
 
 

@@ -21,7 +21,7 @@ from .formula import Ref
 from .metric import formula_compute
 from .operands import FactLookup, FormulaMetric, Label, Operand, Unresolved, code_label, qualifier
 from .operands import operand_resolve as resolve
-from .outcome import KIND_RANK, CannotCompute, Computed, Ranking, RankRow, Reason, sensitivity_max
+from .outcome import KIND_RANK, RANK_ORDERS, CannotCompute, Computed, Ranking, RankRow, Reason, sensitivity_max
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ def rank_compute(
     With one figure only, the `Ranking` is not `ranked`: its one row has no rank item.
     """
     decimals_check(decimals)
-    if order not in ("desc", "asc"):
+    if order not in RANK_ORDERS:
         raise ValueError(f"order must be 'desc' or 'asc', not {order!r}")
     if top is not None and top < 1:
         raise ValueError(f"top must be at least 1, not {top}")

@@ -1,6 +1,6 @@
 """The FAQ short-circuit's rules, without storage.
 
-`faq_key` is the form questions and aliases are compared in: §5-normalised, whitespace-free,
+`faq_key` is the form questions and aliases are compared in: normalised (`core.language.normalize`), whitespace-free,
 trailing punctuation ignored. `faq_exclusion` says why a question must fall through to the
 full agent even if an FAQ item matches it: a structured question or any filled slot (those
 need the guard), or a real-time cue (a cached answer cannot be current).

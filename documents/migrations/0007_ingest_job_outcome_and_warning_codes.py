@@ -1,4 +1,4 @@
-# A done job keeps its outcome, and a document's warnings carry their kind's code (issue R): the
+# A done job keeps its outcome, and a document's warnings carry their kind's code: the
 # warnings stored as lines before are given the code of the words ingestion wrote then.
 
 import re

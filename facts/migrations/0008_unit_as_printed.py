@@ -1,4 +1,4 @@
-"""Seed `AS_PRINTED`: a metric in this unit stores the unit its table prints (issue J)."""
+"""Seed `AS_PRINTED`: a metric in this unit stores the unit its table prints."""
 
 from django.db import migrations
 

@@ -1,4 +1,4 @@
-"""Disputes (issue P): an analyst says a figure is wrong; a curator resolves it beside the fact."""
+"""Disputes: an analyst says a figure is wrong; a curator resolves it beside the fact."""
 
 from __future__ import annotations
 

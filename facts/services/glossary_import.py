@@ -1,6 +1,6 @@
 """Glossary imports (`manage.py import_glossary`, `load_demo`): CSV rows merged into the glossary,
-all or nothing. Optional columns: `formula` defines formula metrics (SPEC §6a); `year_end_month`
-(1–12) and `currency` (ISO 4217) are an entity's reporting conventions (issue J).
+all or nothing. Optional columns: `formula` defines formula metrics; `year_end_month`
+(1–12) and `currency` (ISO 4217) are an entity's reporting conventions.
 `ImportAborted` is how every import (glossary, facts, FAQ) reports bad rows."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Writes of the review queue's group actions (issue R): approve one candidate of a key and reject
+"""Writes of the review queue's group actions: approve one candidate of a key and reject
 the other candidates of that key (`fact_choose`), reject candidates (`facts_reject`), correct the
 metric, company or period of candidates (`facts_key_set`), and add a row label as an alias of a
 metric (`label_alias_add`) or make a new metric of it (`label_metric_create`), both of which

@@ -1,4 +1,4 @@
-"""A document's own context (SPEC §15, issue N): who issued it, which report it is, for when.
+"""A document's own context: who issued it, which report it is, for when.
 
 Takes an `ExtractedDocument` and the glossary snapshot; returns a `DocumentContext`: `issuer`
 (an entity code of the glossary, or None), `report_type` (annual | half_year | quarterly, or

@@ -1,4 +1,4 @@
-"""Tables → fact candidates (SPEC §15, issues D and J).
+"""Tables → fact candidates.
 
 Two layouts are read: metric rows × period columns (a header row of periods) and the transposed
 one (period rows × metric columns). Headers may span several rows (merged cells such as `2025`
@@ -14,7 +14,7 @@ Each value cell is resolved through the glossary:
 - the **channel** from the row label, else the column header or the title; `TOTAL` by default;
   columns sharing a period are a dimension: a channel the glossary names, else review;
 - the **period** from the column header (`headers`: dates, `Fiscal 2019`, `FY19`, `2019/20`,
-  footnote marks), through the SPEC §5 grammar (absolute forms only); a dated header is checked
+  footnote marks), through the period grammar (`core.language.periods`) (absolute forms only); a dated header is checked
   against the company's fiscal year end when the curator set one;
 - the **unit**: a percent value or a unit on the label (`（家）`) must be the metric's; a money
   figure's scale and currency (`scales`) come from the label, the column header, the table

@@ -1,4 +1,4 @@
-"""One value cell as a fact candidate (issue J): its metric, entity, channel, period and unit,
+"""One value cell as a fact candidate: its metric, entity, channel, period and unit,
 or the reasons it waits for review.
 """
 

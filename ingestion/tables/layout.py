@@ -1,4 +1,4 @@
-"""Where a table's header, label columns, period columns and blocks are (issue J)."""
+"""Where a table's header, label columns, period columns and blocks are."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A table, then a document, as fact candidates (issue J)."""
+"""A table, then a document, as fact candidates."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""How a table's texts read through the glossary (issue J): labels, titles and column headers,
+"""How a table's texts read through the glossary: labels, titles and column headers,
 with their periods, units, scales and what is left over.
 """
 
@@ -45,7 +45,7 @@ _FILLER = (
     "公司",
 )
 
-# Report headers the §5 grammar does not read: `2025年1-6月` (H1), `2025年7-9月` (Q3), `1H2025`.
+# Report headers the period grammar does not read: `2025年1-6月` (H1), `2025年7-9月` (Q3), `1H2025`.
 _MONTH_RANGES = {"1-3": "q1", "4-6": "q2", "7-9": "q3", "10-12": "q4", "1-6": "h1", "7-12": "h2", "1-12": ""}
 _MONTH_RANGE = re.compile(r"(19[9][0-9]|20[0-9]{2}|2100)\s?年?\s?(1|4|7|10)\s?[-~–—至]\s?(3|6|9|12)\s?月(?:份)?")
 
@@ -292,7 +292,7 @@ def _scale_bracket_drop(m: re.Match[str]) -> str:
 
 
 def _report_periods(text: str) -> str:
-    """Rewrite report-style period headers into the §5 grammar (`2025年1-6月` → `2025h1`)."""
+    """Rewrite report-style period headers into the period grammar (`2025年1-6月` → `2025h1`)."""
 
     def months(m: re.Match[str]) -> str:
         suffix = _MONTH_RANGES.get(f"{m.group(2)}-{m.group(3)}")

@@ -1,4 +1,4 @@
-"""What a value cell is counted in (issue J): the scale and currency that apply to it, and
+"""What a value cell is counted in: the scale and currency that apply to it, and
 its conversion into the metric's unit, or why it waits.
 """
 

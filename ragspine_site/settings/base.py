@@ -104,7 +104,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "zh-hans"
-# The UI in the analyst's language (issue P): the `{% translate %}` strings are English, the
+# The UI in the analyst's language: the `{% translate %}` strings are English, the
 # catalogues in locale/ (compiled by `make`) give the Chinese and the English.
 LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
@@ -149,6 +149,7 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    "ENUM_NAME_OVERRIDES": {"RankOrderEnum": "core.engine.RANK_ORDERS"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "common.api.schema.error_responses",

@@ -1,4 +1,4 @@
-"""The analyst's language (issue P, point 4): the page's chrome follows the UI language (the
+"""The analyst's language: the page's chrome follows the UI language (the
 header's switch), an answer's panel follows its question's language, both through the catalogues."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`computed` in the SPEC §10 object: `/v1/ask`, its stream, `manage.py ask --json` and the schema.
+"""`computed` in the `/v1/ask` object: `/v1/ask`, its stream, `manage.py ask --json` and the schema.
 
 The rule parser does not read operations yet; a stand-in adds the operation these questions ask
 for to its parse, as the parser will (a test double for the parser, not for the answer).
@@ -104,6 +104,7 @@ def test_rank_items_carry_the_figure_ranked_for_the_bar_chart(analyst: APIClient
         (c["kind"], c["value"], c["inputs"][0]["entity"], c["ranked_value"], c["ranked_display"])
         for c in body["computed"]
     ]
+    assert {(c["ranked_metric"], c["order"], c["count"]) for c in body["computed"]} == {("REVENUE", "desc", 3)}
     assert ranked == [
         ("rank", "1", "ACME_CN", "96120.3", "96,120.3"),
         ("rank", "2", "ACME_HK", "24015.8", "24,015.8"),
@@ -145,7 +146,7 @@ def test_a_restricted_input_is_as_absent_for_an_uncleared_analyst(analyst: APICl
 
 
 def test_a_ranking_with_one_figure_of_three_names_no_highest(demo: dict[str, Any]) -> None:
-    # The shared golden case (issue L, point 6) as the command answers it over the demo database.
+    # The shared golden case as the command answers it over the demo database.
     out = StringIO()
     call_command(
         "ask", "2025年各地区净利润排名", "--user", "analyst_cleared", "--reference-date", "2026-03-15", stdout=out
@@ -190,6 +191,9 @@ def test_the_schema_describes_computed(analyst: APIClient) -> None:
         "inputs",
         "ranked_value",
         "ranked_display",
+        "ranked_metric",
+        "order",
+        "count",
         "period",
     }
     assert set(computed["required"]) == {"kind", "name", "formula", "value", "display", "unit", "inputs"}

@@ -1,4 +1,4 @@
-"""Attribution about the thing asked, through the real orchestrator and the ORM retriever (issue K).
+"""Attribution about the thing asked, through the real orchestrator and the ORM retriever.
 
 The demo's documents plus two notes, one per entity, that both speak of revenue: the composite
 answer's attribution of one entity's figure quotes that entity's passages first and never

@@ -162,6 +162,18 @@ def test_a_ranking_without_its_ranked_figures_is_still_listed_in_order(glossary)
     ]
 
 
+def test_rank_items_carry_their_order_count_and_metric_as_fields(glossary) -> None:
+    store = generated_store("REVENUE", {"ACME_HK": "120.5", "ACME_CN": "500", "ACME_SEA": "80"})
+    turn = card_turn("2025年哪个地区营收最低", store, glossary)
+    items = turn["result"]["computed"]
+    assert [(i["order"], i["count"], i["ranked_metric"]) for i in items] == [("asc", 3, "REVENUE")] * 3
+    title = computed_cards(turn, glossary)["ranking"]["title"]
+    assert title == "FY2025 营业收入排名（从低到高，共 3 项）"
+    for item in items:  # the view reads the fields, never the formula's text
+        item["formula"] = "rank"
+    assert computed_cards(turn, glossary)["ranking"]["title"] == title
+
+
 def test_chart_ranking_draws_all_negative_bars_left_of_zero_and_caps_long_lists() -> None:
     rows = [
         {"rank": i + 1, "label": f"实体{i}", "value": Decimal(-i - 1), "display": str(-i - 1), "tied": False}

@@ -87,7 +87,7 @@ def _series(body: dict) -> list[tuple[str, str, str, str]]:
 
 
 def test_follow_ups_after_a_series_keep_its_range_or_move_it_back(analyst: APIClient) -> None:
-    """Issue 23 point 7: `那香港呢` answers the same range for Hong Kong, `毛利率呢` the same range for
+    """`那香港呢` answers the same range for Hong Kong, `毛利率呢` the same range for
     the new metric, and `那前三年呢` the three years before the range's first year."""
     first = _ask(analyst, "集团2022到2025年每年的营收", "c-series")
     assert [f[2] for f in _series(first)] == ["FY2022", "FY2023", "FY2024", "FY2025"]

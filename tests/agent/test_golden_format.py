@@ -1,4 +1,4 @@
-"""The golden-set keys of issue I (`computed`, `answer_kind_any`, `order`, `before`), checked
+"""The golden-set keys (`computed`, `answer_kind_any`, `order`, `before`), checked
 against hand-written answers: each one passes a right answer and fails a wrong one."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Answers and source lists say where a figure is in words; the machine locator stays in the JSON
-and in a tooltip (issue P)."""
+and in a tooltip."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""A fact is as sensitive as its document, on every surface (issue N, point 8).
+"""A fact is as sensitive as its document, on every surface.
 
 The demo's `ACME_HK REVENUE FY2025` fact stays INTERNAL on its own row but is moved into a
 RESTRICTED board pack: to an uncleared analyst it must behave exactly as if it did not exist
-(SPEC §1.5), through `/v1/facts`, `/v1/ask` (a level, a growth and a ranking), the CSV export and
+, through `/v1/facts`, `/v1/ask` (a level, a growth and a ranking), the CSV export and
 the document page; a cleared analyst still gets it, which proves each probe can see it.
 """
 

@@ -1,4 +1,4 @@
-"""Say it once (issue P, point 3): an answer panel shows one headline sentence, then its card or
+"""Say it once: an answer panel shows one headline sentence, then its card or
 chart, then one collapsible table of the inputs with their sources; no figure is repeated outside
 that table, and none is lost."""
 

@@ -1,4 +1,4 @@
-"""Series answers in the analyst UI and the CSV export (issue 23, SPEC §13): a table and a line
+"""Series answers in the analyst UI and the CSV export: a table and a line
 chart over every period of the range in order, a missing period named in its row and marked in
 the line, growth per step in the table when it was asked, English labels for an English question.
 

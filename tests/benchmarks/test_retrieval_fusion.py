@@ -1,4 +1,4 @@
-"""The pure parts of the semantic retrieval benchmark (issue K): fusions on toy rankings, the
+"""The pure parts of the semantic retrieval benchmark: fusions on toy rankings, the
 metrics on toy data, the cross-set tuning protocol and the e5 vector cache (with a stand-in
 embedder: no real corpus is embedded here)."""
 

@@ -5,73 +5,11 @@ Screenshots land in docs/screenshots/ (the README shows them).
 
 from __future__ import annotations
 
-import os
-import shutil
-from io import StringIO
-from pathlib import Path
-
 import pytest
-from django.contrib.auth import get_user_model
-from django.core.management import call_command
 
-# Playwright's sync API keeps an event loop in this thread; Django's ORM calls from the test
-# thread are still synchronous, so its async-safety check does not apply here.
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-CHROMIUM = "/usr/bin/chromium"
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-PASSWORD = "browser-test-password"
+from tests.browser.support import SHOTS, ask, login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        if os.environ.get("RAGSPINE_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (make test does when root)")
-        pytest.skip(f"{CHROMIUM} is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-                "--disable-quic",
-            ],
-        )
-        yield instance
-        instance.close()
-
-
-@pytest.fixture
-def site(live_server):
-    call_command("load_demo", stdout=StringIO())
-    user = get_user_model().objects.get(username="analyst")
-    user.set_password(PASSWORD)
-    user.save()
-    return live_server.url
-
-
-def login(page, site: str) -> None:
-    page.goto(f"{site}/")
-    page.fill("#id_username", "analyst")
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{site}/")
-
-
-def ask(page, question: str) -> None:
-    count = page.locator("article.turn").count()
-    page.fill("#question", question)
-    page.click("#ask-form button[type=submit]")
-    page.locator("article.turn").nth(count).wait_for()
-    page.wait_for_function("document.querySelectorAll('article.turn.streaming').length === 0")
 
 
 def test_the_analyst_flow_with_javascript(browser, site) -> None:
@@ -136,7 +74,7 @@ def test_the_basic_ask_works_without_javascript(browser, site) -> None:
 
 
 def test_a_ranking_says_each_figure_once(browser, site) -> None:
-    """Issue P, "say it once": the headline, then the chart; the inputs with their sources collapsed."""
+    """Say it once: the headline, then the chart; the inputs with their sources collapsed."""
     context = browser.new_context(viewport={"width": 1100, "height": 800}, locale="zh-CN")
     page = context.new_page()
     login(page, site)

@@ -10,66 +10,20 @@ computed-growth.png and computed-ranking.png (the README shows them), and their 
 
 from __future__ import annotations
 
-import os
-from io import StringIO
-from pathlib import Path
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
-from django.core.management import call_command
 
 from agent.views import CONVERSATION
 from facts.selectors import glossary_snapshot
 from tests.agent.computed_results import generated_store, pipeline_answer, turn_seed
-from tests.browser.test_analyst_flow import PASSWORD, ask, browser  # noqa: F401 (a fixture)
-
-USER = "analyst_cleared"  # may see the RESTRICTED Southeast Asia net profit ranked here
+from tests.browser.support import CLEARED, ask, page_open, shot, static_form
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def shots_folder() -> Path | None:
-    named = os.environ.get("RAGSPINE_SCREENSHOTS", "")
-    if named in ("", "0"):
-        return None
-    return Path(__file__).resolve().parents[2] / "docs" / "screenshots" if named == "1" else Path(named)
-
-
-def shot(target, name: str) -> None:
-    """Screenshot `target` (a page or a locator) as `name` when screenshots are asked for."""
-    folder = shots_folder()
-    if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
-        target.screenshot(path=str(folder / name))
-
-
-@pytest.fixture
-def site(live_server):
-    call_command("load_demo", stdout=StringIO())
-    user = get_user_model().objects.get(username=USER)
-    user.set_password(PASSWORD)
-    user.save()
-    return live_server.url
-
-
-def page_open(browser, site: str, width: int):  # noqa: F811 (fixture)
-    context = browser.new_context(viewport={"width": width, "height": 900}, locale="zh-CN")
-    page = context.new_page()
-    page.goto(f"{site}/")
-    page.fill("#id_username", USER)
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{site}/")
-    return context, page
-
-
-def static_form(page) -> None:
-    page.add_style_tag(content=".ask-form { position: static; }")  # a sticky bar would float over a shot
-
-
-def test_computed_cards_and_the_ranking_chart_render(browser, site) -> None:  # noqa: F811 (fixture)
-    context, page = page_open(browser, site, 1280)
+def test_computed_cards_and_the_ranking_chart_render(browser, cleared_site) -> None:
+    context, page = page_open(browser, cleared_site, 1280)
     turns = page.locator("article.turn")
 
     ask(page, "集团2025年营收同比增长多少")
@@ -114,7 +68,7 @@ def test_computed_cards_and_the_ranking_chart_render(browser, site) -> None:  # 
     key = next(c["value"] for c in context.cookies() if c["name"] == "sessionid")
     store = generated_store("OPERATING_PROFIT", {"ACME_CN": "1200.5", "ACME_HK": "1200.5", "ACME_SEA": "-310.2"})
     tied = pipeline_answer("2025年集团、中国内地、香港和东南亚营业利润排名", store=store, glossary=glossary_snapshot())
-    user = get_user_model().objects.get(username=USER)
+    user = get_user_model().objects.get(username=CLEARED)
     turn_seed(user=user, external_id=SessionStore(session_key=key)[CONVERSATION], result=tied)
     page.reload()
     ties = turns.nth(5).locator("figure.ranking")
@@ -129,8 +83,8 @@ def test_computed_cards_and_the_ranking_chart_render(browser, site) -> None:  # 
     context.close()
 
 
-def test_computed_answers_fit_a_phone(browser, site) -> None:  # noqa: F811 (fixture)
-    context, page = page_open(browser, site, 390)
+def test_computed_answers_fit_a_phone(browser, cleared_site) -> None:
+    context, page = page_open(browser, cleared_site, 390)
     ask(page, "集团2025年营收同比增长多少")
     ask(page, "2025年各地区营业利润排名")
     turns = page.locator("article.turn")

@@ -1,4 +1,4 @@
-"""A new curator clears a real annual report in Chromium (issue R, "Done when").
+"""A new curator clears a real annual report in Chromium.
 
 On a fresh install (the glossary of `../shared/bench/reports/` imported, a curator made with
 `create_user`), the curator logs in to admin, uploads `sifang_2019_annual_report.pdf`, confirms its
@@ -32,8 +32,7 @@ from django.core.management import call_command
 from rest_framework.authtoken.models import Token
 
 from facts.models import FactMetric, Metric
-from tests.browser.test_analyst_flow import browser  # noqa: F401 (a fixture)
-from tests.browser.test_computed_answers import shot
+from tests.browser.support import shot
 
 REPORTS = Path(__file__).resolve().parents[3] / "shared" / "bench" / "reports"
 REPORT = REPORTS / "sifang_2019_annual_report.pdf"
@@ -123,7 +122,7 @@ def _ask(site: str, token: str, question: str) -> dict:
         return json.load(response)
 
 
-def test_a_new_curator_clears_the_headline_figures_of_a_real_report(browser, fresh_install) -> None:  # noqa: F811
+def test_a_new_curator_clears_the_headline_figures_of_a_real_report(browser, fresh_install) -> None:
     site, gold = fresh_install, _gold()
     context = browser.new_context(viewport={"width": 1400, "height": 900}, locale="zh-CN")
     page = context.new_page()

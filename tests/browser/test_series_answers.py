@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_analyst_flow import ask, browser  # noqa: F401 (a fixture)
-from tests.browser.test_computed_answers import page_open, shots_folder, site, static_form  # noqa: F401 (a fixture)
+from tests.browser.support import ask, page_open, shots_folder, static_form
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -57,8 +56,8 @@ def line_of(series) -> dict:
     }
 
 
-def test_a_series_gets_its_table_and_line_in_chinese_and_english(browser, site) -> None:  # noqa: F811 (fixture)
-    context, page = page_open(browser, site, 1280)
+def test_a_series_gets_its_table_and_line_in_chinese_and_english(browser, cleared_site) -> None:
+    context, page = page_open(browser, cleared_site, 1280)
     turns = page.locator("article.turn")
 
     ask(page, ZH)
@@ -102,8 +101,8 @@ def test_a_series_gets_its_table_and_line_in_chinese_and_english(browser, site) 
     context.close()
 
 
-def test_a_series_fits_a_phone(browser, site) -> None:  # noqa: F811 (fixture)
-    context, page = page_open(browser, site, 390)
+def test_a_series_fits_a_phone(browser, cleared_site) -> None:
+    context, page = page_open(browser, cleared_site, 390)
     ask(page, ZH)
     series = page.locator("article.turn").nth(0).locator("section.series")
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")

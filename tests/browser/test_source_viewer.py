@@ -1,4 +1,4 @@
-"""The source viewer to the cell in real Chromium (issue P): from an answer's figure to its source,
+"""The source viewer to the cell in real Chromium: from an answer's figure to its source,
 where the highlighted cell holds that figure, for a spreadsheet, a slide, a Word and a PDF table;
 on a phone-width screen no table cell overflows."""
 
@@ -8,9 +8,8 @@ import pytest
 
 from documents.services import document_ingest
 from ingestion.values import value_parse
+from tests.browser.support import SHOTS, ask, login
 from tests.documents.sample_files import docx_with_table, pdf_with_table
-
-from .test_analyst_flow import SHOTS, ask, browser, login, site  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -50,7 +49,7 @@ def _open_source_of_first_figure(page, shot: str, *, javascript: bool = True) ->
         ("集团2017年营收是多少", ".pdf", "source-pdf.png"),
     ],
 )
-def test_the_source_of_a_figure_opens_on_the_cell_holding_it(browser, site, question, kind, shot) -> None:  # noqa: F811
+def test_the_source_of_a_figure_opens_on_the_cell_holding_it(browser, site, question, kind, shot) -> None:
     header = ["指标", "FY2019", "FY2018"]
     document_ingest(
         name="ACME集团_2019摘要.docx",
@@ -75,7 +74,7 @@ def test_the_source_of_a_figure_opens_on_the_cell_holding_it(browser, site, ques
     context.close()
 
 
-def test_the_viewer_works_without_javascript(browser, site) -> None:  # noqa: F811
+def test_the_viewer_works_without_javascript(browser, site) -> None:
     context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 700}, locale="zh-CN")
     page = context.new_page()
     login(page, site)
@@ -87,7 +86,7 @@ def test_the_viewer_works_without_javascript(browser, site) -> None:  # noqa: F8
     context.close()
 
 
-def test_at_phone_width_no_table_cell_overflows(browser, site) -> None:  # noqa: F811
+def test_at_phone_width_no_table_cell_overflows(browser, site) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
     page = context.new_page()
     login(page, site)
@@ -106,7 +105,7 @@ def test_at_phone_width_no_table_cell_overflows(browser, site) -> None:  # noqa:
     context.close()
 
 
-def test_the_header_switches_the_ui_to_english(browser, site) -> None:  # noqa: F811
+def test_the_header_switches_the_ui_to_english(browser, site) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
     page = context.new_page()
     login(page, site)

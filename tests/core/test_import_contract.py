@@ -1,4 +1,4 @@
-"""The orchestrator core imports no Django: checked by import-linter and by importing it blind."""
+"""The core imports no Django: checked by import-linter and by importing it blind."""
 
 from __future__ import annotations
 

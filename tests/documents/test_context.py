@@ -1,4 +1,4 @@
-"""A document's context on the document (SPEC §15, issue N point 2): `document_ingest` stores the
+"""A document's context on the document: `document_ingest` stores the
 issuer, report type and period it read, with where it read them, shows them in admin, and lets a
 table that names no entity take the issuer while a table that names one keeps its own."""
 

@@ -1,4 +1,4 @@
-"""Document context in the curator's hands (issue R point 1): an issuer, report type and period
+"""Document context in the curator's hands: an issuer, report type and period
 set by hand win over what the document says, through the service, the API and `manage.py
 ingest`; a document is read again from its stored bytes, all or nothing, keeping the decisions
 curators made on cells that give the same value."""

@@ -1,4 +1,4 @@
-"""Two real annual reports of listed companies (issue N), read from `../shared/bench/reports/`
+"""Two real annual reports of listed companies, read from `../shared/bench/reports/`
 (never copied into the repository): a 156-page digital PDF and an HTML conversion of a filed
 report. Each is ingested through the product's own path after its glossary is imported; the
 approved facts of its company and fiscal year are compared with the contest's fact table

@@ -1,4 +1,4 @@
-"""The source viewer to the cell (issue P): a cited cell opens in its table, highlighted, with the
+"""The source viewer to the cell: a cited cell opens in its table, highlighted, with the
 answers' clearance; and locators said in words."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-""" "This figure is wrong" (issue P): an analyst's dispute reaches the curator's review queue beside
+""" "This figure is wrong": an analyst's dispute reaches the curator's review queue beside
 the fact, from the answer page and over the API, with the answers' clearance."""
 
 from __future__ import annotations

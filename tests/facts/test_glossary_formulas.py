@@ -1,4 +1,4 @@
-"""`import_glossary` with the optional `formula` column and alias-only rows (SPEC §6a, §10)."""
+"""`import_glossary` with the optional `formula` column and alias-only rows."""
 
 from __future__ import annotations
 

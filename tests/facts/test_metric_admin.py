@@ -209,7 +209,7 @@ def _pending_net_profit_hk(value: str, source: str, sensitivity: str = "INTERNAL
 
 
 def test_try_it_names_the_pending_candidates_of_a_missing_input(demo, client: Client) -> None:
-    """Curators may see the candidates awaiting review (issue R, point 8), as their clearance allows."""
+    """Curators may see the candidates awaiting review, as their clearance allows."""
     _pending_net_profit_hk("1234.5", "HK_Mgmt_Accounts.xlsx")
     _pending_net_profit_hk("999.9", "HK_Board_Pack.xlsx", sensitivity="RESTRICTED")
     params = {"formula": "NET_PROFIT / REVENUE", "try_entity": "香港", "try_period": "FY2025"}

@@ -1,4 +1,4 @@
-"""`aggregation` on a metric (SPEC §6a): curated in the glossary CSV and admin, blank for the
+"""`aggregation` on a metric: curated in the glossary CSV and admin, blank for the
 unit's default, and read into the snapshot the answers use."""
 
 from __future__ import annotations

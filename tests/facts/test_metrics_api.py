@@ -1,4 +1,4 @@
-"""`GET /v1/glossary/metrics` and the metric admin (SPEC §6a, issue 23): each metric says how it
+"""`GET /v1/glossary/metrics` and the metric admin: each metric says how it
 adds up (`aggregation`: sum, end or none), as a curator set it or as its unit gives it; a curator
 changes it in admin and the API and the next answer read the change."""
 

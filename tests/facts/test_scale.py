@@ -1,6 +1,6 @@
 """At scale: 5,000 entities, 100 stored and 20 formula metrics via import_glossary, 700,000
 facts via import_facts; lookups by full company name still land on the right row, and growth,
-formula, ratio and ranking questions are computed exactly (SPEC §6a)."""
+formula, ratio and ranking questions are computed exactly."""
 
 from __future__ import annotations
 

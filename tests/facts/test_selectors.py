@@ -1,4 +1,4 @@
-"""A fact is as sensitive as its document (issue N, point 8): every fact read applies the stricter
+"""A fact is as sensitive as its document: every fact read applies the stricter
 of the fact's own level and its document's, derived in the query rather than copied at ingestion."""
 
 from __future__ import annotations
@@ -169,7 +169,7 @@ def pending_make(entity: str, sensitivity: str, document: Document | None, *, pe
 
 
 def test_pending_count_counts_only_the_candidates_the_caller_may_see(facts, django_assert_num_queries: Any) -> None:
-    """Pending is visible (issue R, point 8), but a RESTRICTED candidate, by its own level or its
+    """Pending is visible, but a RESTRICTED candidate, by its own level or its
     document's, is not counted for the uncleared: counting it would reveal that it exists."""
     pending_make("ACME_SEA", INTERNAL, facts["summary"], period="2026")
     pending_make("ACME_SEA", INTERNAL, facts["secret"], period="2026")

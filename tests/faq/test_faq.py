@@ -1,4 +1,4 @@
-"""The FAQ short-circuit (SPEC §8): hits, and every exclusion one by one."""
+"""The FAQ short-circuit: hits, and every exclusion one by one."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A document's own context (SPEC §15, issue N point 1): its issuer, report type and period,
+"""A document's own context: its issuer, report type and period,
 read where statutory reports and filings print them, never from a name mentioned in passing.
 
 Each test builds a small `ExtractedDocument` in the layout a class of reports prints; the last one

@@ -1,4 +1,4 @@
-"""Tables as annual reports print them (issue J): period headers, scale and currency, rows in
+"""Tables as annual reports print them: period headers, scale and currency, rows in
 context, labels as printed. Each test is a layout seen in published reports."""
 
 from __future__ import annotations

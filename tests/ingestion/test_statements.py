@@ -1,4 +1,4 @@
-"""Chinese statutory statements as the standards lay them out (issue N): labels as printed,
+"""Chinese statutory statements as the standards lay them out: labels as printed,
 consolidated and parent-company statements, equity changes, headers relative to the report,
 balance-sheet dates and single-year tables. Each test is a layout every such report prints."""
 

@@ -1,5 +1,5 @@
 """TAT-QA dev tables as companies publish them, rendered as xlsx, docx and PDF, read by the
-product and compared with the printed grid cell by cell (issue J, deliverable 6).
+product and compared with the printed grid cell by cell.
 
 The oracle (`benchmarks.tables.oracle`) reads the ground truth from the grid as printed; the
 scorer (`benchmarks.tables.score`) runs `ingestion.extract` and `ingestion.document_facts` on

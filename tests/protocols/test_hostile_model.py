@@ -1,4 +1,4 @@
-"""The hostile model of the reliability suite behind both protocols (SPEC §1.1, §7).
+"""The hostile model of the reliability suite behind both protocols.
 
 RAGSpine is wired to a local model that never calls a tool and writes invented figures into
 every reply, with LLM routing and reranking on so it is asked at every step. Through the

@@ -1,4 +1,4 @@
-"""The whole app wired to a hostile OpenAI-compatible model (SPEC §1.1, §7 numeric grounding).
+"""The whole app wired to a hostile OpenAI-compatible model.
 
 The model never calls a tool and writes invented figures into every reply, in every form the
 grounding check must see through; LLM routing and reranking are on, so it is asked at every

@@ -1,4 +1,4 @@
-"""Competitor text never reaches an answer, over every surface that carries one (SPEC §1, §3).
+"""Competitor text never reaches an answer, over every surface that carries one.
 
 The questions name no competitor, so the security gate lets them through; the documents they
 retrieve do discuss competitors. The control proves it: the unscreened retriever returns

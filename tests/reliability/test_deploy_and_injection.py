@@ -1,4 +1,4 @@
-"""First reliability checks (issue F): production settings pass `check --deploy`; a document that
+"""First reliability checks: production settings pass `check --deploy`; a document that
 tries to instruct the model cannot put its number anywhere into the answer."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Embedding never blocks ingestion (issue K): chunks are stored without vectors, embedded
+"""Embedding never blocks ingestion: chunks are stored without vectors, embedded
 afterwards in batches by the background task (or `manage.py embed`), each vector stamped with
 its embedder's signature; until then hybrid search finds them by BM25 and says how many wait.
 On SQLite and PostgreSQL, with the deterministic test embedder."""

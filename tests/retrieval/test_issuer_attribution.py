@@ -1,4 +1,4 @@
-"""Narrative knows its company (SPEC §15, issue N point 7): a retrieved passage carries its
+"""Narrative knows its company: a retrieved passage carries its
 document's issuer, and a question about one company never quotes another company's report
 unlabelled: the asked company's passages are preferred, and another's, when it alone answers,
 come under that company's label. Two tiny reports whose passages name no company."""
@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from core.routes.narrative.answer import Focus, narrative_answer
+from core.routes.narrative.answer import narrative_answer
+from core.routes.narrative.attribution import Focus
 from core.routes.render import ABOUT_ENTITY
 from documents.services import document_ingest
 from facts.selectors import glossary_snapshot

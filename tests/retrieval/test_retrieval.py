@@ -286,7 +286,7 @@ def test_vector_and_hybrid_search_with_an_embedder(demo) -> None:
 
 
 def test_a_question_and_its_glossary_variants_are_embedded_in_one_call(demo) -> None:
-    from core.routes.narrative.answer import chunks_retrieve, queries_rewrite
+    from core.routes.narrative.retrieve import chunks_retrieve, queries_rewrite
     from facts.selectors import glossary_snapshot
     from retrieval.selectors import OrmNarrativeRetriever
 

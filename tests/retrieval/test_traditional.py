@@ -1,5 +1,5 @@
-"""Traditional and Simplified Chinese meet in the lexical index (issue K): the stored tokens and
-the question's tokens pass the same §5 normalisation (OpenCC t2s), so either script finds the
+"""Traditional and Simplified Chinese meet in the lexical index: the stored tokens and
+the question's tokens pass the same normalisation (OpenCC t2s), so either script finds the
 other, on SQLite and PostgreSQL, in-process and with the PostgreSQL full-text backend."""
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("question")
-        parser.add_argument("--json", action="store_true", help="print the SPEC §10 JSON")
+        parser.add_argument("--json", action="store_true", help="print the `/v1/ask` JSON")
         parser.add_argument("--user", help="answer with this user's clearance (default: no clearance)")
         parser.add_argument("--reference-date", help="YYYY-MM-DD; relative periods are read from it")
         parser.add_argument("--scope", action="append", default=[], metavar="SLOT=VALUE", help="e.g. entity=ACME_HK")

@@ -18,7 +18,7 @@ def baseline_default(golden: Path) -> Path:
 
 
 class Command(BaseCommand):
-    help = "Run the golden set and report the SPEC §10 gates; fail if any falls below the baseline."
+    help = "Run the golden set and report the golden-set measures; fail if any falls below the baseline."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--golden", type=Path, required=True, help="golden.jsonl")

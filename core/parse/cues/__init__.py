@@ -29,6 +29,7 @@ from core.model.types import (
     OP_SUM,
     Operation,
 )
+from core.parse.cues.read import Cue, cues_read
 from core.parse.cues.words import (
     CUE_DECIMALS,
     CUE_OVER,
@@ -39,8 +40,6 @@ from core.parse.cues.words import (
     OVER_PERIODS,
     QOQ,
     YOY,
-    Cue,
-    cues_read,
 )
 
 __all__ = [

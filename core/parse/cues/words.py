@@ -1,16 +1,15 @@
 """The operator cue table: Chinese and English words for each operation, for what a
 ranking or a sum runs over, and for rounding.
 
-`cues_read` takes normalised text and the spans the glossary took as names; it returns every cue
-in reading order. A cue inside a glossary match is part of a name (the 增长率 of a metric called
-营收增长率), and an operator cue inside a longer one is part of it (the 增长率 of 复合增长率).
+`RULES` is one ordered list of (kind, compiled pattern, extras): the order matters where one
+word holds another (CAGR before growth), and each rule's extras say what its match adds to the
+cue (an order, a count, a place, a comparison). `core.parse.cues.read` reads it over a question.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from core.model.types import (
@@ -22,8 +21,8 @@ from core.model.types import (
     OP_RATIO,
     OP_SHARE,
     OP_SUM,
-    OPERATION_KINDS,
 )
+from core.parse.cues.counts import EN_N, EN_ORDINAL, ZH_N, count_read
 
 CUE_OVER = "over"  # a ranking's or a sum's list: 各地区, by channel
 CUE_DECIMALS = "decimals"  # 保留两位小数, 2 decimal places
@@ -33,50 +32,7 @@ OVER_PERIODS = "periods"  # 哪一年最高: the periods of the range asked
 YOY = "yoy"
 QOQ = "qoq"
 
-_NUMBERS = {
-    "零": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-    "十": 10,
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-}
-# A count is read whole (`保留100位小数` is 100, never the `00` inside it), so a count out of range
-# reaches the clarifier as asked and is refused there.
-_ZH_N = r"(?<![0-9])[0-9]+|十[一二三四五六七八九]?|[一二两三四五六七八九]十?"
-_EN_N = r"[0-9]+|zero|one|two|three|four|five|six|seven|eight|nine|ten"
-_EN_ORDINAL = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|[0-9]+(?:st|nd|rd|th))"
-_ORDINALS = {
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "seventh": 7,
-    "eighth": 8,
-    "ninth": 9,
-    "tenth": 10,
-}
 _ZH_ROUND = r"四舍五入|舍入"
-_COUNT_DIGITS = 18  # a longer digit string is as out of range as any: read as 10**18
 _EN_START = r"(?<![a-z0-9])"
 _EN_END = r"(?![a-z0-9])"
 _SEP = r"[^,，。.？?!！;；、]"  # one character inside a clause
@@ -89,43 +45,6 @@ _EN_LIST_PREFIX = r"each|every|by|per|which|across(?: all)?(?: the)?|all(?: the)
 _RELATIVE_YEAR = r"(?:上一?年|去年|上年度|上一?财年)(?:同期)?"
 _RELATIVE_QUARTER = r"(?:上一?个?季度?|上季)"
 _EN_LAST = r"(?:compared (?:to|with)|vs\.?|versus|from|over|than|against) (?:the )?(?:last|previous|prior)"
-
-
-def _number(text: str | None) -> int | None:
-    if not text:
-        return None
-    if text.isdigit():
-        digits = text.lstrip("0") or "0"
-        return int(digits) if len(digits) <= _COUNT_DIGITS else 10**_COUNT_DIGITS
-    if text in _ORDINALS:
-        return _ORDINALS[text]
-    if text[-2:] in ("st", "nd", "rd", "th") and text[:-2].isdigit():
-        return _number(text[:-2])
-    if text in _NUMBERS:
-        return _NUMBERS[text]
-    if text.startswith("十"):  # 十一 … 十九
-        return 10 + _NUMBERS[text[1]]
-    if text.endswith("十"):  # 二十 … 九十
-        return _NUMBERS[text[0]] * 10
-    return None
-
-
-@dataclass(frozen=True)
-class Cue:
-    """One operator word in the normalised question; `[start, end)` indexes that text."""
-
-    kind: str  # an OP_* kind, CUE_OVER or CUE_DECIMALS
-    start: int
-    end: int
-    text: str  # the word shown in the route reason (同比, 最高, share of …)
-    comparison: str = YOY
-    order: str | None = None  # rank: asc | desc when the word says so
-    top: int | None = None
-    position: int | None = None  # rank: the N-th place asked about
-    over: str | None = None
-    decimals: int | None = None
-    relative: bool = False  # stands for the base period (较上年, vs last year)
-    weak: bool = False  # an over word that counts only beside a rank or sum cue (最高的地区)
 
 
 _Extras = Callable[[re.Match[str]], dict[str, Any]]
@@ -144,8 +63,8 @@ def _rank(order: str | None) -> _Extras:
         groups = m.groupdict()
         return {
             "order": order,
-            "top": _number(groups.get("top") or groups.get("top2")),
-            "position": _number(groups.get("pos")),
+            "top": count_read(groups.get("top") or groups.get("top2")),
+            "position": count_read(groups.get("pos")),
         }
 
     return extras
@@ -154,7 +73,7 @@ def _rank(order: str | None) -> _Extras:
 def _ranked_from_bottom(m: re.Match[str]) -> dict[str, Any]:
     """倒数第二, second lowest, ranked last: counted from the bottom."""
     groups = m.groupdict()
-    return {"order": "asc", "position": _number(groups.get("pos") or groups.get("pos2"))}
+    return {"order": "asc", "position": count_read(groups.get("pos") or groups.get("pos2"))}
 
 
 def _decimals(m: re.Match[str]) -> dict[str, Any]:
@@ -163,7 +82,7 @@ def _decimals(m: re.Match[str]) -> dict[str, Any]:
     if groups.get("frac"):  # 精确到0.01: as many places as the unit has
         return {"decimals": len(groups["frac"].split(".")[1])}
     n = groups.get("n") or groups.get("n2")
-    return {"decimals": _number(n) if n else 0}
+    return {"decimals": count_read(n) if n else 0}
 
 
 _RULES: list[tuple[str, str, _Extras]] = [
@@ -265,30 +184,30 @@ _RULES: list[tuple[str, str, _Extras]] = [
     # `average revenue per store` is a metric of its own: only `average of`, `on average` ask for a mean
     (OP_AVERAGE, _EN_START + r"(?:(?:the )?(?:average|mean) (?:of|over|across)|on average|averaged)" + _EN_END, _none),
     # -- rank -------------------------------------------------------------------------------------------
-    (OP_RANK, rf"(?:最低|最小|最少|最差|最慢)(?:的(?P<top>{_ZH_N})(?:个|家|名|位))?|更低|更少|更小", _rank("asc")),
+    (OP_RANK, rf"(?:最低|最小|最少|最差|最慢)(?:的(?P<top>{ZH_N})(?:个|家|名|位))?|更低|更少|更小", _rank("asc")),
     (
         OP_RANK,
-        rf"(?:最高|最大|最多|最好|最快)(?:的(?P<top>{_ZH_N})(?:个|家|名|位))?|更高|更多|更大",
+        rf"(?:最高|最大|最多|最好|最快)(?:的(?P<top>{ZH_N})(?:个|家|名|位))?|更高|更多|更大",
         _rank("desc"),
     ),
     # a place in the order: 排名第二, 第二名, 第二高, 倒数第二 (a 第N that is no quarter or period)
     (
         OP_RANK,
-        rf"(?:排名|排行|排在?|名列|位列|位居)第(?P<pos>{_ZH_N})(?:名|位)?(?!个?季|个?月|年|天|日|周|期|半|{_ZH_N})"
-        rf"|第(?P<pos2>{_ZH_N})(?:名|位)",
-        lambda m: {"order": None, "position": _number(m.group("pos") or m.group("pos2"))},
+        rf"(?:排名|排行|排在?|名列|位列|位居)第(?P<pos>{ZH_N})(?:名|位)?(?!个?季|个?月|年|天|日|周|期|半|{ZH_N})"
+        rf"|第(?P<pos2>{ZH_N})(?:名|位)",
+        lambda m: {"order": None, "position": count_read(m.group("pos") or m.group("pos2"))},
     ),
-    (OP_RANK, rf"第(?P<pos>{_ZH_N})(?:高|大|多)", _rank("desc")),
-    (OP_RANK, rf"第(?P<pos>{_ZH_N})(?:低|小|少)|倒数第(?P<pos2>{_ZH_N})(?:名|位)?", _ranked_from_bottom),
+    (OP_RANK, rf"第(?P<pos>{ZH_N})(?:高|大|多)", _rank("desc")),
+    (OP_RANK, rf"第(?P<pos>{ZH_N})(?:低|小|少)|倒数第(?P<pos2>{ZH_N})(?:名|位)?", _ranked_from_bottom),
     (
         OP_RANK,
         r"(?:排名|排行|排在?|位列|位居|名列)(?:在)?最后(?:一名|一位)?|最后一名|最后一位|末位|垫底",
         _rank("asc"),
     ),
-    (OP_RANK, rf"倒数(?:前)?(?P<top>{_ZH_N})?(?:名|位)?|后(?P<top2>{_ZH_N})(?:名|位)", _rank("asc")),
+    (OP_RANK, rf"倒数(?:前)?(?P<top>{ZH_N})?(?:名|位)?|后(?P<top2>{ZH_N})(?:名|位)", _rank("asc")),
     (
         OP_RANK,
-        rf"排名|排序|排行|名列|(?<![目此之以提])前(?P<top>{_ZH_N})(?:名|位|家|个|大)?(?!个?季|个?月|年|天|日|周|期|半|{_ZH_N})",
+        rf"排名|排序|排行|名列|(?<![目此之以提])前(?P<top>{ZH_N})(?:名|位|家|个|大)?(?!个?季|个?月|年|天|日|周|期|半|{ZH_N})",
         _rank(None),
     ),
     (OP_RANK, rf"(?:{_ZH_WHICH})(?:{_ZH_ENTITY_DIMS}|渠道)|哪一?家|边一?间", _rank(None)),
@@ -296,7 +215,7 @@ _RULES: list[tuple[str, str, _Extras]] = [
         OP_RANK,
         _EN_START
         + r"(?:lowest|smallest|(?<!at )least|worst|slowest|lower|bottom(?:[- ](?P<top>"
-        + _EN_N
+        + EN_N
         + r"))?)"
         + _EN_END,
         _rank("asc"),
@@ -304,24 +223,24 @@ _RULES: list[tuple[str, str, _Extras]] = [
     (
         OP_RANK,
         _EN_START + r"(?:highest|largest|biggest|most(?! recent| recently| likely| of)|best|fastest|higher"
-        rf"|top(?:[- ](?P<top>{_EN_N})| (?=(?:{_EN_ENTITY_DIMS}|channels?|perform))))" + _EN_END,
+        rf"|top(?:[- ](?P<top>{EN_N})| (?=(?:{_EN_ENTITY_DIMS}|channels?|perform))))" + _EN_END,
         _rank("desc"),
     ),
     (
         OP_RANK,
-        _EN_START + rf"(?P<pos>{_EN_ORDINAL}) (?:highest|largest|biggest|most|best|fastest)" + _EN_END,
+        _EN_START + rf"(?P<pos>{EN_ORDINAL}) (?:highest|largest|biggest|most|best|fastest)" + _EN_END,
         _rank("desc"),
     ),
     (
         OP_RANK,
-        _EN_START + rf"(?:(?P<pos>{_EN_ORDINAL}) (?:lowest|smallest|least|worst|slowest)"
+        _EN_START + rf"(?:(?P<pos>{EN_ORDINAL}) (?:lowest|smallest|least|worst|slowest)"
         r"|(?:rank(?:ed|s)?|placed?|came|finish(?:ed)?) (?:in )?(?:the )?last(?: place)?|in last place)" + _EN_END,
         _ranked_from_bottom,
     ),
     (
         OP_RANK,
         _EN_START
-        + rf"(?:rank(?:ed|s)?|placed?|came) (?:in )?(?:the )?(?:no\.? ?|number |#)?(?P<pos>{_EN_ORDINAL}|[0-9]+)"
+        + rf"(?:rank(?:ed|s)?|placed?|came) (?:in )?(?:the )?(?:no\.? ?|number |#)?(?P<pos>{EN_ORDINAL}|[0-9]+)"
         r"(?: place)?" + _EN_END,
         _rank(None),
     ),
@@ -351,20 +270,20 @@ _RULES: list[tuple[str, str, _Extras]] = [
     (
         CUE_DECIMALS,
         rf"(?:{_ZH_ROUND}(?:后|并|,)?)?"
-        rf"(?:(?:(?:保留|精确|取|{_ZH_ROUND})(?:到|至)?(?:小数点后)?|(?:到|至)?小数点后)第?(?P<n>{_ZH_N}|零)位(?:小数|数字)?"
-        rf"|(?P<n2>{_ZH_N})位小数|(?:保留|精确|{_ZH_ROUND})(?:到|至)?(?P<frac>0?\.0*1)(?![0-9])"
+        rf"(?:(?:(?:保留|精确|取|{_ZH_ROUND})(?:到|至)?(?:小数点后)?|(?:到|至)?小数点后)第?(?P<n>{ZH_N}|零)位(?:小数|数字)?"
+        rf"|(?P<n2>{ZH_N})位小数|(?:保留|精确|{_ZH_ROUND})(?:到|至)?(?P<frac>0?\.0*1)(?![0-9])"
         rf"|(?:保留|精确|取|{_ZH_ROUND})(?:到|至|为|成)?(?:整数位?|个位)|取整)",
         _decimals,
     ),
     (
         CUE_DECIMALS,
-        _EN_START + rf"(?:(?:to |at )?(?P<n>{_EN_N}) ?(?:decimal places?|decimals?|dp|d\.p\.)"
-        rf"|(?:(?:rounded |round )?to |at )?the (?P<n2>{_EN_ORDINAL}) decimal(?: place)?"
+        _EN_START + rf"(?:(?:to |at )?(?P<n>{EN_N}) ?(?:decimal places?|decimals?|dp|d\.p\.)"
+        rf"|(?:(?:rounded |round )?to |at )?the (?P<n2>{EN_ORDINAL}) decimal(?: place)?"
         r"|(?:rounded |round )?to (?:the nearest )?(?:integer|whole number|(?P<frac>0?\.0*1)(?![0-9])))" + _EN_END,
         _decimals,
     ),
 ]
-_COMPILED = [(kind, re.compile(pattern), extras) for kind, pattern, extras in _RULES]
+RULES = [(kind, re.compile(pattern), extras) for kind, pattern, extras in _RULES]
 
 # The operator words as written, for reading a mistyped one (`core.parse.intent.typos`): each is read
 # as a cue on its own or before 了多少 (tested).
@@ -385,43 +304,3 @@ OPERATOR_WORDS_EN = frozenset(
         )
     ).split()
 )
-
-
-def _shown(m: re.Match[str]) -> str:
-    groups = m.groupdict()
-    return next((groups[name] for name in ("cue", "cue2") if groups.get(name)), m.group(0))
-
-
-def cues_read(
-    normalized: str, *, taken: Sequence[tuple[int, int]], numbers: Sequence[tuple[int, int]] = ()
-) -> list[Cue]:
-    """Every operator cue in normalised text, in reading order.
-
-    `taken` holds the spans (in `normalized`) of glossary matches that are names: a cue inside
-    one is not read. An operator cue inside a longer operator cue is part of that cue (the 增长多少
-    of 较2023年增长多少); a list or a rounding cue is always read. A number that belongs to a
-    rounding (小数点后两位) or to a period in `numbers` is never a ranking's count or place: a
-    ranking cue that overlaps one is not read.
-    """
-    found: list[Cue] = []
-    for kind, pattern, extras in _COMPILED:
-        for m in pattern.finditer(normalized):
-            start, end = m.span()
-            if start == end or any(t_start <= start and end <= t_end for t_start, t_end in taken):
-                continue
-            found.append(Cue(kind, start, end, _shown(m), **extras(m)))
-    owned = [*numbers, *((c.start, c.end) for c in found if c.kind == CUE_DECIMALS)]
-    found = [c for c in found if c.kind != OP_RANK or not any(c.start < e and s < c.end for s, e in owned)]
-    kept = [
-        cue
-        for cue in found
-        if cue.kind not in OPERATION_KINDS
-        or not any(
-            other.kind in OPERATION_KINDS
-            and other.start <= cue.start
-            and cue.end <= other.end
-            and (other.end - other.start) > (cue.end - cue.start)
-            for other in found
-        )
-    ]
-    return sorted(kept, key=lambda c: (c.start, -(c.end - c.start)))

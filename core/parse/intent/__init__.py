@@ -46,15 +46,14 @@ from core.parse.intent.route import (
     NARRATIVE_CUES,
     NUMERIC_CUES,
     WHY_CUES,
-    RouteCues,
     operation_stands,
     route_choose,
     route_cues_find,
     route_reason_write,
 )
-from core.parse.intent.terms import latin_term_find, longer_terms_drop, name_term_find, term_names_entity
-from core.parse.intent.tokens import UNKNOWN, Word, words_read
-from core.parse.intent.typos import corrections_apply, typos_find
+from core.parse.intent.terms import longer_terms_drop, term_names_entity
+from core.parse.intent.typos import corrections_apply, reading_note, reason_with_readings, typos_find
+from core.parse.intent.unread import leftover_terms, route_cue_spans, unknown_term_find
 
 __all__ = [
     "DOCUMENT_CUES",
@@ -87,7 +86,7 @@ def _parse(
     cues = cues_read(normalized, taken=names, numbers=[(s, e) for s, e, _ in found_periods])
     cue_spans = [(c.start, c.end) for c in cues]
     unread = [(s, e) for s, e, _ in periods_unread(normalized, reference_date)]
-    read = [(s, e) for s, e, _ in found_periods] + unread + cue_spans + _route_cue_spans(normalized)
+    read = [(s, e) for s, e, _ in found_periods] + unread + cue_spans + route_cue_spans(normalized)
     read += series_words(normalized)
     if typos and not any(m.kind == "metric" for m in matches):
         moved = _question_word_moved(normalized)
@@ -99,7 +98,9 @@ def _parse(
         if corrections:
             again = _parse(question, corrections_apply(normalized, corrections), glossary, reference_date, typos=False)
             read_as = tuple((c.written, c.read_as) for c in corrections)
-            return replace(again, corrections=read_as, routing=replace(again.routing, reason=_read_as(again, read_as)))
+            return replace(
+                again, corrections=read_as, routing=replace(again.routing, reason=reason_with_readings(again, read_as))
+            )
     kept, unknown_metric = longer_terms_drop(question, normalized, matches, spans, read)
     kept = _children_merge(kept, normalized, glossary)
     relative = [(c.start, c.end) for c in cues if c.relative]
@@ -155,7 +156,7 @@ def _parse(
         reading = replace(reading, operation=reading.operation or Operation(OP_SUM, cue=cue))
     cues_found = route_cues_find(normalized)
     if unknown_metric is None:
-        unknown_metric = _unknown_term(
+        unknown_metric = unknown_term_find(
             question,
             language,
             normalized,
@@ -187,7 +188,7 @@ def _parse(
         operation = next((p.operation for p in parts if p.operation is not None), operation)
 
     covered = [span for _, span in kept] + [(s, e) for s, e, _ in period_spans] + cue_spans + series_words(normalized)
-    leftovers = _leftover_terms(normalized, covered) if not metrics else ()
+    leftovers = leftover_terms(normalized, covered) if not metrics else ()
     if unknown_metric and unknown_metric not in leftovers:
         leftovers = (unknown_metric, *leftovers)[:3]
     reason = route_reason_write(
@@ -247,22 +248,6 @@ def _question_word_moved(normalized: str) -> str | None:
     return normalized[: m.start()] + rest[:at] + "是" + m.group(0).lstrip(_ASPECT) + rest[at:]
 
 
-def _read_as(intent: ParsedIntent, read_as: tuple[tuple[str, str], ...]) -> str:
-    """The route reason with how each mistyped operator word was read."""
-    if intent.language == "en":
-        return intent.routing.reason + "".join(f' · read "{w}" as "{r}"' for w, r in read_as)
-    return intent.routing.reason + "".join(f" · 按“{r}”理解“{w}”" for w, r in read_as)
-
-
-def reading_note(intent: ParsedIntent) -> str | None:
-    """The line an answer leads with when a word was read as another (a typo of an operator)."""
-    if not intent.corrections:
-        return None
-    if intent.language == "en":
-        return "[Read as] " + "; ".join(f'"{w}" as "{r}"' for w, r in intent.corrections)
-    return "【按以下理解】" + "；".join(f"“{w}”按“{r}”理解" for w, r in intent.corrections)
-
-
 _BETWEEN_ENDS = (OP_DIFFERENCE, OP_CAGR)
 
 
@@ -286,11 +271,6 @@ def _inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
     return any(start <= span[0] and span[1] <= end for start, end in spans)
 
 
-def _route_cue_spans(normalized: str) -> list[tuple[int, int]]:
-    """The words the route cues read (多少, 为什么, 下降 …): never part of a metric's name."""
-    return [m.span() for cue in (NARRATIVE_CUES, NUMERIC_CUES, DOCUMENT_CUES) for m in cue.finditer(normalized)]
-
-
 def _children_merge(
     kept: list[tuple[Match, tuple[int, int]]], normalized: str, glossary: GlossarySnapshot
 ) -> list[tuple[Match, tuple[int, int]]]:
@@ -309,46 +289,6 @@ def _children_merge(
     return merged
 
 
-def _unknown_term(
-    question: str,
-    language: str,
-    normalized: str,
-    read: list[tuple[int, int]],
-    period_spans: list[tuple[int, int, Period]],
-    metrics: list[str],
-    entities: list[str],
-    external: str | None,
-    reading: OperatorReading,
-    cues: RouteCues,
-) -> str | None:
-    """An acronym asking for a number (ROA), or a name where the entity goes (腾讯2025年营收)."""
-    asks_for_numbers = bool(cues.numeric or reading.operation or (entities and period_spans) or metrics)
-    acronym = latin_term_find(question, normalized, read, language=language, asks_for_numbers=asks_for_numbers)
-    if acronym is not None or not metrics or entities or external is not None:
-        return acronym
-    return name_term_find(question, normalized, read, [(s, e) for s, e, _ in period_spans])
-
-
 def is_inconclusive(intent: ParsedIntent) -> bool:
     """No slot and no cue: the only case where LLM-assisted routing may be consulted."""
     return intent.routing.confidence <= 0.5
-
-
-def _leftover_terms(normalized: str, covered: list[tuple[int, int]]) -> tuple[str, ...]:
-    """Content words the glossary did not know, for the glossary-gap report (each ≤ 32
-    characters): adjacent content words are one term, frames are never one."""
-    terms: list[str] = []
-    group: list[Word] = []
-    for word in [*words_read(normalized, [*covered, *_route_cue_spans(normalized)]), None]:
-        content = word is not None and (word.kind == UNKNOWN or (word.tag == "eng" and not word.text.isdigit()))
-        if content and group and word.start == group[-1].end and word.tag != "eng":
-            group.append(word)
-            continue
-        if group:
-            terms.append(_term_text(normalized, group))
-        group = [word] if content else []
-    return tuple(dict.fromkeys(t for t in terms if 2 <= len(t) <= 32))[:3]
-
-
-def _term_text(normalized: str, group: list[Word]) -> str:
-    return normalized[group[0].start : group[-1].end]

@@ -18,8 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from core.model.types import ParsedIntent
 from core.parse.cues import OPERATOR_WORDS_EN, OPERATOR_WORDS_ZH
-from core.parse.intent.terms import NOT_A_TERM
+from core.parse.intent.latin import NOT_A_TERM
 from core.parse.intent.tokens import COPULAS, UNKNOWN, words_read
 
 Span = tuple[int, int]
@@ -171,3 +172,19 @@ def corrections_apply(normalized: str, corrections: Sequence[Correction]) -> str
     for c in sorted(corrections, key=lambda c: c.start, reverse=True):
         out = out[: c.start] + c.read_as + out[c.end :]
     return out
+
+
+def reason_with_readings(intent: ParsedIntent, read_as: tuple[tuple[str, str], ...]) -> str:
+    """The route reason with how each mistyped operator word was read."""
+    if intent.language == "en":
+        return intent.routing.reason + "".join(f' · read "{w}" as "{r}"' for w, r in read_as)
+    return intent.routing.reason + "".join(f" · 按“{r}”理解“{w}”" for w, r in read_as)
+
+
+def reading_note(intent: ParsedIntent) -> str | None:
+    """The line an answer leads with when a word was read as another (a typo of an operator)."""
+    if not intent.corrections:
+        return None
+    if intent.language == "en":
+        return "[Read as] " + "; ".join(f'"{w}" as "{r}"' for w, r in intent.corrections)
+    return "【按以下理解】" + "；".join(f"“{w}”按“{r}”理解" for w, r in intent.corrections)

@@ -46,13 +46,23 @@ class Item:
 
 @dataclass(frozen=True)
 class RankedComputed(Computed):
-    """A rank item with the figure it ranks (exact, and as displayed) for the UI's bar chart."""
+    """A rank item with what the UI's chart and title need as fields: the figure it ranks (exact,
+    and as displayed), the metric ranked, the order and how many figures were ranked."""
 
     ranked_value: Decimal = Decimal(0)
     ranked_display: str = ""
+    ranked_metric: str = ""
+    order: str = "desc"
+    count: int = 0
 
     def as_dict(self, language: str = "zh") -> dict[str, Any]:
-        ranked = {"ranked_value": f"{self.ranked_value:f}", "ranked_display": self.ranked_display}
+        ranked = {
+            "ranked_value": f"{self.ranked_value:f}",
+            "ranked_display": self.ranked_display,
+            "ranked_metric": self.ranked_metric,
+            "order": self.order,
+            "count": self.count,
+        }
         return {**super().as_dict(language), **ranked}
 
 
@@ -156,9 +166,16 @@ def assemble(
     )
 
 
-def _ranked(item: Computed, row: RankRow) -> RankedComputed:
+def _ranked(item: Computed, row: RankRow, ranking: Ranking) -> RankedComputed:
     values = {f.name: getattr(item, f.name) for f in fields(item)}
-    return RankedComputed(**values, ranked_value=row.value, ranked_display=row.display)
+    return RankedComputed(
+        **values,
+        ranked_value=row.value,
+        ranked_display=row.display,
+        ranked_metric=row.subject.metric,
+        order=ranking.order,
+        count=ranking.count,
+    )
 
 
 def _shown(item: Item) -> tuple[Computed, ...]:
@@ -166,6 +183,6 @@ def _shown(item: Item) -> tuple[Computed, ...]:
     if isinstance(outcome, Change) and item.change_only:
         return (outcome.change,)
     if isinstance(outcome, Ranking) and outcome.ranked:
-        return tuple(_ranked(c, row) for c, row in zip(outcome.computed, outcome.rows, strict=True))
+        return tuple(_ranked(c, row, outcome) for c, row in zip(outcome.computed, outcome.rows, strict=True))
     assert not isinstance(outcome, (FactRecord, SubTask))
     return outcome.computed

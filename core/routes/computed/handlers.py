@@ -1,7 +1,7 @@
 """The operations mapped onto the engine: which keys each one reads, over which listed
 entities, periods and channels, and what is refused before any figure is read. Growth,
-difference and CAGR are in `changes`, ratio and share in `parts`; sum and rank run here, across
-the members of one axis.
+difference and CAGR are in `change`, ratio and share in `aggregate` (named after the engine
+modules they run); sum and rank run here, across the members of one axis.
 
 A sum adds one metric only: two metrics are refused before any figure is read, saying why (two
 units, or two different metrics).
@@ -50,9 +50,9 @@ from core.model.types import (
 from core.ports import FactStore
 from core.routes import render
 from core.routes.computed import render as computed_render
+from core.routes.computed.aggregate import ratio_items, share_items
 from core.routes.computed.answer import RANK_LISTED_WHOLE, RANK_SHOWN, ComputedAnswer, Item, assemble
-from core.routes.computed.changes import cagr_items, difference_items, growth_items
-from core.routes.computed.parts import ratio_items, share_items
+from core.routes.computed.change import cagr_items, difference_items, growth_items
 from core.routes.computed.subjects import Axes, Context, Reader, members_of, metrics_joined, refusal, units_refusal
 
 

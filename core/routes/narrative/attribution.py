@@ -21,14 +21,7 @@ it names the asked period, and tells a bare title line from a sentence.
   document's or section's, lies in the asked one or holds it (`2025Q4` in `FY2025`, and back).
   Only absolute periods count: a relative one (`第四季度`, `去年`) cannot be placed without the
   document's own date, so the document's or section's period stands for it.
-- **Bare title lines** (`title_line`): a line with no sentence mark, no clause and no figure
-  outside brackets that is its section's or document's name, the line that opens its passage
-  (a slide's title reads first) when short, or a nameplate (once glossary names, periods,
-  figures and bracketed words are taken out, next to nothing is left, as in `HK QBR 2025Q4`
-  or `分部营业收入（人民币百万元）`).
-- **Shared wording** (`terms_of`, `terms_overlap`): glossary names as their concepts, so any
-  alias in any language the glossary bridges meets any other, plus the words left; never a
-  period or a figure.
+- **Bare title lines** and **shared wording**: see `core.routes.narrative.wording`.
 - **Relevance** (`topic_of`, `FocusReader.relevant`): naming the asked entity is not being about
   the question. A question's topic is its terms beside entity names (and periods, never terms);
   a passage or sentence is relevant when it, or its section's or document's name, shares a topic
@@ -38,50 +31,24 @@ it names the asked period, and tells a bare title line from a sentence.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
-from functools import lru_cache
 from pathlib import PurePath
 
 from core.glossary import GlossarySnapshot
-from core.language.normalize import compact_view, text_normalize
-from core.language.periods import periods_find
-from core.language.quantities import claims_find, prose_normalize
+from core.language.normalize import text_normalize
 from core.model.types import Match, Period
 from core.ports import RetrievedChunk
 from core.routes.narrative.grounding import SENTENCE
+from core.routes.narrative.wording import (
+    periods_named,
+    periods_overlap,
+    section_of,
+    terms_of,
+    title_line,
+)
 
 ASKED, GENERAL, OTHER = 0, 1, 2
-# Absolute periods do not depend on the reference date, and a document's relative ones (去年)
-# cannot be placed without its own date; this reference places them where nothing is asked.
-_NO_REFERENCE = date(1900, 1, 1)
-_OTHER_REFERENCE = date(1950, 7, 1)
-_CLOSED = re.compile(r"[。！？!?；;.]\s*$")
-_CLAUSE = re.compile(r"[，,：:；;]")
-_BRACKETED = re.compile(r"[（(【\[][^）)】\]]*[）)】\]]")
-_ENUMERATION = re.compile(r"^(?:[一二三四五六七八九十]+|\d{1,2})[、.．)）]\s*")
-_SEPARATORS = re.compile(r"[\s_\-—–·•|/:：]+")
-_CJK_CHARS = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
-_CJK = re.compile(_CJK_CHARS)
-_ASCII_WORD = re.compile(r"[a-z]+")
-_TERM_CJK_RUN = re.compile(_CJK_CHARS + "+")
-_TERM_ASCII_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
-_TOPICS = ("metric:", "channel:")
-# Words that ask what happened rather than name a topic; a question of only these, its entity and
-# its period asks about that entity and period in general.
-_EVENT_WORDS = re.compile(
-    r"发生|情况|表现|怎样|动态|近况|进展|新闻|消息"
-    r"|\b(?:happen(?:ed|ing|s)?|news|updates?|latest|recent(?:ly)?|going|doing|performance|perform(?:ed)?)\b"
-)
-_QUESTION_FORM = re.compile(
-    r"为什么|为何|原因|归因|怎么看|如何看|怎么样|是什么|什么|哪些|哪个|如何|多少|有没有|是否|请问|最近|吗|呢|的|了|是|有"
-    r"|\b(?:why|what|which|how|is|are|was|were|the|a|an|of|in|did|does|do"
-    r"|to|for|and|or|on|at|by|with|from|its|it|this|that|has|have|had|be|been|as)\b"
-)
-_HEADING_CHARS = 24  # the longest line read as the heading that opens a passage
-_NAMEPLATE_LEFT = 4  # what a nameplate leaves once names and periods are out (an ASCII word counts 2)
 
 
 @dataclass(frozen=True)
@@ -108,126 +75,8 @@ def entities_named(text: str, glossary: GlossarySnapshot) -> frozenset[str]:
     return frozenset(m.code for m in _matches(text, glossary) if m.kind == "entity" and not m.external)
 
 
-# Pure, and asked of the same passages' sentences again and again.
-@lru_cache(maxsize=8192)
-def period_spans(normalized: str) -> tuple[tuple[int, int, Period], ...]:
-    """The absolute periods normalised text names, as `(start, end, period)`: those read the same
-    whatever the reference date (a relative one moves with it)."""
-    moved = set(periods_find(normalized, _OTHER_REFERENCE))
-    return tuple(span for span in periods_find(normalized, _NO_REFERENCE) if span in moved)
-
-
-def periods_named(text: str) -> tuple[Period, ...]:
-    return tuple(period for _, _, period in period_spans(text_normalize(text)))
-
-
-def periods_overlap(first: Period, second: Period) -> bool:
-    """Whether one period lies within the other (a quarter in its half or year, and back)."""
-    if first.year != second.year:
-        return False
-    if "FY" in (first.period_type, second.period_type) or first == second:
-        return True
-    half, quarter = (first, second) if first.period_type == "HY" else (second, first)
-    if half.period_type != "HY" or quarter.period_type != "QUARTER":
-        return False
-    return (int(quarter.period[-1]) <= 2) == half.period.endswith("H1")
-
-
 def _matches(text: str, glossary: GlossarySnapshot) -> list[Match]:
     return glossary.match(text_normalize(text))
-
-
-def section_of(locator: str) -> str:
-    """The section label a locator names (`section=二、香港业务,para=1` → `二、香港业务`)."""
-    for part in locator.split(","):
-        key, _, value = part.partition("=")
-        if key.strip() == "section":
-            return value.strip()
-    return ""
-
-
-def _heading_key(text: str) -> str:
-    stem = _ENUMERATION.sub("", text_normalize(text).strip())
-    return _SEPARATORS.sub("", stem)
-
-
-def title_line(line: str, *, opens_passage: bool, names: Iterable[str], glossary: GlossarySnapshot) -> bool:
-    """Whether `line` is a bare title: see the module's docstring. `names` are the passage's
-    section and document names."""
-    normalized = text_normalize(line).strip()
-    if not normalized or _CLOSED.search(normalized) or _CLAUSE.search(normalized):
-        return False
-    if claims_find(prose_normalize(_BRACKETED.sub(" ", normalized))).quantities:
-        return False  # a bracket holds a caption's unit (`（人民币百万元）`), which reads as a figure
-    key = _heading_key(normalized)
-    if any(key and key == _heading_key(name) for name in names if name):
-        return True
-    if opens_passage and len(compact_view(normalized)[0]) <= _HEADING_CHARS:
-        return True
-    return _left_over(normalized, glossary) <= _NAMEPLATE_LEFT
-
-
-def _left_over(normalized: str, glossary: GlossarySnapshot) -> int:
-    """How much of a line is neither a glossary name, a period, a figure nor in brackets."""
-    kept = list(_BRACKETED.sub(" ", normalized))
-    for start, end, _ in period_spans("".join(kept)):
-        kept[start:end] = " " * (end - start)
-    text = "".join(kept)
-    _, positions = compact_view(text)
-    blank = set()
-    for match in glossary.match(text):
-        blank.update(positions[match.start : match.end])
-    rest = "".join(" " if i in blank else ch for i, ch in enumerate(text))
-    return len(_CJK.findall(rest)) + 2 * len(_ASCII_WORD.findall(rest))
-
-
-# -- what a sentence shares with the question ---------------------------------------------
-def _concepts(normalized: str, glossary: GlossarySnapshot) -> tuple[set[str], str]:
-    """The glossary concepts `normalized` names (`entity:ACME_HK`, `metric:REVENUE`), and the text
-    left with those names and every period blanked out."""
-    kept = list(normalized)
-    for start, end, _ in period_spans(normalized):
-        kept[start:end] = " " * (end - start)
-    _, positions = compact_view(normalized)
-    concepts = set()
-    for match in glossary.match(normalized):
-        concepts.add(f"{match.kind}:{match.code}")
-        for index in positions[match.start : match.end]:
-            kept[index] = " "
-    return concepts, "".join(kept)
-
-
-def _words(text: str) -> set[str]:
-    """ASCII words and CJK character bigrams (a lone character as itself); never a figure."""
-    words = {w for w in _TERM_ASCII_WORD.findall(text) if not any(ch.isdigit() for ch in w)}
-    for run in _TERM_CJK_RUN.findall(text):
-        words.update([run] if len(run) == 1 else (run[i : i + 2] for i in range(len(run) - 1)))
-    return words
-
-
-def terms_of(text: str, glossary: GlossarySnapshot, *, question: bool = False) -> frozenset[str]:
-    """What the extractive selector compares: every glossary name as its concept (so any alias,
-    in any language the glossary bridges, meets any other), and the words of what is left.
-
-    Periods and figures are no terms: a passage is not an answer because it shares a year or a
-    number with the question (the asked period ranks passages instead, see `attribution`).
-    A question also loses its question words (为什么, why …).
-    """
-    concepts, rest = _concepts(text_normalize(text), glossary)
-    if question:
-        rest = _QUESTION_FORM.sub(" ", _EVENT_WORDS.sub(" ", rest))
-    return frozenset(concepts | _words(rest))
-
-
-def topic_of(wanted: frozenset[str]) -> frozenset[str]:
-    """A question's terms beside the entities it names: what a passage must share to answer it."""
-    return frozenset(term for term in wanted if not term.startswith("entity:"))
-
-
-def terms_overlap(wanted: frozenset[str], terms: frozenset[str]) -> int:
-    """Shared terms; a metric's or channel's name counts twice, like the two bigrams of a short
-    Chinese name it stands for (the entity is what the tiers rank by, so it counts once)."""
-    return sum(2 if term.startswith(_TOPICS) else 1 for term in wanted & terms)
 
 
 class FocusReader:

@@ -1,4 +1,4 @@
-"""A period asked back offers only periods that lead somewhere (issue 23 point 6): each option,
+"""A period asked back offers only periods that lead somewhere: each option,
 when chosen, is answered with a figure (stored, or derived by the derived-period rules where the
 metric adds up), and no period that would answer `查不到` is offered."""
 

@@ -1,4 +1,4 @@
-"""The clarifier asks back, never answers a different question (SPEC §6a): an unknown term is
+"""The clarifier asks back, never answers a different question: an unknown term is
 named, a name where the entity goes is never the home entity, a stretch of time no period type
 holds is never the full year, and a count out of range (保留100位小数, 前0名) never reaches the
 engine."""

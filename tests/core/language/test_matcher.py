@@ -56,7 +56,7 @@ def test_lookup_of_a_single_argument(glossary: GlossarySnapshot) -> None:
     assert glossary.resolve("metric", 42) is None
 
 
-# -- function words: 的/之/于 do not change a metric's name (SPEC §6a) ---------------------------
+# -- function words: 的/之/于 do not change a metric's name ---------------------------
 ATTRIBUTABLE = AliasTarget("metric", "NET_PROFIT_ATTR")
 NET = AliasTarget("metric", "NET_PROFIT")
 HOLDER = AliasTarget("entity", "YU_HOLDINGS")

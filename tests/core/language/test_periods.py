@@ -103,7 +103,7 @@ def test_period_parse_takes_exactly_one_period() -> None:
     assert period_parse("") is None
 
 
-# -- month ranges, two-digit years, English halves, and a year shared by a list (SPEC §6a) ------
+# -- month ranges, two-digit years, English halves, and a year shared by a list ------
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -263,7 +263,7 @@ def test_a_span_is_either_read_or_unread_never_both(text: str) -> None:
         assert not any(s < end and start < e for s, e in read)
 
 
-# -- ranges and series (issue 23) ------------------------------------------------------------------
+# -- ranges and series -------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

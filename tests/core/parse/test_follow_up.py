@@ -411,7 +411,7 @@ def test_a_follow_up_to_a_question_in_parts_asks_each_part_again(glossary, store
     assert "ACME东南亚 FY2025 营业收入同比增长 59.66%" in result.answer
 
 
-# -- a series keeps its range; `前三年` moves it back (issue 23 point 7) -------------------------------
+# -- a series keeps its range; `前三年` moves it back --------------------------------------------------
 def _fy(*years: int) -> tuple[Period, ...]:
     return tuple(Period("FY", str(year)) for year in years)
 

@@ -1,4 +1,4 @@
-"""Every golden question parses to the route and slots its case expects (SPEC §10 golden format),
+"""Every golden question parses to the route and slots its case expects,
 with the demo glossary that carries the formula metrics: reading operators, month spans and
 function words must not move a question that already worked."""
 

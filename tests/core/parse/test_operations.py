@@ -1,4 +1,4 @@
-"""Operators read from the question (SPEC §6a): a table of Chinese and English questions and the
+"""Operators read from the question: a table of Chinese and English questions and the
 operation, slots and route each must parse to, plus the properties that hold for any question."""
 
 from __future__ import annotations
@@ -191,7 +191,7 @@ TABLE: list[tuple[str, dict[str, Any]]] = [
     ("Hong Kong revenue growth year-over-year in H1 2025", dict(op="growth", comparison="yoy", periods=("2025H1",))),
     ("How much did ACME Group revenue grow compared with last year?", dict(op="growth", comparison="yoy", periods=())),
     ("ACME Group revenue CAGR from 2021 to 2025", dict(op="cagr", periods=("FY2021", "FY2025"))),
-    # -- average over a range (issue 23) ----------------------------------------------------------------
+    # -- average over a range -----------------------------------------------------------------------
     ("集团近三年营收平均是多少", dict(op="average", periods=("FY2023", "FY2024", "FY2025"))),
     ("ACME Group revenue on average over 2023-2025", dict(op="average", periods=("FY2023", "FY2024", "FY2025"))),
     ("集团2021年至2025年营收的年均复合增长率", dict(op="cagr", periods=("FY2021", "FY2025"))),
@@ -248,7 +248,7 @@ def test_the_table_is_broad() -> None:
     assert len(english) >= 15
 
 
-# -- never a shorter alias (SPEC §6a) ----------------------------------------------------------------
+# -- never a shorter alias ----------------------------------------------------------------
 @pytest.mark.parametrize(
     ("question", "metrics", "unknown"),
     [

@@ -1,4 +1,4 @@
-"""Every word of a question accounted for (issue L): properties over a checked-in frame corpus,
+"""Every word of a question accounted for: properties over a checked-in frame corpus,
 rounding instructions, function words from the segmenter's own dictionary and period digits.
 
 The frame corpus (`data/frames.json`) was written from analyst phrasing in Simplified,

@@ -1,4 +1,4 @@
-"""Series over a range of periods (issue 23, SPEC §5 and §6a): every period of the range is
+"""Series over a range of periods: every period of the range is
 answered once, in order, each value with its source; a period without a figure is named as
 missing, never skipped."""
 

@@ -111,7 +111,7 @@ def test_a_ranking_cut_to_one_row_still_names_the_leader(glossary: GlossarySnaps
     assert lines[0] == "FY2025 营业收入最低的是 ACME东南亚（8,314.5 百万元）。"
 
 
-# -- a ranking over partial data says how many items have the figure (issue L, point 6) -------
+# -- a ranking over partial data says how many items have the figure -------
 REGIONS = ("ACME_CN", "ACME_HK", "ACME_SEA")
 
 

@@ -1,4 +1,4 @@
-"""Attribution about the thing asked (issue K, points 4 and 5), in the core's narrative channel.
+"""Attribution about the thing asked, in the core's narrative channel.
 
 The extractive selector scores sentences by the question's terms and the glossary's rewrites, so
 an English question finds Chinese passages; a figure or a year alone is no overlap, and a bare
@@ -19,7 +19,9 @@ from core.language.normalize import text_normalize
 from core.model.types import Period, Source
 from core.parse.intent import parse_intent
 from core.ports import RetrievedChunk
-from core.routes.narrative.answer import Focus, narrative_answer, queries_rewrite
+from core.routes.narrative.answer import narrative_answer
+from core.routes.narrative.attribution import Focus
+from core.routes.narrative.retrieve import queries_rewrite
 from core.routes.render import ABOUT_ENTITY
 from tests.fakes import demo_glossary
 from tests.scripted import ScriptedProvider, prose
@@ -63,7 +65,7 @@ def label(code: str, language: str) -> str:
     return ABOUT_ENTITY[language].format(name=GLOSSARY.display("entity", code, language))
 
 
-# -- point 4: an English question over Chinese passages -----------------------------------------
+# -- an English question over Chinese passages -----------------------------------------
 def test_an_english_why_question_gets_a_cited_extractive_answer_from_chinese_passages() -> None:
     mdna = passage(
         1,
@@ -88,7 +90,7 @@ def test_a_metric_named_in_english_finds_its_chinese_alias_without_an_entity() -
     assert outcome.kind == "answer" and "毛利率" in outcome.text
 
 
-# -- point 5: figures alone and title lines ------------------------------------------------------
+# -- figures alone and title lines ------------------------------------------------------
 def test_a_year_or_a_figure_shared_with_the_question_is_no_overlap() -> None:
     chips = passage(1, "2025年存储芯片采购均价同比上涨约35%。")
     returns = passage(2, "线上渠道退货率上升至8.3%，主要集中在大屏电视品类。")
@@ -122,7 +124,7 @@ def test_a_bare_title_line_is_never_quoted(title: str, doc: str, locator: str) -
         assert quoted == [body], outcome.text
 
 
-# -- point 5: the asked entity first -------------------------------------------------------------
+# -- the asked entity first -------------------------------------------------------------
 MAINLAND = passage(1, "中国内地营业收入同比增长10.0%，主要得益于线上渠道收入增长。", "mdna.pdf")
 HONG_KONG = passage(2, "香港营业收入同比下降6.7%。主要原因是访港旅客消费结构变化。", "mdna.pdf", "page=1,para=3")
 MARKET = passage(3, "第三季度行业整体零售额同比增长6%，行业营业收入增速下降。", "weekly.pdf")
@@ -335,7 +337,7 @@ def test_a_sentence_in_two_overlapping_chunks_is_quoted_once_under_the_first_cit
     assert "前期租金与人员成本。（mdna.pdf · page=1,para=1-4）" in outcome.text
 
 
-# -- issue N point 7: a passage naming no entity is about its document's issuer ------------------
+# -- a passage naming no entity is about its document's issuer ------------------
 HK_REPORT = passage(11, "营业收入增长主要来自会员复购。", "report_a.pdf", issuer="ACME_HK")
 SEA_REPORT = passage(12, "营业收入增长主要来自新店开业。", "report_b.pdf", issuer="ACME_SEA")
 

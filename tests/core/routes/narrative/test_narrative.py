@@ -10,13 +10,9 @@ from hypothesis import strategies as st
 
 from core.model.types import FactRecord, Period, Source
 from core.ports import ProviderError, ProviderResponse, RetrievedChunk
-from core.routes.narrative.answer import (
-    narrative_answer,
-    numbers_ground,
-    queries_rewrite,
-    rerank_parse,
-    rrf_fuse,
-)
+from core.routes.narrative.answer import narrative_answer
+from core.routes.narrative.grounding import numbers_ground
+from core.routes.narrative.retrieve import queries_rewrite, rerank_parse, rrf_fuse
 from tests.scripted import ScriptedProvider, prose
 
 CHUNKS = [
@@ -185,7 +181,7 @@ def test_rerank_garbage_falls_back_to_fused_order(glossary) -> None:
     assert "mdna.pdf" in outcome.text and outcome.kind == "answer"
 
 
-# -- numeric grounding that cannot be talked around (issue G, item 3) ------------------------
+# -- numeric grounding that cannot be talked around ------------------------
 SEA_LOSS = FactRecord(
     "OPERATING_PROFIT", "ACME_SEA", Period("FY", "2025"), "TOTAL", Decimal("-1085.2"), "CNY_M", "d", "l"
 )

@@ -84,7 +84,7 @@ def test_a_tie_at_the_cut_keeps_every_tied_row() -> None:
     assert "FY2025" in result.answer and "共" not in result.answer.split("\n")[0]
 
 
-# -- a series (issue 23 point 8): one read for the range, not one per period ---------------------------------
+# -- a series: one read for the range, not one per period ---------------------------------
 def _quarterly_store(cls: type[InMemoryFactStore] = InMemoryFactStore) -> InMemoryFactStore:
     quarters = [Period("QUARTER", f"{year}Q{q}") for year in (2022, 2023, 2024, 2025) for q in (1, 2, 3, 4)]
     facts = [

@@ -20,7 +20,7 @@ from core.engine import CannotCompute, Computed, ratio_compute, share_compute
 from core.engine.aggregate import period_contains
 from core.model.types import OP_RATIO, OP_SHARE, Operation, Period, SubTask
 from core.routes.computed.answer import Item
-from core.routes.computed.changes import two_periods
+from core.routes.computed.change import two_periods
 from core.routes.computed.composed import shares_difference
 from core.routes.computed.subjects import Axes, Context, refusal
 

@@ -1,4 +1,4 @@
-"""Computed answers through `answer_question` (SPEC §6a), driven by hand-built intents."""
+"""Computed answers through `answer_question`, driven by hand-built intents."""
 
 from __future__ import annotations
 
@@ -382,7 +382,7 @@ def test_a_ranking_with_some_figures_missing_ranks_among_those_present() -> None
 
 
 def test_a_lone_figure_is_given_with_its_source_never_as_the_highest() -> None:
-    # Issue L, point 6: the cleared analyst sees one region's FY2025 net profit of three.
+    # The cleared analyst sees one region's FY2025 net profit of three.
     result = ask("2025年各地区净利润排名", cleared=True, operation=rank(over="entities"))
     assert result.answer.splitlines() == [
         "FY2025 净利润：3 项中只有 1 项有该数据，无法排名。",
@@ -421,7 +421,7 @@ def test_a_lone_visible_figure_hides_whether_the_others_are_restricted_or_absent
 
 
 def test_a_ranking_where_no_item_has_the_figure_says_none_has_it() -> None:
-    # Issue L, point 6: the uncleared analyst sees none of the regions' FY2025 net profit.
+    # The uncleared analyst sees none of the regions' FY2025 net profit.
     result = ask("2025年各地区净利润排名", operation=rank(over="entities"))
     assert result.answer == (
         "无法计算：FY2025 净利润排名。3 项均无该数据（ACME中国内地、ACME香港、ACME东南亚），无法排名。"
