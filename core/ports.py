@@ -8,7 +8,7 @@ passes the current `GlossarySnapshot`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -16,7 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from core.glossary import GlossarySnapshot
 from core.model.trace import TraceRecord
-from core.model.types import FactRecord, ParsedIntent, Source, SubTask
+from core.model.types import FactRecord, ParsedIntent, Period, Source, SubTask
 
 
 class FactStore(Protocol):
@@ -40,6 +40,43 @@ class BulkFactStore(Protocol):
     def figures_get(self, tasks: Iterable[SubTask], *, cleared: bool) -> Mapping[tuple[str, ...], tuple[Decimal, str]]:
         """Only the value and sensitivity of those facts: what a long ranking reads first."""
         ...
+
+
+@dataclass(frozen=True)
+class FiguresHead:
+    """The head of one metric's figures across many entities, and what the rest add up to: what
+    a long ranking needs, without reading every figure.
+
+    `rows` are `(entity, value, sensitivity, unit)`, best first: every figure up to the
+    `top`-th, every figure equal to the `top`-th as a double, and then the next figure if the
+    field has one (so the cut is known). `count` is how many of the entities have a figure the
+    caller may see, `units` and `sensitivity` are over all of them, and `found` names them when
+    some entity has none (None when every entity has one)."""
+
+    rows: tuple[tuple[str, Any, str, str], ...]
+    count: int
+    units: frozenset[str]
+    sensitivity: str
+    found: frozenset[str] | None
+
+
+@runtime_checkable
+class FiguresHeadStore(Protocol):
+    """A store that can find the head of a long ranking itself, in the database (`FiguresHead`),
+    instead of returning every figure (`BulkFactStore.figures_get`). It returns None when it
+    cannot tell the head for these entities; the caller then reads every figure."""
+
+    def figures_head(
+        self,
+        metric: str,
+        entities: Collection[str],
+        period: Period,
+        channel: str,
+        *,
+        cleared: bool,
+        order: str,
+        top: int,
+    ) -> FiguresHead | None: ...
 
 
 @dataclass(frozen=True)

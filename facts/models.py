@@ -323,17 +323,23 @@ class FactMetric(models.Model):
             models.Index(fields=["document"], name="fact_document_idx", condition=Q(document__isnull=False)),
             # One metric's figures across entities (a ranking, a sum): the natural key leads with
             # the entity, which such a read does not fix.
-            # It covers every column such a read filters or returns, so no table row is visited.
+            # It covers every column such a read filters or returns (the unit and the document,
+            # whose level a figure takes, included), so no table row is visited. The review
+            # status comes before the entity, so that approved figures (or one key's pending
+            # candidates) are one run of the index: after an unfixed entity, PostgreSQL would
+            # cost it as a skip scan over every entity and pick another index.
             models.Index(
                 fields=[
                     "metric",
                     "period_type",
                     "period",
                     "channel",
-                    "entity",
                     "review_status",
+                    "entity",
                     "sensitivity",
                     "value",
+                    "unit",
+                    "document",
                 ],
                 name="fact_metric_key_idx",
             ),

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import platform
 import random
 import statistics
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from benchmarks import synthetic
 from core.gates.clarify import clarify_scope
@@ -65,17 +66,31 @@ class Command(BaseCommand):
         parser.add_argument(
             "--quick", action="store_true", help="a tenth of the sizes, for a smoke run (alone: every measure)"
         )
+        parser.add_argument(
+            "--versus",
+            type=Path,
+            help="another checkout (a git worktree of an older commit): run its --db and --computed benchmarks "
+            "and this one's alternately, in one run, and print them side by side",
+        )
+        parser.add_argument("--rounds", type=int, default=2, help="with --versus: alternations of before and after")
 
     def handle(self, *args: Any, **options: Any) -> None:
         quick = options["quick"]
-        sections = ("parse", "db", "retrieval", "search", "search_hybrid", "computed", "narrative", "lexical_scale")
-        if quick and not any(options[name] for name in (*sections, "ingest", "tables")):
-            options["all"] = True
         results: dict[str, Any] = {"date": date.today().isoformat(), "machine": _machine()}
+        chosen = ("parse", "db", "retrieval", "search", "search_hybrid", "computed", "series", "narrative")
+        chosen += ("lexical_scale", "ingest", "tables", "versus")
+        if quick and not options["all"] and not any(options[name] for name in chosen):
+            options["all"] = True  # `bench --quick` alone: every measure, at a tenth of the sizes
+        if options["versus"]:
+            backends = ["sqlite", "postgres"] if options["backend"] == "both" else [options["backend"]]
+            results["versus"] = self.bench_versus(
+                options["versus"].resolve(), backends=backends, quick=quick, rounds=options["rounds"]
+            )
+        versus = bool(options["versus"])  # --db and --computed ran there, for both checkouts
         if options["all"] or options["parse"]:
             results["parse"] = self.bench_parse(entities=2_500 if quick else 25_000)
             self.stdout.write(json.dumps(results["parse"], ensure_ascii=False))
-        if options["all"] or options["db"]:
+        if (options["all"] or options["db"]) and not versus:
             backends = ["sqlite", "postgres"] if options["backend"] == "both" else [options["backend"]]
             entities = 200 if quick else 2_000
             results["db"] = [
@@ -93,10 +108,10 @@ class Command(BaseCommand):
         if options["all"] or options["search_hybrid"]:
             backends = ["sqlite", "postgres"] if options["backend"] == "both" else [options["backend"]]
             results["search_hybrid"] = [self.bench_search(b, quick=quick, hybrid=True) for b in backends]
-        if options["all"] or options["computed"]:
+        if (options["all"] or options["computed"]) and not versus:
             backends = ["sqlite", "postgres"] if options["backend"] == "both" else [options["backend"]]
             results["computed"] = [self.bench_computed(b, quick=quick) for b in backends]
-        elif options["series"]:
+        elif options["series"] and not versus:
             backends = ["sqlite", "postgres"] if options["backend"] == "both" else [options["backend"]]
             results["computed"] = [self.bench_computed(b, quick=quick, shapes="series") for b in backends]
         if options["all"] or options["narrative"]:
@@ -193,16 +208,20 @@ class Command(BaseCommand):
             "parse_plus_gates_p50_ms": round(statistics.median(gate_ms), 4),
         }
 
-    def bench_db(self, backend: str, *, entities: int, metrics: int, years: list[int]) -> dict[str, Any]:
+    def bench_db(
+        self, backend: str, *, entities: int, metrics: int, years: list[int], code: Path | None = None
+    ) -> dict[str, Any]:
         workdir = Path(settings.BASE_DIR) / "var" / "bench"
         workdir.mkdir(parents=True, exist_ok=True)
         for old in workdir.glob("bench-*.sqlite3*"):
             old.unlink()
-        synthetic.glossary_csv(workdir / "glossary.csv", entities=entities, metrics=metrics)
-        synthetic.facts_csv(
-            workdir / "facts_small.csv", entities=max(entities // 10, 1), metrics=metrics, years=years[:1]
-        )
-        synthetic.facts_csv(workdir / "facts.csv", entities=entities, metrics=metrics, years=years)
+        if not _same_files(workdir, entities=entities, metrics=metrics, years=years):
+            synthetic.glossary_csv(workdir / "glossary.csv", entities=entities, metrics=metrics)
+            synthetic.facts_csv(
+                workdir / "facts_small.csv", entities=max(entities // 10, 1), metrics=metrics, years=years[:1]
+            )
+            synthetic.facts_csv(workdir / "facts.csv", entities=entities, metrics=metrics, years=years)
+            (workdir / "facts.sizes").write_text(json.dumps([entities, metrics, years]))
         command = [
             sys.executable,
             "-m",
@@ -218,23 +237,49 @@ class Command(BaseCommand):
             "--years",
             *map(str, years),
         ]
-        self.stdout.write(f"{backend}: {' '.join(command[1:])}")
-        result = _module_run(command, backend)
+        self.stdout.write(f"{backend}: {' '.join(command[1:])}" + (f" (in {code})" if code else ""))
+        result = _module_run(command, backend, cwd=code)
         self.stdout.write(json.dumps(result, ensure_ascii=False))
         return result
 
-    def bench_computed(self, backend: str, *, quick: bool, shapes: str = "") -> dict[str, Any]:
+    def bench_computed(
+        self, backend: str, *, quick: bool, shapes: str = "", code: Path | None = None
+    ) -> dict[str, Any]:
         workdir = Path(settings.BASE_DIR) / "var" / "bench"
         workdir.mkdir(parents=True, exist_ok=True)
         for old in workdir.glob("computed-*.sqlite3*"):
             old.unlink()
-        sizes = ["--entities", "500", "--asks", "30", "--series-entities", "20"] if quick else []
+        sizes = ["--entities", "500", "--asks", "30"] if quick else []
+        if quick and (not shapes or "series" in shapes.split(",")):
+            sizes += ["--series-entities", "20"]
         command = [sys.executable, "-m", "benchmarks.computed_backend", "--backend", backend, "--workdir", str(workdir)]
         command += sizes + (["--shapes", shapes] if shapes else [])
-        self.stdout.write(f"{backend}: {' '.join(command[1:])}")
-        result = _module_run(command, f"{backend} computed")
+        self.stdout.write(f"{backend}: {' '.join(command[1:])}" + (f" (in {code})" if code else ""))
+        result = _module_run(command, f"{backend} computed", cwd=code)
         self.stdout.write(json.dumps(result, ensure_ascii=False))
         return result
+
+    def bench_versus(self, before: Path, *, backends: list[str], quick: bool, rounds: int) -> dict[str, Any]:
+        """The --db and --computed benchmarks of `before` (another checkout) and of this code,
+        alternating in one run, `rounds` times each, so that both meet the same load on the
+        machine; each run records the load average it started under."""
+        if not (before / "benchmarks" / "backend.py").is_file():
+            raise CommandError(f"{before}: not a RAGSpine checkout with benchmarks/backend.py")
+        after = Path(settings.BASE_DIR).resolve()
+        entities = 200 if quick else 2_000
+        runs: list[dict[str, Any]] = []
+        for number in range(1, rounds + 1):
+            for backend in backends:
+                sides = [("before", before), ("after", after)]
+                for side, code in sides if number % 2 else sides[::-1]:  # who goes first alternates too
+                    load = os.getloadavg()[0]
+                    db = self.bench_db(
+                        backend, entities=entities, metrics=100, years=[2021, 2022, 2023, 2024, 2025], code=code
+                    )
+                    computed = self.bench_computed(backend, quick=quick, shapes=_versus_shapes(code), code=code)
+                    run = {"round": number, "side": side, "backend": backend, "db": db, "computed": computed}
+                    runs.append(run | {"load": [round(load, 2), round(os.getloadavg()[0], 2)]})
+        return {"before": _describe(before), "after": _describe(after), "runs": runs}
 
     def bench_search(self, backend: str, *, quick: bool, hybrid: bool = False) -> dict[str, Any]:
         workdir = Path(settings.BASE_DIR) / "var" / "bench"
@@ -269,13 +314,36 @@ def _workdir() -> Path:
     return workdir
 
 
-def _module_run(command: list[str], what: str) -> dict[str, Any]:
-    """Run one benchmark module in a fresh process; its last line of output is its JSON result."""
-    done = subprocess.run(command, cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=3600)
+def _module_run(command: list[str], what: str, cwd: Path | None = None) -> dict[str, Any]:
+    """Run one benchmark module in a fresh process (in `cwd`, another checkout's code, if given);
+    its last line of output is its JSON result."""
+    done = subprocess.run(command, cwd=cwd or settings.BASE_DIR, capture_output=True, text=True, timeout=3600)
     if done.returncode != 0:
         raise RuntimeError(f"{what} benchmark failed:\n{done.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
+
+
+def _versus_shapes(code: Path) -> str:
+    """The computed shapes the before/after table compares (`versus_markdown`), for a checkout
+    whose computed benchmark lets them be chosen; an older one, without `--shapes`, measures just
+    these anyway and is not given the option."""
+    module = (code / "benchmarks" / "computed_backend.py").read_text(encoding="utf-8")
+    return "growth,formula,ranking" if "--shapes" in module else ""
+
+
+def _same_files(workdir: Path, **sizes: Any) -> bool:
+    """Whether the synthetic files in `workdir` were written for these sizes (a --versus run
+    writes them once for every run)."""
+    marker = workdir / "facts.sizes"
+    wanted = [sizes["entities"], sizes["metrics"], sizes["years"]]
+    return marker.is_file() and (workdir / "facts.csv").is_file() and json.loads(marker.read_text()) == wanted
+
+
+def _describe(code: Path) -> str:
+    """A checkout as `path (commit)`."""
+    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=code, capture_output=True, text=True)
+    return f"{code} ({done.stdout.strip() or 'no git'})"
 
 
 def _machine() -> str:
@@ -287,8 +355,6 @@ def _machine() -> str:
                 break
     except OSError:
         pass
-    import os
-
     return (
         f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
     )
@@ -384,4 +450,53 @@ def markdown(results: dict[str, Any]) -> str:
                 f"{figures['wrong_approved']:,} wrong approved, {figures['pending']:,} pending, "
                 f"{figures['missing']:,} missing ({score['seconds']} s) |"
             )
+    if results.get("versus"):
+        lines += ["", *versus_markdown(results["versus"])]
     return "\n".join(lines)
+
+
+def versus_markdown(versus: dict[str, Any]) -> list[str]:
+    """Before and after side by side: one row per measure and backend, every run's figure in
+    the order it was taken, and the load average each run started and ended under."""
+    lines = [f"Before: {versus['before']}; after: {versus['after']}.", ""]
+    lines += ["| measure | backend | before | after |", "|---|---|---|---|"]
+    runs = versus["runs"]
+
+    def cell(backend: str, side: str, figure: Any) -> str:
+        return "; ".join(figure(run) for run in runs if run["backend"] == backend and run["side"] == side)
+
+    def ask(shape: str) -> Any:
+        def figure(run: dict[str, Any]) -> str:
+            asked = run["computed"]["asks"][shape]
+            return f"{asked['p50_ms']} / {asked['p95_ms']} ms ({asked['wrong_answers']} wrong of {asked['n'] + 5})"
+
+        return figure
+
+    def imported(run: dict[str, Any]) -> str:
+        small, full = run["db"]["imports"]
+        return f"{full['facts_per_s']:,}/s (RSS +{full['growth_mb']} MB; +{small['growth_mb']} MB at {small['rows']:,})"
+
+    def level(run: dict[str, Any]) -> str:
+        asked = run["db"]["ask"]
+        return f"{asked['p50_ms']} / {asked['p95_ms']} ms ({asked['wrong_answers']} wrong of {asked['n']})"
+
+    measures: list[tuple[str, Any]] = [
+        ("`import_facts`, {rows} rows (facts/s)", imported),
+        ("`import_facts` in the computed set, {facts} facts (s)", lambda run: f"{run['computed']['import_s']} s"),
+        ("ranking over {entities} entities, p50 / p95", ask("ranking")),
+        ("YoY growth, p50 / p95", ask("growth")),
+        ("formula metric, p50 / p95", ask("formula")),
+        ("level ask over {rows} facts, p50 / p95", level),
+        ("load average at start and end of each run", lambda run: "–".join(map(str, run["load"]))),
+    ]
+    for backend in dict.fromkeys(run["backend"] for run in runs):
+        sample = next(run for run in runs if run["backend"] == backend)
+        sizes = {
+            "rows": f"{sample['db']['imports'][1]['rows']:,}",
+            "facts": f"{sample['computed']['facts']:,}",
+            "entities": f"{sample['computed']['entities']:,}",
+        }
+        for name, figure in measures:
+            before, after = cell(backend, "before", figure), cell(backend, "after", figure)
+            lines.append(f"| {name.format(**sizes)} | {backend} | {before} | {after} |")
+    return lines

@@ -16,7 +16,7 @@ from typing import Any
 from core.engine import CannotCompute, FormulaMetric, RankPool, Reason, sensitivity_max
 from core.glossary import GlossarySnapshot
 from core.model.types import OP_RANK, FactRecord, Operation, ParsedIntent, Part, Period, SubTask
-from core.ports import BulkFactStore, FactStore
+from core.ports import BulkFactStore, FactStore, FiguresHead, FiguresHeadStore
 from core.routes.lookup.tools import task_pending, task_run
 
 
@@ -61,13 +61,30 @@ class Reader:
         period and channel), found from bare figures: every entity whose figure is at or better
         than the `top`-th (ties included), and what the rest of the field contributes
         (`RankPool`). None when the store cannot read bare figures, the metric is a formula
-        metric, or no more than `top` figures exist: the caller then ranks every key."""
+        metric, or no more than `top` figures exist: the caller then ranks every key.
+
+        A store that finds the head itself (`FiguresHeadStore`) is asked for it; otherwise, or
+        when it cannot tell, every figure is read and the head is found here."""
         if len(entities) <= top or first.metric in formulas or not isinstance(self._store, BulkFactStore):
             return None
-        rows = self._store.figures_get(
-            first.metric, entities, first.period, first.channel, cleared=self._cleared, order=order
-        )
-        if len(rows) <= top or len({row[3] for row in rows}) > 1:
+        head = None
+        if isinstance(self._store, FiguresHeadStore):
+            head = self._store.figures_head(
+                first.metric, entities, first.period, first.channel, cleared=self._cleared, order=order, top=top
+            )
+        if head is None:
+            rows = self._store.figures_get(
+                first.metric, entities, first.period, first.channel, cleared=self._cleared, order=order
+            )
+            head = FiguresHead(
+                rows=tuple(rows),
+                count=len(rows),
+                units=frozenset(row[3] for row in rows),
+                sensitivity=sensitivity_max({row[2] for row in rows}),
+                found=frozenset(row[0] for row in rows) if len(rows) < len(entities) else None,
+            )
+        rows = head.rows
+        if head.count <= top or len(head.units) > 1:
             return None  # short, or in mixed units: the engine ranks every key (and refuses the mix)
         # Every figure tied with the `top`-th is in the head, and so is any the store could only
         # order approximately against it (equal as doubles): the engine then ranks the head exactly.
@@ -81,16 +98,16 @@ class Reader:
         def task(entity: str) -> SubTask:
             return SubTask(first.metric, entity, first.period, first.channel)
 
-        head = [task(entity) for entity in leaders]
-        found = {row[0] for row in rows} if len(rows) < len(entities) else None
+        found = head.found
         pool = RankPool(
-            count=len(rows),
+            count=head.count,
             missing=tuple(task(e) for e in entities if e not in found) if found is not None else (),
-            sensitivity=sensitivity_max({row[2] for row in rows}),
+            sensitivity=head.sensitivity,
             outside=task(rows[cut][0]) if cut < len(rows) else None,
         )
-        self.prefetch(head, formulas)
-        return head, pool
+        heads = [task(entity) for entity in leaders]
+        self.prefetch(heads, formulas)
+        return heads, pool
 
 
 def metrics_reached(code: str, formulas: Mapping[str, FormulaMetric]) -> set[str]:

@@ -10,8 +10,8 @@ from decimal import Decimal, localcontext
 from typing import Any
 
 from core.engine.formula import decimal_context
-from core.glossary import AliasRecord, GlossarySnapshot, MetricInfo, glossary_build
-from core.model.types import INTERNAL, FactRecord, ParsedIntent, Period
+from core.glossary import AliasRecord, EntityInfo, GlossarySnapshot, MetricInfo, glossary_build
+from core.model.types import INTERNAL, RESTRICTED, FactRecord, Operation, ParsedIntent, Period
 from core.parse.intent import parse_intent
 from core.pipeline import answer_question
 from tests.fakes import InMemoryFactStore, demo_facts, demo_glossary
@@ -117,3 +117,78 @@ class FiguresOnlyMissing(InMemoryFactStore):
     """The same facts, without the bulk figure read: a ranking falls back to reading facts."""
 
     figures_get = None  # type: ignore[assignment]
+
+
+# -- a long field: many subsidiaries, for rankings over more entities than a head holds --------------
+
+FY2025 = Period("FY", "2025")
+N = 300
+
+
+def many_subsidiaries():
+    base = GLOSSARY
+    children = [EntityInfo(f"SUB{i:04d}", f"子公司{i:04d}", "subsidiary", base.home_entity) for i in range(N)]
+    glossary = glossary_build(
+        entities=[*(e for e in base.entities.values() if e.kind in ("home", "external")), *children],
+        metrics=base.metrics.values(),
+        channels=base.channels.values(),
+        units=base.units.values(),
+        aliases=[a for a in base.aliases if a.kind != "entity" or a.code in base.entities],
+        home_company_name=base.home_company_name,
+    )
+    facts = []
+    for i in range(N):
+        code = f"SUB{i:04d}"
+        revenue = Decimal(1000 + (i * 37) % 500)
+        facts.append(FactRecord("REVENUE", code, FY2025, "TOTAL", revenue, "CNY_M", "t.xlsx", f"r={i}"))
+        if i % 7:  # every seventh subsidiary lacks its operating profit
+            sensitivity = RESTRICTED if i % 11 == 0 else "INTERNAL"
+            profit = Decimal((i * 13) % 90) - Decimal(20)
+            facts.append(
+                FactRecord(
+                    "OPERATING_PROFIT",
+                    code,
+                    FY2025,
+                    "TOTAL",
+                    profit,
+                    "CNY_M",
+                    "t.xlsx",
+                    f"p={i}",
+                    sensitivity=sensitivity,
+                )
+            )
+    return glossary, facts
+
+
+def long_field(ties: int = 4, missing: int = 25):
+    """Revenue of N subsidiaries: `ties` of them tied at the 10th place, `missing` without it, one
+    RESTRICTED figure inside the head."""
+    glossary, _ = many_subsidiaries()
+    facts = []
+    for i in range(N - missing):
+        value = Decimal(5000) if i < ties else Decimal(1000 + (i * 37) % 4000)
+        if 10 <= i < 10 + ties:
+            value = Decimal(4999)
+        sensitivity = RESTRICTED if i == 3 else "INTERNAL"
+        facts.append(
+            FactRecord(
+                "REVENUE", f"SUB{i:04d}", FY2025, "TOTAL", value, "CNY_M", "t.xlsx", f"r={i}", sensitivity=sensitivity
+            )
+        )
+    return glossary, facts
+
+
+def ranked(question: str, store: InMemoryFactStore, glossary, *, cleared: bool, **operation):
+    return ask(
+        question,
+        store=store,
+        glossary=glossary,
+        cleared=cleared,
+        metric="REVENUE",
+        metrics=("REVENUE",),
+        entity=None,
+        entities=(),
+        period=FY2025,
+        periods=(FY2025,),
+        operation=Operation("rank", cue="最高", over="entities", **operation),
+    )

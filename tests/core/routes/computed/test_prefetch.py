@@ -7,54 +7,23 @@ from decimal import Decimal
 
 import pytest
 
-from core.glossary import EntityInfo, glossary_build
 from core.model.types import RESTRICTED, FactRecord, Operation, Period
-from tests.core.support.computing import GLOSSARY, FiguresOnlyMissing, ask
+from tests.core.support.computing import (
+    FY2025,
+    FiguresOnlyMissing,
+    N,
+    ask,
+    long_field,
+    many_subsidiaries,
+    ranked,
+)
 from tests.fakes import InMemoryFactStore
-
-FY2025 = Period("FY", "2025")
-N = 300
 
 
 class OneByOneStore(InMemoryFactStore):
     """The same facts, without `facts_get`: the reader falls back to one read per key."""
 
     facts_get = None  # type: ignore[assignment]
-
-
-def many_subsidiaries():
-    base = GLOSSARY
-    children = [EntityInfo(f"SUB{i:04d}", f"子公司{i:04d}", "subsidiary", base.home_entity) for i in range(N)]
-    glossary = glossary_build(
-        entities=[*(e for e in base.entities.values() if e.kind in ("home", "external")), *children],
-        metrics=base.metrics.values(),
-        channels=base.channels.values(),
-        units=base.units.values(),
-        aliases=[a for a in base.aliases if a.kind != "entity" or a.code in base.entities],
-        home_company_name=base.home_company_name,
-    )
-    facts = []
-    for i in range(N):
-        code = f"SUB{i:04d}"
-        revenue = Decimal(1000 + (i * 37) % 500)
-        facts.append(FactRecord("REVENUE", code, FY2025, "TOTAL", revenue, "CNY_M", "t.xlsx", f"r={i}"))
-        if i % 7:  # every seventh subsidiary lacks its operating profit
-            sensitivity = RESTRICTED if i % 11 == 0 else "INTERNAL"
-            profit = Decimal((i * 13) % 90) - Decimal(20)
-            facts.append(
-                FactRecord(
-                    "OPERATING_PROFIT",
-                    code,
-                    FY2025,
-                    "TOTAL",
-                    profit,
-                    "CNY_M",
-                    "t.xlsx",
-                    f"p={i}",
-                    sensitivity=sensitivity,
-                )
-            )
-    return glossary, facts
 
 
 def test_a_ranking_of_a_formula_metric_reads_its_inputs_in_one_bulk_read() -> None:
@@ -84,40 +53,6 @@ def test_a_ranking_of_a_formula_metric_reads_its_inputs_in_one_bulk_read() -> No
     assert bulk.bulk_calls == 2  # one bulk read per question
     assert bulk.calls == 0  # and no read key by key
     assert single.calls >= 2 * N
-
-
-def long_field(ties: int = 4, missing: int = 25):
-    """Revenue of N subsidiaries: `ties` of them tied at the 10th place, `missing` without it, one
-    RESTRICTED figure inside the head."""
-    glossary, _ = many_subsidiaries()
-    facts = []
-    for i in range(N - missing):
-        value = Decimal(5000) if i < ties else Decimal(1000 + (i * 37) % 4000)
-        if 10 <= i < 10 + ties:
-            value = Decimal(4999)
-        sensitivity = RESTRICTED if i == 3 else "INTERNAL"
-        facts.append(
-            FactRecord(
-                "REVENUE", f"SUB{i:04d}", FY2025, "TOTAL", value, "CNY_M", "t.xlsx", f"r={i}", sensitivity=sensitivity
-            )
-        )
-    return glossary, facts
-
-
-def ranked(question: str, store: InMemoryFactStore, glossary, *, cleared: bool, **operation):
-    return ask(
-        question,
-        store=store,
-        glossary=glossary,
-        cleared=cleared,
-        metric="REVENUE",
-        metrics=("REVENUE",),
-        entity=None,
-        entities=(),
-        period=FY2025,
-        periods=(FY2025,),
-        operation=Operation("rank", cue="最高", over="entities", **operation),
-    )
 
 
 @pytest.mark.parametrize("operation", [{}, {"top": 3}, {"order": "asc"}, {"top": 12}])
