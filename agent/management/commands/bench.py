@@ -25,7 +25,7 @@ REFERENCE = date(2026, 3, 15)
 
 
 class Command(BaseCommand):
-    help = "Measure the SPEC §12 targets of the fact channel and write bench_out/results.json."
+    help = "Measure the speed targets of the fact channel (BENCHMARKS.md) and write bench_out/results.json."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--all", action="store_true", help="parse, import and ask on SQLite and Postgres")
@@ -361,7 +361,7 @@ def _machine() -> str:
 
 
 def markdown(results: dict[str, Any]) -> str:
-    """The SPEC §12 rows of the fact channel, target beside figure, for BENCHMARKS.md."""
+    """The speed targets of the fact channel, target beside figure, for BENCHMARKS.md."""
     lines = ["| measure | target | figure |", "|---|---|---|"]
     parse = results.get("parse")
     if parse:
