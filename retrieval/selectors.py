@@ -18,7 +18,7 @@ from core.model.types import Source
 from core.ports import RetrievedChunk
 from facts.selectors import glossary_snapshot
 
-from .embedders import EmbedderError, embedder_build
+from .embedders import Embedder, EmbedderError, embedder_build
 from .fusion import scores_fuse
 from .index import VectorIndex, lexical_index, vectors_token
 from .models import Chunk
@@ -59,7 +59,7 @@ def _ranked(queries: Sequence[str], *, cleared: bool, mode: str, k: int) -> list
                 raise SearchModeUnavailable("vector search needs an embedder (set RAGSPINE_EMBEDDER)")
         else:
             try:
-                vectors = embedder.embed_queries(list(queries))
+                vectors = _vectors_shared(embedder, list(queries))
                 vector = VectorIndex().search_many(
                     vectors, cleared=cleared, k=max(k, CANDIDATES), space=embedder.signature
                 )
@@ -70,6 +70,29 @@ def _ranked(queries: Sequence[str], *, cleared: bool, mode: str, k: int) -> list
     if lexical and vector:
         return [scores_fuse(b, v)[:k] for b, v in zip(lexical, vector, strict=True)]
     return [ranking[:k] for ranking in (lexical or vector or [[] for _ in queries])]
+
+
+def near_copy(text: str, other: str) -> bool:
+    """Whether `text` is `other` with words added to or cut from one stretch (`acme香港收入` and
+    `香港收入`, `香港营业收入` and `香港收入`): the same question with a longer or shorter name."""
+    if text == other:
+        return True
+    start = 0
+    while start < min(len(text), len(other)) and text[start] == other[start]:
+        start += 1
+    end = 0
+    while end < min(len(text), len(other)) - start and text[-1 - end] == other[-1 - end]:
+        end += 1
+    mine, theirs = text[start : len(text) - end], other[start : len(other) - end]
+    return mine in theirs or theirs in mine
+
+
+def _vectors_shared(embedder: Embedder, queries: list[str]) -> list[list[float]]:
+    """The queries' vectors from one call; a query that is a near copy of the first (the question)
+    takes the first's vector instead of being embedded again."""
+    embedded = [0] + [i for i, q in enumerate(queries) if i and not near_copy(q, queries[0])]
+    vectors = dict(zip(embedded, embedder.embed_queries([queries[i] for i in embedded]), strict=True))
+    return [vectors.get(i, vectors[0]) for i in range(len(queries))]
 
 
 def chunks_unembedded(signature: str, *, document_id: int | None = None) -> QuerySet[Chunk]:
@@ -103,7 +126,11 @@ def chunk_search(query: str, *, cleared: bool, k: int = 10, mode: str = "hybrid"
 def chunk_search_many(
     queries: Sequence[str], *, cleared: bool, k: int = 10, mode: str = "hybrid"
 ) -> list[list[SearchHit]]:
-    """`chunk_search` for each query, in order: one embedding call and one read of the hits."""
+    """`chunk_search` for each query, in order: one embedding call and one read of the hits.
+
+    The queries after the first are its variants (the narrative route's glossary rewrites); one
+    that is a near copy of the first (`near_copy`) searches the vector index with the first's vector.
+    """
     rankings = _ranked(queries, cleared=cleared, mode=mode, k=k)
     wanted = sorted({pk for ranked in rankings for pk, _ in ranked})
     by_id = {row[0]: row for row in _chunk_rows(wanted, cleared=cleared)} if wanted else {}

@@ -151,11 +151,13 @@ class BigramHashEmbedder:
         self.dim = dim
         self.signature = f"bigram-hash/{dim}"
         self.calls = 0
+        self.queries: list[list[str]] = []  # the texts of each `embed_queries` call
 
     def embed_query(self, text: str) -> list[float]:
         return self.embed([text])[0]
 
     def embed_queries(self, texts: list[str]) -> list[list[float]]:
+        self.queries.append(list(texts))
         return self.embed(texts)
 
     def embed(self, texts: list[str]) -> list[list[float]]:

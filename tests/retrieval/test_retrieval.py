@@ -292,8 +292,7 @@ def test_a_question_and_its_glossary_variants_are_embedded_in_one_call(demo) -> 
 
     embedder = BigramHashEmbedder()
     chunks_embed(embedder=embedder)
-    glossary, question = glossary_snapshot(), "香港收入为什么下降"
-    assert len(queries_rewrite(question, glossary)) > 2
+    glossary = glossary_snapshot()
 
     class OneByOne:  # the same retriever without its batch method
         def __init__(self) -> None:
@@ -305,15 +304,56 @@ def test_a_question_and_its_glossary_variants_are_embedded_in_one_call(demo) -> 
         def documents_find(self, query: str, *, cleared: bool, k: int = 10) -> list:
             return self.inner.documents_find(query, cleared=cleared, k=k)
 
+    # Every variant of this question swaps a name for another one, none a near copy of it.
+    question = "线上退货率为什么上升"
+    variants = queries_rewrite(question, glossary)
+    assert len(variants) > 2
     with mock.patch("retrieval.selectors.embedder_build", return_value=embedder):
         for cleared in (False, True):
-            embedder.calls = 0
+            embedder.calls, embedder.queries = 0, []
             batched = chunks_retrieve(question, retriever=OrmNarrativeRetriever(), glossary=glossary, cleared=cleared)
-            assert embedder.calls == 1
+            assert embedder.calls == 1 and embedder.queries == [variants]
             single = chunks_retrieve(question, retriever=OneByOne(), glossary=glossary, cleared=cleared)
-            assert embedder.calls == 1 + len(queries_rewrite(question, glossary))
+            assert embedder.calls == 1 + len(variants)
             assert batched == single and batched
             assert cleared or all(c.doc != SECRET_DOC for c in batched)
+
+
+def test_a_variant_that_only_lengthens_a_name_takes_the_questions_vector(demo) -> None:
+    """`acme香港…` and `香港营业收入…` are `香港收入…` with a name written longer: the same question to
+    the vector channel, so they are not embedded again (they still search the lexical index)."""
+    from core.routes.narrative.retrieve import chunks_retrieve, queries_rewrite
+    from facts.selectors import glossary_snapshot
+    from retrieval.selectors import OrmNarrativeRetriever
+
+    embedder = BigramHashEmbedder()
+    chunks_embed(embedder=embedder)
+    glossary, question = glossary_snapshot(), "香港收入为什么下降"
+    variants = queries_rewrite(question, glossary)
+    lengthened = [v for v in variants[1:] if question in v or v.replace("营业", "") == question]
+    assert lengthened and len(lengthened) < len(variants) - 1
+    with mock.patch("retrieval.selectors.embedder_build", return_value=embedder):
+        embedder.queries = []
+        chunks_retrieve(question, retriever=OrmNarrativeRetriever(), glossary=glossary, cleared=True)
+    assert embedder.queries == [[v for v in variants if v not in lengthened]]
+
+
+@pytest.mark.parametrize(
+    ("text", "other", "near"),
+    [
+        ("acme香港收入为什么下降", "香港收入为什么下降", True),  # a name written longer
+        ("香港营业收入为什么下降", "香港收入为什么下降", True),
+        ("香港收入为什么下降", "香港营业收入为什么下降", True),  # and shorter
+        ("香港收入为什么下降", "香港收入为什么下降", True),
+        ("hk收入为什么下降", "香港收入为什么下降", False),  # another name
+        ("香港收入为什么上升", "香港收入为什么下降", False),
+        ("acme香港收入为什么上升", "香港收入为什么下降", False),  # two stretches differ
+    ],
+)
+def test_a_near_copy_differs_by_words_added_to_or_cut_from_one_stretch(text: str, other: str, near: bool) -> None:
+    from retrieval.selectors import near_copy
+
+    assert near_copy(text, other) is near
 
 
 def test_postgres_full_text_backend_ranks_and_filters(demo) -> None:
