@@ -45,6 +45,10 @@ _EN_LIST_PREFIX = r"each|every|by|per|which|across(?: all)?(?: the)?|all(?: the)
 _RELATIVE_YEAR = r"(?:上一?年|去年|上年度|上一?财年)(?:同期)?"
 _RELATIVE_QUARTER = r"(?:上一?个?季度?|上季)"
 _EN_LAST = r"(?:compared (?:to|with)|vs\.?|versus|from|over|than|against) (?:the )?(?:last|previous|prior)"
+# A direction between the two ends of an order: 从低到高, 由大到小, from smallest to largest.
+_ZH_FROM, _ZH_TO = r"(?:从|由|自)", r"(?:到|至|往|而)"
+_ZH_LOW, _ZH_HIGH = r"(?:低|小|少)", r"(?:高|大|多)"
+_EN_LOW, _EN_HIGH = r"(?:lowest|smallest|least|low)", r"(?:highest|largest|biggest|most|high)"
 
 
 _Extras = Callable[[re.Match[str]], dict[str, Any]]
@@ -68,6 +72,11 @@ def _rank(order: str | None) -> _Extras:
         }
 
     return extras
+
+
+def _direction(order: str) -> _Extras:
+    """从低到高, ascending: the order of a ranking, said as a direction (`Cue.direction`)."""
+    return _fixed(order=order, direction=True)
 
 
 def _ranked_from_bottom(m: re.Match[str]) -> dict[str, Any]:
@@ -189,6 +198,19 @@ _RULES: list[tuple[str, str, _Extras]] = [
         OP_RANK,
         rf"(?:最高|最大|最多|最好|最快)(?:的(?P<top>{ZH_N})(?:个|家|名|位))?|更高|更多|更大",
         _rank("desc"),
+    ),
+    # the order said as a direction: 从低到高 / 由小到大 / 升序, ascending / smallest to largest
+    (OP_RANK, rf"{_ZH_FROM}{_ZH_LOW}{_ZH_TO}{_ZH_HIGH}|升序", _direction("asc")),
+    (OP_RANK, rf"{_ZH_FROM}{_ZH_HIGH}{_ZH_TO}{_ZH_LOW}|降序", _direction("desc")),
+    (
+        OP_RANK,
+        _EN_START + rf"(?:ascending|(?:from )?(?:the )?{_EN_LOW} to (?:the )?{_EN_HIGH})" + _EN_END,
+        _direction("asc"),
+    ),
+    (
+        OP_RANK,
+        _EN_START + rf"(?:descending|(?:from )?(?:the )?{_EN_HIGH} to (?:the )?{_EN_LOW})" + _EN_END,
+        _direction("desc"),
     ),
     # a place in the order: 排名第二, 第二名, 第二高, 倒数第二 (a 第N that is no quarter or period)
     (

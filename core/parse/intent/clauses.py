@@ -110,7 +110,9 @@ def parts_read(
             clause.cues = [c for c in cues if c.start in inside]
             metric = any(m.kind == "metric" for m, _ in clause.hits)
             asks = NUMERIC_CUES.search(normalized, clause.start, clause.end) is not None
-            clause.standing = any(c.kind in OPERATION_KINDS for c in clause.cues) or (metric and asks)
+            # a direction alone (`，从低到高`) orders the ranking before it and asks nothing of its own
+            operators = [c for c in clause.cues if c.kind in OPERATION_KINDS and not c.direction]
+            clause.standing = bool(operators) or (metric and asks)
     groups = _groups(clauses)
     if len(groups) < 2:
         return _within(normalized, kept, cues, bounds, decimals=decimals, slots=slots)

@@ -634,6 +634,24 @@ def test_position_words_read_the_order_and_the_place(
     assert (op.order, op.position, op.top) == (order, position, top)
 
 
+@pytest.mark.parametrize(
+    ("question", "order"),
+    [
+        ("2025年各地区毛利率排名，从低到高", "asc"),
+        ("2025年各地区营收由小到大排序", "asc"),
+        ("2025年各地区营收按升序排列", "asc"),
+        ("2025年各地区营收排名，从高到低", "desc"),
+        ("2025年各地区营收降序排列", "desc"),
+        ("Rank the regions by revenue in 2025 in ascending order", "asc"),
+        ("Rank the regions by revenue in 2025, smallest to largest", "asc"),
+        ("Rank the regions by revenue in 2025 in descending order", "desc"),
+    ],
+)
+def test_an_order_said_in_words_is_the_rankings_order(question: str, order: str) -> None:
+    op = parsed(question).operation
+    assert op is not None and op.kind == "rank" and op.order == order
+
+
 def test_a_quarter_is_no_place_in_a_ranking() -> None:
     intent = parsed("集团2025年第二季度营收")
     assert intent.operation is None and [p.label for p in intent.periods] == ["2025Q2"]
