@@ -43,7 +43,7 @@ def test_a_query_the_database_cannot_run_is_our_bug_not_an_outage() -> None:
 def unchecked(monkeypatch: Any) -> None:
     """Every check before the save skipped, so the database itself refuses the write."""
     monkeypatch.setattr("facts.services.glossary._alias_problem", lambda **kwargs: None)
-    monkeypatch.setattr("facts.admin.alias_conflict", lambda **kwargs: None)
+    monkeypatch.setattr("facts.glossary_admin.alias_conflict", lambda **kwargs: None)
     monkeypatch.setattr(FactMetric, "clean", lambda self: None)
 
 
