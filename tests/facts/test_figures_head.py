@@ -11,6 +11,7 @@ import pytest
 
 from core.engine import sensitivity_max
 from core.model.types import INTERNAL, RESTRICTED, Period
+from facts import figures as figures_module
 from facts import selectors
 from facts.models import Entity, FactMetric
 from tests.factories import document_make, entity_make, metric_make
@@ -115,7 +116,7 @@ def test_an_entity_written_after_the_codes_were_read_is_not_counted_in(field: li
     figures(["NEWCO"], ["123456"])
     after = selectors.figures_head("REVENUE", field, FY2025, "TOTAL", cleared=True, order="desc", top=10)
     assert after == before
-    assert "NEWCO" in selectors._entity_codes(fresh=False)[1]  # the codes were read again
+    assert "NEWCO" in figures_module._entity_codes(fresh=False)[1]  # the codes were read again
 
 
 def test_a_long_list_that_leaves_out_many_entities_is_read_figure_by_figure(field: list[str]) -> None:
@@ -134,7 +135,7 @@ def test_codes_remembered_from_another_database_state_are_read_again(
     field: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     stale = frozenset(f"GONE{i:04d}" for i in range(600))  # as if read before these entities existed
-    monkeypatch.setattr(selectors, "_known", ("0:/600/600", stale))
+    monkeypatch.setattr(figures_module, "_known", ("0:/600/600", stale))
     head = selectors.figures_head("REVENUE", field, FY2025, "TOTAL", cleared=True, order="desc", top=10)
     assert head is not None and head.count == 695
-    assert selectors._known[1] >= set(field)
+    assert figures_module._known[1] >= set(field)

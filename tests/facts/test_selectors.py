@@ -97,7 +97,7 @@ def test_a_cleared_reader_sees_it_at_its_documents_level(facts) -> None:
 
 
 def test_a_long_entity_list_is_filtered_the_same_way(facts) -> None:
-    # Past `_IN_BATCH` codes the entity list is matched in Python, not in the query.
+    # Past `IN_BATCH` codes the entity list is matched in Python, not in the query.
     entities = ["ACME_HK", "ACME_SEA", "ACME_CN", "ACME_MO", *(f"NONE{i:04d}" for i in range(600))]
     figures = selectors.figures_get("REVENUE", entities, FY2025, "TOTAL", cleared=False, order="asc")
     assert [entity for entity, *_ in figures] == ["ACME_SEA", "ACME_CN"]
