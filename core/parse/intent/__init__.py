@@ -94,7 +94,7 @@ def _parse(
             return _parse(question, moved, glossary, reference_date, typos=True)
     if typos:
         metric_spans = [span for m, span in zip(matches, spans, strict=True) if m.kind == "metric"]
-        corrections = typos_find(normalized, [*spans, *read], metric_spans, english=language == "en")
+        corrections = typos_find(normalized, [*spans, *read], metric_spans, english=language == "en", names=spans)
         if corrections:
             again = _parse(question, corrections_apply(normalized, corrections), glossary, reference_date, typos=False)
             read_as = tuple((c.written, c.read_as) for c in corrections)

@@ -140,6 +140,8 @@ def _longer_name(
     for word in after:
         if word.start != (right[-1].end if right else end) or not _in_a_name(word):
             break
+        if word.kind != UNKNOWN and word.tag.startswith("a") and len(word.text) == 1:
+            break  # a one-character adjective after a name says something of it (中国内地快还是慢)
         right.append(word)
     if right and right[-1].end in before_metric:
         right = []

@@ -92,9 +92,15 @@ def _one_edit(a: str, b: str) -> bool:
 
 
 def typos_find(
-    normalized: str, taken: Sequence[Span], metric_spans: Sequence[Span], *, english: bool
+    normalized: str,
+    taken: Sequence[Span],
+    metric_spans: Sequence[Span],
+    *,
+    english: bool,
+    names: Sequence[Span] = (),
 ) -> list[Correction]:
-    """The operator words mistyped in `normalized`; `taken` holds every span a reader took."""
+    """The operator words mistyped in `normalized`; `taken` holds every span a reader took, `names`
+    those of glossary names, which a correction never reaches into (比中国内地 is no 比重)."""
     mask = [False] * len(normalized)
     for start, end in taken:
         for i in range(max(start, 0), min(end, len(normalized))):
@@ -119,6 +125,8 @@ def typos_find(
         candidates = {word for word in _zh_candidates(window) if len(word) > exact}  # 增长律 is 增长率
         if len(candidates) == 1:
             (word,) = candidates
+            if any(s < at + len(word) and at < e for s, e in names):
+                continue  # a character of a name (the 中 of 比中国内地) is no typo's
             corrections.append(Correction(at, at + len(word), normalized[at : at + len(word)], word))
     return _disjoint(sorted(corrections, key=lambda c: c.start))
 

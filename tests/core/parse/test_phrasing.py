@@ -434,6 +434,18 @@ def test_a_word_that_sounds_like_no_cue_is_asked_back_not_dropped() -> None:
     assert intent.corrections == () and intent.unknown_metric == "营收增量"
 
 
+@pytest.mark.parametrize(
+    "question",
+    ["ACME集团2025年的营收增速比中国内地快还是慢", "集团2025年营收比中国内地高多少"],
+)
+def test_a_typo_is_never_read_into_a_name(question: str) -> None:
+    """比中 sounds like 比重, but its 中 opens 中国内地: a correction never takes a character another
+    reader took, so the entity stays whole."""
+    intent = parse_intent(question, COMPUTED, REF)
+    assert intent.corrections == ()
+    assert "ACME_CN" in intent.entities and intent.unknown_metric is None
+
+
 def test_a_correct_question_has_no_reading_note() -> None:
     assert reading_note(parse_intent("集团2025年营收增长率是多少", COMPUTED, REF)) is None
 
