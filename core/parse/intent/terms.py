@@ -100,7 +100,7 @@ def longer_terms_drop(
     # An entity's longer name counts in a question for a figure: `东南亚扩张有什么计划` is a topic.
     if any(m.kind == "metric" and i not in longer for i, m in enumerate(matches)):
         for i, (m, (start, end)) in enumerate(zip(matches, spans, strict=True)):
-            if m.kind == "entity" and not m.external and not normalized[end - 1].isascii():
+            if m.kind == "entity" and not m.external and i not in longer:
                 name = _longer_name(normalized, words, start, end, before_metric=metric_starts)
                 if name is not None:
                     longer[i] = (name, (start, end))
@@ -110,7 +110,14 @@ def longer_terms_drop(
         for i, (m, span) in enumerate(zip(matches, spans, strict=True))
         if i not in longer and (m.external or not any(s <= span[0] and span[1] <= e for s, e in inside))
     ]
-    return kept, longer[min(longer)][0] if longer else None
+    return kept, _as_written(question, longer[min(longer)][0]) if longer else None
+
+
+def _as_written(question: str, term: str) -> str:
+    """The term in the case the analyst wrote it (`ACME日本`, not `acme日本`) when the question holds it."""
+    written = unicodedata.normalize("NFKC", question)
+    at = written.lower().find(term)
+    return written[at : at + len(term)] if at >= 0 and len(written.lower()) == len(written) else term
 
 
 def _in_a_name(word: Word) -> bool:

@@ -562,6 +562,8 @@ def test_known_or_non_metric_acronyms_are_not_unknown_metrics(question: str) -> 
         ("What was Tencent's revenue in 2025?", "Tencent"),
         ("中国平安2025年营收", "中国平安"),  # holds the alias 中国
         ("腾讯集团2025年营收是多少", "腾讯集团"),  # holds the alias 集团
+        ("ACME日本2025年营收", "ACME日本"),  # a Latin alias with Chinese words glued to it
+        ("ACME新加坡2025年营收是多少", "ACME新加坡"),
     ],
 )
 def test_an_unknown_name_in_entity_position_is_never_the_home_entity(question: str, term: str) -> None:
