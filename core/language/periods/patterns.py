@@ -91,9 +91,9 @@ _QUARTER_RANGE = (
     r"(?:(?<![a-z])q(?P<qa>[1-4])" + _RANGE_JOIN + r"q(?P<qb>[1-4])(?![0-9])"
     r"|第?(?P<qc>[一二三四1-4])(?:季度)?" + _RANGE_JOIN + r"第?(?P<qd>[一二三四1-4])个?季度?(?<=季|度))"
 )
-# every quarter of the years named (`2025年每个季度`, `各季度`, `quarterly`)
+# every quarter of the years named (`2025年每个季度`, `各季度`, `2025年季度平均`, `quarterly`)
 _EACH_QUARTER = re.compile(
-    r"每一?个?季度|各个?季度?|逐季|分季度|(?:哪|边)一?个?季度?"
+    r"每一?个?季度|各个?季度?|逐季|分季度|(?:哪|边)一?个?季度?|(?<=年)季度(?![末初])"
     r"|(?<![a-z])(?:quarterly|each quarter|every quarter|which quarters?)(?![a-z])"
 )
 _EN_MONTH = (

@@ -19,7 +19,7 @@ from core.model.types import Period
 
 # words asking for each period of a range, not for a change between its ends
 _EACH_PERIOD = re.compile(
-    r"每一?年|各个?年度?|历年|逐年|分别|每一?个?季度|各个?季度|逐季|分季度"
+    r"每一?年|各个?年度?|历年|逐年|分别|每一?个?季度|各个?季度|逐季|分季度|(?<=年)季度(?![末初])"
     r"|(?<![a-z])(?:each|every|per year|yearly|annually|quarterly|year by year)(?![a-z])"
 )
 
@@ -32,7 +32,7 @@ def series_asked(text: str) -> bool:
 # the words among those that name the period type itself (每年, 各季度, quarterly): a question that
 # says them but no range asks for a series it has not bounded
 _EACH_NAMED = re.compile(
-    r"每一?年|各个?年度?|历年|逐年|每一?个?季度|各个?季度|逐季|分季度"
+    r"每一?年|各个?年度?|历年|逐年|每一?个?季度|各个?季度|逐季|分季度|(?<=年)季度(?![末初])"
     r"|(?<![a-z])(?:(?:each|every) (?:year|quarter)|per (?:year|quarter)|yearly|annually|quarterly"
     r"|year by year|quarter by quarter)(?![a-z])"
 )

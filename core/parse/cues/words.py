@@ -96,7 +96,7 @@ def _decimals(m: re.Match[str]) -> dict[str, Any]:
 
 _RULES: list[tuple[str, str, _Extras]] = [
     # -- CAGR (before growth: 复合增长率 holds 增长率) ------------------------------------------------
-    (OP_CAGR, r"(?:年均)?(?:年)?复合(?:年均|年)?(?:增长率|增速|增长)|年均(?:增长率|增速)|年化增长率", _none),
+    (OP_CAGR, r"(?:年均)?(?:年)?复合(?:年均|年)?(?:增长率|增速|增长)|年平?均(?:增长率|增速)|年化增长率", _none),
     (
         OP_CAGR,
         _EN_START + r"(?:cagr|compound(?:ed)? (?:annual |average )*growth(?: rate)?|compound(?:ed)? annual"
@@ -189,7 +189,7 @@ _RULES: list[tuple[str, str, _Extras]] = [
         _none,
     ),
     # -- average ----------------------------------------------------------------------------------------
-    (OP_AVERAGE, r"(?<!年)平均(?:值|数)?(?!增长|增速|复合)|均值", _none),
+    (OP_AVERAGE, r"平均(?:值|数)?(?!增长|增速|复合)|均值", _none),
     # `average revenue per store` is a metric of its own: only `average of`, `on average` ask for a mean
     (OP_AVERAGE, _EN_START + r"(?:(?:the )?(?:average|mean) (?:of|over|across)|on average|averaged)" + _EN_END, _none),
     # -- rank -------------------------------------------------------------------------------------------

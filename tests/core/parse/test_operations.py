@@ -654,6 +654,25 @@ def test_an_order_said_in_words_is_the_rankings_order(question: str, order: str)
     assert op is not None and op.kind == "rank" and op.order == order
 
 
+@pytest.mark.parametrize(
+    ("question", "kind", "periods"),
+    [
+        ("集团2025年季度平均营收是多少", "average", ["2025Q1", "2025Q2", "2025Q3", "2025Q4"]),
+        ("集团2025年平均每季度营收", "average", ["2025Q1", "2025Q2", "2025Q3", "2025Q4"]),
+        ("集团2022到2025年平均营收", "average", ["FY2022", "FY2023", "FY2024", "FY2025"]),
+        ("集团近三年平均营收", "average", ["FY2023", "FY2024", "FY2025"]),
+        ("集团近三年营收年平均增长率", "cagr", ["FY2023", "FY2025"]),
+        ("集团2025年季度营收", None, ["2025Q1", "2025Q2", "2025Q3", "2025Q4"]),
+    ],
+)
+def test_an_average_over_the_periods_of_a_year_or_a_range_is_read(question: str, kind, periods) -> None:
+    """`2025年季度…` is each quarter of 2025, and 平均 right after 年 is still an average (年平均增长率
+    is the CAGR's full form): never the year's total given as its average."""
+    intent = parsed(question)
+    assert (intent.operation.kind if intent.operation else None) == kind
+    assert [p.label for p in intent.periods] == periods and intent.unknown_metric is None
+
+
 def test_a_quarter_is_no_place_in_a_ranking() -> None:
     intent = parsed("集团2025年第二季度营收")
     assert intent.operation is None and [p.label for p in intent.periods] == ["2025Q2"]
