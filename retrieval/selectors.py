@@ -18,7 +18,7 @@ from core.model.types import Source
 from core.ports import RetrievedChunk
 from facts.selectors import glossary_snapshot
 
-from .embedders import Embedder, EmbedderError, embedder_build
+from .embedders import EmbedderError, embedder_build
 from .fusion import scores_fuse
 from .index import VectorIndex, lexical_index, vectors_token
 from .models import Chunk
@@ -59,10 +59,14 @@ def _ranked(queries: Sequence[str], *, cleared: bool, mode: str, k: int) -> list
                 raise SearchModeUnavailable("vector search needs an embedder (set RAGSPINE_EMBEDDER)")
         else:
             try:
-                vectors = _vectors_shared(embedder, list(queries))
-                vector = VectorIndex().search_many(
+                embedded = _queries_embedded(queries)
+                vectors = embedder.embed_queries([queries[i] for i in embedded])
+                found = VectorIndex().search_many(
                     vectors, cleared=cleared, k=max(k, CANDIDATES), space=embedder.signature
                 )
+                # a near copy of the question shares the question's vector, and so its neighbours
+                by_query = dict(zip(embedded, found, strict=True))
+                vector = [by_query.get(i, by_query[0]) for i in range(len(queries))]
             except EmbedderError as error:
                 if mode == "vector":
                     raise SearchModeUnavailable(f"the embedder failed: {error}") from None
@@ -87,12 +91,10 @@ def near_copy(text: str, other: str) -> bool:
     return mine in theirs or theirs in mine
 
 
-def _vectors_shared(embedder: Embedder, queries: list[str]) -> list[list[float]]:
-    """The queries' vectors from one call; a query that is a near copy of the first (the question)
-    takes the first's vector instead of being embedded again."""
-    embedded = [0] + [i for i, q in enumerate(queries) if i and not near_copy(q, queries[0])]
-    vectors = dict(zip(embedded, embedder.embed_queries([queries[i] for i in embedded]), strict=True))
-    return [vectors.get(i, vectors[0]) for i in range(len(queries))]
+def _queries_embedded(queries: Sequence[str]) -> list[int]:
+    """The positions of the queries to embed: the first (the question) and every one that is no
+    near copy of it; a near copy searches with the question's vector."""
+    return [i for i, q in enumerate(queries) if i == 0 or not near_copy(q, queries[0])]
 
 
 def chunks_unembedded(signature: str, *, document_id: int | None = None) -> QuerySet[Chunk]:
