@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Any, Protocol, runtime_checkable
 
 from core.glossary import GlossarySnapshot
+from core.model.fx import FxQuote
 from core.model.trace import TraceRecord
 from core.model.types import FactRecord, ParsedIntent, Period, Source, SubTask
 
@@ -152,6 +153,18 @@ class FaqHit:
 
 class FaqLookup(Protocol):
     def lookup(self, intent: ParsedIntent, *, cleared: bool, reference_date: date) -> FaqHit | None: ...
+
+
+class FxRates(Protocol):
+    """The curated FX table (SPEC §5a). Rates are not sensitive, so it takes no clearance."""
+
+    def rate(self, base: str, quote: str, period_type: str, period: str, rate_type: str) -> FxQuote | None:
+        """The curated `rate_type` rate (`average` or `closing`) between `base` and `quote` for the
+        period (`FY` + `2025`, `HY` + `2025H1`, `QUARTER` + `2025Q4`): the pair as asked when it is
+        stored, else its inverse (the quote says which; `core.engine.fx.fx_convert` divides by an
+        inverse), else None, and the caller refuses, naming the missing rate. Never a rate of
+        another type or period."""
+        ...
 
 
 class TraceSink(Protocol):

@@ -1,6 +1,6 @@
 """Curator admin for the fact table: the fact list with its filters, disputes beside each fact,
-and the review queue (`review_admin`). The glossary's pages are in `glossary_admin`, registered
-here by import."""
+and the review queue (`review_admin`). The glossary's pages are in `glossary_admin` and the FX
+table's in `fx_admin`, registered here by import."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from django.utils.html import format_html
 
 from common.access import ClearanceFilteredAdmin, user_cleared, visible_to
 
-from . import glossary_admin  # noqa: F401  (registers the glossary's admin pages)
+from . import fx_admin, glossary_admin  # noqa: F401  (register the FX table's and the glossary's admin pages)
 from .models import FactDispute, FactMetric
 from .reasons import PARENT_STATEMENT, REASON_KINDS, reason_kind_q, reason_shown
 from .review_admin import ReviewQueueAdmin

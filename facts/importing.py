@@ -30,11 +30,11 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from core.glossary import GlossarySnapshot
-from core.language.periods import period_parse
 from core.model.types import CODE_RE, SENSITIVITIES, Period
 from ingestion.values import decimal_parse
 
 from .models import Alias, Entity, FactMetric, Metric
+from .periods import period_absolute
 from .selectors import glossary_snapshot
 from .services import ImportAborted, glossary_changed, unit_ensure
 
@@ -171,10 +171,7 @@ class _Resolver:
 
     def period(self, raw: str) -> Period | None:
         if raw not in self.periods:
-            # A period that reads differently on two reference dates is relative (去年, last
-            # quarter …): meaningless in a data file, so it is rejected.
-            first, second = period_parse(raw, date(2000, 1, 1)), period_parse(raw, date(2001, 7, 1))
-            self.periods[raw] = first if first == second else None
+            self.periods[raw] = period_absolute(raw)  # a relative period (去年 …) is rejected
         return self.periods[raw]
 
     def document(self, name: str) -> int | None:

@@ -9,13 +9,18 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy
 
 from core.glossary import alias_key
-from core.model.types import ENTITY_KINDS, SENSITIVITIES
+from core.model.fx import RATE_AVERAGE, RATE_CLOSING
+from core.model.types import ENTITY_KINDS, SENSITIVITIES, Period
+
+from .periods import period_absolute
 
 code_validator = RegexValidator(r"^[A-Z0-9][A-Z0-9_]*$", "A code is upper-case letters, digits and _.")
 currency_validator = RegexValidator(r"^[A-Z]{3}$", "A currency is an ISO 4217 code of three capitals: USD, EUR, CNY …")
+PERIOD_TYPES = [("FY", "FY"), ("HY", "HY"), ("QUARTER", "QUARTER")]
 
 
 class ExactDecimalField(models.Field):  # type: ignore[type-arg]
@@ -272,7 +277,7 @@ class FactMetric(models.Model):
         null=True,
         blank=True,
     )
-    period_type = models.CharField(max_length=8, choices=[("FY", "FY"), ("HY", "HY"), ("QUARTER", "QUARTER")])
+    period_type = models.CharField(max_length=8, choices=PERIOD_TYPES)
     period = models.CharField(max_length=8)
     channel = models.ForeignKey(
         Channel, on_delete=models.PROTECT, to_field="code", db_column="channel_code", default="TOTAL", db_index=False
@@ -412,3 +417,104 @@ class FactDispute(models.Model):
 
     def __str__(self) -> str:
         return f"dispute on fact {self.fact_id} ({self.status})"
+
+
+class FxRate(models.Model):
+    """A curated exchange rate: 1 `base_currency` is worth `rate` `quote_currency` over one period
+    (USD/CNY 7.1). A currency asked is converted only with one of these (SPEC §5a): the average
+    rate for a flow, the closing rate for a balance. One pair is stored in one direction per rate
+    type and period; its inverse is derived (`core.engine.fx.fx_convert`), never stored beside it,
+    so the two directions cannot disagree."""
+
+    class RateType(models.TextChoices):
+        AVERAGE = RATE_AVERAGE, gettext_lazy("average (for flows: revenue, profit)")
+        CLOSING = RATE_CLOSING, gettext_lazy("closing (for balances: assets, debt)")
+
+    base_currency = models.CharField(
+        gettext_lazy("base currency"),
+        max_length=3,
+        validators=[currency_validator],
+        help_text=gettext_lazy("The currency of which one unit is priced: USD in USD/CNY 7.1."),
+    )
+    quote_currency = models.CharField(
+        gettext_lazy("quote currency"),
+        max_length=3,
+        validators=[currency_validator],
+        help_text=gettext_lazy("The currency the rate is in: CNY in USD/CNY 7.1."),
+    )
+    # Positive is checked in `clean`, not by the database: SQLite keeps the value as text, which
+    # a CHECK would compare as text.
+    rate = ExactDecimalField(
+        gettext_lazy("rate"), help_text=gettext_lazy("How many quote currency units one base unit is worth.")
+    )
+    rate_type = models.CharField(gettext_lazy("rate type"), max_length=8, choices=RateType.choices)
+    period_type = models.CharField(gettext_lazy("period type"), max_length=8, choices=PERIOD_TYPES)
+    period = models.CharField(gettext_lazy("period"), max_length=8)
+    as_of = models.DateField(
+        gettext_lazy("as of"),
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("The date the rate was fixed or published, if known."),
+    )
+    source = models.CharField(
+        gettext_lazy("source"), max_length=255, help_text=gettext_lazy("Where the rate comes from.")
+    )
+    updated_at = models.DateTimeField(gettext_lazy("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = gettext_lazy("FX rate")
+        verbose_name_plural = gettext_lazy("FX rates")
+        ordering = ["base_currency", "quote_currency", "rate_type", "period_type", "period"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["base_currency", "quote_currency", "rate_type", "period_type", "period"], name="fx_rate_key"
+            ),
+            models.CheckConstraint(condition=~Q(base_currency=F("quote_currency")), name="fx_rate_two_currencies"),
+        ]
+
+    @property
+    def period_label(self) -> str:
+        return Period(self.period_type, self.period).label
+
+    @property
+    def pair(self) -> str:
+        return f"{self.base_currency}/{self.quote_currency}"
+
+    def clean(self) -> None:
+        """A positive rate between two currencies, for a period the fact table could hold, and
+        the only rate of its pair (either direction), type and period: said here, before the
+        database's constraints (`fx_rate_key`, `fx_rate_two_currencies`) refuse it."""
+        errors: dict[str, str] = {}
+        if isinstance(self.rate, Decimal) and self.rate <= 0:
+            errors["rate"] = f"A rate is positive, not {self.rate}."
+        if self.base_currency and self.base_currency == self.quote_currency:
+            errors["quote_currency"] = f"A rate converts {self.base_currency} into another currency, not itself."
+        if (
+            self.period_type
+            and self.period
+            and period_absolute(self.period_label) != Period(self.period_type, self.period)
+        ):
+            errors["period"] = (
+                f"'{self.period}' is not a {self.period_type} period (FY 2025, HY 2025H1, QUARTER 2025Q4)."
+            )
+        if errors:
+            raise ValidationError(errors)
+        same = {"rate_type": self.rate_type, "period_type": self.period_type, "period": self.period}
+        held = (
+            FxRate.objects.filter(
+                Q(base_currency=self.base_currency, quote_currency=self.quote_currency)
+                | Q(base_currency=self.quote_currency, quote_currency=self.base_currency),
+                **same,
+            )
+            .exclude(pk=self.pk)
+            .first()
+        )
+        if held is not None:
+            inverse = "" if held.pair == self.pair else f" ({self.pair} is its inverse, derived from it)"
+            raise ValidationError(
+                f"{held.pair} already holds the {held.rate_type} rate for {held.period_label}: {held.rate} "
+                f"from {held.source}{inverse}. Change that one."
+            )
+
+    def __str__(self) -> str:
+        return f"{self.pair} {self.rate_type} {self.period_label} = {self.rate}"

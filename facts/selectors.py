@@ -23,10 +23,12 @@ from core.glossary import (
     glossary_build,
 )
 from core.language.periods import period_parse
+from core.model.fx import FxQuote
 from core.model.types import FactRecord, Period, SubTask
 from core.ports import FiguresHead
 
 from .figures import IN_BATCH, figures_get, figures_head
+from .fx import fx_rate_get
 from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, GlossaryState, Metric, Unit
 
 _lock = threading.Lock()
@@ -359,3 +361,10 @@ def formula_preview(*, code: str, formula: str, unit: str, task: SubTask, cleare
     assert not isinstance(outcome, FactRecord)  # no `stored` was passed
     pending = _pending_of(outcome.missing, cleared=cleared) if isinstance(outcome, CannotCompute) else ()
     return FormulaPreview(words=words, outcome=outcome, stored=lookup(task), pending=pending)
+
+
+class OrmFxRates:
+    """The `FxRates` port over the ORM: the curated FX table (`facts.fx`)."""
+
+    def rate(self, base: str, quote: str, period_type: str, period: str, rate_type: str) -> FxQuote | None:
+        return fx_rate_get(base=base, quote=quote, period_type=period_type, period=period, rate_type=rate_type)

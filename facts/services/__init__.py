@@ -1,8 +1,10 @@
 """Writes of the `facts` app: the glossary and its aliases (`glossary`), glossary imports
-(`glossary_import`), fact rows (`fact_rows`) and the review queue's group actions
-(`review_queue`). Fact imports from CSV / XLSX are in `facts.importing`."""
+(`glossary_import`), fact rows (`fact_rows`), the review queue's group actions (`review_queue`)
+and the curated FX table and its imports (`fx_rates`). Fact imports from CSV / XLSX are in
+`facts.importing`."""
 
 from .fact_rows import facts_delete, facts_replace, facts_review
+from .fx_rates import FxImportReport, FxRateDraft, fx_rate_put, fx_rate_save, fx_rates_import, fx_rows_read
 from .glossary import (
     ALIAS_TARGETS,
     KNOWN_UNITS,
@@ -25,6 +27,8 @@ __all__ = [
     "KNOWN_UNITS",
     "AliasDraft",
     "AliasExists",
+    "FxImportReport",
+    "FxRateDraft",
     "GlossaryReport",
     "ImportAborted",
     "alias_conflict",
@@ -36,6 +40,10 @@ __all__ = [
     "facts_reject",
     "facts_replace",
     "facts_review",
+    "fx_rate_put",
+    "fx_rate_save",
+    "fx_rates_import",
+    "fx_rows_read",
     "glossary_changed",
     "glossary_import",
     "glossary_rows_read",
