@@ -1,16 +1,28 @@
 """Asking back for a period: a stretch of time no period type holds (`前三季度` under an operation,
 `3月`, `Q5`), offered as the periods whose answer holds a figure; and a series said without a
 range (`历年`, `哪一年最高`, `quarterly`), offered as ranges counted back from the latest complete
-period. Each option asks the same question again, so choosing it answers; none shows a figure."""
+period. Each option asks the same question again, so choosing it answers; none shows a figure.
+
+Also the other side of a period named without a year (`第四季度`, `上半年`, `前三季度`, `H1`, `Q3`):
+the grammar reads it as the latest complete such period, and `year_assumed` says so for the
+assumption banner, with the other choices (the same period a year earlier; the latest complete
+quarter or half when that is another) as the question asked again with the year written in.
+"""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import date
 
-from core.language.periods import latest_complete_fiscal_year, series_unbounded
+from core.language.periods import (
+    latest_complete_fiscal_year,
+    latest_complete_of_type,
+    periods_assumed,
+    series_unbounded,
+)
 from core.model.types import CLARIFY_ASK_FIRST, ClarificationResult, NarrowingOption, ParsedIntent, Period
 
 # Of the periods a period ask-back could offer, those whose answer holds a figure (in order).
@@ -141,3 +153,92 @@ def _as_written(words: str, question: str) -> str:
     written = unicodedata.normalize("NFKC", question)
     found = re.search(r"\s?".join(re.escape(ch) for ch in words if not ch.isspace()), written, re.IGNORECASE)
     return found.group(0) if found else words
+
+
+@dataclass(frozen=True)
+class YearAssumed:
+    """The periods a question names without a year (`words`, as written), read as the latest
+    complete such periods (`periods`), and the other choices as options."""
+
+    words: tuple[str, ...]
+    periods: tuple[Period, ...]
+    options: tuple[NarrowingOption, ...]
+
+    def said(self, language: str) -> str:
+        """The banner's clause: `未指定年份，“第四季度”按最近完整的 2025Q4 计算`."""
+        labels = [p.label for p in self.periods]
+        if language == "en":
+            words = ", ".join(f"'{w}'" for w in self.words)
+            return f"no year given, reading {words} as the latest complete {', '.join(labels)}"
+        return f"未指定年份，{''.join(f'“{w}”' for w in self.words)}按最近完整的 {'、'.join(labels)} 计算"
+
+
+def year_assumed(intent: ParsedIntent, reference_date: date) -> YearAssumed | None:
+    """The periods the question names without a year and answers for as the latest complete ones,
+    or None. A period the question no longer asks (a `scope` chose another) is not assumed."""
+    text = intent.normalized
+    if not text:
+        return None
+    asked = {intent.period, *intent.periods, *(p for part in intent.parts for p in part.periods)}
+    spans = [(s, e, found) for s, e, found in periods_assumed(text, reference_date) if set(found) <= asked]
+    if not spans:
+        return None
+    earlier = [(s, e, tuple(_year_back(p) for p in found)) for s, e, found in spans]
+    options = [_option(intent, earlier)]
+    first = spans[0][2]
+    if len(spans) == 1 and len(first) == 1 and first[0].period_type in ("QUARTER", "HY"):
+        latest = latest_complete_of_type(first[0].period_type, reference_date)
+        if latest != first[0]:
+            options.append(_option(intent, [(spans[0][0], spans[0][1], (latest,))]))
+    return YearAssumed(
+        words=tuple(_as_written(text[s:e], intent.raw_question) for s, e, _ in spans),
+        periods=tuple(p for _, _, found in spans for p in found),
+        options=tuple(options),
+    )
+
+
+def _year_back(period: Period) -> Period:
+    return Period(period.period_type, f"{period.year - 1}{period.period[4:]}")
+
+
+def _option(intent: ParsedIntent, spans: list[tuple[int, int, tuple[Period, ...]]]) -> NarrowingOption:
+    """The question again with each span's words in place of its periods' (`第四季度` → `2024Q4`;
+    a stretch of several, `前三季度` → `2024年前三季度`), so that it names its year. It carries no
+    scope: the question says the period, and a follow-up's option (`2024Q4呢`) must still be read
+    as a follow-up, which a scope would prevent."""
+    text = intent.normalized
+    spoken = []
+    for start, end, found in spans:
+        if len(found) == 1:
+            spoken.append(found[0].label)
+        else:
+            words = _as_written(text[start:end], intent.raw_question)
+            cjk = re.search(r"[\u3400-\u9fff]", words) is not None
+            spoken.append(f"{found[0].year}年{words}" if cjk else f"{words} {found[0].year}")
+    label = ("、" if intent.language != "en" else ", ").join(spoken)
+    replacements = [(start, end, words) for (start, end, _), words in zip(spans, spoken, strict=True)]
+    return NarrowingOption(label, _rewritten(intent, replacements), {})
+
+
+def _rewritten(intent: ParsedIntent, replacements: list[tuple[int, int, str]]) -> str:
+    """The question as the analyst wrote it with each span of the normalised text replaced; the
+    normalised text when a span's words cannot be found in it (a script converted)."""
+    written = unicodedata.normalize("NFKC", intent.raw_question)
+    text = intent.normalized
+    located, at = [], 0
+    for start, end, new in replacements:
+        pattern = r"\s?".join(re.escape(ch) for ch in text[start:end] if not ch.isspace())
+        found = re.compile(pattern, re.IGNORECASE).search(written, at)
+        if found is None:
+            return _replaced(text, replacements)
+        located.append((found.start(), found.end(), new))
+        at = found.end()
+    return _replaced(written, located)
+
+
+def _replaced(text: str, replacements: list[tuple[int, int, str]]) -> str:
+    pieces, at = [], 0
+    for start, end, new in replacements:
+        pieces += [text[at:start], new]
+        at = end
+    return "".join([*pieces, text[at:]])

@@ -20,7 +20,11 @@ early on the first two modes before any FAQ, tool, retrieval or LLM call:
    derived-period rules), so that every option leads to a figure. This is the one ask-first that
    reads the fact store, with the user's clearance, and it shows period labels only;
 6. a missing entity or period → `answer_with_assumptions` (home entity, latest complete
-   fiscal year) with a banner and narrowing options; with no home entity, `ask_first` for it;
+   fiscal year) with a banner and narrowing options; with no home entity, `ask_first` for it. A
+   period named without a year (`第四季度`, `上半年`, `前三季度`, `H1`, `Q3`), which the grammar reads
+   as the latest complete such period, is an assumption too: the banner names the period
+   assumed and offers the same period a year earlier (and the latest complete quarter or half
+   when that is another), each as the question with its year written in (`ask_back.year_assumed`);
 7. otherwise `none`.
 """
 
@@ -31,7 +35,14 @@ from datetime import date
 from difflib import SequenceMatcher
 
 from core.engine.display import MAX_DECIMALS
-from core.gates.ask_back import Answerable, ask_for_period, ask_for_range, series_unbounded_kind
+from core.gates.ask_back import (
+    Answerable,
+    YearAssumed,
+    ask_for_period,
+    ask_for_range,
+    series_unbounded_kind,
+    year_assumed,
+)
 from core.gates.security import SecurityVerdict
 from core.glossary import GlossarySnapshot
 from core.language.periods import latest_complete_fiscal_year, periods_cumulative, periods_unread
@@ -100,14 +111,17 @@ def clarify_scope(
         return _ask_for_entity(intent, glossary, language)
     assumed_entity = home if intent.entity is None else None
     assumed_period = latest_complete_fiscal_year(reference_date) if intent.period is None else None
-    if assumed_entity is None and assumed_period is None:
+    year = year_assumed(intent, reference_date) if assumed_period is None else None
+    if assumed_entity is None and assumed_period is None and year is None:
         return ClarificationResult(mode=CLARIFY_NONE)
     options = _narrowing_options(intent, glossary, reference_date, assumed_entity, assumed_period, language)
+    if year is not None:
+        options = (*options, *year.options)[:MAX_OPTIONS]
     return ClarificationResult(
         mode=CLARIFY_ANSWER_WITH_ASSUMPTIONS,
-        assumption_note=_assumption_note(glossary, assumed_entity, assumed_period, options, language),
+        assumption_note=_assumption_note(glossary, assumed_entity, assumed_period, options, language, year),
         assumed_entity=assumed_entity,
-        assumed_period=assumed_period,
+        assumed_period=year.periods[0] if year is not None and len(year.periods) == 1 else assumed_period,
         narrowing_options=options,
     )
 
@@ -270,6 +284,7 @@ def _assumption_note(
     assumed_period: Period | None,
     options: tuple[NarrowingOption, ...],
     language: str,
+    year: YearAssumed | None = None,
 ) -> str:
     parts: list[str] = []
     labels = " / ".join(o.label for o in options)
@@ -278,9 +293,13 @@ def _assumption_note(
             parts.append(f"no entity given, using {glossary.display('entity', assumed_entity, language)}")
         if assumed_period:
             parts.append(f"no period given, using the latest complete fiscal year {assumed_period.label}")
+        if year:
+            parts.append(year.said(language))
         return "[Assumption] " + "; ".join(parts) + f". (To narrow: {labels})"
     if assumed_entity:
         parts.append(f"未指定实体，按 {glossary.display('entity', assumed_entity, language)} 计算")
     if assumed_period:
         parts.append(f"未指定期间，按最近完整财年 {assumed_period.label} 计算")
+    if year:
+        parts.append(year.said(language))
     return "【假设】" + "；".join(parts) + f"。（如需收窄：{labels}）"

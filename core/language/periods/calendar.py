@@ -1,11 +1,14 @@
 """Periods as a calendar: building them from a year, moving between them, validating stored ones.
 
 The fiscal year is the calendar year. `periods_before` steps back from the periods asked before
-by whole years or quarters; `period_from_parts` validates stored `(period_type, period)` columns.
+by whole years or quarters; `period_from_parts` validates stored `(period_type, period)` columns;
+`period_end` is a period's last day, and a period is complete at a reference date once that day
+is past (`latest_complete_of_type`, `complete_year`): 2026Q1 is not complete on 2026-03-31.
 """
 
 from __future__ import annotations
 
+import calendar
 import re
 from datetime import date
 
@@ -97,3 +100,31 @@ def period_from_parts(period_type: str, period: str) -> Period | None:
 
 def latest_complete_fiscal_year(reference: date) -> Period:
     return _fy(reference.year - 1)
+
+
+def _last_month(period: Period) -> int:
+    """The month a period ends in: 12 for a year and a second half, 6 for a first half, 3·n for Qn."""
+    if period.period_type == "QUARTER":
+        return int(period.period[-1]) * 3
+    return 6 if period.period.endswith("H1") else 12
+
+
+def period_end(period: Period) -> date:
+    """The period's last day (2025Q1 → 2025-03-31, 2025H2 and FY2025 → 2025-12-31)."""
+    month = _last_month(period)
+    return date(period.year, month, calendar.monthrange(period.year, month)[1])
+
+
+def complete_year(period: Period, reference: date) -> int:
+    """The latest year whose period of this kind (the year, its half or its quarter) ended before
+    `reference`: at 2026-03-15, 2025 for Q1 (2026Q1 ends on 03-31) and for Q4, H1 and the year."""
+    return reference.year if reference.month > _last_month(period) else reference.year - 1
+
+
+def latest_complete_of_type(period_type: str, reference: date) -> Period:
+    """The latest complete quarter, half or year at `reference` (2026-03-15: 2025Q4, 2025H2, FY2025)."""
+    if period_type == "QUARTER":
+        return _previous_quarter(reference)
+    if period_type == "HY":
+        return Period("HY", f"{reference.year}H1") if reference.month > 6 else Period("HY", f"{reference.year - 1}H2")
+    return latest_complete_fiscal_year(reference)

@@ -1,9 +1,10 @@
 """The period grammar's rules: which pattern builds which period, tried most specific first.
 
 Takes normalised text and a reference date; `periods_find` returns the periods it names with
-their spans in reading order, `periods_unread` the stretches of time no period type holds, and
-`period_parse` reads a string that is exactly one period. A quarter or a half named without a
-year takes the year of its list or sentence (see the package docstring for the forms read).
+their spans in reading order, `periods_unread` the stretches of time no period type holds,
+`periods_cumulative` those that are the first three quarters of a year, `periods_assumed` the
+periods named without a year (read as the latest complete ones, see `years`), and `period_parse`
+reads a string that is exactly one period.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from core.language.periods.calendar import (
     _current_quarter,
     _fy,
     _hy,
-    _in_year,
     _previous_quarter,
     _qtr,
     _year_period,
@@ -50,7 +50,6 @@ from core.language.periods.patterns import (
     _FIRST_QUARTERS,
     _HALF,
     _LAST_N,
-    _LIST_JOINER,
     _MONTHS,
     _NOT_A_QUANTITY,
     _ONE_MONTH,
@@ -60,146 +59,122 @@ from core.language.periods.patterns import (
     _RECENT,
     _REL_YEAR,
     _RELATIVE_MONTH,
-    _SENTENCE_END,
     _SHIFT_BACK_RE,
     _SHORT_YEAR,
     _YEAR,
     _YEAR_PREFIX,
     _YEAR_RANGE,
 )
+from core.language.periods.years import IMPLIED, NAMED, RELATIVE, Found, years_settle
 from core.model.types import Period
 
-# (start, end, period, whether its year was only implied by the reference date)
-_Found = tuple[int, int, Period, bool]
-_RULES: list[tuple[re.Pattern[str], Builder, bool]] = [
-    (_SHIFT_BACK_RE, _unread, False),
-    (re.compile(_YEAR_RANGE), _year_range, False),
-    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})\s?(?:的)?\s?{_QUARTER_RANGE}"), _quarter_range, False),
-    (re.compile(rf"{_QUARTER_RANGE}\s?(?:of\s)?(?:fy\s?)?{_YEAR}"), _quarter_range, False),
-    (re.compile(_QUARTER_RANGE), _quarter_range, True),
-    (re.compile(_LAST_N), _last_n, False),
-    (re.compile(_EN_LAST_N), _last_n, False),
-    (re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _MONTHS), _months, False),
-    (re.compile(_YEAR_PREFIX + r"\s?(?:的)?\s?" + _MONTHS), _months, False),
-    (re.compile(_MONTHS), _months, True),
-    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})\s?(?:的)?\s?{_FIRST_MONTHS}"), _months, False),
-    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})?\s?(?:的)?\s?{_FIRST_QUARTERS}"), _first_quarters, False),
-    (re.compile(rf"(?:{_BAD_QUARTER}|{_BAD_HALF})\s?(?:fy\s?)?{_ANY_YEAR}"), _unread, False),
-    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})?\s?(?:的)?\s?(?:{_BAD_QUARTER}|{_BAD_HALF})"), _unread, False),
-    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})?\s?(?:的)?\s?(?:{_BAD_MONTH}|{_ONE_MONTH})"), _unread, False),
-    (re.compile(_RELATIVE_MONTH), _unread, False),
-    (re.compile(_RECENT), _unread, False),
-    (re.compile(rf"{_EN_UNREAD}(?:(?: of)?(?: fy)?\s?{_ANY_YEAR})?"), _unread, False),
-    (re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _HALF), lambda m, r: _hy(_rel_year(m, r), m.group("half")), False),
+_RULES: list[tuple[re.Pattern[str], Builder, str]] = [
+    (_SHIFT_BACK_RE, _unread, NAMED),
+    (re.compile(_YEAR_RANGE), _year_range, NAMED),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})\s?(?:的)?\s?{_QUARTER_RANGE}"), _quarter_range, NAMED),
+    (re.compile(rf"{_QUARTER_RANGE}\s?(?:of\s)?(?:fy\s?)?{_YEAR}"), _quarter_range, NAMED),
+    (re.compile(_QUARTER_RANGE), _quarter_range, IMPLIED),
+    (re.compile(_LAST_N), _last_n, RELATIVE),
+    (re.compile(_EN_LAST_N), _last_n, RELATIVE),
+    (re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _MONTHS), _months, NAMED),
+    (re.compile(_YEAR_PREFIX + r"\s?(?:的)?\s?" + _MONTHS), _months, NAMED),
+    (re.compile(_MONTHS), _months, IMPLIED),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})\s?(?:的)?\s?{_FIRST_MONTHS}"), _months, NAMED),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})\s?(?:的)?\s?{_FIRST_QUARTERS}"), _first_quarters, NAMED),
+    (re.compile(_FIRST_QUARTERS), _first_quarters, IMPLIED),
+    (re.compile(rf"(?:{_BAD_QUARTER}|{_BAD_HALF})\s?(?:fy\s?)?{_ANY_YEAR}"), _unread, NAMED),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})?\s?(?:的)?\s?(?:{_BAD_QUARTER}|{_BAD_HALF})"), _unread, NAMED),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})?\s?(?:的)?\s?(?:{_BAD_MONTH}|{_ONE_MONTH})"), _unread, NAMED),
+    (re.compile(_RELATIVE_MONTH), _unread, NAMED),
+    (re.compile(_RECENT), _unread, NAMED),
+    (re.compile(rf"{_EN_UNREAD}(?:(?: of)?(?: fy)?\s?{_ANY_YEAR})?"), _unread, NAMED),
+    (re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _HALF), lambda m, r: _hy(_rel_year(m, r), m.group("half")), NAMED),
     (
         re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _QUARTER),
         lambda m, r: _qtr(_rel_year(m, r), _quarter_number(m)),
-        False,
+        NAMED,
     ),
     (
         re.compile(r"(?<![a-z])(?:last|previous|prior) (?:fiscal )?year(?![a-z])"),
         lambda m, r: _fy(r.year - 1),
-        False,
+        NAMED,
     ),
-    (re.compile(r"(?<![a-z])(?:this|current) (?:fiscal )?year(?![a-z])"), lambda m, r: _fy(r.year), False),
-    (re.compile(r"(?<![a-z])(?:last|previous|prior) quarter(?![a-z])"), lambda m, r: _previous_quarter(r), False),
+    (re.compile(r"(?<![a-z])(?:this|current) (?:fiscal )?year(?![a-z])"), lambda m, r: _fy(r.year), NAMED),
+    (re.compile(r"(?<![a-z])(?:last|previous|prior) quarter(?![a-z])"), lambda m, r: _previous_quarter(r), RELATIVE),
     (
         re.compile(r"(?<![a-z])(?:this|current) quarter(?![a-z])"),
         lambda m, r: _qtr(r.year, _current_quarter(r)),
-        False,
+        RELATIVE,
     ),
     (
         re.compile(_YEAR_PREFIX + r"\s?(?:的)?\s?" + _HALF),
         _with_year(lambda year, m: _hy(year, m.group("half"))),
-        False,
+        NAMED,
     ),
     (
         re.compile(r"(?<![a-z])(?P<half>h1|h2)\s?(?:" + _YEAR + r"|fy\s?'?(?P<yy>[0-9]{2})(?![0-9]))"),
         _with_year(lambda year, m: _hy(year, m.group("half"))),
-        False,
+        NAMED,
     ),
     (
         re.compile(_EN_HALF + _EN_OF_YEAR),
         _with_year(lambda year, m: _hy(year, "h2" if _ORDINAL[m.group("ord")] == 2 else "h1")),
-        False,
+        NAMED,
     ),
     (
         re.compile(_YEAR_PREFIX + r"\s?(?:的)?\s?" + _QUARTER),
         _with_year(lambda year, m: _qtr(year, _quarter_number(m))),
-        False,
+        NAMED,
     ),
     (
         re.compile(r"(?<![a-z])q(?P<q1>[1-4])\s?(?:(?:fy\s?)?" + _YEAR + r"|fy\s?'?(?P<yy>[0-9]{2})(?![0-9]))"),
         _with_year(lambda year, m: _qtr(year, int(m.group("q1")))),
-        False,
+        NAMED,
     ),
     (
         re.compile(_EN_QUARTER + _EN_OF_YEAR),
         _with_year(lambda year, m: _qtr(year, _ORDINAL[m.group("ord")])),
-        False,
+        NAMED,
     ),
     (
         re.compile(r"(?<![a-z0-9])fy\s?'?(?P<fy>[0-9]{4}|[0-9]{2})(?![0-9])"),
         lambda m, r: _year_period(m.group("fy"), r),
-        False,
+        NAMED,
     ),
     (
         re.compile(r"(?<![a-z])fiscal (?:year )?" + _YEAR),
         lambda m, r: _fy(int(m.group("year"))),
-        False,
+        NAMED,
     ),
     (
         re.compile(_YEAR + r"\s?(?:财政年度|会计年度|财年|年度|年)"),
         lambda m, r: _fy(int(m.group("year"))),
-        False,
+        NAMED,
     ),
-    (re.compile(_SHORT_YEAR), _with_year(lambda year, m: _fy(year)), False),
-    (re.compile(r"本财年|本年度"), lambda m, r: _fy(r.year), False),
-    (re.compile(r"上一?财年|上年度"), lambda m, r: _fy(r.year - 1), False),
-    (re.compile(_REL_YEAR), lambda m, r: _fy(_rel_year(m, r)), False),
-    (re.compile(r"本季度?|这个?季度|当季"), lambda m, r: _qtr(r.year, _current_quarter(r)), False),
-    (re.compile(r"上一?个?季度"), lambda m, r: _previous_quarter(r), False),
-    (re.compile(r"(?<![0-9])" + _HALF + r"(?![0-9])"), lambda m, r: _hy(r.year, m.group("half")), True),
-    (re.compile(_QUARTER + r"(?![0-9])"), lambda m, r: _qtr(r.year, _quarter_number(m)), True),
+    (re.compile(_SHORT_YEAR), _with_year(lambda year, m: _fy(year)), NAMED),
+    (re.compile(r"本财年|本年度"), lambda m, r: _fy(r.year), NAMED),
+    (re.compile(r"上一?财年|上年度"), lambda m, r: _fy(r.year - 1), NAMED),
+    (re.compile(_REL_YEAR), lambda m, r: _fy(_rel_year(m, r)), NAMED),
+    (re.compile(r"本季度?|这个?季度|当季"), lambda m, r: _qtr(r.year, _current_quarter(r)), RELATIVE),
+    (re.compile(r"上一?个?季度"), lambda m, r: _previous_quarter(r), RELATIVE),
+    (re.compile(r"(?<![0-9])" + _HALF + r"(?![0-9])"), lambda m, r: _hy(r.year, m.group("half")), IMPLIED),
+    (re.compile(_QUARTER + r"(?![0-9])"), lambda m, r: _qtr(r.year, _quarter_number(m)), IMPLIED),
     (
         re.compile(_EN_HALF + r"(?![a-z])"),
         lambda m, r: _hy(r.year, "h2" if _ORDINAL[m.group("ord")] == 2 else "h1"),
-        True,
+        IMPLIED,
     ),
-    (re.compile(_EN_QUARTER + r"(?![a-z])"), lambda m, r: _qtr(r.year, _ORDINAL[m.group("ord")]), True),
-    (re.compile(_YEAR + _NOT_A_QUANTITY), lambda m, r: _fy(int(m.group("year"))), False),
+    (re.compile(_EN_QUARTER + r"(?![a-z])"), lambda m, r: _qtr(r.year, _ORDINAL[m.group("ord")]), IMPLIED),
+    (re.compile(_YEAR + _NOT_A_QUANTITY), lambda m, r: _fy(int(m.group("year"))), NAMED),
 ]
 
 
-def _years_carry(text: str, found: list[_Found]) -> list[_Found]:
-    """A period whose year was only implied takes the year of the period before it in the same
-    sentence (`2025年第三季度和第四季度`, `2025年第四季度营收较第三季度`), else of the period it is
-    listed with right after it (`Q3 and Q4 2025`)."""
-    items = list(found)
-
-    def joined(left: _Found, right: _Found) -> bool:
-        return _LIST_JOINER.fullmatch(text[left[1] : right[0]]) is not None
-
-    def one_sentence(left: _Found, right: _Found) -> bool:
-        return _SENTENCE_END.search(text[left[1] : right[0]]) is None
-
-    for i in range(1, len(items)):
-        before, item = items[i - 1], items[i]
-        if item[3] and not before[3] and one_sentence(before, item):
-            items[i] = (item[0], item[1], _in_year(item[2], before[2].year), False)
-    for i in range(len(items) - 2, -1, -1):
-        item, after = items[i], items[i + 1]
-        if item[3] and not after[3] and joined(item, after):
-            items[i] = (item[0], item[1], _in_year(item[2], after[2].year), False)
-    return items
-
-
 @lru_cache(maxsize=1024)
-def _claim(text: str, reference: date) -> tuple[_Found, ...]:
+def _claim(text: str, reference: date) -> tuple[Found, ...]:
     """Rules are tried most specific first; a span claimed by one rule is not reused (remembered:
     the parser asks for a question's periods and for its unread stretches of time)."""
-    claimed: list[_Found] = []
-    for pattern, build, bare in _RULES:
+    claimed: list[Found] = []
+    for pattern, build, year in _RULES:
         for m in pattern.finditer(text):
             start, end = m.span()
             if any(start < c_end and c_start < end for c_start, c_end, _, _ in claimed):
@@ -207,31 +182,62 @@ def _claim(text: str, reference: date) -> tuple[_Found, ...]:
             built = build(m, reference)
             # a range claims one span for every period of it, in order
             for period in (built,) if isinstance(built, Period) else built or ():
-                claimed.append((start, end, period, bare))
+                claimed.append((start, end, period, year))
     return tuple(_each_quarter(text, sorted(claimed, key=lambda item: item[0])))
 
 
-def _each_quarter(text: str, claimed: list[_Found]) -> list[_Found]:
+def _each_quarter(text: str, claimed: list[Found]) -> list[Found]:
     """`2025年每个季度`, `近三年各季度`, `quarterly`: each year named stands for its four quarters."""
     if _EACH_QUARTER.search(text) is None:
         return claimed
-    expanded: list[_Found] = []
-    for start, end, period, bare in claimed:
+    expanded: list[Found] = []
+    for start, end, period, year in claimed:
         if period.period_type == "FY":
-            expanded.extend((start, end, _qtr(period.year, q), bare) for q in range(1, 5))
+            expanded.extend((start, end, _qtr(period.year, q), year) for q in range(1, 5))
         else:
-            expanded.append((start, end, period, bare))
+            expanded.append((start, end, period, year))
     return expanded
+
+
+@lru_cache(maxsize=1024)
+def _settled(text: str, reference: date) -> tuple[tuple[Found, ...], tuple[Found, ...]]:
+    periods, stretches = years_settle(text, list(_claim(text, reference)), reference)
+    return tuple(periods), tuple(stretches)
 
 
 def periods_find(text: str, reference: date) -> list[tuple[int, int, Period]]:
     """Every period named in normalised `text`, as `(start, end, period)` in reading order.
 
-    A quarter or a half named without a year takes the year of its list or sentence, else the
-    reference's. A stretch no period type holds is left out (see `periods_unread`).
+    A quarter or a half named without a year takes the year of its list or sentence, else it is
+    the latest complete such period at `reference` (see `years`). A stretch no period type holds
+    is left out (see `periods_unread`).
     """
-    claimed = [item for item in _claim(text, reference) if item[2] != _UNREAD]
-    return [(start, end, period) for start, end, period, _ in _years_carry(text, claimed)]
+    return [(start, end, period) for start, end, period, _ in _settled(text, reference)[0]]
+
+
+def periods_cumulative(text: str, reference: date) -> list[tuple[int, int, tuple[Period, ...]]]:
+    """The unread stretches of normalised `text` that are a sum of quarters from the start of the
+    year (`2025年前三季度`, `1-9月` → Q1, Q2, Q3), as `(start, end, quarters)`: a derived period,
+    answered as the sum of its quarters with the formula and the inputs. Without a year it is the
+    latest year whose Q3 is over."""
+    return [(start, end, _first_three(q3)) for start, end, q3, _ in _settled(text, reference)[1]]
+
+
+def _first_three(q3: Period) -> tuple[Period, ...]:
+    return tuple(_qtr(q3.year, q) for q in (1, 2, 3))
+
+
+def periods_assumed(text: str, reference: date) -> list[tuple[int, int, tuple[Period, ...]]]:
+    """The periods normalised `text` names without a year, none named in their sentence or list to
+    take one from (`第四季度`, `上半年`, `前三季度`, `H1`, `Q3`), as `(start, end, periods)` in reading
+    order: each is the latest complete such period at `reference`, an assumption to be said."""
+    periods, stretches = _settled(text, reference)
+    found = [(start, end, (period,)) for start, end, period, year in periods if year == IMPLIED]
+    found += [(start, end, _first_three(q3)) for start, end, q3, year in stretches if year == IMPLIED]
+    spans: dict[tuple[int, int], tuple[Period, ...]] = {}
+    for start, end, named in sorted(found, key=lambda item: item[0]):
+        spans[(start, end)] = spans.get((start, end), ()) + named
+    return [(start, end, named) for (start, end), named in spans.items()]
 
 
 def periods_unread(text: str, reference: date) -> list[tuple[int, int, str]]:

@@ -114,3 +114,10 @@ _REL_YEAR_OFFSET = {"去年": -1, "上年": -1, "上一年": -1, "今年": 0, "�
 # A semicolon joins the clauses of one sentence: the year named before it still holds after it.
 _SENTENCE_END = re.compile(r"[。？?！!]")
 _LIST_JOINER = re.compile(r"(?:\s|和|与|及|以及|、|,|/|跟|或|至|到|-|~|较|相比|对比|比|and|&|or|to|vs\.?|versus)*")
+# a stretch from the start of a year that is the sum of its first quarters (`前三季度`, `1-9月`)
+_CUMULATIVE = re.compile(
+    rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})?\s?(?:的)?\s?"
+    r"(?:前(?:三|3)个?季度?|(?:1|一)\s?月?\s?(?:-|~|〜|至|到|—|–)\s?(?:9|九)\s?月份?"
+    r"|(?:9m|(?:the )?first (?:nine|9) months)"
+    r"(?:(?: of)?(?: fy)?\s?(?P<ey>199[0-9]|20[0-9]{2}|2100))?)"
+)

@@ -1,9 +1,9 @@
 """Series and stretches the grammar reads beyond single periods.
 
 `series_asked` / `series_unbounded` / `series_words` find the words asking for each period of a
-range (`每年`, `各季度`, `quarterly`); `periods_cumulative` reads a stretch from the start of a year
-as its quarters (`前三季度` → Q1–Q3); `period_shifts` reads a stretch just before the periods
-asked before (`那前三年呢`), for a follow-up to resolve with `periods_before`.
+range (`每年`, `各季度`, `quarterly`); `period_shifts` reads a stretch just before the periods
+asked before (`那前三年呢`), for a follow-up to resolve with `periods_before`. (A stretch from the
+start of a year read as its quarters, `前三季度` → Q1–Q3, is the grammar's `periods_cumulative`.)
 """
 
 from __future__ import annotations
@@ -11,11 +11,9 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from core.language.periods.builders import _MAX_SERIES, _count, _year_of
-from core.language.periods.calendar import _qtr
+from core.language.periods.builders import _MAX_SERIES, _count
 from core.language.periods.grammar import periods_unread
-from core.language.periods.patterns import _REL_YEAR, _SHIFT_BACK_RE, _YEAR_PREFIX
-from core.model.types import Period
+from core.language.periods.patterns import _SHIFT_BACK_RE
 
 # words asking for each period of a range, not for a change between its ends
 _EACH_PERIOD = re.compile(
@@ -50,28 +48,6 @@ def series_unbounded(text: str) -> str | None:
 def series_words(text: str) -> list[tuple[int, int]]:
     """The spans of the words asking for each period (`每个季度`): read, never a metric's name."""
     return [m.span() for m in _EACH_PERIOD.finditer(text)]
-
-
-# a stretch from the start of a year that is the sum of its first quarters (`前三季度`, `1-9月`)
-_CUMULATIVE = re.compile(
-    rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})?\s?(?:的)?\s?"
-    r"(?:前(?:三|3)个?季度?|(?:1|一)\s?月?\s?(?:-|~|〜|至|到|—|–)\s?(?:9|九)\s?月份?"
-    r"|(?:9m|(?:the )?first (?:nine|9) months)"
-    r"(?:(?: of)?(?: fy)?\s?(?P<ey>199[0-9]|20[0-9]{2}|2100))?)"
-)
-
-
-def periods_cumulative(text: str, reference: date) -> list[tuple[int, int, tuple[Period, ...]]]:
-    """The unread stretches of normalised `text` that are a sum of quarters from the start of the
-     year (`2025年前三季度`, `1-9月` → Q1, Q2, Q3), as `(start, end, quarters)`: a derived period
-    , answered as the sum of its quarters with the formula and the inputs."""
-    found = []
-    for start, end, _ in periods_unread(text, reference):
-        m = _CUMULATIVE.fullmatch(text[start:end])
-        year = None if m is None else int(m.group("ey")) if m.group("ey") else _year_of(m, reference)
-        if year is not None:
-            found.append((start, end, tuple(_qtr(year, q) for q in (1, 2, 3))))
-    return found
 
 
 def period_shifts(text: str, reference: date) -> list[tuple[int, int, int, str]]:
