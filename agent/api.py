@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import date
 from typing import Any
 
 from django.http import StreamingHttpResponse
@@ -31,6 +32,22 @@ class StreamEventSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
     event = serializers.ChoiceField(["meta", "structured", "delta", "sources", "done", "turn"])
     data = serializers.CharField()
+
+
+REFERENCE_DATES = (date(1900, 1, 1), date(2999, 12, 31))
+
+
+class ReferenceDateField(serializers.DateField):
+    """The date relative periods are read from, within `REFERENCE_DATES`: a period is a
+    four-digit year, and 去年 read from year 1 (or next year from 9999) is none. The bounds
+    leave centuries of room for the longest look-back a question asks (近三年, past 20 years)."""
+
+    def to_internal_value(self, value: Any) -> date:
+        day = super().to_internal_value(value)
+        first, last = REFERENCE_DATES
+        if not first <= day <= last:
+            raise serializers.ValidationError(f"must be between {first} and {last}.")
+        return day
 
 
 class ScopeSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -64,7 +81,7 @@ class AskApi(APIView):
     @extend_schema_serializer(component_name="AskRequest")
     class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         question = QuestionTextField(max_length=2000, trim_whitespace=True)
-        reference_date = serializers.DateField(required=False)
+        reference_date = ReferenceDateField(required=False)
         scope = ScopeSerializer(required=False)
         conversation_id = StrictCharField(
             max_length=MAX_ID,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from datetime import date
 from typing import Any
@@ -11,13 +12,13 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from agent.providers import provider_from_settings
 from common.access import user_cleared
-from core.model.trace import trace_from_result
+from core.model.trace import TraceRejected, trace_from_result
 from core.model.types import AgentResult
 from core.parse.assisted import LlmAssistedParser
 from core.pipeline import answer_question
 from core.ports import LLMProvider, TraceSink
 from core.routes.lookup.provider import MockProvider
-from facts.selectors import OrmFactStore, glossary_snapshot
+from facts.selectors import OrmFactStore, OrmFxRates, glossary_snapshot
 from faq.selectors import OrmFaqLookup
 from retrieval.selectors import OrmNarrativeRetriever
 
@@ -26,6 +27,8 @@ from .conversation import ConversationError, conversation_id_check
 from .selectors import conversation_get, previous_intent, previous_intent_along
 from .serialize import result_as_dict
 from .services import turn_add
+
+logger = logging.getLogger(__name__)
 
 
 def provider_build() -> LLMProvider:
@@ -73,6 +76,7 @@ def ask(
         question,
         glossary=glossary_snapshot(),
         store=OrmFactStore(),
+        fx=OrmFxRates(),
         provider=llm,
         cleared=user_cleared(user),
         reference_date=reference_date,
@@ -85,10 +89,7 @@ def ask(
         rerank=bool(settings.RAGSPINE.get("RERANK")) and synthesizer is not None,
         previous=previous,
     )
-    user_id = user.pk if user is not None and user.is_authenticated else None
-    trace = trace_from_result(result, user_id=user_id, store_question=settings.RAGSPINE["LOG_QUESTIONS"])
-    sink: TraceSink = QueryLogSink(asker_cleared=user_cleared(user))
-    sink.record(trace)
+    _trace_write(result, user=user)
     if conversation_id is not None and user is not None and user.is_authenticated:
         turn_add(
             user=user,
@@ -98,3 +99,16 @@ def ask(
             cleared=user_cleared(user),
         )
     return result
+
+
+def _trace_write(result: AgentResult, *, user: AbstractBaseUser | AnonymousUser | None) -> None:
+    """Write the answer's trace. `trace_from_result` drops or redacts what the record refuses;
+    should a rule still refuse it, the trace is lost and logged, never the answer."""
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    try:
+        trace = trace_from_result(result, user_id=user_id, store_question=settings.RAGSPINE["LOG_QUESTIONS"])
+    except TraceRejected as error:  # its message names the rule, never what was offered
+        logger.error("the trace of request %s was not written: %s", result.request_id[:64], error)
+        return
+    sink: TraceSink = QueryLogSink(asker_cleared=user_cleared(user))
+    sink.record(trace)

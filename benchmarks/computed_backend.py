@@ -8,6 +8,9 @@ answer checked against a value recomputed here from the generator:
 - growth: `{company}2025年{metric}同比增长多少` → the YoY rate of two stored facts;
 - formula: `{company}2025年{formula metric}是多少` → a curator's formula over stored facts;
 - ranking: `2025年哪家子公司{metric}最高` → one metric ranked over every subsidiary;
+- defined: a formula the question brings, with a change between years and an average between
+  year-ends (`…测算比率定义为（2025年A减去2024年A）除以2024年和2025年B的平均值`) → that formula
+  over the four stored facts, to four places;
 - series: `{company}最近12个季度{metric}每季度环比增长多少` at 2026-03-15 → the twelve quarters
   2023Q1–2025Q4, each with its quarter-on-quarter growth (the first against 2022Q4). The first
   `--series-entities` companies also have those 13 quarters (`synthetic.quarters_csv`, imported after
@@ -35,7 +38,7 @@ YEARS = [2024, 2025]
 FORMULAS = 20
 SERIES_REFERENCE = "2026-03-15"  # the last 12 complete quarters are 2023Q1–2025Q4
 SERIES_QUARTERS = [(2022, 4)] + [(year, quarter) for year in (2023, 2024, 2025) for quarter in (1, 2, 3, 4)]
-SHAPES = ("growth", "formula", "ranking", "series")
+SHAPES = ("growth", "formula", "ranking", "series", "defined")
 
 
 def percent(value: Decimal) -> str:
@@ -133,8 +136,23 @@ def main() -> None:
         question = f"{synthetic.entity(i)['full']}最近12个季度{synthetic.metric(j)['name']}每季度环比增长多少"
         return {"question": question, "reference_date": SERIES_REFERENCE}, lambda body: series_right(body, i, j)
 
+    def defined() -> tuple[dict[str, str], Check]:
+        i, a, b = rng.randrange(args.entities), rng.randrange(args.metrics), rng.randrange(args.metrics)
+        ma, mb = synthetic.metric(a)["name"], synthetic.metric(b)["name"]
+        question = (
+            f"{synthetic.entity(i)['full']}2025年的测算比率是多少？测算比率定义为（2025年{ma}减去2024年{ma}）"
+            f"除以2024年和2025年{mb}的平均值，保留四位小数。"
+        )
+        with localcontext() as ctx:
+            ctx.prec = 34
+            base = (value(i, b, 2024) + value(i, b, 2025)) / 2
+            expected = (value(i, a, 2025) - value(i, a, 2024)) / base if base else None
+        if expected is None:
+            return {"question": question}, shown("")
+        return {"question": question}, shown(f"{expected.quantize(Decimal('0.0001'), rounding=ROUND_HALF_UP):,}")
+
     shapes = {}
-    makers = {"growth": growth, "formula": formula, "ranking": ranking, "series": series}
+    makers = {"growth": growth, "formula": formula, "ranking": ranking, "series": series, "defined": defined}
     for name in shapes_asked:
         make = makers[name]
         times, wrong = [], []

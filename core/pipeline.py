@@ -53,7 +53,16 @@ from core.model.types import (
 from core.parse.follow_up import follow_up_apply, follow_up_topic
 from core.parse.intent import parse_intent, reading_note
 from core.parse.scope import ScopeError, scope_apply
-from core.ports import FactStore, FaqHit, FaqLookup, IntentParser, LLMProvider, NarrativeRetriever, ProviderError
+from core.ports import (
+    FactStore,
+    FaqHit,
+    FaqLookup,
+    FxRates,
+    IntentParser,
+    LLMProvider,
+    NarrativeRetriever,
+    ProviderError,
+)
 from core.routes import render
 from core.routes.computed import (
     ComputedAnswer,
@@ -63,6 +72,8 @@ from core.routes.computed import (
     periods_answerable,
     subtasks_of,
 )
+from core.routes.computed.defined import defined_answer
+from core.routes.computed.scaled import fx_rate_for, scaled_answer
 from core.routes.documents import documents_list
 from core.routes.lookup import render as lookup_render
 from core.routes.lookup.loop import task_results, tool_loop
@@ -92,6 +103,7 @@ class _Request:
     retriever: ScreenedRetriever | None = None
     synthesizer: LLMProvider | None = None
     rerank: bool = False
+    fx: FxRates | None = None  # the curated FX rates a currency asked is converted with
     started: float = field(default_factory=time.perf_counter)
     timings: dict[str, float] = field(default_factory=dict)
     usage: dict[str, int] = field(default_factory=dict)
@@ -148,6 +160,7 @@ def answer_question(
     synthesizer: LLMProvider | None = None,
     rerank: bool = False,
     previous: ParsedIntent | None = None,
+    fx: FxRates | None = None,
 ) -> AgentResult:
     """Answer one question; `previous` is the conversation's last answered intent, which a
     follow-up (`那香港呢？`) may inherit slots and the operation from (`follow_up_apply`). The
@@ -164,6 +177,7 @@ def answer_question(
         retriever=ScreenedRetriever(narrative_retriever, glossary) if narrative_retriever is not None else None,
         synthesizer=synthesizer,
         rerank=rerank,
+        fx=fx,
     )
     intent = _intent_parse(request, intent_parser, scope or {})
     if previous is not None and not scope:
@@ -271,6 +285,8 @@ def _faq_part(hit: FaqHit) -> _Part:
 # -- routes --------------------------------------------------------------------------------
 def _structured_route(request: _Request, intent: ParsedIntent, clarification: ClarificationResult) -> _Part:
     part = _run_structured(request, intent)
+    if intent.unit_asked is not None and part.kind == KIND_ANSWER:
+        part = _in_unit_asked(part, intent, request)
     request.lap("structured")
     if clarification.assumption_note and part.kind != KIND_DEGRADED:
         part = replace(part, sections=replace(part.sections, assumption_note=clarification.assumption_note))
@@ -355,6 +371,8 @@ def _with_notice(text: str, request: _Request, intent: ParsedIntent) -> str:
 # -- structured channel --------------------------------------------------------------------
 def _run_structured(request: _Request, intent: ParsedIntent) -> _Part:
     glossary, store, cleared = request.glossary, request.store, request.cleared
+    if intent.definition is not None:
+        return _computed_part(defined_answer(intent, glossary=glossary, store=store, cleared=cleared))
     if intent.parts:
         return _parts_joined([_part_run(request, part_intent(intent, part)) for part in intent.parts])
     if intent.operation is not None:
@@ -456,6 +474,28 @@ def _structured_answer(
         else lookup_render.not_found_line(task, glossary, language, pending())
     )
     return _Part(AnswerSections(structured=text), KIND_REFUSAL, (), tuple(all_results))
+
+
+def _in_unit_asked(part: _Part, intent: ParsedIntent, request: _Request) -> _Part:
+    """The part with its money figures in the unit the question asks (`scaled_answer`), a
+    currency converted only with a curated rate (`fx_rate_for`)."""
+    assert intent.unit_asked is not None
+    glossary = request.glossary
+    scaled = scaled_answer(
+        part.sections.structured,
+        part.kind,
+        part.facts,
+        part.computed,
+        intent.unit_asked,
+        glossary,
+        intent.language,
+        decimals=intent.decimals,
+        rate_for=fx_rate_for(request.fx, glossary),
+    )
+    sections = replace(part.sections, structured=scaled.text)
+    if scaled.kind == KIND_REFUSAL:
+        return _Part(sections, KIND_REFUSAL, tool_results=part.tool_results)
+    return replace(part, sections=sections, computed=part.computed + scaled.computed)
 
 
 def _computed_part(answer: ComputedAnswer) -> _Part:

@@ -33,6 +33,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
+from agent.api import ReferenceDateField
 from agent.conversation import MAX_TURNS
 from common.api.authentication import ClearanceTokenAuthentication
 from common.api.fields import QuestionTextField, StrictCharField
@@ -158,7 +159,7 @@ class ChatRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
         max_value=1,
         error_messages={"max_value": "RAGSpine gives one answer per request: n must be 1."},
     )
-    reference_date = serializers.DateField(
+    reference_date = ReferenceDateField(
         required=False, help_text="RAGSpine's own: the date relative periods are read from (as for /v1/ask)."
     )
 

@@ -51,27 +51,38 @@ def ratio_compute(
     decimals: int | None = None,
     label: Label = code_label,
 ) -> Computed | CannotCompute:
-    """`numerator / denominator` in `PCT`: one period, one unit; a zero divisor is not meaningful."""
+    """`numerator / denominator` in `PCT`: one period, one unit, or one figure against itself in
+    another period of the same type (`2025年是2022年的几倍`); a zero divisor is not meaningful."""
     decimals_check(decimals)
-    if numerator.period != denominator.period:
+    across = numerator.period != denominator.period
+    itself = (numerator.metric, numerator.entity, numerator.channel) == (
+        denominator.metric,
+        denominator.entity,
+        denominator.channel,
+    )
+    if across and not (itself and numerator.period.period_type == denominator.period.period_type):
         return refuse(
             KIND_RATIO,
             "mismatch",
-            "比率只比较同一期间的两个数；跨期间请问增长。",
-            "A ratio compares two figures of one period; across periods, ask for growth.",
+            "比率只比较同一期间的两个数，或同一数字在同类期间之间；其他跨期间请问增长。",
+            "A ratio compares two figures of one period, or one figure across periods of one type; "
+            "otherwise, across periods, ask for growth.",
         )
     pair = _pair(KIND_RATIO, lookup, numerator, denominator, formulas, label)
     if isinstance(pair, CannotCompute):
         return pair
     x, y, found = pair
     entity, channel = numerator.entity != denominator.entity, numerator.channel != denominator.channel
+
+    def said(task: SubTask, lang: str) -> str:
+        words = describe(task, label, lang, entity=entity, channel=channel)
+        return f"{words} {task.period.label}" if across else words
+
     name = names(
         lambda lang: (
-            f"{describe(numerator, label, lang, entity=entity, channel=channel)} to "
-            f"{describe(denominator, label, lang, entity=entity, channel=channel)} ratio"
+            f"{said(numerator, lang)} to {said(denominator, lang)} ratio"
             if lang == "en"
-            else f"{describe(numerator, label, lang, entity=entity, channel=channel)}与"
-            f"{describe(denominator, label, lang, entity=entity, channel=channel)}之比"
+            else f"{said(numerator, lang)}与{said(denominator, lang)}之比"
         )
     )
     return computed_build(

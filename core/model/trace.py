@@ -3,12 +3,19 @@
 `TraceRecord` holds codes, counts and timings only, and refuses anything else at construction:
 a free-text field, a fact value, a chunk text or a prompt cannot be put in it. The question
 text is carried only when the deployment opted in (`RAGSPINE_LOG_QUESTIONS=1`). The one free
-text allowed is an unrecognised slot term (≤ 32 characters, no digits) for the glossary-gap
-report.
+text allowed is an unrecognised slot term (≤ 32 printable characters, no digits) for the
+glossary-gap report.
+
+`trace_from_result` builds the record from an answer and holds the other rule: a trace may drop
+or redact what it must not store, it never fails the answer. Everything it takes from the answer
+passes the record's own checks first (the same predicates): a term too long, holding a digit or
+an unprintable character is dropped, so are a slot value that is no code or period label and a
+score that is not a finite number; characters no database stores are redacted from the question.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -24,6 +31,38 @@ MAX_TERM = 32
 
 class TraceRejected(ValueError):
     """Something that is not a code, a count or a timing was offered to the trace."""
+
+
+# The record's rules as predicates: `TraceRecord` raises on what fails them, `trace_from_result`
+# drops or redacts it, so the two can never disagree.
+UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")  # NUL and lone surrogates: no database stores them
+
+
+def code_storable(value: object) -> bool:
+    """A glossary code (`ACME_HK`) or a period label (`FY2025`, `2025H1`, `2025Q4`)."""
+    return isinstance(value, str) and bool(CODE_RE.fullmatch(value) or PERIOD_LABEL_RE.fullmatch(value))
+
+
+def term_storable(value: object) -> bool:
+    """An unrecognised term the gap report may keep: short printable text with no digit in it."""
+    return (
+        isinstance(value, str)
+        and 0 < len(value) <= MAX_TERM
+        and value.isprintable()
+        and not any(ch.isdigit() for ch in value)
+    )
+
+
+def text_storable(value: str) -> bool:
+    return UNSTORABLE.search(value) is None
+
+
+def _finite(value: object) -> bool:
+    return type(value) is float and math.isfinite(value)
+
+
+def _natural(value: object) -> bool:
+    return type(value) is int and value >= 0
 
 
 @dataclass(frozen=True)
@@ -48,7 +87,7 @@ class TraceRecord:
     question: str | None = None
 
     def __post_init__(self) -> None:
-        if not re.fullmatch(r"[0-9a-f]{8,64}", self.request_id):
+        if not (isinstance(self.request_id, str) and re.fullmatch(r"[0-9a-f]{8,64}", self.request_id)):
             raise TraceRejected("request_id must be a hex id")
         _member(self.route, ANSWER_ROUTES, "route")
         _member(self.routing_mode, ROUTING_MODES, "routing_mode")
@@ -57,7 +96,7 @@ class TraceRecord:
         for slot, codes in self.slots.items():
             _member(slot, {"metric", "entity", "period", "channel"}, "slot")
             for code in codes:
-                if not isinstance(code, str) or not (CODE_RE.match(code) or PERIOD_LABEL_RE.match(code)):
+                if not code_storable(code):
                     raise TraceRejected(f"slot {slot} holds something that is not a code")
         for status, count in self.tool_status_counts.items():
             _member(status, TOOL_STATUSES, "tool status")
@@ -79,10 +118,10 @@ class TraceRecord:
             _member(key, USAGE_KEYS, "usage key")
             _count(tokens, "token count")
         for term in self.unrecognized_terms:
-            if not isinstance(term, str) or len(term) > MAX_TERM or any(ch.isdigit() for ch in term):
-                raise TraceRejected("an unrecognised term must be short text with no digits")
-        if self.question is not None and not isinstance(self.question, str):
-            raise TraceRejected("question must be text")
+            if not term_storable(term):
+                raise TraceRejected("an unrecognised term must be short printable text with no digits")
+        if self.question is not None and not (isinstance(self.question, str) and text_storable(self.question)):
+            raise TraceRejected("question must be text a database stores")
 
 
 def _member(value: object, allowed: Collection[str], what: str) -> None:
@@ -91,19 +130,20 @@ def _member(value: object, allowed: Collection[str], what: str) -> None:
 
 
 def _count(value: object, what: str) -> None:
-    if type(value) is not int or value < 0:
+    if not _natural(value):
         raise TraceRejected(f"{what} must be a non-negative int")
 
 
 def _seconds(value: object, what: str) -> None:
-    if type(value) is not float:
-        raise TraceRejected(f"{what} must be a float")
+    if not _finite(value):
+        raise TraceRejected(f"{what} must be a finite float")
 
 
 SLOT_CODES_MAX = 50  # a slot's codes kept in the trace: 各地区 may list thousands of entities
 
 
 def trace_from_result(result: AgentResult, *, user_id: int | None, store_question: bool) -> TraceRecord:
+    """The trace of one answer, with whatever the record would refuse dropped or redacted first."""
     intent = result.intent
     slots: dict[str, list[str]] = {
         "metric": list(intent.metrics) or ([intent.metric] if intent.metric else []),
@@ -114,9 +154,11 @@ def trace_from_result(result: AgentResult, *, user_id: int | None, store_questio
     counts: dict[str, int] = {}
     for tool_result in result.tool_results:
         status = str(tool_result.get("status"))
-        counts[status] = counts.get(status, 0) + 1
+        if status in TOOL_STATUSES:
+            counts[status] = counts.get(status, 0) + 1
     faq = result.faq or {}
     terms = intent.unrecognized_terms if not intent.metric else ()
+    question = intent.raw_question[:2000] if store_question else None
     return TraceRecord(
         request_id=result.request_id,
         user_id=user_id,
@@ -124,16 +166,20 @@ def trace_from_result(result: AgentResult, *, user_id: int | None, store_questio
         routing_mode=result.routing.mode,
         clarification_mode=result.clarification.mode,
         answer_kind=result.answer_kind,
-        slots={k: v for k, v in slots.items() if v},
+        slots={k: kept for k, v in slots.items() if (kept := [c for c in v if code_storable(c)])},
         tool_status_counts=counts,
         fabrication_guard_triggered=result.guard.fabrication_guard_triggered,
         numbers_unsupported=result.guard.numbers_unsupported,
-        faq_id=faq.get("id"),
-        faq_version=faq.get("version"),
-        chunk_scores=tuple((int(c), float(s)) for c, s in result.chunk_scores),
-        timings_ms={k: float(v) for k, v in result.timings.items() if k in STAGES},
-        provider_seconds=float(result.provider_seconds),
-        usage={k: int(v) for k, v in result.usage.items() if k in USAGE_KEYS},
-        unrecognized_terms=tuple(t for t in terms if not any(ch.isdigit() for ch in t))[:3],
-        question=intent.raw_question[:2000] if store_question else None,
+        faq_id=_natural_or_none(faq.get("id")),
+        faq_version=_natural_or_none(faq.get("version")),
+        chunk_scores=tuple((c, float(s)) for c, s in result.chunk_scores if _natural(c) and _finite(float(s))),
+        timings_ms={k: float(v) for k, v in result.timings.items() if k in STAGES and _finite(float(v))},
+        provider_seconds=float(result.provider_seconds) if _finite(float(result.provider_seconds)) else 0.0,
+        usage={k: v for k, v in result.usage.items() if k in USAGE_KEYS and _natural(v)},
+        unrecognized_terms=tuple(t for t in terms if term_storable(t))[:3],
+        question=UNSTORABLE.sub("\ufffd", question) if question is not None else None,
     )
+
+
+def _natural_or_none(value: object) -> int | None:
+    return value if _natural(value) else None

@@ -162,6 +162,7 @@ class Operation:
     over: str | None = None  # rank / sum with no list: entities | channels
     position: int | None = None  # rank: the N-th place asked about (第N名, N-th highest)
     ranked: bool = False  # growth: the members' rates ordered by `order` (哪个地区增长最快, 增速排名)
+    gap: bool = False  # growth: the gap between two rates in percentage points (增速高多少个百分点)
 
 
 @dataclass(frozen=True)
@@ -178,6 +179,33 @@ class Part:
     periods: tuple[Period, ...] = ()
     channels: tuple[str, ...] = ()
     decimals: int | None = None
+
+
+@dataclass(frozen=True)
+class UnitAsked:
+    """The unit a question asks its answer in (`是多少亿元`, `in USD billions`, `换算成美元`):
+    `power` the scale as a power of ten (None: the stored figure's own), `currency` an ISO code
+    ("": the stored figure's own), `written` the question's words."""
+
+    power: int | None
+    currency: str
+    written: str
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A formula the question brings (`DPO is defined as: …`, `流动比率定义为…`, `capex as a % of
+    revenue`): the analyst's name for it and their words, the formula in the engine's reference
+    grammar (`CODE[FY2019]` a period written, `CODE[]` the period asked, `CODE[-1]` the year
+    before it; "" when it could not be read), whether the result is a percentage, the years an
+    `N year average` runs over, and the words no rule read (asked back by name)."""
+
+    name: str
+    written: str
+    formula: str
+    percent: bool = False
+    over: tuple[str, ...] = ()
+    unread: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -216,6 +244,10 @@ class ParsedIntent:
     # as `(start, end)` in `normalized`, once a follow-up has read them (`follow_up_apply`): read,
     # so never asked back as a period no type holds.
     periods_read: tuple[tuple[int, int], ...] = ()
+    # A formula the question defines for itself, answered in its stead of a glossary metric.
+    definition: Definition | None = None
+    # The unit or scale the answer is asked in (`core.language.quantities.asked`).
+    unit_asked: UnitAsked | None = None
 
     @property
     def has_slot(self) -> bool:

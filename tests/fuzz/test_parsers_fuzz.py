@@ -18,9 +18,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.engine.formula import formula_parse, node_refs
 from core.language.matcher import AliasConflict, AliasTarget, GlossaryMatcher
 from core.language.normalize import ascii_word_continues, compact_view, is_ascii_word_char, text_normalize
 from core.language.periods import period_parse, periods_find
+from core.parse.defined import DEFINED
 from core.parse.intent import parse_intent
 from ingestion.values import decimal_parse, value_parse
 from tests.fakes import demo_glossary
@@ -115,7 +117,11 @@ def check_intent(text: str) -> None:
     for code in intent.entities:
         assert code in GLOSSARY.entities
     for code in intent.metrics:
-        assert code in GLOSSARY.metrics
+        # a formula the question defines stands in the metric slot, over glossary metrics only
+        assert code in GLOSSARY.metrics or (code == DEFINED and intent.definition is not None)
+    if intent.definition is not None and intent.definition.formula:
+        refs = node_refs(formula_parse(intent.definition.formula, references=True).root)
+        assert {ref.code for ref in refs} <= set(GLOSSARY.metrics)
 
 
 def check_value(raw: str) -> None:

@@ -33,6 +33,7 @@ from core.parse.cues.read import Cue, cues_read
 from core.parse.cues.words import (
     CUE_DECIMALS,
     CUE_OVER,
+    CUE_RATE_GAP,
     OPERATOR_WORDS_EN,
     OPERATOR_WORDS_ZH,
     OVER_CHANNELS,
@@ -95,20 +96,30 @@ def operation_read(
     listed = max(entities, channels, periods) >= 2 or (metrics >= 2)
 
     two_periods = periods == 2 and period_types == 1
-    kind = _kind(
-        by_kind,
-        listed=listed,
-        periods=periods,
-        two_periods=two_periods,
-        entities=entities,
-        channels=channels,
-        over=over,
+    gap = CUE_RATE_GAP in by_kind and not any(k in by_kind for k in (OP_CAGR, OP_SHARE, OP_RATIO))
+    if gap:  # two growth rates compared: a growth, each rate against its own year before
+        by_kind.setdefault(OP_GROWTH, []).insert(0, by_kind[CUE_RATE_GAP][0])
+        by_kind.pop(OP_DIFFERENCE, None)
+    kind = (
+        OP_GROWTH
+        if gap
+        else _kind(
+            by_kind,
+            listed=listed,
+            periods=periods,
+            two_periods=two_periods,
+            entities=entities,
+            channels=channels,
+            over=over,
+        )
     )
     if kind is not None and kind == OP_RANK and over is None and entities == 0 and channels < 2 and metrics:
         over = OVER_ENTITIES  # a ranking that names no list runs over the home entity's subsidiaries
     operation = None
     if kind is not None:
         shown = by_kind.get(kind) or by_kind.get(OP_DIFFERENCE) or by_kind[OP_GROWTH]
+        if gap:
+            shown = by_kind[CUE_RATE_GAP]
         if kind == OP_RANK:  # 最高 / 前三 says more than 哪个地区
             shown = [c for c in shown if c.order or c.top or c.position] or shown
         growth = by_kind.get(OP_GROWTH, [])
@@ -123,7 +134,8 @@ def operation_read(
             position=next((c.position for c in ranks if c.position is not None), None),
             decimals=decimals,
             over=over,
-            ranked=kind == OP_GROWTH and bool(ranks),
+            ranked=kind == OP_GROWTH and bool(ranks) and not gap,
+            gap=gap,
         )
     return OperatorReading(
         operation=operation,

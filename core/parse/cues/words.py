@@ -26,6 +26,7 @@ from core.parse.cues.counts import EN_N, EN_ORDINAL, ZH_N, count_read
 
 CUE_OVER = "over"  # a ranking's or a sum's list: 各地区, by channel
 CUE_DECIMALS = "decimals"  # 保留两位小数, 2 decimal places
+CUE_RATE_GAP = "rate_gap"  # 增速比内地高多少个百分点: two growth rates compared, in points
 OVER_ENTITIES = "entities"
 OVER_CHANNELS = "channels"
 OVER_PERIODS = "periods"  # 哪一年最高: the periods of the range asked
@@ -95,6 +96,22 @@ def _decimals(m: re.Match[str]) -> dict[str, Any]:
 
 
 _RULES: list[tuple[str, str, _Extras]] = [
+    # -- a gap between two growth rates, in points (before growth and difference, which it holds) -----
+    (
+        CUE_RATE_GAP,
+        r"(?:增速|增长率|增幅|增长速度)[^,，。.?？!！;；]{0,16}?"
+        r"(?:高|低|快|慢|多|少|放缓|加快|提速|回落|下降|下滑|收窄|扩大|提高|降低|减慢|变慢|变快)[了咗]?"
+        r"(?:多少|几多?)个?百分点",
+        _none,
+    ),
+    (
+        CUE_RATE_GAP,
+        _EN_START + r"(?:how many|by how many) (?:percentage points?|pp|points)[^,.;?!]{0,60}?"
+        r"(?:faster|slower|higher|lower|more|less|slow(?:ed)?|accelerat\w*|decelerat\w*)"
+        r"|(?:growth|grew)[^,.;?!]{0,40}?(?:slow(?:ed)?|accelerat\w*|decelerat\w*) by how many"
+        r" (?:percentage points?|pp|points)" + _EN_END,
+        _none,
+    ),
     # -- CAGR (before growth: 复合增长率 holds 增长率) ------------------------------------------------
     (OP_CAGR, r"(?:年均)?(?:年)?复合(?:年均|年)?(?:增长率|增速|增长)|年平?均(?:增长率|增速)|年化增长率", _none),
     (
@@ -106,7 +123,7 @@ _RULES: list[tuple[str, str, _Extras]] = [
     # -- growth against a year or a quarter earlier ------------------------------------------------
     (
         OP_GROWTH,
-        r"(?P<cue>环比)(?:增长|增加|下降|减少|变化|变动|上升|下滑|提高|降低)?了?(?:多少|几)?",
+        r"(?P<cue>环比|按季)(?:增长|增加|下降|减少|变化|变动|上升|下滑|提高|降低|升|跌)?[了咗]?(?:多少|几多?)?",
         _fixed(comparison=QOQ),
     ),
     (
@@ -121,7 +138,11 @@ _RULES: list[tuple[str, str, _Extras]] = [
         _fixed(comparison=QOQ),
     ),
     (OP_GROWTH, _EN_START + _EN_LAST + r" quarter(?:'s)?" + _EN_END, _fixed(comparison=QOQ, relative=True)),
-    (OP_GROWTH, r"(?P<cue>同比)(?:增长|增加|下降|减少|变化|变动|上升|下滑|提高|降低)?了?(?:多少|几)?", _none),
+    (
+        OP_GROWTH,
+        r"(?P<cue>同比|按年)(?:增长|增加|下降|减少|变化|变动|上升|下滑|提高|降低|升|跌)?[了咗]?(?:多少|几多?)?",
+        _none,
+    ),
     (
         OP_GROWTH,
         rf"(?:较|(?<![同环之占对])比|相比|相较于?|对比){_RELATIVE_YEAR}(?:相比|比较)?"
@@ -130,8 +151,8 @@ _RULES: list[tuple[str, str, _Extras]] = [
     ),
     (
         OP_GROWTH,
-        r"增长率|增速|增幅|涨幅|跌幅|(?:增长|增加|减少|下降|下滑|上升|提高|降低|变化|变动|上涨|下跌|涨|跌)"
-        r"(?:[了的是为有]{0,2}(?:百分之)?(?:多少|几)(?:个百分点)?|(?=得?最))"
+        r"增长率|增速|增幅|涨幅|跌幅|(?:增长|增加|减少|下降|下滑|上升|提高|降低|变化|变动|上涨|下跌|涨|跌|升)"
+        r"(?:[了咗的是为有]{0,2}(?:百分之)?(?:多少|几多?)(?:个百分点)?|(?=得?最))"
         r"|(?:多少|几)个?百分点|个百分点",
         _none,
     ),
@@ -175,17 +196,18 @@ _RULES: list[tuple[str, str, _Extras]] = [
         r"|percentage of|percent of)" + _EN_END,
         _none,
     ),
-    (OP_RATIO, r"之比|比值|比率|(?:多少|几)倍", _none),
+    (OP_RATIO, r"之比|比值|比率|(?:多少|几多?)倍", _none),
     (
         OP_RATIO,
         _EN_START + r"(?:(?P<cue>ratio) (?:of|between)|to [^,.;?!]{1,40}? (?P<cue2>ratio)|how many times)" + _EN_END,
         _none,
     ),
     # -- sum --------------------------------------------------------------------------------------------
-    (OP_SUM, r"合计|总和|之和|一共|总共|共计|加起来|加总|总计|汇总", _none),
+    (OP_SUM, r"合计|总和|之和|一共|总共|共计|加起来|加总|总计|汇总|累计|累积|加埋", _none),
     (
         OP_SUM,
-        _EN_START + r"(?:in total|combined|sum(?: of)?|total(?: of)?|altogether|add(?:ed)? up|aggregate)" + _EN_END,
+        _EN_START + r"(?:in total|combined|sum(?: of)?|total(?: of)?|altogether|add(?:ed)? up|aggregate|cumulative"
+        r"|cumulatively)" + _EN_END,
         _none,
     ),
     # -- average ----------------------------------------------------------------------------------------

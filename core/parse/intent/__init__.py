@@ -25,9 +25,12 @@ from datetime import date
 from core.glossary import GlossarySnapshot
 from core.language.normalize import compact_view, question_language, text_normalize
 from core.language.periods import periods_cumulative, periods_find, periods_unread, series_asked, series_words
+from core.language.quantities.asked import unit_asked
 from core.model.types import (
     OP_CAGR,
     OP_DIFFERENCE,
+    OP_RATIO,
+    OP_SHARE,
     OP_SUM,
     ROUTE_COMPOSITE,
     ROUTE_STRUCTURED,
@@ -39,7 +42,9 @@ from core.model.types import (
     Routing,
 )
 from core.parse.cues import OperatorReading, cues_read, operation_read
+from core.parse.defined import definition_apply, definition_read, statement_spans
 from core.parse.intent.clauses import channels_read, entities_read, parts_read
+from core.parse.intent.reordered import formula_paraphrase_find, reordered_alias_find
 from core.parse.intent.route import (
     DOCUMENT_CUES,
     MOVEMENT_CUES,
@@ -71,7 +76,22 @@ TOTAL = "TOTAL"
 
 
 def parse_intent(question: str, glossary: GlossarySnapshot, reference_date: date) -> ParsedIntent:
-    return _parse(question, text_normalize(question), glossary, reference_date, typos=True)
+    normalized = text_normalize(question)
+    unit = unit_asked(normalized)
+    if unit is not None:
+        # the unit asked is a format instruction: read, so never part of a term (`营收折合`)
+        normalized = _unit_blanked(normalized, unit.written)
+    # a statement named (`the cash flow statement`, `利润表`) is where to read, never a metric's words
+    normalized = _spans_blanked(normalized, statement_spans(normalized))
+    defined = definition_read(normalized, glossary, reference_date)
+    if defined is None:
+        intent = _parse(question, normalized, glossary, reference_date, typos=True)
+        return replace(_reordered(intent, glossary, reference_date), unit_asked=unit)
+    rest = _parse(question, " ".join(defined.masked.split()), glossary, reference_date, typos=True)
+    if rest.metrics and not defined.named:
+        # the question asks for a metric of its own; a definition it never uses answers nothing
+        return replace(_parse(question, normalized, glossary, reference_date, typos=True), unit_asked=unit)
+    return replace(definition_apply(rest, defined.definition, normalized), unit_asked=unit)
 
 
 def _parse(
@@ -225,6 +245,69 @@ def _parse(
         unknown_metric=unknown_metric,
         decimals=reading.decimals,
     )
+
+
+_HOW_MANY = re.compile(r"多少|几多|几")
+_ASKING_TAIL = re.compile(r"(?:是多少|为多少|是几|有多少|系几多|几多|多少|是|为|[?？。!！,，\s])+$")
+
+
+def _metric_words(normalized: str, glossary: GlossarySnapshot) -> str:
+    """The words from the first metric named to the end of its sentence, its asking words off
+    (`研发经费与利润的比值是多少` → `研发经费与利润的比值`)."""
+    _, positions = compact_view(normalized)
+    starts = [positions[m.start] for m in glossary.match(normalized) if m.kind == "metric"]
+    if not starts:
+        return ""
+    rest = normalized[min(starts) :]
+    end = re.search(r"[?？。!！;；]", rest)
+    rest = rest[: end.start()] if end else rest
+    return _ASKING_TAIL.sub("", rest).strip()
+
+
+def _spans_blanked(normalized: str, spans: list[tuple[int, int]]) -> str:
+    if not spans:
+        return normalized
+    chars = list(normalized)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return " ".join("".join(chars).split())
+
+
+def _unit_blanked(normalized: str, written: str) -> str:
+    """The question with the unit's words blanked, a how-many word kept (it still asks)."""
+    at = normalized.find(written)
+    if at < 0:
+        return normalized
+    asks = _HOW_MANY.search(written)
+    kept = f"{asks.group(0)} " if asks else " "
+    return " ".join((normalized[:at] + kept + normalized[at + len(written) :]).split())
+
+
+def _reordered(intent: ParsedIntent, glossary: GlossarySnapshot, reference_date: date) -> ParsedIntent:
+    """A metric said otherwise, read as the glossary's own words and the answer says so: an
+    English one in other order or inflection (`pay out in cash dividends`), a formula metric by
+    a paraphrase of its name (`研发经费与利润的比值` for `企业研发经费与利润比值`)."""
+    if intent.external_entity:
+        return intent
+    found = None
+    asks_ratio = intent.operation is not None and intent.operation.kind in (OP_RATIO, OP_SHARE)
+    if (intent.unknown_metric or asks_ratio) and glossary.formula_metrics:
+        said = _metric_words(intent.normalized, glossary)
+        code = formula_paraphrase_find(said, glossary) if said else None
+        if code is not None and code not in intent.metrics:
+            found = (said, glossary.metrics[code].name)
+    elif intent.metric is None and intent.language == "en":
+        found = reordered_alias_find(intent.normalized, glossary)
+    if found is None or found[0] not in intent.normalized:
+        return intent
+    written, alias = found
+    moved = intent.normalized.replace(written, text_normalize(alias), 1)
+    again = _parse(intent.raw_question, moved, glossary, reference_date, typos=False)
+    if again.metric is None:
+        return intent
+    read_as = (*again.corrections, (written, alias))
+    routing = replace(again.routing, reason=reason_with_readings(again, read_as))
+    return replace(again, corrections=read_as, routing=routing)
 
 
 # `新开了多少家门店`: a how-many question word inside a verb-object name (新开门店), after an aspect

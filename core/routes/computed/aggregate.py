@@ -24,7 +24,7 @@ from core.routes.computed.change import two_periods
 from core.routes.computed.composed import shares_difference
 from core.routes.computed.subjects import Axes, Context, refusal
 
-_RATIO_AXES = ("metric", "entity", "channel")
+_RATIO_AXES = ("metric", "entity", "channel", "period")
 
 
 def ratio_items(context: Context, axes: Axes, operation: Operation) -> list[Item]:
@@ -35,8 +35,8 @@ def ratio_items(context: Context, axes: Axes, operation: Operation) -> list[Item
         reason = refusal(
             OP_RATIO,
             "one_metric",
-            "比率需要两个指标、两个实体或两个渠道（甲与乙之比）。",
-            "A ratio needs two metrics, two entities or two channels (A to B).",
+            "比率需要两个指标、两个实体、两个渠道或两个期间（甲与乙之比）。",
+            "A ratio needs two metrics, two entities, two channels or two periods (A to B).",
         )
         return [Item(reason, context.asked(first_task, "之比", "ratio"))]
     values = tuple(dict.fromkeys(axes.listed(axis)))
@@ -48,7 +48,10 @@ def ratio_items(context: Context, axes: Axes, operation: Operation) -> list[Item
             f"A ratio compares two items; the question lists {len(values)}. Please list two.",
         )
         return [Item(reason, context.asked(first_task, "之比", "ratio"))]
-    other = (glossary.display(axis, values[1], "zh"), glossary.display(axis, values[1], "en"))
+    if axis == "period":  # one figure against itself in another period (`2025年是2024年的几倍`)
+        other = (values[1].label, values[1].label)
+    else:
+        other = (glossary.display(axis, values[1], "zh"), glossary.display(axis, values[1], "en"))
     items = []
     for task in axes.tasks():
         if getattr(task, axis) != values[0]:

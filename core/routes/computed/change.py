@@ -26,7 +26,7 @@ from core.engine import (
     growth_compute,
 )
 from core.engine.build import describe
-from core.engine.change import gap_names
+from core.engine.change import gap_names, rate_gap_compute
 from core.model.types import OP_CAGR, OP_DIFFERENCE, OP_GROWTH, Operation, Period, SubTask
 from core.routes.computed.answer import Item
 from core.routes.computed.composed import change_renamed
@@ -37,6 +37,8 @@ _AXES = ("metric", "entity", "channel")  # a difference's pair is read on the fi
 
 
 def growth_items(context: Context, axes: Axes, operation: Operation) -> list[Item]:
+    if operation.gap:
+        return _rate_gap(context, axes, operation)
     between = two_periods(axes.periods)
     if between is not None and operation.kind == OP_GROWTH:
         return _between(context, axes, *between, growth=True)
@@ -54,6 +56,38 @@ def growth_items(context: Context, axes: Axes, operation: Operation) -> list[Ite
         )
         items.append(Item(outcome, asked, (zh, en), change_only))
     return _by_rate(context, items, operation) if operation.ranked and len(items) > 1 else items
+
+
+def _rate_gap(context: Context, axes: Axes, operation: Operation) -> list[Item]:
+    """Two growth rates compared in percentage points: of two listed entities (or channels) in
+    one period, of one subject in two listed periods, or of one period against the year before
+    (`增速放缓了多少个百分点`); first listed less second."""
+    first = SubTask(axes.metrics[0], axes.entities[0], axes.periods[0], axes.channels[0])
+    if len(set(axes.entities)) > 1:
+        second = replace(first, entity=axes.entities[1])
+    elif len(set(axes.channels)) > 1:
+        second = replace(first, channel=axes.channels[1])
+    elif len(set(axes.periods)) > 1:
+        second = replace(first, period=axes.periods[1])
+    else:
+        second = comparison_task(first, operation.comparison)
+    outcome = rate_gap_compute(context.lookup, first, second, operation.comparison, **context.options)
+    asked = context.asked(first, "增长率之差", "growth gap")
+    if isinstance(outcome, CannotCompute):
+        return [Item(outcome, asked)]
+    gap, one, other = outcome
+
+    def rate(task: SubTask, item: Computed, language: str) -> str:
+        what = describe(task, context.glossary.display, language)
+        if language == "en":
+            return f"{what} {task.period.label} growth {item.display_text(language)}"
+        return f"{what} {task.period.label} 增长率 {item.display_text(language)}"
+
+    lead = (
+        f"{rate(first, one, 'zh')}；{rate(second, other, 'zh')}。",
+        f"{rate(first, one, 'en')}; {rate(second, other, 'en')}.",
+    )
+    return [Item(gap, asked, lead=lead)]
 
 
 def _by_rate(context: Context, items: list[Item], operation: Operation) -> list[Item]:

@@ -243,8 +243,9 @@ def levels_answer(
     listed whole, its gaps named, with no change between two of them picked out."""
     context = Context(glossary, Reader(store, cleared), language, decimals)
     formulas = glossary.formula_metrics
-    if len(tasks) > 1:
-        context.lookup.prefetch(tasks, formulas)  # a series or a list: one read, not one per key
+    if len(tasks) > 1 or any(task.metric in formulas for task in tasks):
+        # a series, a list or a formula's inputs: one read, not one per key
+        context.lookup.prefetch(tasks, formulas)
     items: list[Item] = []
     for task in tasks:
         fact = context.lookup(task)

@@ -464,11 +464,29 @@ def test_ratio_with_a_zero_divisor_is_not_meaningful() -> None:
 
 
 def test_ratio_refuses_mixed_units_and_periods() -> None:
-    lookup = facts_lookup([fact("REVENUE", "A", "FY2025", "5"), fact("NEW_STORES", "A", "FY2025", "3", unit="COUNT")])
+    lookup = facts_lookup(
+        [
+            fact("REVENUE", "A", "FY2025", "5"),
+            fact("REVENUE", "A", "FY2024", "4"),
+            fact("REVENUE", "A", "2025H1", "2"),
+            fact("COST", "A", "FY2024", "2"),
+            fact("NEW_STORES", "A", "FY2025", "3", unit="COUNT"),
+        ]
+    )
     mixed = ratio_compute(lookup, task("REVENUE", "A", "FY2025"), task("NEW_STORES", "A", "FY2025"))
     assert isinstance(mixed, CannotCompute) and mixed.reason.code == "mixed_units"
-    periods = ratio_compute(lookup, task("REVENUE", "A", "FY2025"), task("REVENUE", "A", "FY2024"))
-    assert isinstance(periods, CannotCompute) and periods.reason.code == "mismatch"
+    # two metrics of two periods, or one figure across period types: no ratio asked for
+    metrics = ratio_compute(lookup, task("REVENUE", "A", "FY2025"), task("COST", "A", "FY2024"))
+    assert isinstance(metrics, CannotCompute) and metrics.reason.code == "mismatch"
+    types = ratio_compute(lookup, task("REVENUE", "A", "FY2025"), task("REVENUE", "A", "2025H1"))
+    assert isinstance(types, CannotCompute) and types.reason.code == "mismatch"
+
+
+def test_a_ratio_of_one_figure_across_two_years_is_a_multiple() -> None:
+    lookup = facts_lookup([fact("REVENUE", "A", "FY2025", "5"), fact("REVENUE", "A", "FY2022", "4")])
+    times = ratio_compute(lookup, task("REVENUE", "A", "FY2025"), task("REVENUE", "A", "FY2022"))
+    assert isinstance(times, Computed) and times.value == D("1.25")
+    assert "FY2025" in times.name_zh and "FY2022" in times.name_zh
 
 
 def test_ratio_of_a_stored_and_a_computed_percentage_uses_one_scale() -> None:

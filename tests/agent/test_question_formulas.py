@@ -1,0 +1,187 @@
+"""Through the real `/v1/ask`: a formula the question brings (`DPO is defined as: …`, `X定义为…`,
+`capex as a % of revenue`, `X % margin`, `A + B (name)`), computed exactly over fact rows with the
+analyst's own formula and every input's source; a unit or scale asked (`是多少亿美元`, `in USD
+billions`) applied exactly with the stored value beside it (SPEC §5a).
+
+The US set is `../shared/bench/reports/us/`: its glossary and its gold line items loaded with
+`import_facts`, and its 16 FinanceBench-style questions, each answered with its figure.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from decimal import ROUND_HALF_UP, Decimal, localcontext
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+from core.engine.build import computed_reevaluate
+from core.engine.formula import decimal_context
+from core.engine.outcome import Computed
+from core.model.types import FactRecord, Period
+from tests.clients import client_for
+
+pytestmark = pytest.mark.django_db
+
+US = Path(__file__).resolve().parents[3] / "shared" / "bench" / "reports" / "us"
+QUESTIONS = [json.loads(line) for line in (US / "questions.jsonl").read_text().splitlines() if line.strip()]
+
+
+@pytest.fixture
+def us_analyst(db: Any, tmp_path: Path) -> APIClient:
+    """A fresh desk holding the four US reports' gold line items, and an analyst."""
+    call_command("import_glossary", str(US / "glossary.csv"), stdout=StringIO())
+    gold = json.loads((US / "gold.json").read_text())
+    path = tmp_path / "us_facts.csv"
+    with path.open("w", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["entity", "metric", "period", "value", "unit", "source_doc", "locator"])
+        for doc in gold["docs"]:
+            for period, items in doc["gold"].items():
+                for metric, item in items.items():
+                    writer.writerow(
+                        [doc["entity"], metric, period, item["value"], "USD_M", doc["doc"], f"page={item['page']}"]
+                    )
+    call_command("import_facts", str(path), stdout=StringIO())
+    user = get_user_model().objects.create_user("us_analyst")
+    return client_for(user)
+
+
+def _ask(client: APIClient, question: str, reference: str = "2020-06-30") -> dict[str, Any]:
+    response = client.post("/v1/ask", {"question": question, "reference_date": reference}, format="json")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def _figures(line: str) -> list[Decimal]:
+    return [Decimal(m.group(0).replace(",", "")) for m in re.finditer(r"-?[0-9][0-9,]*(?:\.[0-9]+)?", line)]
+
+
+def _headline(answer: str) -> str:
+    """The answer's first line that is not a reading or assumption note."""
+    return next(line for line in answer.split("\n") if not line.startswith(("[", "【")))
+
+
+def _shows(answer: str, gold: str) -> bool:
+    """The headline shows the gold figure: a figure that, rounded half-up to the gold's places, is it."""
+    wanted = gold.rstrip("%")
+    places = len(wanted.split(".")[1]) if "." in wanted else 0
+    step = Decimal(1).scaleb(-places)
+    return any(abs(v).quantize(step, ROUND_HALF_UP) == Decimal(wanted) for v in _figures(_headline(answer)))
+
+
+def _record(item: dict[str, Any]) -> FactRecord:
+    return FactRecord(
+        metric=item["metric"],
+        entity=item["entity"],
+        period=Period("FY", item["period"][2:]) if item["period"].startswith("FY") else Period("HY", item["period"]),
+        channel=item["channel"],
+        value=Decimal(item["value"]),
+        unit=item["unit"],
+        source_doc=item["source"]["doc"],
+        locator=item["source"]["locator"],
+    )
+
+
+@pytest.mark.parametrize("case", QUESTIONS, ids=[c["id"] for c in QUESTIONS])
+def test_each_us_question_is_answered_with_its_figure(us_analyst: APIClient, case: dict[str, Any]) -> None:
+    body = _ask(us_analyst, case["question"])
+    assert body["answer_kind"] == "answer", body["answer"]
+    assert _shows(body["answer"], case["answer"]), body["answer"]
+    facts = {(f["metric"], f["entity"], f["period"]) for f in body["facts"]}
+    for item in body["computed"]:
+        # every input of a computed figure is a found fact, cited with its page
+        assert {(i["metric"], i["entity"], i["period"]) for i in item["inputs"]} <= facts
+    assert all(s["locator"].startswith("page=") for s in body["sources"] if s["kind"] == "fact")
+
+
+def test_a_defined_formula_is_computed_exactly_and_re_evaluates_from_its_inputs(us_analyst: APIClient) -> None:
+    body = _ask(us_analyst, QUESTIONS[5]["question"])  # DPO with averages and a change between year-ends
+    item = body["computed"][0]
+    inputs = {(f["metric"], f["period"]): Decimal(f["value"]) for f in body["facts"]}
+    with localcontext(decimal_context()):
+        ap = (inputs[("ACCOUNTS_PAYABLE", "FY2018")] + inputs[("ACCOUNTS_PAYABLE", "FY2019")]) / 2
+        cogs = inputs[("COGS", "FY2019")] + inputs[("INVENTORY", "FY2019")] - inputs[("INVENTORY", "FY2018")]
+        assert Decimal(item["value"]) == 365 * ap / cogs
+    assert item["kind"] == "formula" and item["display"] == "115.10"
+    # the formula text re-evaluates to the value over the facts it lists
+    facts = tuple(_record(f) for f in body["facts"])
+    computed = Computed("formula", "", "", item["formula"], "", "", Decimal(item["value"]), "", "", facts, "", 2)
+    assert computed_reevaluate(computed) == Decimal(item["value"])
+    assert "As you defined it: DPO = 365 * (average accounts payable" in body["answer"]
+
+
+def test_an_amount_paid_enters_a_formula_as_the_amount_and_the_answer_says_so(us_analyst: APIClient) -> None:
+    body = _ask(us_analyst, QUESTIONS[10]["question"])  # FCF = cash from operations - capex
+    assert _figures(_headline(body["answer"]))[-1] == Decimal("58896")
+    assert "printed as an outflow (-10,495); the formula takes the amount paid, 10,495" in body["answer"]
+
+
+@pytest.mark.parametrize(
+    ("question", "unread"),
+    [
+        ("What is Apple's FY2019 DPO? DPO is defined as: 365 * accounts payable / widgets sold.", "widgets"),
+        ("苹果公司2019财年的速动比率是多少？速动比率定义为（流动资产合计减去存货）除以短期借款。", "短"),
+    ],
+)
+def test_a_formula_with_an_unread_part_is_asked_back_naming_it_with_no_figure(
+    us_analyst: APIClient, question: str, unread: str
+) -> None:
+    body = _ask(us_analyst, question)
+    assert body["answer_kind"] == "clarification"
+    assert unread in body["answer"]
+    assert body["facts"] == [] and body["computed"] == []
+
+
+def test_a_term_the_data_lacks_is_named_and_no_figure_given(us_analyst: APIClient) -> None:
+    body = _ask(
+        us_analyst,
+        "What is Apple's FY2017 ROA? ROA is defined as: FY2017 net income / "
+        "(average total assets between FY2016 and FY2017).",
+    )
+    assert body["answer_kind"] == "refusal"
+    assert "FY2016" in body["answer"] and "Net income" in body["answer"]
+    assert body["computed"] == []
+
+
+@pytest.mark.parametrize(
+    ("question", "shown", "value"),
+    [
+        ("甲骨文2019财年经营活动产生的现金流量净额是多少亿美元？", "145.51 亿美元", "145.51"),
+        ("What was Apple's FY2019 total revenue in USD billions?", "260.174 USD bn", "260.174"),
+        ("Johnson & Johnson FY2019 total assets, in thousands of USD", "157,728,000 USD k", "157728000"),
+    ],
+)
+def test_a_scale_asked_is_applied_exactly_with_the_stored_value_beside_it(
+    us_analyst: APIClient, question: str, shown: str, value: str
+) -> None:
+    body = _ask(us_analyst, question)
+    assert shown in body["answer"]
+    assert "14,551" in body["answer"] or "260,174" in body["answer"] or "157,728" in body["answer"]
+    converted = body["computed"][-1]
+    assert Decimal(converted["value"]) == Decimal(value)
+    assert body["facts"][0]["unit"] == "USD_M"  # the stored fact stays as stored
+
+
+def test_a_currency_without_a_curated_rate_is_refused_naming_the_rate(us_analyst: APIClient) -> None:
+    body = _ask(us_analyst, "苹果公司2019财年营业收入换算成人民币是多少？")
+    assert body["answer_kind"] == "refusal"
+    assert "USD→CNY" in body["answer"] and "FY2019" in body["answer"]
+    assert not re.search(r"[0-9]{3}", body["answer"].replace("2019", ""))
+
+
+def test_a_statement_named_is_a_frame_not_a_metric(us_analyst: APIClient) -> None:
+    body = _ask(
+        us_analyst,
+        "What is the FY2019 capital expenditure amount (in USD millions) for Apple? Give a response to the "
+        "question by relying on the details shown in the cash flow statement.",
+    )
+    assert [f["metric"] for f in body["facts"]] == ["CAPEX"]
+    assert "Not found" not in body["answer"]
