@@ -20,6 +20,8 @@ from core.engine.formula import (
     Chain,
     Formula,
     FormulaError,
+    Group,
+    Negate,
     Node,
     Number,
     Ref,
@@ -141,10 +143,17 @@ class Unresolved:
 def operand_resolve(
     lookup: FactLookup, task: SubTask, formulas: Mapping[str, FormulaMetric] | None = None
 ) -> Operand | Unresolved:
-    """The stored fact for `task`, else its formula metric's value, else what is missing."""
+    """The stored fact for `task`, else its formula metric's value, else what is missing.
+
+    An amount paid (a metric in the lookup's `paid`: capex, dividends paid) stored negative, as a
+    cash-flow statement prints an outflow, is computed with as the amount paid: its tree is the
+    stored value negated, so the value still re-evaluates from the stored fact."""
     fact = lookup(task)
     if fact is not None:
-        return Operand(task, fact.value, fact.unit, Ref(fact.metric, qualifier(fact)), (fact,), False, True)
+        ref = Ref(fact.metric, qualifier(fact))
+        if fact.value < 0 and fact.metric in getattr(lookup, "paid", ()):
+            return Operand(task, -fact.value, fact.unit, Group(Negate(ref)), (fact,), False, True)
+        return Operand(task, fact.value, fact.unit, ref, (fact,), False, True)
     if formulas is None or task.metric not in formulas:
         return Unresolved(task, missing=(task,))
     return formula_operand(lookup, task, formulas)

@@ -136,8 +136,9 @@ OP_SHARE = "share"  # part of a whole: metric of metric, entity of parent (or of
 #                     channel of its entity's TOTAL (占比, 比重, share of)
 OP_SUM = "sum"  # across listed entities or channels (合计, 总和, 一共, total)
 OP_RANK = "rank"  # across subsidiaries / listed entities / channels (最高, 最低, 排名, 前N, which)
+OP_EXCLUDE = "exclude"  # the whole less a part it holds (不含香港, excluding Hong Kong)
 OP_AVERAGE = "average"  # the mean over listed periods, entities or channels (平均, average)
-OPERATION_KINDS = (OP_GROWTH, OP_CAGR, OP_DIFFERENCE, OP_RATIO, OP_SHARE, OP_SUM, OP_AVERAGE, OP_RANK)
+OPERATION_KINDS = (OP_GROWTH, OP_CAGR, OP_DIFFERENCE, OP_RATIO, OP_SHARE, OP_SUM, OP_AVERAGE, OP_RANK, OP_EXCLUDE)
 
 
 @dataclass(frozen=True)

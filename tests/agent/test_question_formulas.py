@@ -121,7 +121,7 @@ def test_a_defined_formula_is_computed_exactly_and_re_evaluates_from_its_inputs(
 def test_an_amount_paid_enters_a_formula_as_the_amount_and_the_answer_says_so(us_analyst: APIClient) -> None:
     body = _ask(us_analyst, QUESTIONS[10]["question"])  # FCF = cash from operations - capex
     assert _figures(_headline(body["answer"]))[-1] == Decimal("58896")
-    assert "printed as an outflow (-10,495); the formula takes the amount paid, 10,495" in body["answer"]
+    assert "printed as an outflow (-10,495); taken as the amount paid, 10,495" in body["answer"]
 
 
 @pytest.mark.parametrize(
@@ -185,3 +185,47 @@ def test_a_statement_named_is_a_frame_not_a_metric(us_analyst: APIClient) -> Non
     )
     assert [f["metric"] for f in body["facts"]] == ["CAPEX"]
     assert "Not found" not in body["answer"]
+
+
+@pytest.mark.parametrize(
+    ("question", "shown"),
+    [
+        ("甲骨文2019财年资本开支占营收的百分比是多少？", "4.20%"),  # an amount paid, as paid, in a share
+        ("Verizon's FY2019 capex was how many times its D&A?", "107.54%"),
+        ("甲骨文2019财年资本开支比2018财年跌咗几多？", "4.38%"),  # paid fell 1,736 → 1,660
+    ],
+)
+def test_an_amount_paid_is_an_amount_in_every_operator(us_analyst: APIClient, question: str, shown: str) -> None:
+    body = _ask(us_analyst, question)
+    assert body["answer_kind"] == "answer"
+    assert shown in body["answer"] and f"-{shown}" not in body["answer"]
+    assert "以流出列示" in body["answer"] or "printed as an outflow" in body["answer"]
+
+
+def test_a_later_definition_may_use_an_earlier_ones_name(us_analyst: APIClient) -> None:
+    body = _ask(us_analyst, "Define A as revenue minus COGS. Define B as A / revenue. What is Apple's FY2019 B?")
+    assert _shows(body["answer"], "0.38") and body["computed"][0]["name"] == "B"
+
+
+def test_a_metric_asked_beside_a_definition_is_answered_too(us_analyst: APIClient) -> None:
+    body = _ask(
+        us_analyst,
+        "Define asset turnover as FY2019 revenue / average total assets between FY2018 and FY2019. "
+        "What was Apple's asset turnover, and what was Apple's FY2019 net income?",
+    )
+    assert "0.74" in body["answer"] and "55,256" in body["answer"]
+
+
+def test_a_defined_figure_of_two_companies_is_compared_in_points(us_analyst: APIClient) -> None:
+    body = _ask(
+        us_analyst,
+        "What is the difference between Apple's and Oracle's FY2019 operating margins in percentage points? "
+        "Operating margin = operating income / revenue.",
+    )
+    assert body["computed"][0]["unit"] == "PP" and body["computed"][0]["display"].startswith("-9.69")
+
+
+def test_a_formula_written_for_another_year_than_the_one_asked_is_asked_back(us_analyst: APIClient) -> None:
+    body = _ask(us_analyst, "Define X as FY2019 net income / FY2019 revenue. What is X for Verizon in FY2018?")
+    assert body["answer_kind"] == "clarification" and "FY2019" in body["answer"] and "FY2018" in body["answer"]
+    assert body["computed"] == []

@@ -67,3 +67,12 @@ def test_quick_with_one_measure_runs_that_one_alone(ran: dict) -> None:
     computed = ran["modules"][0]
     assert computed[computed.index("--shapes") + 1] == "series" and "--series-entities" in computed
     assert ran["measures"] == []
+
+
+def test_the_table_names_every_computed_shape() -> None:
+    from benchmarks.computed_backend import SHAPES
+
+    figures = {"n": 1, "p50_ms": 1.0, "p95_ms": 1.0, "wrong_answers": 0, "wrong_examples": []}
+    computed = {"backend": "sqlite", "facts": 10, "entities": 2, "asks": {shape: figures for shape in SHAPES}}
+    table = bench.markdown({"computed": [computed]})
+    assert table.count("`/v1/ask` computed,") == len(SHAPES)

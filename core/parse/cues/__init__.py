@@ -15,6 +15,7 @@ Only words are read: the kind never depends on a demo code or value.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,6 +23,7 @@ from core.model.types import (
     OP_AVERAGE,
     OP_CAGR,
     OP_DIFFERENCE,
+    OP_EXCLUDE,
     OP_GROWTH,
     OP_RANK,
     OP_RATIO,
@@ -146,6 +148,9 @@ def operation_read(
     )
 
 
+_POINTS_ONLY = re.compile(r"(?:(?:多少|几)个?)?百分点|个百分点|percentage points?|pp")
+
+
 def _kind(
     by_kind: dict[str, list[Cue]],
     *,
@@ -156,14 +161,18 @@ def _kind(
     channels: int,
     over: str | None,
 ) -> str | None:
-    for kind in (OP_CAGR, OP_SHARE, OP_RATIO):
+    for kind in (OP_EXCLUDE, OP_CAGR, OP_SHARE, OP_RATIO):
         if kind in by_kind:
             return kind
-    if OP_DIFFERENCE in by_kind and (periods >= 2 or (OP_GROWTH not in by_kind and listed)):
+    # a growth cue that only names the unit (`多少个百分点`, `percentage points`) asks no growth
+    growth_said = any(not _POINTS_ONLY.fullmatch(c.text) for c in by_kind.get(OP_GROWTH, []))
+    if OP_DIFFERENCE in by_kind and (periods >= 2 or (not growth_said and listed)):
         return OP_DIFFERENCE
     if OP_GROWTH in by_kind and two_periods:
         return OP_DIFFERENCE  # a growth between the two periods named
-    if OP_GROWTH in by_kind or OP_DIFFERENCE in by_kind:
+    if OP_GROWTH in by_kind and not growth_said and OP_DIFFERENCE not in by_kind and periods < 2:
+        pass  # `营业利润率是多少个百分点`: a level asked in its unit, no change
+    elif OP_GROWTH in by_kind or OP_DIFFERENCE in by_kind:
         return OP_GROWTH  # 较上年增加了多少: the change against the year before
     if OP_SUM in by_kind and (max(entities, channels, periods) >= 2 or over is not None):
         return OP_SUM

@@ -16,6 +16,7 @@ from core.model.types import (
     OP_AVERAGE,
     OP_CAGR,
     OP_DIFFERENCE,
+    OP_EXCLUDE,
     OP_GROWTH,
     OP_RANK,
     OP_RATIO,
@@ -100,8 +101,8 @@ _RULES: list[tuple[str, str, _Extras]] = [
     (
         CUE_RATE_GAP,
         r"(?:增速|增长率|增幅|增长速度)[^,，。.?？!！;；]{0,16}?"
-        r"(?:高|低|快|慢|多|少|放缓|加快|提速|回落|下降|下滑|收窄|扩大|提高|降低|减慢|变慢|变快)[了咗]?"
-        r"(?:多少|几多?)个?百分点",
+        r"(?:高|低|快|慢|多|少|放缓|加快|提速|回落|下降|下滑|收窄|扩大|提高|降低|减慢|变慢|变快|相差|差了?)[了咗]?"
+        r"(?:多少|几多?)个?百分点|(?:增速|增长率)(?:之差|差距|差额)",
         _none,
     ),
     (
@@ -109,7 +110,10 @@ _RULES: list[tuple[str, str, _Extras]] = [
         _EN_START + r"(?:how many|by how many) (?:percentage points?|pp|points)[^,.;?!]{0,60}?"
         r"(?:faster|slower|higher|lower|more|less|slow(?:ed)?|accelerat\w*|decelerat\w*)"
         r"|(?:growth|grew)[^,.;?!]{0,40}?(?:slow(?:ed)?|accelerat\w*|decelerat\w*) by how many"
-        r" (?:percentage points?|pp|points)" + _EN_END,
+        r" (?:percentage points?|pp|points)"
+        r"|(?:gap|difference)[^,.;?!]{0,80}?growth(?: rates?)?"
+        r"|gr[eo]w(?:n|s|ing)? (?:faster|slower|more|less)[^.;?!]{0,60}?how many (?:percentage points?|pp|points)"
+        + _EN_END,
         _none,
     ),
     # -- CAGR (before growth: 复合增长率 holds 增长率) ------------------------------------------------
@@ -180,7 +184,7 @@ _RULES: list[tuple[str, str, _Extras]] = [
     ),
     (
         OP_DIFFERENCE,
-        _EN_START + r"(?:difference|gap between|how much (?:more|less|higher|lower|bigger|smaller))" + _EN_END,
+        _EN_START + r"(?:difference|gap|minus|how much (?:more|less|higher|lower|bigger|smaller))" + _EN_END,
         _none,
     ),
     # -- share and ratio ------------------------------------------------------------------------------
@@ -200,6 +204,13 @@ _RULES: list[tuple[str, str, _Extras]] = [
     (
         OP_RATIO,
         _EN_START + r"(?:(?P<cue>ratio) (?:of|between)|to [^,.;?!]{1,40}? (?P<cue2>ratio)|how many times)" + _EN_END,
+        _none,
+    ),
+    # -- a whole less a part (before sum: 剔除 is no total) -----------------------------------------------
+    (OP_EXCLUDE, r"剔除|不含|不包括|不计|除去|排除|扣除|减去(?=[^多几]{0,8}后)|除了", _none),
+    (
+        OP_EXCLUDE,
+        _EN_START + r"(?:excluding|exclusive of|ex-|other than|except(?: for)?|not including|net of)" + _EN_END,
         _none,
     ),
     # -- sum --------------------------------------------------------------------------------------------

@@ -43,10 +43,8 @@ _STATEMENTS = re.compile(
     r"financial position)|cash ?flows? statements?|income statements?|balance sheets?|p ?& ?l(?: statement)?|"
     r"profit and loss(?: statement| account)?|现金流量表|利润表|损益表|资产负债表)"
 )
-# Where a formula's words end: a sentence's end, or a comma before Chinese words or an instruction.
-_END = re.compile(
-    r"[.;](?=\s|$)|[?!。？！；，]|,\s*(?=[\u4e00-\u9fff]|round|answer|give|express|rounded|and round|in |what)"
-)
+# Where a formula's words end: a sentence's end or a comma (not a thousands separator).
+_END = re.compile(r"[.;](?=\s|$)|[?!。？！；，]|,(?![0-9]{3})")
 _EN_CLAUSE = re.compile(
     r"(?:(?P<name>[a-z0-9(][^.?!;:=]{0,80}?)\s+(?:is|are)\s+(?:here\s+)?(?:defined|calculated|computed|measured)"
     r"\s+as\b|\bdefine\s+(?P<name2>[^.?!;:=]{1,80}?)\s+as\b)\s*:?\s*"
@@ -88,11 +86,19 @@ def statement_spans(normalized: str) -> list[tuple[int, int]]:
 def definition_read(normalized: str, glossary: GlossarySnapshot, reference: date) -> DefinedQuestion | None:
     """The formula the question brings, or None (see the module's docstring)."""
     text = _blank(normalized, statement_spans(normalized))
-    clause = _clause(text, lambda start, end: _past_slots(text, start, end, glossary, reference))
-    if clause is not None:
-        name, name_span, expr_span, clause_span = clause
-        written = text[expr_span[0] : expr_span[1]].strip()
-        masked = _blank(text, [clause_span])
+    clauses = _clauses(text, lambda start, end: _past_slots(text, start, end, glossary, reference))
+    if clauses:
+        masked = _blank(text, [c[3] for c in clauses])
+        # several definitions (`define A as …; define B as A / revenue`): each later one may use an
+        # earlier one's name, read as its formula; the one the question asks answers it
+        defined: list[tuple[str, str]] = []
+        for clause_name, _, expr_span, _ in clauses:
+            words = text[expr_span[0] : expr_span[1]].strip()
+            for earlier, earlier_words in defined:
+                words = _name_replaced(words, earlier, f"({earlier_words})")
+            defined.append((_name_in(clause_name, masked) if clause_name else clause_name, words))
+        asked_names = [(n, w) for n, w in defined if n and _name_spans(masked, n)]
+        name, written = asked_names[-1] if asked_names else defined[-1]
         if _PRONOUN.fullmatch(name):  # `it is defined as`: what the question asks is defined
             asked = _asked_term(masked, glossary, reference)
             if asked is not None:
@@ -149,21 +155,46 @@ def _with_average(definition: Definition, masked: str, reference: date) -> Defin
     return Definition(definition.name, definition.written, definition.formula, definition.percent, over=over)
 
 
-def _clause(
-    text: str, trim: Callable[[int, int], int]
-) -> tuple[str, tuple[int, int], tuple[int, int], tuple[int, int]] | None:
-    """(name, name span, formula span, whole clause span) of the first definition clause; `trim`
-    moves a name's start past the entity and period it begins with (`苹果2019年的流动比率`)."""
-    for pattern in (_FORMULA_NOTE, _ZH_BY):
-        m = pattern.search(text)
+_Clause = tuple[str, tuple[int, int], tuple[int, int], tuple[int, int]]
+
+
+def _clauses(text: str, trim: Callable[[int, int], int]) -> list[_Clause]:
+    """Every definition clause, in reading order (see `_clause`)."""
+    found: list[_Clause] = []
+    at = 0
+    while at < len(text) and len(found) < _MAX_CLAUSES:
+        clause = _clause(text, trim, at)
+        if clause is None:
+            break
+        found.append(clause)
+        at = max(clause[3][1], at + 1)
+    return found
+
+
+_MAX_CLAUSES = 8
+
+
+def _name_replaced(words: str, name: str, by: str) -> str:
+    bound = r"(?<![a-z0-9])" if name[:1].isascii() else ""
+    tail = r"(?![a-z0-9])" if name[-1:].isascii() else ""
+    return re.sub(bound + re.escape(name) + tail, lambda m: by, words) if name else words
+
+
+def _clause(text: str, trim: Callable[[int, int], int], at: int = 0) -> _Clause | None:
+    """(name, name span, formula span, whole clause span) of the first definition clause from
+    `at`; `trim` moves a name's start past the entity and period it begins with (`苹果2019年的流动比率`)."""
+    matches: list[tuple[int, re.Pattern[str], re.Match[str]]] = []
+    for pattern in (_FORMULA_NOTE, _ZH_BY, _EN_CLAUSE, _ZH_CLAUSE, _EQUALS):
+        m = pattern.search(text, at)
         if m is not None:
+            matches.append((m.start(), pattern, m))
+    for _, pattern, m in sorted(matches, key=lambda item: item[0]):
+        if pattern in (_FORMULA_NOTE, _ZH_BY):
             return "", (m.start(), m.start()), m.span("expr"), m.span()
-    for pattern in (_EN_CLAUSE, _ZH_CLAUSE, _EQUALS):
-        m = pattern.search(text)
-        if m is None:
-            continue
         group = "name2" if pattern is _EN_CLAUSE and m.group("name2") else "name"
-        start = trim(_sentence_start(text, m.start(group)), m.end(group))
+        # `define X as`: X begins after `define`; otherwise the name runs from its sentence's start
+        begin = m.start(group) if group == "name2" else max(at, _sentence_start(text, m.start(group)))
+        start = trim(begin, m.end(group))
         name = _NAME_TAIL.sub("", _NAME_LEAD.sub("", text[start : m.end(group)].strip()))
         end = _END.search(text, m.end())
         stop = end.start() if end is not None else len(text)
@@ -291,7 +322,7 @@ def definition_apply(rest: ParsedIntent, definition: Definition, normalized: str
         rest,
         normalized=normalized,
         metric=DEFINED,
-        metrics=(DEFINED,),
+        metrics=(DEFINED, *rest.metrics),  # a metric asked beside the formula is answered too
         period=period,
         periods=rest.periods or ((period,) if period else ()),
         route=ROUTE_STRUCTURED,

@@ -18,6 +18,7 @@ times, multiplied by, divided by, 加, 减去, 乘以, 除以 …); a period bef
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -250,16 +251,34 @@ class _Parser:
     def expr(self) -> str:
         out = self.mul()
         while (tok := self.peek("op")) is not None and tok.value in "+-":
-            self.i += 1
-            out += f" {tok.value} {self.mul()}"
+            right = self.operand(self.mul)
+            if right is None:
+                break
+            out += f" {tok.value} {right}"
         return out
 
     def mul(self) -> str:
         out = self.unary()
         while (tok := self.peek("op")) is not None and tok.value in "*/":
-            self.i += 1
-            out += f" {tok.value} {self.unary()}"
+            right = self.operand(self.unary)
+            if right is None:
+                break
+            out += f" {tok.value} {right}"
         return out
+
+    def operand(self, read: Callable[[], str]) -> str | None:
+        """The operand after an operator. Inline in a question, an operator followed by no term
+        (`… as a % of revenue minus verizon's`) ends the formula before it; in a definition it is
+        an unread part."""
+        start = self.i
+        self.i += 1
+        try:
+            return read()
+        except ExpressionError:
+            if self.periods:
+                raise
+            self.i = start
+            return None
 
     def unary(self) -> str:
         if self.take("op", "-"):

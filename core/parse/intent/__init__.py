@@ -89,8 +89,9 @@ def parse_intent(question: str, glossary: GlossarySnapshot, reference_date: date
         return replace(_reordered(intent, glossary, reference_date), unit_asked=unit)
     rest = _parse(question, " ".join(defined.masked.split()), glossary, reference_date, typos=True)
     if rest.metrics and not defined.named:
-        # the question asks for a metric of its own; a definition it never uses answers nothing
-        return replace(_parse(question, normalized, glossary, reference_date, typos=True), unit_asked=unit)
+        # the question asks for a metric of its own; a definition it never uses answers nothing,
+        # and its words are never read as the question's (its metrics, its operators)
+        return replace(rest, unit_asked=unit)
     return replace(definition_apply(rest, defined.definition, normalized), unit_asked=unit)
 
 

@@ -127,13 +127,18 @@ _PARTICLES = str.maketrans("", "", "的之 ")
 def formula_paraphrase_find(term: str, glossary: GlossarySnapshot) -> str | None:
     """The one formula metric whose name or alias holds `term`'s words in order with only
     particles between (`研发经费与利润的比值` → `企业研发经费与利润比值`), or None: none or two."""
-    bare = term.translate(_PARTICLES)
-    if len(bare) < 2:
-        return None
-    found = {
-        code
-        for code in glossary.formula_metrics
-        for name in (glossary.metrics[code].name, *glossary.aliases_of("metric", code))
-        if bare in name.translate(_PARTICLES).lower()
-    }
+    bare = term.translate(_PARTICLES).lower()
+    if len(bare) < 2 or glossary.resolve("metric", term) is not None:
+        return None  # a name the glossary already holds is that metric, no paraphrase
+    found = set()
+    for code in glossary.formula_metrics:
+        for name in (glossary.metrics[code].name, *glossary.aliases_of("metric", code)):
+            whole = name.translate(_PARTICLES).lower()
+            # the question's words make most of the name: a few words left out (企业), never a
+            # shorter name inside a longer one (`net profit` is not `net profit margin`)
+            if bare in whole and len(bare) >= _COVERAGE * len(whole):
+                found.add(code)
     return found.pop() if len(found) == 1 else None
+
+
+_COVERAGE = 0.75

@@ -25,7 +25,7 @@ from decimal import Decimal
 
 from core.engine import CannotCompute, Computed
 from core.engine.build import computed_build, missing_inputs
-from core.engine.display import RATE_DECIMALS, UNIT_PCT, number_display
+from core.engine.display import RATE_DECIMALS, UNIT_PCT, UNIT_PP
 from core.engine.formula import (
     Chain,
     FormulaError,
@@ -53,15 +53,13 @@ from core.model.types import (
     Period,
     SubTask,
 )
+from core.parse.defined import DEFINED
 from core.parse.defined.expression import period_of
 from core.ports import FactStore
 from core.routes.computed.answer import ComputedAnswer, Item, assemble
-from core.routes.computed.subjects import Reader
+from core.routes.computed.subjects import Reader, paid_metrics, paid_notes
 
-_OUTFLOW = re.compile(
-    r"(?<![a-z])(?:paid|payments?|purchases?|expenditures?|capex|repurchases?|spent|outflows?)(?![a-z])|"
-    r"支付|支出|开支|购建|购买|回购"
-)
+_POINTS_ASKED = re.compile(r"百分点|percentage points?|(?<![a-z])(?:pp|ppts?)(?![a-z])")
 _PERCENT_ASKED = re.compile(r"in (?:units of )?percent|as a percentage|in %|百分比|百分数|以%")
 _MIXED = object()
 _ANY = object()  # a number written in the formula: of the unit of what it is added to
@@ -80,16 +78,30 @@ def defined_answer(
     if operation is not None and (operation.kind not in (OP_DIFFERENCE, OP_GROWTH) or not relative):
         # a change of a formula whose every year is written would be zero: never answered
         return ComputedAnswer(_operation_refused(definition, operation.cue, language), KIND_REFUSAL)
-    reader = Reader(store, cleared)
+    paid = paid_metrics(glossary)
+    reader = Reader(store, cleared, paid)
     period = intent.period
     assert period is not None
+    written = set(re.findall(r"\[([^\[\],]+)\]", definition.formula)) - {"", "-1"}
+    if not relative and not definition.over and len(written) == 1 and period.label not in written:
+        # the formula is written for one year, and the question asks another: which is meant?
+        return ComputedAnswer(_years_conflict(definition, period, sorted(written), language), KIND_CLARIFICATION)
+    entities = intent.entities or ((intent.entity,) if intent.entity else ())
     between: tuple[Period, Period] | None = None
+    listed = sorted(set(intent.periods), key=lambda p: p.sort_key)
+    if operation is not None and len(entities) == 2 and len(listed) <= 1:
+        # two entities and one period: the first's figure less the second's
+        gap, outflows = _evaluate(definition, entities[0], period, reader, glossary, intent, other=entities[1])
+        answer = assemble([Item(gap[0], _asked(definition, entities[0], period, glossary))], glossary, language)
+        notes = paid_notes(outflows, paid, glossary, language) if answer.computed else []
+        lines = answer.text.split("\n")
+        if answer.computed:
+            lines = [lines[0], _as_defined(definition, language), *notes, *lines[1:]]
+        return replace(answer, text="\n".join(lines))
     if operation is not None:
-        listed = sorted(set(intent.periods), key=lambda p: p.sort_key)
         between = (
             (listed[0], listed[-1]) if len(listed) > 1 else (comparison_period(period, operation.comparison), period)
         )
-    entities = intent.entities or ((intent.entity,) if intent.entity else ())
     items: list[Item] = []
     notes: list[str] = []
     for entity in entities:
@@ -97,7 +109,12 @@ def defined_answer(
         asked = _asked(definition, entity, period, glossary)
         items.extend(Item(outcome, asked) for outcome in outcomes)
         if all(isinstance(o, Computed) for o in outcomes):
-            notes.extend(_outflow_note(f, glossary, language) for f in outflows)
+            notes.extend(paid_notes(outflows, paid, glossary, language))
+    for metric in (m for m in intent.metrics if m != DEFINED):  # asked beside the formula: its level
+        for entity in entities:
+            task = SubTask(metric, entity, period)
+            fact = reader(task)
+            items.append(Item(fact) if fact is not None else Item(task))
     answer = assemble(items, glossary, language, pending=reader.pending)
     lines = answer.text.split("\n")
     said = _as_defined(definition, language)
@@ -114,9 +131,12 @@ def _evaluate(
     glossary: GlossarySnapshot,
     intent: ParsedIntent,
     between: tuple[Period, Period] | None = None,
+    *,
+    other: str | None = None,
 ) -> tuple[list[Computed | CannotCompute], list[FactRecord]]:
     """The formula's value at `period` (averaged over `definition.over` when asked), or, with
-    `between`, its change from the first period to the second (and the rate, for a growth)."""
+    `between`, its change from the first period to the second (and the rate, for a growth), or,
+    with `other`, `entity`'s value less `other`'s."""
     try:
         root = formula_parse(definition.formula, references=True).root
     except FormulaError:
@@ -125,26 +145,23 @@ def _evaluate(
     operands: dict[SubTask, Operand | Unresolved] = {}
     outflows: list[FactRecord] = []
 
-    def at(year: Period) -> Node:
+    def at(year: Period, owner: str) -> Node:
         def qualify(ref: Ref) -> Node:
-            task = SubTask(ref.code, entity, period_of(ref.qualifier, year))
+            task = SubTask(ref.code, owner, period_of(ref.qualifier, year))
             if task not in operands:
                 operands[task] = operand_resolve(reader, task, formulas)
             operand = operands[task]
             if isinstance(operand, Unresolved):
                 return ref
-            node = operand.fraction_node
-            fact = operand.inputs[0] if len(operand.inputs) == 1 and isinstance(operand.node, Ref) else None
-            if fact is not None and fact.value < 0 and _is_outflow(fact.metric, glossary):
-                outflows.append(fact)
-                return Group(Negate(node))
-            return node
+            # an amount paid stored negative arrives as paid (`operand_resolve`); the answer says so
+            outflows.extend(f for f in operand.inputs if f.metric in reader.paid and f.value < 0)
+            return operand.fraction_node
 
         return refs_map(root, qualify)
 
-    def figure(at_period: Period) -> Node:
+    def figure(at_period: Period, owner: str = entity) -> Node:
         years = [period_of(label, at_period) for label in definition.over] or [at_period]
-        nodes = [at(year) for year in years]
+        nodes = [at(year, owner) for year in years]
         if len(nodes) == 1:
             return nodes[0]
         total = Chain(Group(nodes[0]), tuple(("+", Group(n)) for n in nodes[1:]))
@@ -154,8 +171,14 @@ def _evaluate(
     asked = [between[0], between[1]] if between is not None else [period]
     years = [period_of(label, p) for p in asked for label in definition.over] or asked
     refs = node_refs(root)
-    reader.prefetch([SubTask(r.code, entity, period_of(r.qualifier, y)) for y in years for r in refs], formulas)
-    if between is None:
+    owners = [entity] if other is None else [entity, other]
+    reader.prefetch(
+        [SubTask(r.code, e, period_of(r.qualifier, y)) for e in owners for y in years for r in refs], formulas
+    )
+    if other is not None:
+        base = None
+        node = Chain(Group(figure(period)), (("-", Group(figure(period, other))),))
+    elif between is None:
         node = figure(period)
         base = None
     else:
@@ -178,16 +201,30 @@ def _evaluate(
         decimals = RATE_DECIMALS
     name = definition.name or definition.written
     names = (name, name)
-    if between is not None:
-        old, new = between[0].label, between[1].label
-        names = (f"{name} {new} 较 {old} 的变动", f"change in {name} from {old} to {new}")
+    if definition.over:
+        first, last, n = definition.over[0], definition.over[-1], len(definition.over)
+        names = (f"{first}–{last} {n}年平均{name}", f"{n}-year average {name}, {first}–{last}")
+    points = False
+    if other is not None:
+        zh_one, en_one = glossary.display("entity", entity, "zh"), glossary.display("entity", entity, "en")
+        zh_two, en_two = glossary.display("entity", other, "zh"), glossary.display("entity", other, "en")
+        names = (f"{zh_one}与{zh_two}的{name}之差", f"{name}, {en_one} less {en_two}")
+    if between is not None or other is not None:
+        if between is not None:
+            old, new = between[0].label, between[1].label
+            names = (f"{name} {new} 较 {old} 的变动", f"change in {name} from {old} to {new}")
+        # a ratio or a percentage changes in percentage points when points or a percentage are asked
+        points = shown in ("", UNIT_PCT) and (shown == UNIT_PCT or bool(_POINTS_ASKED.search(intent.normalized)))
+        if points:
+            node, shown = Chain(Group(node), (("*", Number(Decimal(100), "100")),)), UNIT_PP
     outcome = computed_build(
         KIND_FORMULA, node, found, unit=shown, name=names, label=glossary.display, decimals=decimals, subject=None
     )
-    if between is None and isinstance(outcome, Computed) and len({f.period for f in outcome.inputs}) > 1:
+    single = between is None and not definition.over
+    if single and isinstance(outcome, Computed) and len({f.period for f in outcome.inputs}) > 1:
         outcome = replace(outcome, name_zh=f"{period.label} {name}", name_en=f"{period.label} {name}")
     outcomes: list[Computed | CannotCompute] = [outcome]
-    if base is not None and intent.operation is not None and intent.operation.kind == OP_GROWTH:
+    if base is not None and not points and intent.operation is not None and intent.operation.kind == OP_GROWTH:
         rate = Chain(Group(node), (("/", Group(base)),))
         names = (
             f"{name} {between[1].label} 较 {between[0].label} 的增长率",
@@ -255,25 +292,6 @@ def _divides(node: Node) -> bool:
     return False
 
 
-def _is_outflow(metric: str, glossary: GlossarySnapshot) -> bool:
-    info = glossary.metrics.get(metric)
-    words = [info.name] if info is not None else []
-    words += glossary.aliases_of("metric", metric)
-    return any(_OUTFLOW.search(w.lower()) for w in words)
-
-
-def _outflow_note(fact: FactRecord, glossary: GlossarySnapshot, language: str) -> str:
-    metric = glossary.display("metric", fact.metric, language)
-    printed = number_display(fact.value)
-    paid = number_display(-fact.value)
-    if language == "en":
-        return (
-            f"{metric} {fact.period.label} is printed as an outflow ({printed}); "
-            f"the formula takes the amount paid, {paid}."
-        )
-    return f"{metric} {fact.period.label} 以流出列示（{printed}），公式按支付金额 {paid} 计。"
-
-
 def _as_defined(definition: Definition, language: str) -> str:
     name = definition.name
     shown = f"{name} = {definition.written}" if name else definition.written
@@ -299,6 +317,20 @@ def _unread_question(definition: Definition, language: str) -> str:
     return (
         f"未能完整读懂 {name} 的公式：{words} 不是已知的指标、期间或运算。"
         "请用术语表中的指标名称重述；缺少这部分时不提供任何数字。"
+    )
+
+
+def _years_conflict(definition: Definition, period: Period, written: list[str], language: str) -> str:
+    name = definition.name or definition.written
+    years = ", ".join(written)
+    if language == "en":
+        return (
+            f"The formula for {name} names {years}, but the question asks about {period.label}. "
+            f"Which is meant? Write the formula for {period.label}, or ask about {years}."
+        )
+    return (
+        f"{name} 的公式写明了 {years}，而问题问的是 {period.label}。"
+        f"请问指哪一个？可按 {period.label} 重写公式，或改问 {years}。"
     )
 
 

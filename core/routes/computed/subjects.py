@@ -8,24 +8,60 @@ clearance, so a RESTRICTED fact is simply not found for an uncleared user.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
-from core.engine import CannotCompute, FormulaMetric, RankPool, Reason, sensitivity_max
+from core.engine import CannotCompute, FormulaMetric, RankPool, Reason, number_display, sensitivity_max
 from core.glossary import GlossarySnapshot
 from core.model.types import OP_RANK, FactRecord, Operation, ParsedIntent, Part, Period, SubTask
 from core.ports import BulkFactStore, FactStore, FiguresHead, FiguresHeadStore
 from core.routes.lookup.tools import task_pending, task_run
 
+_PAID = re.compile(
+    r"(?<![a-z])(?:paid|payments?|purchases?|expenditures?|capex|repurchases?|spent|outflows?)(?![a-z])|"
+    r"支付|支出|开支|购建|购买|回购"
+)
+
+
+def paid_metrics(glossary: GlossarySnapshot) -> frozenset[str]:
+    """The metrics that are amounts paid (capex, dividends paid, purchases …), by their names and
+    aliases: a cash-flow statement prints them as outflows, in parentheses, and they are stored
+    so; an analyst computes with the amount paid."""
+    return frozenset(
+        code
+        for code, info in glossary.metrics.items()
+        if any(_PAID.search(word.lower()) for word in (info.name, *glossary.aliases_of("metric", code)))
+    )
+
+
+def paid_notes(
+    facts: Iterable[FactRecord], paid: frozenset[str], glossary: GlossarySnapshot, language: str
+) -> list[str]:
+    """A line per amount paid stored negative that a computation took as paid."""
+    notes = []
+    for fact in dict.fromkeys(f for f in facts if f.metric in paid and f.value < 0):
+        metric = glossary.display("metric", fact.metric, language)
+        printed, amount = number_display(fact.value), number_display(-fact.value)
+        if language == "en":
+            notes.append(
+                f"{metric} {fact.period.label} is printed as an outflow ({printed}); "
+                f"taken as the amount paid, {amount}."
+            )
+        else:
+            notes.append(f"{metric} {fact.period.label} 以流出列示（{printed}），按支付金额 {amount} 计算。")
+    return notes
+
 
 class Reader:
     """The engine's `FactLookup`: the store read with the user's clearance, each key once."""
 
-    def __init__(self, store: FactStore, cleared: bool) -> None:
+    def __init__(self, store: FactStore, cleared: bool, paid: frozenset[str] = frozenset()) -> None:
         self._store, self._cleared = store, cleared
         self._seen: dict[tuple[str, ...], FactRecord | None] = {}
+        self.paid = paid  # amounts paid: computed with as paid (`core.engine.operands.operand_resolve`)
 
     def __call__(self, task: SubTask) -> FactRecord | None:
         if task.key not in self._seen:

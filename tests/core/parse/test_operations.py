@@ -149,6 +149,8 @@ TABLE: list[tuple[str, dict[str, Any]]] = [
     ("2025年香港营收是东南亚的几倍", dict(op="ratio", entities=("ACME_HK", "ACME_SEA"))),
     ("集团2025年线上和门店收入合计", dict(op="sum", channels=("ONLINE", "STORE"), entities=("ACME_GROUP",))),
     ("2025年香港和东南亚营收一共多少", dict(op="sum", entities=("ACME_HK", "ACME_SEA"))),
+    ("集团2025年营收（不含香港）是多少", dict(op="exclude", entities=("ACME_GROUP", "ACME_HK"), metrics=("REVENUE",))),
+    ("What was ACME Group's FY2025 revenue excluding Hong Kong?", dict(op="exclude", entities=("ACME_GROUP", "ACME_HK"))),
     ("2025年各子公司营收合计", dict(op="sum", over="entities", entities=SUBSIDIARIES)),
     ("香港2025年营收合计是多少", dict(op=None, channels=("TOTAL",), entities=("ACME_HK",), route="structured")),
     ("集团2025年营收总共多少", dict(op=None, entities=("ACME_GROUP",))),
