@@ -137,8 +137,20 @@ OP_SHARE = "share"  # part of a whole: metric of metric, entity of parent (or of
 OP_SUM = "sum"  # across listed entities or channels (合计, 总和, 一共, total)
 OP_RANK = "rank"  # across subsidiaries / listed entities / channels (最高, 最低, 排名, 前N, which)
 OP_EXCLUDE = "exclude"  # the whole less a part it holds (不含香港, excluding Hong Kong)
+OP_FILTER = "filter"  # the members whose figure (or growth) meets a condition (为负的地区有哪些)
 OP_AVERAGE = "average"  # the mean over listed periods, entities or channels (平均, average)
-OPERATION_KINDS = (OP_GROWTH, OP_CAGR, OP_DIFFERENCE, OP_RATIO, OP_SHARE, OP_SUM, OP_AVERAGE, OP_RANK, OP_EXCLUDE)
+OPERATION_KINDS = (
+    OP_GROWTH,
+    OP_CAGR,
+    OP_DIFFERENCE,
+    OP_RATIO,
+    OP_SHARE,
+    OP_SUM,
+    OP_AVERAGE,
+    OP_RANK,
+    OP_EXCLUDE,
+    OP_FILTER,
+)
 
 
 @dataclass(frozen=True)
@@ -164,6 +176,9 @@ class Operation:
     position: int | None = None  # rank: the N-th place asked about (第N名, N-th highest)
     ranked: bool = False  # growth: the members' rates ordered by `order` (哪个地区增长最快, 增速排名)
     gap: bool = False  # growth: the gap between two rates in percentage points (增速高多少个百分点)
+    # filter: (comparator `<` or `>`, threshold as written, whether it is in percent, whether it is
+    # of the growth rate): `营业利润为负` → ("<", "0", False, False); `grew faster than 10%` → (">", "10", True, True)
+    condition: tuple[str, str, bool, bool] | None = None
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from core.model.types import (
     OP_CAGR,
     OP_DIFFERENCE,
     OP_EXCLUDE,
+    OP_FILTER,
     OP_GROWTH,
     OP_RANK,
     OP_RATIO,
@@ -33,6 +34,7 @@ from core.model.types import (
 )
 from core.parse.cues.read import Cue, cues_read
 from core.parse.cues.words import (
+    CUE_CONDITION,
     CUE_DECIMALS,
     CUE_OVER,
     CUE_RATE_GAP,
@@ -98,12 +100,21 @@ def operation_read(
     listed = max(entities, channels, periods) >= 2 or (metrics >= 2)
 
     two_periods = periods == 2 and period_types == 1
+    condition = None
+    if CUE_CONDITION in by_kind and (CUE_OVER in by_kind or OP_RANK in by_kind):
+        # `营业利润为负的地区有哪些`, `which regions grew faster than 10%`: the members meeting it
+        said = by_kind[CUE_CONDITION][0].condition
+        assert said is not None
+        condition = (*said, OP_GROWTH in by_kind)
+        over = over or OVER_ENTITIES
     gap = CUE_RATE_GAP in by_kind and not any(k in by_kind for k in (OP_CAGR, OP_SHARE, OP_RATIO))
     if gap:  # two growth rates compared: a growth, each rate against its own year before
         by_kind.setdefault(OP_GROWTH, []).insert(0, by_kind[CUE_RATE_GAP][0])
         by_kind.pop(OP_DIFFERENCE, None)
     kind = (
-        OP_GROWTH
+        OP_FILTER
+        if condition
+        else OP_GROWTH
         if gap
         else _kind(
             by_kind,
@@ -119,7 +130,9 @@ def operation_read(
         over = OVER_ENTITIES  # a ranking that names no list runs over the home entity's subsidiaries
     operation = None
     if kind is not None:
-        shown = by_kind.get(kind) or by_kind.get(OP_DIFFERENCE) or by_kind[OP_GROWTH]
+        shown = by_kind.get(kind) or by_kind.get(OP_DIFFERENCE) or by_kind.get(OP_GROWTH) or []
+        if condition:
+            shown = by_kind[CUE_CONDITION]
         if gap:
             shown = by_kind[CUE_RATE_GAP]
         if kind == OP_RANK:  # 最高 / 前三 says more than 哪个地区
@@ -138,6 +151,7 @@ def operation_read(
             over=over,
             ranked=kind == OP_GROWTH and bool(ranks) and not gap,
             gap=gap,
+            condition=condition,
         )
     return OperatorReading(
         operation=operation,

@@ -33,6 +33,7 @@ class Cue:
     relative: bool = False  # stands for the base period (较上年, vs last year)
     weak: bool = False  # an over word that counts only beside a rank or sum cue (最高的地区)
     direction: bool = False  # 从低到高, ascending: orders a ranking, never a clause's own question
+    condition: tuple[str, str, bool] | None = None  # 为负, 超过10%: (comparator, threshold, in percent)
 
 
 def _shown(m: re.Match[str]) -> str:

@@ -27,6 +27,7 @@ from core.parse.cues.counts import EN_N, EN_ORDINAL, ZH_N, count_read
 
 CUE_OVER = "over"  # a ranking's or a sum's list: 各地区, by channel
 CUE_DECIMALS = "decimals"  # 保留两位小数, 2 decimal places
+CUE_CONDITION = "condition"  # 为负, 超过10%, faster than 10%: a filter on the members listed or asked
 CUE_RATE_GAP = "rate_gap"  # 增速比内地高多少个百分点: two growth rates compared, in points
 OVER_ENTITIES = "entities"
 OVER_CHANNELS = "channels"
@@ -85,6 +86,20 @@ def _ranked_from_bottom(m: re.Match[str]) -> dict[str, Any]:
     """倒数第二, second lowest, ranked last: counted from the bottom."""
     groups = m.groupdict()
     return {"order": "asc", "position": count_read(groups.get("pos") or groups.get("pos2"))}
+
+
+_BELOW = ("小于", "低于", "少于", "slower", "less", "lower", "below", "under", "smaller")
+
+
+def _condition(m: re.Match[str]) -> dict[str, Any]:
+    """`为负` → (<, 0); `超过10%` → (>, 10, percent); `slower than 5%` → (<, 5, percent)."""
+    groups = m.groupdict()
+    if groups.get("neg"):
+        return {"condition": ("<", "0", False)}
+    if groups.get("pos"):
+        return {"condition": (">", "0", False)}
+    below = groups["cmp"] in _BELOW
+    return {"condition": ("<" if below else ">", groups["num"], bool(groups.get("pct")))}
 
 
 def _decimals(m: re.Match[str]) -> dict[str, Any]:
@@ -205,6 +220,21 @@ _RULES: list[tuple[str, str, _Extras]] = [
         OP_RATIO,
         _EN_START + r"(?:(?P<cue>ratio) (?:of|between)|to [^,.;?!]{1,40}? (?P<cue2>ratio)|how many times)" + _EN_END,
         _none,
+    ),
+    # -- a condition on the members (为负的地区有哪些, which regions grew faster than 10%) -------------
+    (
+        CUE_CONDITION,
+        r"(?:为|是|出现)?(?P<neg>负数?|负值|亏损)(?=的|$|\s|[,，。?？])"
+        r"|(?:为|是)?(?P<pos>正数?|正值|盈利)(?=的|$|\s|[,，。?？])"
+        r"|(?P<cmp>大于|高于|超过|多于|小于|低于|少于)(?P<num>-?[0-9]+(?:\.[0-9]+)?)\s?(?P<pct>%|个百分点)?",
+        _condition,
+    ),
+    (
+        CUE_CONDITION,
+        _EN_START + r"(?:(?P<cmp>faster|more|higher|greater|bigger|above|over|slower|less|lower|below|under|smaller)"
+        r" than (?P<num>-?[0-9]+(?:\.[0-9]+)?)\s?(?P<pct>%|percent)?|(?P<neg>negative|a loss|losses)"
+        r"|(?P<pos>positive|a profit))" + _EN_END,
+        _condition,
     ),
     # -- a whole less a part (before sum: 剔除 is no total) -----------------------------------------------
     (OP_EXCLUDE, r"剔除|不含|不包括|不计|除去|排除|扣除|减去(?=[^多几]{0,8}后)|除了", _none),
