@@ -12,7 +12,7 @@ import csv
 import io
 import re
 import uuid
-from decimal import Decimal
+from decimal import Decimal, localcontext
 
 import pytest
 from django.test import Client
@@ -21,6 +21,7 @@ from agent.charts import chart_ranking
 from agent.computed_view import computed_cards
 from agent.export import answer_export, cell_neutralise
 from agent.views import CONVERSATION
+from core.engine.formula import decimal_context
 from core.language.periods import period_parse
 from core.model.types import FactRecord
 from facts.selectors import glossary_snapshot
@@ -393,3 +394,19 @@ def test_the_csv_download_neutralises_formula_cells(web: Client, demo) -> None:
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[1][6] == "'" + hostile and rows[2][4] == "-118340.2"
     assert not any(cell.startswith("=") for row in rows for cell in row)
+
+
+def test_csv_rows_of_a_formula_the_question_defines_recompute_it(store, glossary) -> None:
+    question = (
+        "What is ACME Group's FY2025 revenue index? It is defined as: FY2025 revenue / (average revenue between "
+        "FY2023 and FY2024). Round your answer to three decimal places."
+    )
+    rows = answer_export(card_turn(question, store, glossary)["result"])
+    blank = rows.index([])
+    computed = [r for r in rows[blank + 2 :] if r[1] == "computed"]
+    inputs = {r[10]: Decimal(r[5]) for r in rows[blank + 2 :] if r[1] == "input"}
+    assert computed[0][2:4] == ["formula", "FY2025 revenue index"]
+    assert computed[0][4] == "REVENUE[FY2025] / ((REVENUE[FY2023] + REVENUE[FY2024]) / 2)"
+    with localcontext(decimal_context()):
+        expected = inputs["FY2025"] / ((inputs["FY2023"] + inputs["FY2024"]) / 2)
+    assert Decimal(computed[0][5]) == expected and computed[0][6] == "1.141"
