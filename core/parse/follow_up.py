@@ -68,6 +68,7 @@ _BARE_ASK = re.compile(
 )
 # What a follow-up says besides its slots: particles, question words and connectives.
 _FILLER = re.compile(
+    r"咁|噉|又点|嘅|系|几多|睇下|睇睇|啦|喎|咧|"  # Cantonese: 咁第四季呢 (so, Q4?), 香港又点 (and Hong Kong?)
     r"那么|那|还有|再看看|再看|看看|看一下|看下|换成|换到|如果是|如果|同样|同期|对应|相应|分别|请问|请|帮我|查询|查一下|查|一下|"
     r"告诉我|是多少|多少|是什么|什么|是|的|了|吗|呢|呀|啊|吧|也|又|和|与|及|以及|跟|情况|数据|数字|数值|几"
     r"|它们|它|其|按照|按|相比|比较|对比|比"  # the previous subject (它的毛利率), by (按营业利润), compare (和X比)
@@ -143,7 +144,7 @@ _REASON_PREFIX = {"zh": "沿用上一问：", "en": "from the previous question:
 # How a question says it continues the previous one; a question with a metric of its own
 # inherits the other slots only with such a marker (`那净利润呢`, not `净利润是多少`).
 _FOLLOW_UP_MARKER = re.compile(
-    r"(?:呢|怎么样|如何)[\s?？。!！]*$|^(?:那么|那|还有|再看看?|换成|如果是)"
+    r"(?:呢|怎么样|如何)[\s?？。!！]*$|^(?:那么|那|咁|噉|还有|再看看?|换成|如果是)"
     r"|^(?:what about|how about|and|then|same for)(?![a-z])|\bthen[\s?!.]*$"
 )
 
@@ -303,21 +304,37 @@ def _has_own_topic(intent: ParsedIntent, glossary: GlossarySnapshot) -> bool:
         return True
     # the parser lists a stretch before the previous periods as unread words (`之前两个季度` → 季度)
     terms = [t for t in map(text_normalize, intent.unrecognized_terms) if not any(t in words for words in shifts)]
-    return any(_LEFTOVER.search(_words_removed(term, intent)) for term in terms)
+    said = _words_removed(normalized, intent)
+    return any(_term_stands(term, normalized, said, intent) for term in terms)
+
+
+def _term_stands(term: str, normalized: str, said: str, intent: ParsedIntent) -> bool:
+    """Whether a word the parser left unread is a topic: not when it is only ever part of the
+    follow-up's own words where it stands (the `how` of `How about Q2?`, the `and` of `and for`)."""
+    at = [m.start() for m in re.finditer(re.escape(term), normalized)] if term else []
+    if at and all(not said[i : i + len(term)].strip() for i in at):
+        return False
+    return _LEFTOVER.search(_words_removed(term, intent)) is not None
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group(0))
 
 
 def _words_removed(text: str, intent: ParsedIntent) -> str:
+    """`text` with the follow-up's own words blanked, each character where it stood."""
     operation = intent.operation
     if intent.decimals is not None:
-        text = _DECIMALS_WORDS.sub(" ", text)
+        text = _DECIMALS_WORDS.sub(_blank, text)
     if len(intent.channels) > 1 or len(intent.entities) > 1:
-        text = _LIST_WORDS.sub(" ", text)
-    text = NUMERIC_CUES.sub(" ", text)
+        text = _LIST_WORDS.sub(_blank, text)
+    text = NUMERIC_CUES.sub(_blank, text)
     if operation is not None:
         if operation.cue:
-            text = text.replace(text_normalize(operation.cue), " ")
-        text = _OPERATION_WORDS.sub(" ", text)
-    return _FILLER.sub(" ", _BARE_ASK.sub(" ", text))
+            cue = text_normalize(operation.cue)
+            text = text.replace(cue, " " * len(cue))
+        text = _OPERATION_WORDS.sub(_blank, text)
+    return _FILLER.sub(_blank, _BARE_ASK.sub(_blank, text))
 
 
 def _operation_name(operation: Operation, language: str) -> str:

@@ -28,7 +28,8 @@ def _ask(client: APIClient, question: str) -> dict:
             "2.7 pp",
         ),
         (
-            "What is the difference in percentage points between ACME China's and ACME Hong Kong's FY2025 revenue growth "
+            "What is the difference in percentage points between ACME China's and ACME Hong Kong's FY2025 revenue "
+            "growth "
             "rates?",
             "16.64 pp",
         ),

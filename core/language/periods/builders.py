@@ -22,8 +22,10 @@ from core.language.periods.calendar import (
 from core.language.periods.patterns import (
     _CN_DIGIT,
     _CN_NUMBER,
+    _EN_COUNTS,
     _EN_NUMBER,
     _FIRST_QUARTERS_SPAN,
+    _ORDINAL,
     _REL_YEAR_OFFSET,
 )
 from core.model.types import Period
@@ -35,7 +37,7 @@ _UNREAD = Period("", "")
 
 
 def _quarter_number(m: re.Match[str]) -> int:
-    digit = m.group("q1") or m.group("q2") or m.group("q3")
+    digit = m.group("q1") or m.group("q2") or m.group("q3") or m.group("q4")
     return _CN_DIGIT[digit]
 
 
@@ -84,6 +86,37 @@ def _months(m: re.Match[str], ref: date) -> Period | None:
         return _UNREAD
     period_type, suffix = span
     return Period(period_type, f"{year}{suffix}")
+
+
+def _en_first(m: re.Match[str], ref: date) -> Period | None:
+    """`the first six months` is H1, `the first quarter`'s plural forms too (`first two quarters`
+    H1, `first four quarters` the year); `the first nine months` and `the first three quarters`
+    are `_UNREAD` (the stretch the grammar reads as Q1–Q3), and so is any other span."""
+    year = _year_of(m, ref)
+    text = m.group("en")
+    count = int(text) if text.isdigit() else _EN_COUNTS[text]
+    months = count * 3 if m.group("en_unit") == "quarters" else count
+    span = _MONTH_SPANS.get((1, months))
+    if year is None:
+        return None
+    if span is None:
+        return _UNREAD
+    period_type, suffix = span
+    return Period(period_type, f"{year}{suffix}")
+
+
+def _quarter_list(m: re.Match[str], ref: date) -> tuple[Period, ...] | None:
+    """`第三和第四季度`, `三、四季度`: each quarter listed, of the year named (else this year's)."""
+    year = _year_of(m, ref)
+    quarters = dict.fromkeys(_CN_DIGIT[d] for d in re.findall("[一二三四1-4]", m.group("ql")))
+    return None if year is None or len(quarters) < 2 else tuple(_qtr(year, q) for q in quarters)
+
+
+def _en_quarter_list(m: re.Match[str], ref: date) -> tuple[Period, ...] | None:
+    """`the third and fourth quarters (of 2025)`: each quarter listed."""
+    year = _year_of(m, ref)
+    quarters = dict.fromkeys(_ORDINAL[w] for w in re.findall(r"[a-z0-9]+", m.group("el")) if w in _ORDINAL)
+    return None if year is None or len(quarters) < 2 else tuple(_qtr(year, q) for q in quarters)
 
 
 def _first_quarters(m: re.Match[str], ref: date) -> Period | None:

@@ -17,14 +17,18 @@ from core.language.normalize import text_normalize
 from core.language.periods.builders import (
     _UNREAD,
     Builder,
+    _en_first,
+    _en_quarter_list,
     _first_quarters,
     _last_n,
     _months,
+    _quarter_list,
     _quarter_number,
     _quarter_range,
     _rel_year,
     _unread,
     _with_year,
+    _year_of,
     _year_range,
 )
 from core.language.periods.calendar import (
@@ -41,32 +45,52 @@ from core.language.periods.patterns import (
     _BAD_MONTH,
     _BAD_QUARTER,
     _EACH_QUARTER,
+    _EN_END_BEFORE,
+    _EN_FIRST_N,
     _EN_HALF,
     _EN_LAST_N,
     _EN_OF_YEAR,
     _EN_QUARTER,
+    _EN_QUARTER_LIST,
+    _EN_START_BEFORE,
     _EN_UNREAD,
+    _EN_WHOLE_YEAR,
+    _EN_YEAR_JOIN,
+    _END_AFTER,
     _FIRST_MONTHS,
     _FIRST_QUARTERS,
     _HALF,
+    _HALF_LIST,
     _LAST_N,
     _MONTHS,
     _NOT_A_QUANTITY,
     _ONE_MONTH,
     _ORDINAL,
     _QUARTER,
+    _QUARTER_LIST,
     _QUARTER_RANGE,
     _RECENT,
     _REL_YEAR,
     _RELATIVE_MONTH,
     _SHIFT_BACK_RE,
     _SHORT_YEAR,
+    _START_AFTER,
+    _WHOLE_YEAR,
     _YEAR,
+    _YEAR_END,
     _YEAR_PREFIX,
     _YEAR_RANGE,
+    _YEAR_START,
 )
 from core.language.periods.years import IMPLIED, NAMED, RELATIVE, Found, years_settle
 from core.model.types import Period
+
+
+def _both_halves(m: re.Match[str], ref: date) -> tuple[Period, ...] | None:
+    """`上、下半年`, `上下半年`: both halves of the year named (else this year's)."""
+    year = _year_of(m, ref)
+    return None if year is None else (_hy(year, "h1"), _hy(year, "h2"))
+
 
 _RULES: list[tuple[re.Pattern[str], Builder, str]] = [
     (_SHIFT_BACK_RE, _unread, NAMED),
@@ -74,6 +98,14 @@ _RULES: list[tuple[re.Pattern[str], Builder, str]] = [
     (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})\s?(?:的)?\s?{_QUARTER_RANGE}"), _quarter_range, NAMED),
     (re.compile(rf"{_QUARTER_RANGE}\s?(?:of\s)?(?:fy\s?)?{_YEAR}"), _quarter_range, NAMED),
     (re.compile(_QUARTER_RANGE), _quarter_range, IMPLIED),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})\s?(?:的)?\s?{_QUARTER_LIST}"), _quarter_list, NAMED),
+    (re.compile(_QUARTER_LIST), _quarter_list, IMPLIED),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})\s?(?:的)?\s?{_HALF_LIST}"), _both_halves, NAMED),
+    (re.compile(_HALF_LIST), _both_halves, IMPLIED),
+    (re.compile(rf"{_EN_QUARTER_LIST}{_EN_YEAR_JOIN}\s?{_YEAR}"), _en_quarter_list, NAMED),
+    (re.compile(_EN_QUARTER_LIST), _en_quarter_list, IMPLIED),
+    (re.compile(rf"{_EN_FIRST_N}{_EN_YEAR_JOIN}\s?{_YEAR}"), _en_first, NAMED),
+    (re.compile(_EN_FIRST_N), _en_first, IMPLIED),
     (re.compile(_LAST_N), _last_n, RELATIVE),
     (re.compile(_EN_LAST_N), _last_n, RELATIVE),
     (re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _MONTHS), _months, NAMED),
@@ -88,6 +120,8 @@ _RULES: list[tuple[re.Pattern[str], Builder, str]] = [
     (re.compile(_RELATIVE_MONTH), _unread, NAMED),
     (re.compile(_RECENT), _unread, NAMED),
     (re.compile(rf"{_EN_UNREAD}(?:(?: of)?(?: fy)?\s?{_ANY_YEAR})?"), _unread, NAMED),
+    (re.compile(rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})\s?(?:的)?\s?{_WHOLE_YEAR}"), _with_year(lambda y, m: _fy(y)), NAMED),
+    (re.compile(rf"{_EN_WHOLE_YEAR}{_EN_YEAR_JOIN}\s?{_YEAR}"), _with_year(lambda y, m: _fy(y)), NAMED),
     (re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _HALF), lambda m, r: _hy(_rel_year(m, r), m.group("half")), NAMED),
     (
         re.compile(_REL_YEAR + r"\s?(?:的)?\s?" + _QUARTER),
@@ -165,6 +199,8 @@ _RULES: list[tuple[re.Pattern[str], Builder, str]] = [
         IMPLIED,
     ),
     (re.compile(_EN_QUARTER + r"(?![a-z])"), lambda m, r: _qtr(r.year, _ORDINAL[m.group("ord")]), IMPLIED),
+    (re.compile(rf"{_WHOLE_YEAR}|{_EN_WHOLE_YEAR}|{_YEAR_END}"), lambda m, r: _fy(r.year), IMPLIED),
+    (re.compile(_YEAR_START), _unread, NAMED),
     (re.compile(_YEAR + _NOT_A_QUANTITY), lambda m, r: _fy(int(m.group("year"))), NAMED),
 ]
 
@@ -183,7 +219,33 @@ def _claim(text: str, reference: date) -> tuple[Found, ...]:
             # a range claims one span for every period of it, in order
             for period in (built,) if isinstance(built, Period) else built or ():
                 claimed.append((start, end, period, year))
-    return tuple(_each_quarter(text, sorted(claimed, key=lambda item: item[0])))
+    return tuple(_each_quarter(text, _edges(text, sorted(claimed, key=lambda item: item[0]))))
+
+
+def _edges(text: str, claimed: list[Found]) -> list[Found]:
+    """A period with the words of its end (`2025年末`, `第三季度末`, `the end of 2025`) is the
+    period; with the words of its start (`2025年初`, `the beginning of 2025`) it is a stretch no
+    period type holds, asked back. A range is left as it is."""
+    spans = [(start, end) for start, end, _, _ in claimed]
+    edged: list[Found] = []
+    for start, end, period, year in claimed:
+        if period == _UNREAD or spans.count((start, end)) > 1:
+            edged.append((start, end, period, year))
+            continue
+        new_start, new_end, read = start, end, period
+        after = _END_AFTER[period.period_type].match(text, end)
+        starts = _START_AFTER.match(text, end)
+        before = _EN_END_BEFORE.search(text[:start]) or _EN_START_BEFORE.search(text[:start])
+        if after is not None:
+            new_end = after.end()
+        elif starts is not None:
+            new_end, read = starts.end(), _UNREAD
+        if before is not None:
+            new_start = before.start()
+            read = _UNREAD if before.re is _EN_START_BEFORE else read
+        free = all(e <= new_start or new_end <= s for s, e in spans if (s, e) != (start, end))
+        edged.append((new_start, new_end, read, year) if free else (start, end, period, year))
+    return edged
 
 
 def _each_quarter(text: str, claimed: list[Found]) -> list[Found]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-_CN_DIGIT = {"一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
+_CN_DIGIT = {"一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4, "首": 1}
 _CN_NUMBER = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _YEAR = r"(?<![0-9.])(?P<year>199[0-9]|20[0-9]{2}|2100)(?![0-9])"
 # A two-digit year is read only right before 年 (`24年`), never after a digit or a word that makes
@@ -26,7 +26,8 @@ _NOT_A_QUANTITY = (
     r"|(?:million|billion|thousand|trillion)s?)(?![a-z])))"
 )
 _HALF = r"(?P<half>上半年|下半年|上半|下半|h1|h2)"
-_QUARTER = r"(?:(?<![a-z])q(?P<q1>[1-4])|第(?P<q2>[一二三四1-4])季度?|(?P<q3>[一二三四])季度)"
+# `第四季` and `首季` (Hong Kong usage) say the quarter without 度; `四季` alone is the four seasons.
+_QUARTER = r"(?:(?<![a-z])q(?P<q1>[1-4])|第(?P<q2>[一二三四1-4])季度?|(?P<q3>[一二三四])季度|(?P<q4>首)季度?)"
 _MONTH = r"(?:1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])"
 _MONTHS = rf"(?<![0-9一二三四五六七八九十])(?P<m1>{_MONTH})\s?月?\s?(?:-|~|〜|至|到|—|–)\s?(?P<m2>{_MONTH})\s?月份?"
 # `2025年前6个月` is the months from January (without a year it may mean the last six);
@@ -101,10 +102,65 @@ _EN_MONTH = (
     r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
 _EN_UNREAD = (
-    r"(?<![a-z0-9])(?:9m|(?:the )?(?:first )?(?:nine|9) months|ytd|year[- ]to[- ]date|this month|last month"
+    r"(?<![a-z0-9])(?:9m|(?:the )?(?:first )?(?:nine|9) months|(?:the )?first (?:three|3) (?:fiscal )?quarters"
+    r"|ytd|year[- ]to[- ]date|this month|last month"
     rf"|{_EN_MONTH}\.?(?= (?:of )?{_ANY_YEAR}))(?![a-z])"
 )
 _ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+# what may stand between an English stretch and its year (`the first nine months of fiscal 2025`)
+_EN_YEAR_JOIN = r"(?: of| in| for)?(?: the)?(?: fiscal(?: year)?| fy)?"
+# `the first six months`, `first 2 quarters`: the stretch from the start of the year (like 前6个月)
+_EN_FIRST_N = (
+    r"(?<![a-z])(?:the )?first (?P<en>[0-9]{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r" (?:fiscal )?(?P<en_unit>months|quarters)(?![a-z])"
+)
+_EN_COUNTS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+}
+# The whole fiscal year of the year in context (`2025年全年`, `占全年的比重`, `full year 2025`): the
+# year named before it in the sentence, else the latest complete one (`years`).
+_WHOLE_YEAR = r"(?:全年度?|全财年|(?<!调)整个?(?:财年|年度|年))"
+_EN_WHOLE_YEAR = r"(?<![a-z])(?:the )?(?:full|whole|entire)[- ](?:fiscal )?year(?![a-z])"
+# A period's end (`2025年末`, `年底`, `第三季度末`, `at year end`, `the end of 2025`): a figure at a
+# date is the period's own figure, so the words belong to the period, never glued to a metric.
+# Its start (`2025年初`, `期初`, `the beginning of 2025`) is the day before it: a stretch no period
+# type holds, asked back (`periods_unread`) rather than answered for the year.
+# A bare 末, 底 or 初 only where it ends its word (not 末期股息, 底薪, 初步).
+_END = r"末(?![期端尾])|底(?![薪价线层部下])"
+_END_AFTER = {
+    "FY": re.compile(rf"\s?(?:的)?\s?(?:年末|年底|期末)|{_END}|\s?(?:fiscal )?year[- ]end(?![a-z])"),
+    "HY": re.compile(rf"\s?(?:的)?\s?期末|{_END}"),
+    "QUARTER": re.compile(rf"\s?(?:的)?\s?(?:期末|季末|季度末)|{_END}"),
+}
+_START_AFTER = re.compile(r"\s?(?:的)?\s?(?:年初|期初|季初)|初(?![步次级中心衷始])")
+_EN_END_BEFORE = re.compile(r"(?<![a-z])(?:(?:at|as of|as at) )?(?:the )?end of (?:the )?$")
+_EN_START_BEFORE = re.compile(r"(?<![a-z])(?:(?:at|as of|as at) )?(?:the )?(?:beginning|start) of (?:the )?$")
+_YEAR_END = r"(?<![年0-9])(?:年末|年底)|(?<![a-z])(?:(?:at|as of|as at) )?(?:the )?(?:fiscal )?year[- ]end(?![a-z])"
+_YEAR_END += r"|(?<![a-z])(?:(?:at|as of|as at) )?the end of the (?:fiscal )?year(?![a-z])"
+_YEAR_START = r"(?<![年0-9])年初|(?<![a-z])(?:at )?the (?:beginning|start) of the (?:fiscal )?year(?![a-z])"
+# Quarters or halves listed with their word said once (`第三和第四季度`, `三、四季度`, `上、下半年`,
+# `the third and fourth quarters`): each of them, as if the word followed each.
+_LIST_AND = r"\s?(?:和|与|及|以及|跟|、|,|/|&)\s?"
+_QUARTER_LIST = (
+    r"(?P<ql>(?:第|(?<![前近第0-9a-z一二三四五六七八九十两]))[一二三四1-4](?:" + _LIST_AND + r"第?[一二三四1-4])+)季度?"
+)
+_HALF_LIST = rf"(?<![以向往])上(?:{_LIST_AND})?下半年"
+_EN_ORDINAL = r"(?:first|second|third|fourth|1st|2nd|3rd|4th)"
+_EN_QUARTER_LIST = (
+    rf"(?<![a-z])(?:the )?(?P<el>{_EN_ORDINAL}(?:(?:,|,? and|,? &| and| &) (?:the )?{_EN_ORDINAL})+)"
+    r" (?:fiscal )?quarters(?![a-z])"
+)
 _EN_HALF = r"(?<![a-z])(?P<ord>first|second|1st|2nd) half"
 _EN_QUARTER = r"(?<![a-z])(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th) quarter"
 _EN_OF_YEAR = rf"(?: of)?(?: the)?(?: fiscal(?: year)?| fy)?\s?{_YEAR}"
@@ -118,6 +174,6 @@ _LIST_JOINER = re.compile(r"(?:\s|和|与|及|以及|、|,|/|跟|或|至|到|-|~
 _CUMULATIVE = re.compile(
     rf"(?:{_REL_YEAR}|{_YEAR_PREFIX})?\s?(?:的)?\s?"
     r"(?:前(?:三|3)个?季度?|(?:1|一)\s?月?\s?(?:-|~|〜|至|到|—|–)\s?(?:9|九)\s?月份?"
-    r"|(?:9m|(?:the )?first (?:nine|9) months)"
-    r"(?:(?: of)?(?: fy)?\s?(?P<ey>199[0-9]|20[0-9]{2}|2100))?)"
+    r"|(?:9m|(?:the )?first (?:nine|9) months|(?:the )?first (?:three|3) (?:fiscal )?quarters)"
+    rf"(?:{_EN_YEAR_JOIN}\s?(?P<ey>199[0-9]|20[0-9]{{2}}|2100))?)"
 )

@@ -6,7 +6,8 @@ years settled, in reading order:
 
 1. a period without a year takes the named year of the period before it in the same sentence
    (`2025年第三季度和第四季度`, `2025年第四季度营收较第三季度`), else of the period it is listed with
-   right after it (`Q3 and Q4 2025`);
+   right after it (`Q3 and Q4 2025`); the whole year (`全年`, `the full year`) is the year of a
+   part of it named anywhere in its sentence (`what share of the full year was Q4 2024`);
 2. the periods still without one are the latest complete such periods at the reference date,
    and share one year, the latest in which all of them are complete (at 2026-08-15,
    `上半年和下半年` is 2025H1 and 2025H2). Never a period that has not ended: at 2026-03-15,
@@ -42,7 +43,8 @@ Found = tuple[int, int, Period, str]
 
 def years_carry(text: str, found: list[Found]) -> list[Found]:
     """A period whose year was only implied takes the named year of the period before it in the
-    same sentence, else of the period it is listed with right after it."""
+    same sentence, else of the period it is listed with right after it; the whole year, that of
+    a part of it named later in its sentence."""
     items = list(found)
 
     def joined(left: Found, right: Found) -> bool:
@@ -59,6 +61,10 @@ def years_carry(text: str, found: list[Found]) -> list[Found]:
         item, after = items[i], items[i + 1]
         if item[3] == IMPLIED and after[3] == NAMED and joined(item, after):
             items[i] = (item[0], item[1], _in_year(item[2], after[2].year), NAMED)
+    for i, item in enumerate(items):
+        part = next((a for a in items[i + 1 :] if a[3] == NAMED and a[2].period_type != "FY"), None)
+        if item[3] == IMPLIED and item[2].period_type == "FY" and part is not None and one_sentence(item, part):
+            items[i] = (item[0], item[1], _in_year(item[2], part[2].year), NAMED)
     return items
 
 

@@ -9,6 +9,9 @@
   TOTAL; one entity of its parent. A whole that cannot be told is refused, never guessed.
   Shares asked for two periods of one type are followed by their change in percentage points
   (`对比：FY2025 较 FY2024 +3.97 个百分点`).
+
+A half or a year not stored is derived from the other periods of its key (`下半年营收是上半年的
+几倍`, `下半年占全年的比重`: H2 as FY − H1 or Q3 + Q4), shown first with its formula and inputs.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from core.engine import CannotCompute, Computed, ratio_compute, share_compute
 from core.engine.aggregate import period_contains
 from core.model.types import OP_RATIO, OP_SHARE, Operation, Period, SubTask
 from core.routes.computed.answer import Item
-from core.routes.computed.change import two_periods
+from core.routes.computed.change import derived_first, two_periods, with_derived
 from core.routes.computed.composed import shares_difference
 from core.routes.computed.subjects import Axes, Context, refusal
 
@@ -56,10 +59,10 @@ def ratio_items(context: Context, axes: Axes, operation: Operation) -> list[Item
     for task in axes.tasks():
         if getattr(task, axis) != values[0]:
             continue
-        outcome = ratio_compute(context.lookup, task, replace(task, **{axis: values[1]}), **context.options)
+        outcome, derived = with_derived(context, ratio_compute, task, replace(task, **{axis: values[1]}))
         asked = context.asked(task, f"与{other[0]}之比", f"to {other[1]} ratio")
-        items.append(Item(outcome, asked, multiple=axis != "metric"))
-    return items
+        items.extend([*derived, Item(outcome, asked, multiple=axis != "metric")])
+    return derived_first(items)
 
 
 def _period_pair(periods: tuple[Period, ...]) -> tuple[Period, Period] | None:
@@ -127,11 +130,12 @@ def share_items(context: Context, axes: Axes, operation: Operation) -> list[Item
         if whole is None:
             outcome = _no_whole(context, part)
         else:
-            outcome = share_compute(context.lookup, part, whole, parents=parents, **context.options)
+            outcome, derived = with_derived(context, share_compute, part, whole, parents=parents)
+            items.extend(derived)
             if isinstance(outcome, Computed):
                 shares[(part, whole)] = outcome
         items.append(Item(outcome, asked))
-    return items + _share_changes(context, axes, shares)
+    return derived_first(items + _share_changes(context, axes, shares))
 
 
 def _share_changes(context: Context, axes: Axes, shares: dict[tuple[SubTask, SubTask], Computed]) -> list[Item]:
@@ -146,8 +150,8 @@ def _share_changes(context: Context, axes: Axes, shares: dict[tuple[SubTask, Sub
             continue
         before = (replace(part, period=earlier), replace(whole, period=earlier))
         if before in shares:
-            change = shares_difference(context.lookup, (part, whole), before, **context.options)
-            items.append(Item(change, line=True))
+            change, derived = with_derived(context, shares_difference, (part, whole), before)
+            items.extend([*derived, Item(change, line=True)])
     return items
 
 

@@ -7,12 +7,18 @@
   (metrics, else entities, else channels), else the later of the listed periods minus the
   earlier, else the growth's absolute change;
 - CAGR: between the first and last listed years.
+
+A half or a year not stored is derived from the other periods of its key wherever it is
+compared (`下半年比上半年增长多少`: H2 as FY − H1 or Q3 + Q4, `derived_run`): the derived value is
+shown first, with its formula and inputs, and the comparison's formula is written over them.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from core.engine import (
     QOQ,
@@ -27,13 +33,47 @@ from core.engine import (
 )
 from core.engine.build import describe
 from core.engine.change import gap_names, rate_gap_compute
+from core.engine.derive import derived_run
+from core.engine.outcome import KIND_DERIVED
 from core.model.types import OP_CAGR, OP_DIFFERENCE, OP_GROWTH, Operation, Period, SubTask
 from core.routes.computed.answer import Item
 from core.routes.computed.composed import change_renamed
 from core.routes.computed.subjects import Axes, Context, refusal, units_refusal
 
 _COMPARISON_WORDS = {YOY: ("同比", "YoY"), QOQ: ("环比", "QoQ")}
+_DISAGREE = ("【推算结果不一致】", "[Derivations disagree]")
 _AXES = ("metric", "entity", "channel")  # a difference's pair is read on the first listing two
+
+
+def with_derived(context: Context, compute: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, list[Item]]:
+    """`compute(lookup, *args, **kwargs)` with the context's options, a half or a year not stored
+    derived from the other periods of its key (`derived_run`); and the derived values it used,
+    as items to show before its result (two that disagree flagged, the computation refused)."""
+    glossary = context.glossary
+
+    def aggregation(code: str) -> str:
+        info = glossary.metrics.get(code)
+        return info.adds_up if info is not None else ""
+
+    derived = derived_run(
+        lambda lookup: compute(lookup, *args, **context.options, **kwargs),
+        context.lookup,
+        aggregation=aggregation,
+        label=glossary.display,
+        prefetch=lambda tasks: context.lookup.prefetch(tasks, glossary.formula_metrics),
+    )
+    shown = []
+    for i, item in enumerate(derived.shown):
+        assert item.subject is not None
+        lead = _DISAGREE if derived.disagree and i == 0 else ("", "")
+        shown.append(Item(item, context.asked(item.subject, "", ""), lead=lead))
+    return derived.outcome, shown
+
+
+def derived_first(items: list[Item]) -> list[Item]:
+    """The derived values before the results that used them, each once."""
+    derived = [i for i in items if isinstance(i.outcome, Computed) and i.outcome.kind == KIND_DERIVED]
+    return [*dict.fromkeys(derived), *(i for i in items if i not in derived)]
 
 
 def growth_items(context: Context, axes: Axes, operation: Operation) -> list[Item]:
@@ -48,14 +88,16 @@ def growth_items(context: Context, axes: Axes, operation: Operation) -> list[Ite
     # a series' periods and the ones they compare with, read at once rather than period by period
     compared = [comparison_task(task, operation.comparison) for task in tasks]
     context.lookup.prefetch([*tasks, *compared], context.glossary.formula_metrics)
-    items = []
+    items, derived = [], []
     for task in tasks:
-        outcome = growth_compute(context.lookup, task, operation.comparison, **context.options)
+        outcome, shown = with_derived(context, growth_compute, task, operation.comparison)
+        derived.extend(shown)
         asked = context.asked(
             task, f"{zh}变动额" if change_only else f"{zh}增长率", f"{en} change" if change_only else f"{en} growth"
         )
         items.append(Item(outcome, asked, (zh, en), change_only))
-    return _by_rate(context, items, operation) if operation.ranked and len(items) > 1 else items
+    ranked = _by_rate(context, items, operation) if operation.ranked and len(items) > 1 else items
+    return derived_first([*derived, *ranked])
 
 
 def _rate_gap(context: Context, axes: Axes, operation: Operation) -> list[Item]:
@@ -71,10 +113,10 @@ def _rate_gap(context: Context, axes: Axes, operation: Operation) -> list[Item]:
         second = replace(first, period=axes.periods[1])
     else:
         second = comparison_task(first, operation.comparison)
-    outcome = rate_gap_compute(context.lookup, first, second, operation.comparison, **context.options)
+    outcome, derived = with_derived(context, rate_gap_compute, first, second, operation.comparison)
     asked = context.asked(first, "增长率之差", "growth gap")
     if isinstance(outcome, CannotCompute):
-        return [Item(outcome, asked)]
+        return derived_first([*derived, Item(outcome, asked)])
     gap, one, other = outcome
 
     def rate(task: SubTask, item: Computed, language: str) -> str:
@@ -87,7 +129,7 @@ def _rate_gap(context: Context, axes: Axes, operation: Operation) -> list[Item]:
         f"{rate(first, one, 'zh')}；{rate(second, other, 'zh')}。",
         f"{rate(first, one, 'en')}; {rate(second, other, 'en')}.",
     )
-    return [Item(gap, asked, lead=lead)]
+    return derived_first([*derived, Item(gap, asked, lead=lead)])
 
 
 def _by_rate(context: Context, items: list[Item], operation: Operation) -> list[Item]:
@@ -148,9 +190,8 @@ def _between(context: Context, axes: Axes, base: Period, current: Period, *, gro
     span = f"{base.label}–{current.label}"
     for metric, entity, channel in itertools.product(axes.metrics, axes.entities, axes.channels):
         task = SubTask(metric, entity, current, channel)
-        outcome: Change | CannotCompute = difference_compute(
-            context.lookup, task, replace(task, period=base), **context.options
-        )
+        outcome, derived = with_derived(context, difference_compute, task, replace(task, period=base))
+        items.extend(derived)
         if growth and isinstance(outcome, Change):
             zh, en = (describe(task, context.glossary.display, lang, entity=False) for lang in ("zh", "en"))
             outcome = change_renamed(
@@ -166,7 +207,24 @@ def _between(context: Context, axes: Axes, base: Period, current: Period, *, gro
             else context.asked(task, f"较 {base.label} 的差额", f"difference vs {base.label}")
         )
         items.append(Item(outcome, asked, words))
-    return items
+    return derived_first(items)
+
+
+def derived_pair(context: Context, tasks: Sequence[SubTask]) -> Item | None:
+    """The change between two keys listed at their level that differ only in period, of one type,
+    when one of them is a half or a year not stored (`H2 vs H1`): the later against the earlier,
+    over the derivation, with its formula and inputs; None when they are not such a pair or it
+    cannot be computed. (Two stored facts make their difference line from the facts themselves.)"""
+    if len(tasks) != 2 or any(t.metric in context.glossary.formula_metrics for t in tasks):
+        return None
+    older, newer = sorted(tasks, key=lambda t: t.period.sort_key)
+    if replace(older, period=newer.period) != newer or older.period.period_type != newer.period.period_type:
+        return None
+    if all(context.lookup(t) is not None for t in tasks):
+        return None
+    axes = Axes((newer.metric,), (newer.entity,), (older.period, newer.period), (newer.channel,))
+    item = _between(context, axes, older.period, newer.period, growth=False)[-1]
+    return item if isinstance(item.outcome, Change) else None
 
 
 def difference_items(context: Context, axes: Axes, operation: Operation) -> list[Item]:
@@ -204,12 +262,13 @@ def _gaps(context: Context, axes: Axes, axis: str) -> list[Item]:
         if getattr(task, axis) != first:
             continue
         base = replace(task, **{axis: second})
-        outcome = difference_compute(context.lookup, task, base, **context.options)
+        outcome, derived = with_derived(context, difference_compute, task, base)
+        items.extend(derived)
         if axis != "metric" and isinstance(outcome, Change):
             outcome = change_renamed(outcome, OP_DIFFERENCE, *gap_names(task, base, label))
         asked = context.asked(task, f"与{other[0]}的差额", f"difference from {other[1]}")
         items.append(Item(outcome, asked, other=other))
-    return items
+    return derived_first(items)
 
 
 def cagr_items(context: Context, axes: Axes, operation: Operation) -> list[Item]:
@@ -226,6 +285,7 @@ def cagr_items(context: Context, axes: Axes, operation: Operation) -> list[Item]
                 "A CAGR needs a start and an end year (e.g. 2022 to 2025).",
             )
         else:
-            outcome = cagr_compute(context.lookup, task, ordered[0], **context.options)
+            outcome, derived = with_derived(context, cagr_compute, task, ordered[0])
+            items.extend(derived)
         items.append(Item(outcome, asked))
-    return items
+    return derived_first(items)

@@ -18,6 +18,7 @@ from tests.fakes import InMemoryFactStore
 
 REF = date(2026, 3, 15)
 FY2024, FY2025 = Period("FY", "2024"), Period("FY", "2025")
+Q1, Q2, Q4 = (Period("QUARTER", f"2025Q{n}") for n in (1, 2, 4))
 GROWTH = Operation(OP_GROWTH, cue="同比增长")
 SOURCE = "source"
 
@@ -48,6 +49,7 @@ def previous_of(name: str, glossary: GlossarySnapshot) -> ParsedIntent:
         "hong kong revenue": parse("香港2025年营收是多少", glossary),
         "hong kong revenue growth": replace(parse("香港2025年营收同比增长多少", glossary), operation=GROWTH),
         "group gross margin": parse("集团2025年毛利率是多少", glossary),
+        "group q1 revenue": parse("集团2025年第一季度营收是多少", glossary),
     }[name]
 
 
@@ -59,6 +61,26 @@ INHERITS = [
     ("group revenue", "线上呢", (("REVENUE",), ("ACME_GROUP",), (FY2025,), "ONLINE", None, "structured")),
     ("group revenue", "what about Hong Kong?", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "structured")),
     ("hong kong 2023 revenue", "and last year?", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "structured")),
+    # English and Cantonese follow-ups read as the Mandarin ones: their own words (how about, 咁,
+    # 又点) are never a topic
+    ("group revenue", "How about Hong Kong?", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "structured")),
+    ("group revenue", "And Hong Kong?", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "structured")),
+    ("group revenue", "and for Hong Kong?", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "structured")),
+    (
+        "group revenue growth",
+        "How about Hong Kong?",
+        (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", OP_GROWTH, "structured"),
+    ),
+    (
+        "group revenue growth",
+        "And Hong Kong?",
+        (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", OP_GROWTH, "structured"),
+    ),
+    ("group q1 revenue", "How about Q2?", (("REVENUE",), ("ACME_GROUP",), (Q2,), "TOTAL", None, "structured")),
+    ("group q1 revenue", "What about Q2?", (("REVENUE",), ("ACME_GROUP",), (Q2,), "TOTAL", None, "structured")),
+    ("group q1 revenue", "咁第四季呢？", (("REVENUE",), ("ACME_GROUP",), (Q4,), "TOTAL", None, "structured")),
+    ("group q1 revenue", "咁香港呢？", (("REVENUE",), ("ACME_HK",), (Q1,), "TOTAL", None, "structured")),
+    ("group q1 revenue", "香港又點呀？", (("REVENUE",), ("ACME_HK",), (Q1,), "TOTAL", None, "structured")),
     (
         "group revenue growth",
         "那净利润呢",
@@ -159,6 +181,9 @@ KEEPS_ITS_OWN = [
     ("group revenue", "哪些文件提到了香港呢"),  # a document question
     ("group revenue", "那香港的监管呢"),  # a slot plus a topic of its own
     ("group revenue", "what about the regulation in Hong Kong?"),
+    ("group revenue", "How about the regulation in Hong Kong?"),
+    ("group revenue", "How is Hong Kong doing?"),
+    ("group q1 revenue", "咁監管呢？"),
     ("group revenue", "那竞安呢"),  # a competitor: the gate's, never a continuation
     ("group revenue", "谢谢"),
     ("group revenue", "呢？"),  # says nothing that could be continued

@@ -150,7 +150,10 @@ TABLE: list[tuple[str, dict[str, Any]]] = [
     ("集团2025年线上和门店收入合计", dict(op="sum", channels=("ONLINE", "STORE"), entities=("ACME_GROUP",))),
     ("2025年香港和东南亚营收一共多少", dict(op="sum", entities=("ACME_HK", "ACME_SEA"))),
     ("集团2025年营收（不含香港）是多少", dict(op="exclude", entities=("ACME_GROUP", "ACME_HK"), metrics=("REVENUE",))),
-    ("What was ACME Group's FY2025 revenue excluding Hong Kong?", dict(op="exclude", entities=("ACME_GROUP", "ACME_HK"))),
+    (
+        "What was ACME Group's FY2025 revenue excluding Hong Kong?",
+        dict(op="exclude", entities=("ACME_GROUP", "ACME_HK")),
+    ),
     ("2025年营业利润为负的地区有哪些", dict(op="filter", metrics=("OPERATING_PROFIT",))),
     ("Which regions grew revenue faster than 10% in FY2025?", dict(op="filter", metrics=("REVENUE",))),
     ("2025年各子公司营收合计", dict(op="sum", over="entities", entities=SUBSIDIARIES)),

@@ -4,10 +4,10 @@ A seeded generator gives each subsidiary of the home entity REVENUE, OPERATING_P
 NET_PROFIT (CNY_M), GROSS_MARGIN (PCT, stored in percent) and NEW_STORES (COUNT) for
 FY2023–FY2025, 2024Q4 and the quarters of 2025, REVENUE also by channel, with zero and negative
 figures, missing facts, RESTRICTED facts, ties and rates that fall exactly half-way at the
-displayed decimal. Each case is answered by `answer_question`
-from a hand-built intent and compared with an oracle written here in `Decimal` (34 significant
-digits, half-up display): the answer kind, every computed value, unit and display, the input
-facts in order, the keys not found, the formula and the result line.
+displayed decimal; a year missing with its four quarters seen is derived from them. Each case is
+answered by `answer_question` from a hand-built intent and compared with an oracle written here
+in `Decimal` (34 significant digits, half-up display): the answer kind, every computed value, unit
+and display, the input facts in order, the keys not found, the formula and the result line.
 
 RESTRICTED figures carry three decimal places and no other figure does, so an uncleared answer
 showing three decimals would be showing one.
@@ -371,6 +371,80 @@ def found_or_missing(
     return found, [t for t, f in zip(tasks, found, strict=True) if f is None]
 
 
+# A year a case needs and does not see is derived from its four quarters when each is seen (a
+# flow; the field holds no halves): shown first as a `derived` value, and the computation's formula
+# reads it in parentheses over the quarters. One key that cannot be derived leaves every missing
+# key missing (`derived_run`).
+
+
+@dataclass(frozen=True)
+class Figure:
+    """An operand as the oracle sees it: a stored fact, or a year summed from its quarters."""
+
+    task: SubTask
+    value: Decimal
+    unit: str
+    facts: tuple[FactRecord, ...]
+
+    @property
+    def derived(self) -> bool:
+        return len(self.facts) > 1
+
+    def ref(self, *, entity: bool = False, channel: bool = False) -> str:
+        if not self.derived:
+            return ref(self.task, entity=entity, channel=channel)
+        return f"({self.parts(entity=entity, channel=channel)})"
+
+    def parts(self, *, entity: bool = False, channel: bool = False) -> str:
+        return " + ".join(ref(replace(self.task, period=f.period), entity=entity, channel=channel) for f in self.facts)
+
+
+def quarters_of(data: Generated, task: SubTask, cleared: bool) -> tuple[FactRecord, ...] | None:
+    if task.period.period_type != "FY" or task.metric not in ADDITIVE:
+        return None
+    found = [data.seen(replace(task, period=quarter(task.period.year, q)), cleared) for q in range(1, 5)]
+    facts = tuple(f for f in found if f is not None)
+    return facts if len(facts) == 4 and len({f.unit for f in facts}) == 1 else None
+
+
+def figures_or_missing(data: Generated, tasks: Sequence[SubTask], cleared: bool) -> tuple[list[Figure], list[SubTask]]:
+    found, missing = found_or_missing(data, tasks, cleared)
+    years = {t.key: quarters_of(data, t, cleared) for t in missing}
+    if any(q is None for q in years.values()):
+        return [], missing
+    figures = []
+    for task, fact in zip(tasks, found, strict=True):
+        facts = (fact,) if fact is not None else years[task.key]
+        assert facts is not None
+        total = D(0)
+        for f in facts:
+            total = CTX.add(total, f.value)
+        figures.append(Figure(task, total, facts[0].unit, facts))
+    return figures, []
+
+
+def derived_first(data: Generated, expect: Expect, figures: Sequence[Figure]) -> Expect:
+    """`expect` after the derived values it used, each shown first with its formula and inputs."""
+    derived = list({f.task.key: f for f in figures if f.derived}.values())
+    quarters = tuple(SubTask(f.metric, f.entity, f.period, f.channel).key for d in derived for f in d.facts)
+    if not derived or expect.kind == "refusal":
+        return replace(expect, touched=(*expect.touched, *quarters))
+    first = derived[0]
+    channel = f"（{data.name('channel', first.task.channel)}）" if first.task.channel != "TOTAL" else ""
+    head = (
+        f"{data.name('entity', first.task.entity)} {first.task.period.label} {data.name('metric', first.task.metric)}"
+    )
+    return replace(
+        expect,
+        category="derived",
+        computed=(*(("derived", d.unit, d.value, plain(d.value)) for d in derived), *expect.computed),
+        facts=tuple(dict.fromkeys([*(f for d in derived for f in d.facts), *expect.facts])),
+        first_line=f"{head}{channel}（推算）为 {plain(first.value)}{SUFFIX[first.unit]}。",
+        formulas=(*(d.parts() for d in derived), *(expect.formulas or ())),
+        touched=(*expect.touched, *quarters),
+    )
+
+
 def previous(period: Period, comparison: str) -> Period:
     if period.period_type == "FY":
         return fy(period.year - 1)
@@ -392,16 +466,27 @@ def ref(task: SubTask, *, entity: bool = False, channel: bool = False) -> str:
 def change_expect(data: Generated, kind: str, task: SubTask, base_task: SubTask, words: str, cleared: bool) -> Expect:
     """A growth or a difference: the rate (base > 0) then the change; PCT in percentage points."""
     touched = (task.key, base_task.key)
-    (current, base), missing = found_or_missing(data, [task, base_task], cleared)
+    figures, missing = figures_or_missing(data, [task, base_task], cleared)
     if missing:
-        return replace(refused("missing", missing, *missing_phrases(data, missing)), touched=touched)
-    assert current is not None and base is not None
+        return derived_first(
+            data, replace(refused("missing", missing, *missing_phrases(data, missing)), touched=touched), []
+        )
+    expect = _change_expect(data, kind, figures, words, touched)
+    return derived_first(data, expect, figures)
+
+
+def _change_expect(
+    data: Generated, kind: str, figures: Sequence[Figure], words: str, touched: tuple[tuple[str, ...], ...]
+) -> Expect:
+    current, base = figures
+    task = current.task
+    facts = tuple(f for figure in figures for f in figure.facts)
     change = CTX.subtract(current.value, base.value)
     sign = change.compare(D(0))
     channel = f"（{data.name('channel', task.channel)}）" if task.channel != "TOTAL" else ""
     head = f"{data.name('entity', task.entity)} {task.period.label} {data.name('metric', task.metric)}{channel}"
     head += words
-    change_formula = f"{ref(task)} - {ref(base_task)}"
+    change_formula = f"{current.ref()} - {base.ref()}"
     if current.unit == "PCT":
         shown = plain(change)
         line = head + ("持平。" if sign == 0 else f"{'上升' if sign > 0 else '下降'} {shown.lstrip('-')} 个百分点。")
@@ -409,7 +494,7 @@ def change_expect(data: Generated, kind: str, task: SubTask, base_task: SubTask,
             "answer",
             "pp",
             ((kind, "PP", change, f"{shown} pp"),),
-            (current, base),
+            facts,
             first_line=line,
             formulas=(change_formula,),
             touched=touched,
@@ -426,7 +511,7 @@ def change_expect(data: Generated, kind: str, task: SubTask, base_task: SubTask,
             "answer",
             category,
             (amount_item,),
-            (current, base),
+            facts,
             first_line=line,
             formulas=(change_formula,),
             touched=touched,
@@ -442,9 +527,9 @@ def change_expect(data: Generated, kind: str, task: SubTask, base_task: SubTask,
         "answer",
         "flat" if sign == 0 else "half_way" if half_way(rate) else "rate",
         ((kind, "PCT", rate, shown), amount_item),
-        (current, base),
+        facts,
         first_line=line,
-        formulas=(f"({change_formula}) / {ref(base_task)}", change_formula),
+        formulas=(f"({change_formula}) / {base.ref()}", change_formula),
         touched=touched,
     )
 
@@ -471,10 +556,12 @@ def cagr_expect(data: Generated, case: Case, cleared: bool) -> Expect:
     task = SubTask(case.metrics[0], case.entities[0], end)
     first_task = replace(task, period=start)
     touched = (task.key, first_task.key)
-    (last, first), missing = found_or_missing(data, [task, first_task], cleared)
+    figures, missing = figures_or_missing(data, [task, first_task], cleared)
     if missing:
-        return replace(refused("missing", missing, *missing_phrases(data, missing)), touched=touched)
-    assert first is not None and last is not None
+        return derived_first(
+            data, replace(refused("missing", missing, *missing_phrases(data, missing)), touched=touched), []
+        )
+    last, first = figures
     if last.unit == "PCT":
         return replace(refused("percent", (), "百分比指标不计算复合增长率"), touched=touched)
     if first.value <= 0 or last.value <= 0:
@@ -483,27 +570,53 @@ def cagr_expect(data: Generated, case: Case, cleared: bool) -> Expect:
     shown = percent(value)
     metric = data.name("metric", task.metric)
     line = f"{data.name('entity', task.entity)} {metric}复合年增长率（FY2023–FY2025）为 {shown}。"
-    return Expect(
+    expect = Expect(
         "answer",
         "cagr",
         (("cagr", "PCT", value, shown),),
-        (last, first),
+        (*last.facts, *first.facts),
         first_line=line,
         tolerance=D("1e-30") * max(D(1), abs(value)),
         touched=touched,
     )
+    derived = derived_first(data, expect, figures)
+    return replace(derived, formulas=None)  # a power: its value is compared within a tolerance
 
 
 def quotient_expect(
-    data: Generated, kind: str, part_task: SubTask, whole_task: SubTask, cleared: bool, formula: str, line: str
+    data: Generated,
+    kind: str,
+    part_task: SubTask,
+    whole_task: SubTask,
+    cleared: bool,
+    line: str,
+    *,
+    entity: bool = False,
+    channel: bool = False,
 ) -> Expect:
     """A ratio or a share: `part / whole` in percent, refused on a missing input, mixed units,
     a zero divisor, or (a share) a percentage or a whole that is not positive."""
     touched = (part_task.key, whole_task.key)
-    (part, whole), missing = found_or_missing(data, [part_task, whole_task], cleared)
+    figures, missing = figures_or_missing(data, [part_task, whole_task], cleared)
     if missing:
-        return replace(refused("missing", missing, *missing_phrases(data, missing)), touched=touched)
-    assert part is not None and whole is not None
+        return derived_first(
+            data, replace(refused("missing", missing, *missing_phrases(data, missing)), touched=touched), []
+        )
+    expect = _quotient_expect(kind, figures, line, touched, entity=entity, channel=channel)
+    return derived_first(data, expect, figures)
+
+
+def _quotient_expect(
+    kind: str,
+    figures: Sequence[Figure],
+    line: str,
+    touched: tuple[tuple[str, ...], ...],
+    *,
+    entity: bool,
+    channel: bool,
+) -> Expect:
+    part, whole = figures
+    formula = f"{part.ref(entity=entity, channel=channel)} / {whole.ref(entity=entity, channel=channel)}"
     if part.unit != whole.unit:
         return replace(refused("mixed_units", (), f"单位不一致（{part.unit}, {whole.unit}）"), touched=touched)
     if kind == "share" and part.unit == "PCT":
@@ -518,7 +631,7 @@ def quotient_expect(
         "answer",
         "half_way" if half_way(value) else kind,
         ((kind, "PCT", value, shown),),
-        (part, whole),
+        (*part.facts, *whole.facts),
         first_line=f"{line}为 {shown}。",
         formulas=(formula,),
         touched=touched,
@@ -531,9 +644,7 @@ def ratio_expect(data: Generated, case: Case, cleared: bool) -> Expect:
     denominator = replace(numerator, metric=case.metrics[1])
     names = [data.name("metric", m) for m in case.metrics]
     line = f"{data.name('entity', numerator.entity)} {period.label} {names[0]}与{names[1]}之比"
-    return quotient_expect(
-        data, "ratio", numerator, denominator, cleared, f"{ref(numerator)} / {ref(denominator)}", line
-    )
+    return quotient_expect(data, "ratio", numerator, denominator, cleared, line)
 
 
 def channel_share_expect(data: Generated, case: Case, cleared: bool) -> Expect:
@@ -542,8 +653,7 @@ def channel_share_expect(data: Generated, case: Case, cleared: bool) -> Expect:
     whole = replace(part, channel="TOTAL")
     metric, channel = data.name("metric", part.metric), data.name("channel", part.channel)
     line = f"{data.name('entity', part.entity)} {period.label} {metric}（{channel}）占{metric}比重"
-    formula = f"{ref(part)} / {ref(whole, channel=True)}"
-    return quotient_expect(data, "share", part, whole, cleared, formula, line)
+    return quotient_expect(data, "share", part, whole, cleared, line, channel=True)
 
 
 def parent_share_expect(data: Generated, case: Case, cleared: bool) -> Expect:
@@ -552,8 +662,7 @@ def parent_share_expect(data: Generated, case: Case, cleared: bool) -> Expect:
     whole = replace(part, entity=HOME)
     metric = data.name("metric", part.metric)
     line = f"{period.label} {data.name('entity', part.entity)}{metric}占{data.name('entity', HOME)}{metric}比重"
-    formula = f"{ref(part, entity=True)} / {ref(whole, entity=True)}"
-    return quotient_expect(data, "share", part, whole, cleared, formula, line)
+    return quotient_expect(data, "share", part, whole, cleared, line, entity=True)
 
 
 def margin_level_expect(data: Generated, case: Case, cleared: bool) -> Expect:
@@ -897,22 +1006,24 @@ OPERATORS = (
         "growth_yoy",
         _growth_draw("yoy", (fy(2024), fy(2025), fy(2025), quarter(2025, 4), quarter(2025, 2))),
         growth_expect,
-        ("rate", "half_way", "flat", "zero_base", "negative_base", "pp", "missing"),
+        ("rate", "half_way", "flat", "zero_base", "negative_base", "pp", "missing", "derived"),
     ),
     Operator(
         "growth_qoq",
         _growth_draw("qoq", (quarter(2025, 1), quarter(2025, 2), quarter(2025, 3), quarter(2025, 4), fy(2025))),
         growth_expect,
-        ("rate", "half_way", "zero_base", "negative_base", "pp", "missing"),
+        ("rate", "half_way", "zero_base", "negative_base", "pp", "missing", "derived"),
     ),
-    Operator("cagr", _cagr_draw, cagr_expect, ("cagr", "not_positive", "percent", "missing")),
+    Operator("cagr", _cagr_draw, cagr_expect, ("cagr", "not_positive", "percent", "missing", "derived")),
     Operator(
         "difference",
         _difference_draw,
         difference_expect,
-        ("rate", "half_way", "zero_base", "negative_base", "pp", "missing", "period_types"),
+        ("rate", "half_way", "zero_base", "negative_base", "pp", "missing", "period_types", "derived"),
     ),
-    Operator("ratio", _ratio_draw, ratio_expect, ("ratio", "half_way", "zero_divisor", "mixed_units", "missing")),
+    Operator(
+        "ratio", _ratio_draw, ratio_expect, ("ratio", "half_way", "zero_divisor", "mixed_units", "missing", "derived")
+    ),
     Operator(
         "margin_level", _margin_draw, margin_level_expect, ("stored", "formula", "half_way", "zero_divisor", "missing")
     ),
@@ -920,9 +1031,14 @@ OPERATORS = (
         "channel_share",
         _channel_share_draw,
         channel_share_expect,
-        ("share", "half_way", "not_positive", "percent", "missing"),
+        ("share", "half_way", "not_positive", "percent", "missing", "derived"),
     ),
-    Operator("parent_share", _parent_share_draw, parent_share_expect, ("share", "not_positive", "percent", "missing")),
+    Operator(
+        "parent_share",
+        _parent_share_draw,
+        parent_share_expect,
+        ("share", "not_positive", "percent", "missing", "derived"),
+    ),
     Operator("sum", _sum_draw, sum_expect, ("sum", "missing", "percent", "mixed_metrics", "overlap")),
     Operator("listed_rank", _listed_rank_draw, listed_rank_expect, ("rank", "tie", "with_missing", "lone")),
 )
