@@ -36,7 +36,15 @@ from core.parse.defined.expression import (
     words_start,
 )
 
-__all__ = ["DEFINED", "DefinedQuestion", "definition_apply", "definition_read", "statement_spans"]
+__all__ = [
+    "ASKING_TAIL",
+    "DEFINED",
+    "DefinedQuestion",
+    "definition_apply",
+    "definition_read",
+    "spans_blanked",
+    "statement_spans",
+]
 
 _STATEMENTS = re.compile(
     r"(?:consolidated )?(?:statements? of (?:cash flows?|income|operations|earnings|comprehensive income|"
@@ -85,10 +93,10 @@ def statement_spans(normalized: str) -> list[tuple[int, int]]:
 
 def definition_read(normalized: str, glossary: GlossarySnapshot, reference: date) -> DefinedQuestion | None:
     """The formula the question brings, or None (see the module's docstring)."""
-    text = _blank(normalized, statement_spans(normalized))
+    text = spans_blanked(normalized, statement_spans(normalized))
     clauses = _clauses(text, lambda start, end: _past_slots(text, start, end, glossary, reference))
     if clauses:
-        masked = _blank(text, [c[3] for c in clauses])
+        masked = spans_blanked(text, [c[3] for c in clauses])
         # several definitions (`define A as …; define B as A / revenue`): each later one may use an
         # earlier one's name, read as its formula; the one the question asks answers it
         defined: list[tuple[str, str]] = []
@@ -103,13 +111,13 @@ def definition_read(normalized: str, glossary: GlossarySnapshot, reference: date
             asked = _asked_term(masked, glossary, reference)
             if asked is not None:
                 name = masked[asked[0] : asked[1]]
-                masked = _blank(masked, [asked])
+                masked = spans_blanked(masked, [asked])
             definition = _definition(name if asked else "", written, glossary, reference, masked)
             return DefinedQuestion(definition, masked, True)
         name = _name_in(name, masked)
         found = _name_spans(masked, name)
         margins = [m.span() for _, end in found if (m := _MARGIN_AFTER.match(masked, end)) is not None]
-        masked = _blank(masked, found + margins)
+        masked = spans_blanked(masked, found + margins)
         definition = _definition(name, written, glossary, reference, masked)
         if margins and definition.formula:
             definition = _as_margin(definition, glossary)
@@ -121,7 +129,7 @@ def definition_read(normalized: str, glossary: GlossarySnapshot, reference: date
     named, name_span = _parenthetical_after(text, end)
     name = named or name
     spans = [(start, name_span[1] if name_span else end)]
-    masked = _blank(text, spans)
+    masked = spans_blanked(text, spans)
     definition = _with_average(Definition(name, written, reading.formula, reading.percent), masked, reference)
     return DefinedQuestion(definition, masked, True)
 
@@ -222,7 +230,8 @@ def _past_slots(text: str, start: int, end: int, glossary: GlossarySnapshot, ref
         start += max(taken)
 
 
-_ASKING_TAIL = re.compile(r"(?:\s*(?:是多少|是几|是什么|为多少|有多少|系几多|几多|多少|is|was|\?|\s))+$")
+# The words that ask, at the end of what is asked (`…的比值是多少？`, `… ratio is?`).
+ASKING_TAIL = re.compile(r"(?:是多少|是几|是什么|为多少|有多少|系几多|几多|多少|是|为|is|was|[?？。!！,，]|\s)+$")
 
 
 def _asked_term(text: str, glossary: GlossarySnapshot, reference: date) -> tuple[int, int] | None:
@@ -236,7 +245,7 @@ def _asked_term(text: str, glossary: GlossarySnapshot, reference: date) -> tuple
     if not ends:
         return None
     start = _past_slots(text, max(ends), stop, glossary, reference)
-    tail = _ASKING_TAIL.search(text[start:stop])
+    tail = ASKING_TAIL.search(text[start:stop])
     stop = start + tail.start() if tail is not None else stop
     return (start, stop) if stop > start else None
 
@@ -284,7 +293,8 @@ def _parenthetical_after(text: str, end: int) -> tuple[str, tuple[int, int] | No
     return m.group(1), m.span()
 
 
-def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+def spans_blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with each span replaced by spaces (its length kept, so positions stay valid)."""
     chars = list(text)
     for start, end in spans:
         for i in range(start, end):

@@ -42,7 +42,7 @@ from core.model.types import (
     Routing,
 )
 from core.parse.cues import OperatorReading, cues_read, operation_read
-from core.parse.defined import definition_apply, definition_read, statement_spans
+from core.parse.defined import ASKING_TAIL, definition_apply, definition_read, spans_blanked, statement_spans
 from core.parse.intent.clauses import channels_read, entities_read, parts_read
 from core.parse.intent.reordered import formula_paraphrase_find, reordered_alias_find
 from core.parse.intent.route import (
@@ -249,7 +249,6 @@ def _parse(
 
 
 _HOW_MANY = re.compile(r"多少|几多|几")
-_ASKING_TAIL = re.compile(r"(?:是多少|为多少|是几|有多少|系几多|几多|多少|是|为|[?？。!！,，\s])+$")
 
 
 def _metric_words(normalized: str, glossary: GlossarySnapshot) -> str:
@@ -262,16 +261,11 @@ def _metric_words(normalized: str, glossary: GlossarySnapshot) -> str:
     rest = normalized[min(starts) :]
     end = re.search(r"[?？。!！;；]", rest)
     rest = rest[: end.start()] if end else rest
-    return _ASKING_TAIL.sub("", rest).strip()
+    return ASKING_TAIL.sub("", rest).strip()
 
 
 def _spans_blanked(normalized: str, spans: list[tuple[int, int]]) -> str:
-    if not spans:
-        return normalized
-    chars = list(normalized)
-    for start, end in spans:
-        chars[start:end] = " " * (end - start)
-    return " ".join("".join(chars).split())
+    return " ".join(spans_blanked(normalized, spans).split()) if spans else normalized
 
 
 def _unit_blanked(normalized: str, written: str) -> str:
