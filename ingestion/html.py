@@ -15,7 +15,10 @@ its own) is a grid with `rowspan` / `colspan` expanded: a merged text cell's tex
 across its span, a merged value stays in its first position (as docx and pptx do). Its title is
 its `<caption>`, else a caption-like paragraph right before it; its `lead` the paragraph right
 before it (none after a heading or another table) and its `heading` the nearest heading above.
-A table with no text is dropped.
+A table with no text is dropped. A statement printed as lines of text with aligned columns (a
+`<pre>` block, or one `<p>` per line padded with spaces) is a table too, read by
+`ingestion.aligned` (a wide character counts two columns) and numbered with the others in
+document order; its lines are no paragraphs.
 
 Decoding (`html_text`): a byte-order mark, else the `<meta charset>` the file declares, else UTF-8,
 else GB18030 (a superset of GBK and GB2312, in which Chinese filings are often saved).
@@ -26,10 +29,11 @@ from __future__ import annotations
 import codecs
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html.parser import HTMLParser
 from pathlib import PurePath
 
+from .aligned import Line, Word, aligned_tables
 from .ir import Block, ExtractedDocument, ExtractionError, Table
 from .office import _CAPTION_LIMIT, _SENTENCE_END
 from .values import spreads_over_merge
@@ -129,6 +133,39 @@ def _collapse(pieces: list[str | None]) -> str:
     return " ".join(segments)
 
 
+def _raw_lines(pieces: list[str | None]) -> list[str]:
+    """A paragraph's lines as written (`<br>` and line breaks end one), spaces kept."""
+    lines: list[str] = []
+    current: list[str] = []
+    for piece in [*pieces, None]:
+        if piece is not None:
+            current.append(piece)
+            continue
+        lines += "".join(current).replace("\xa0", " ").replace("\u3000", "  ").splitlines()
+        current = []
+    return lines
+
+
+def _positioned(number: int, text: str) -> Line:
+    """A line of text as words at their display columns (a wide character takes two)."""
+    words: list[Word] = []
+    column, start, word = 0.0, 0.0, ""
+    for char in text:
+        width = 2.0 if _wide(char) else 1.0
+        if char.isspace():
+            if word:
+                words.append(Word(start, column, word))
+                word = ""
+        else:
+            if not word:
+                start = column
+            word += char
+        column += width
+    if word:
+        words.append(Word(start, column, word))
+    return Line(float(number), number + 0.8, tuple(words))
+
+
 def _span(value: str | None, limit: int) -> int:
     """A `rowspan` / `colspan` as the standard reads it: a non-negative integer, 1 when unreadable."""
     digits = re.match(r"\s*([0-9]+)", value or "")
@@ -221,6 +258,9 @@ class _Reader(HTMLParser):
         self.para = 0
         self.previous = ""  # the paragraph just read, for a table's lead; "" after a heading or a table
         self.since: list[str] = []  # the paragraphs since the previous table or heading
+        # what the body holds, in order: a paragraph's lines as written (its block's index), a
+        # `<table>` (its number), a heading (a break): where tables printed as text lines are read
+        self.flow: list[tuple[str, int, list[str]]] = []
 
     # -- where text goes ---------------------------------------------------------------------------
 
@@ -235,11 +275,13 @@ class _Reader(HTMLParser):
     def _flush(self) -> None:
         """End the paragraph or heading being read (text outside tables)."""
         text = _collapse(self.pieces)
+        lines = _raw_lines(self.pieces)
         tag, self.pieces, self.heading_tag = self.heading_tag, [], ""
         if not text:
             return
         sentence = tag == "h" and (text.endswith(_SENTENCE_LIKE) or len(text) > _CAPTION_LIMIT)
         if tag and not sentence:
+            self.flow.append(("heading", len(self.blocks), [text]))
             self.heading, self.previous, self.since = text, "", []
             if tag == "h1" and not self.doc_title and not self.section:
                 self.doc_title = text
@@ -247,6 +289,7 @@ class _Reader(HTMLParser):
                 self.section, self.para = text, 0
             return
         self.para += 1
+        self.flow.append(("lines", len(self.blocks), lines))
         self.blocks.append(Block(text, f"section={self.section}" if self.section else "", self.para, self.section))
         self.previous = text
         self.since.append(text)
@@ -273,6 +316,8 @@ class _Reader(HTMLParser):
             if table is None:
                 self._flush()
             self.table_count += 1
+            if table is None:
+                self.flow.append(("table", self.table_count, []))
             lead, heading = (self.previous, self.heading) if table is None else ("", self.heading)
             above = " ".join(self.since) if table is None else ""
             self.open_tables.append(_TableBuilder(self.table_count, lead, heading, above))
@@ -370,7 +415,8 @@ class _Reader(HTMLParser):
                 "the file is refused as too large.",
                 "too_large",
             )
-        tables: list[Table] = []
+        placed: list[tuple[float, Table]] = []
+        order = {number: k for k, (kind, number, _) in enumerate(self.flow) if kind == "table"}
         for built in sorted(self.done_tables, key=lambda t: t.number):
             rows = _grid(built.rows)
             if not any(any(row) for row in rows):
@@ -379,10 +425,51 @@ class _Reader(HTMLParser):
             lead = built.lead
             is_caption = len(lead) <= _CAPTION_LIMIT and not lead.endswith(_SENTENCE_END)
             title = caption or (lead if is_caption else "")
-            tables.append(
-                Table(f"table={len(tables) + 1}", title, rows, lead=lead, heading=built.heading, caption=built.above)
-            )
-        return tables
+            where = order.get(built.number, len(self.flow)) + built.number / (MAX_CELLS * 10)
+            placed.append((where, Table("", title, rows, lead=lead, heading=built.heading, caption=built.above)))
+        placed += self._text_tables()
+        return [replace(table, locator_prefix=f"table={k + 1}") for k, (_, table) in enumerate(sorted(placed))]
+
+    def _text_tables(self) -> list[tuple[float, Table]]:
+        """Tables printed as lines of text with aligned columns (`<pre>`, or one `<p>` per line):
+        read by `ingestion.aligned` from each run of paragraphs between two tables or headings,
+        a wide character counting two columns. Their lines leave the paragraphs."""
+        found: list[tuple[float, Table]] = []
+        dropped: dict[int, set[int]] = {}  # block index → its lines a table took
+        heading = ""
+        run: list[tuple[int, int, int, str]] = []  # (flow position, block, line in block, text)
+
+        def close() -> None:
+            lines = [_positioned(k, text) for k, (_, _, _, text) in enumerate(run)]
+            for table in aligned_tables(lines, 1.0):
+                first = table.lines[0]
+                above = [run[k][3].strip() for k in range(first) if k not in table.lines]
+                lead = " ".join(above[-1].split()) if above else ""
+                caption = " ".join(" ".join(text.split()) for text in above)
+                title = lead if len(lead) <= _CAPTION_LIMIT and not lead.endswith(_SENTENCE_END) else ""
+                found.append((run[first][0], Table("", title, table.rows, lead=lead, heading=heading, caption=caption)))
+                for k in table.lines:
+                    dropped.setdefault(run[k][1], set()).add(run[k][2])
+            run.clear()
+
+        for position, (kind, index, lines) in enumerate(self.flow):
+            if kind != "lines":
+                close()
+                heading = lines[0] if kind == "heading" else heading
+                continue
+            run.extend((position, index, k, text) for k, text in enumerate(lines) if text.strip())
+        close()
+        for index in sorted(dropped, reverse=True):
+            lines = [text for k, text in enumerate(self._lines_of(index)) if k not in dropped[index]]
+            rest = " ".join(" ".join(line.split()) for line in lines if line.strip())
+            if rest:
+                self.blocks[index] = replace(self.blocks[index], text=rest)
+            else:
+                del self.blocks[index]
+        return found
+
+    def _lines_of(self, index: int) -> list[str]:
+        return next(lines for kind, block, lines in self.flow if kind == "lines" and block == index)
 
 
 def read_html(name: str, data: bytes, *, media_type: str, max_pages: int) -> ExtractedDocument:

@@ -32,6 +32,8 @@ from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Any
 
+from .aligned import Line, Word, aligned_tables
+from .grids import grid_tidy
 from .ir import (
     PDF_EMPTY_PASSWORD,
     PDF_UNDECODABLE_LINES,
@@ -41,6 +43,7 @@ from .ir import (
     IngestWarning,
     Table,
 )
+from .pdf_objects import page_objects
 from .statements import statement_of
 from .values import value_parse
 
@@ -230,30 +233,77 @@ def _page_range_of(job: tuple[str, bytes, int, int]) -> tuple[list[_Page], int]:
 
 
 def _page_range(pdf: Any, first: int, last: int) -> tuple[list[_Page], int]:
-    """Pages `first`..`last` (1-based, inclusive) as `_Page`s, and the undecodable line count."""
+    """Pages `first`..`last` (1-based, inclusive) as `_Page`s, and the undecodable line count.
+
+    A page's tables are read from its ruling lines where they draw a table (two rows or more
+    over two columns or more); cell shading or rules that draw only one-row fragments are no
+    table, and the text there is read with the rest. The page's other lines are searched for
+    tables printed without rules (`ingestion.aligned`): each table is read the one way its page
+    shows it."""
     pages: list[_Page] = []
     dropped = 0
     for number in range(first, last + 1):
         page = pdf.pages[number - 1]
-        found = page.find_tables()
-        boxes = [tuple(t.bbox) for t in found]
+        page._objects = page_objects(page)  # what pdfplumber would build, at half the cost
+        ruled = [(t, grid) for t in page.find_tables() if _drawn(grid := grid_tidy(_cells(t.extract())))]
+        boxes = [tuple(t.bbox) for t, _ in ruled]
         rest = page.filter(lambda obj, boxes=boxes: not _inside(obj, boxes)) if boxes else page
-        lines = []
+        raw = []
         for line in rest.extract_text_lines(return_chars=True):
             if _unreadable(line["text"]):
                 dropped += 1
             elif line["text"].strip():
-                lines.append(_slim(line))
+                raw.append(line)
+        barriers = tuple(t.bbox[1] for t, _ in ruled)
+        aligned = aligned_tables([_positioned(line) for line in raw], _char_width(raw), barriers)
+        used = {index for table in aligned for index in table.lines}
+        lines = [_slim(line) for index, line in enumerate(raw) if index not in used]
+        placed = [(t.bbox[1], t.bbox[3], grid) for t, grid in ruled]
+        placed += [(table.top, table.bottom, table.rows) for table in aligned]
         tables = []
-        for table in found:
-            top = table.bbox[1]
+        for top, bottom, grid in sorted(placed, key=lambda item: item[0]):
             above = [ln for ln in lines if ln["bottom"] <= top + 1 and ln["top"] >= top - _TITLE_GAP]
             title = _cell(above[-1]["text"]) if above else ""
-            grid = [[_cell(cell) for cell in row] for row in table.extract()]
-            tables.append(_Found(top, table.bbox[3], title, grid))
+            tables.append(_Found(top, bottom, title, grid))
         pages.append(_Page(number, float(page.height), lines, tables))
         page.close()
     return pages, dropped
+
+
+def _drawn(grid: list[list[str]]) -> bool:
+    """Whether ruling lines drew a table: two rows or more, two columns or more with text."""
+    filled = [row for row in grid if sum(1 for cell in row if cell) >= 1]
+    columns = {c for row in grid for c, cell in enumerate(row) if cell}
+    return len(filled) >= 2 and len(columns) >= 2
+
+
+def _positioned(line: dict[str, Any]) -> Line:
+    """A text line as words with their extents: a space or a gap of a fifth of the type size
+    between two characters ends a word."""
+    words: list[Word] = []
+    text, x0, x1 = "", 0.0, 0.0
+    for char in line["chars"]:
+        glyph = char["text"]
+        split = float(char.get("size", 0) or 0) * 0.2 or 1.0
+        if glyph.isspace() or (text and char["x0"] - x1 > split):
+            if text:
+                words.append(Word(x0, x1, _CID.sub("", text)))
+            text = ""
+            if glyph.isspace():
+                continue
+        if not text:
+            x0 = char["x0"]
+        text += glyph
+        x1 = char["x1"]
+    if text:
+        words.append(Word(x0, x1, _CID.sub("", text)))
+    return Line(line["top"], line["bottom"], tuple(w for w in words if w.text))
+
+
+def _char_width(lines: list[dict[str, Any]]) -> float:
+    """A page's typical character width (points), its body text's."""
+    widths = sorted(char["x1"] - char["x0"] for line in lines for char in line["chars"] if not char["text"].isspace())
+    return widths[len(widths) // 2] if widths else 5.0
 
 
 def _paragraphs(pages: list[_Page], body: float, title: str) -> tuple[str, list[Block], dict[int, list[_Piece]]]:
@@ -353,9 +403,13 @@ def _tables_placed(pages: list[_Page], pieces: dict[int, list[_Piece]]) -> list[
                 heading=headings[-1] if headings else heading,
                 caption=" ".join(q.text for q in after_heading),
             )
-            text_above = any(
-                ln["bottom"] <= found.top + 1 and (page.number, k) not in running for k, ln in enumerate(page.lines)
-            )
+            text_above = [
+                ln["text"]
+                for k, ln in enumerate(page.lines)
+                if ln["bottom"] <= found.top + 1 and (page.number, k) not in running
+            ]
+            if open_table is not None and text_above and _title_again(text_above, open_table):
+                text_above = []  # `… (continued)`, or the statement's title printed again
             if position == 0 and open_table is not None and not text_above and _continues(open_table, table):
                 table = _continued(open_table, table)
             made[index] = table
@@ -368,6 +422,18 @@ def _tables_placed(pages: list[_Page], pieces: dict[int, list[_Piece]]) -> list[
             if not any(ln["top"] >= bottom - 1 and (page.number, k) not in running for k, ln in enumerate(page.lines)):
                 open_table = made[last]
     return _statements_carried(tables)
+
+
+_CONTINUED = re.compile(r"[(（]\s*(?:continued|cont'?d\.?|续(?:表)?)\s*[)）]|^续表|continued$", re.IGNORECASE)
+
+
+def _title_again(texts: list[str], previous: Table) -> bool:
+    """Whether the lines above a table only carry on the previous page's table: one of them says
+    `(continued)` / `（续）`, or they name the statement the previous table is."""
+    if any(_CONTINUED.search(" ".join(text.split())) for text in texts):
+        return True
+    named = statement_of(*texts)
+    return named is not None and named == statement_of(previous.heading, previous.title, previous.caption)
 
 
 def _statements_carried(tables: list[Table]) -> list[Table]:
@@ -439,3 +505,8 @@ def _running_lines(pages: list[_Page]) -> set[tuple[int, int]]:
     for number, _, key in keyed:
         pages_of.setdefault(key, set()).add(number)
     return {(number, index) for number, index, key in keyed if len(pages_of[key]) > 1 or _PAGE_NUMBER.fullmatch(key)}
+
+
+def _cells(rows: list[list[str | None]]) -> list[list[str | None]]:
+    """Cell texts cleaned (`_cell`); `None` stays where a cell is merged into its left neighbour."""
+    return [[None if cell is None else _cell(cell) for cell in row] for row in rows]

@@ -346,18 +346,22 @@ def _aliases(
     labels: dict[int, str], sections: dict[int, str], numbers: dict[int, dict[int, tuple[Decimal, bool]]]
 ) -> tuple[dict[int, str], set[int]]:
     """Each value row's metric alias, and the colliding rows: a repeated label with no section
-    above it, or whose qualified alias still repeats."""
+    above it, or whose qualified alias still repeats, when its rows print different figures (a
+    label printed again with the same figures, such as a total repeated below its analysis, is
+    one item printed twice)."""
     counts: dict[str, int] = {}
+    figures: dict[str, set[tuple[tuple[int, tuple[Decimal, bool]], ...]]] = {}
     for r in numbers:
         if labels[r]:
             counts[_fold(labels[r])] = counts.get(_fold(labels[r]), 0) + 1
+            figures.setdefault(_fold(labels[r]), set()).add(tuple(sorted(numbers[r].items())))
     aliases: dict[int, str] = {}
     colliding: set[int] = set()
     for r in numbers:
         label = labels[r]
         if not label:
             continue
-        repeated = counts[_fold(label)] > 1
+        repeated = counts[_fold(label)] > 1 and len(figures[_fold(label)]) > 1
         aliases[r] = f"{sections[r]} {label}" if repeated and sections[r] else label
         if repeated and not sections[r]:
             colliding.add(r)

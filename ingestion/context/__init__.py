@@ -12,7 +12,10 @@ read, for curators. Read only where reports print them, as classes of the mandat
   `Trading symbol`, and the name above `(Exact name of registrant as specified in its charter)`.
 - **Title lines**: a line that is nothing but the report's title, after the issuer's name or not
   (`四方科技集团股份有限公司 2019年年度报告`, `2019年第三季度报告正文`, `Annual Report 2019`), on the
-  cover or as the running header of its pages; and a company's name alone on the cover.
+  cover or as the running header of its pages; and a company's name alone on the cover. The year
+  is printed in digits or, as banks and insurers often print it, in Chinese numerals
+  (`二〇一九年年度报告`, `二零二零年第一季度报告`); a dual-listed company's edition (`（A股）`) and a
+  corrected one (`（修订版）`) are the same report.
 - **English cover phrases**, on the cover only, since a report speaks of earlier years inside it:
   `Form 10-K` / `10-Q` / `20-F`, `annual report pursuant to section 13`, `for the fiscal year
   ended <date>`, `for the quarterly period ended <date>`, `for the six months ended <date>`.

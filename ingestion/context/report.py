@@ -1,7 +1,7 @@
-"""The report a document is and its period: a title line (`2019年年度报告`, `Annual Report 2019`)
-anywhere, as a cover or a running header prints it; on the cover, a filing form (`Form 10-K`),
-`annual report pursuant to section 13` and `for the fiscal year ended <date>`; a file name's
-title words, form or compact period (`2019Q3`, `FY2019`)."""
+"""The report a document is and its period: a title line (`2019年年度报告`, `二〇一九年年度报告`,
+`2019年年报`, `Annual Report 2019`) anywhere, as a cover or a running header prints it; on the
+cover, a filing form (`Form 10-K`), `annual report pursuant to section 13` and `for the fiscal
+year ended <date>`; a file name's title words, form or compact period (`2019Q3`, `FY2019`)."""
 
 from __future__ import annotations
 
@@ -18,9 +18,14 @@ ANNUAL, HALF_YEAR, QUARTERLY = "annual", "half_year", "quarterly"
 REPORT_TYPES = (ANNUAL, HALF_YEAR, QUARTERLY)
 _PERIOD_TYPES = {ANNUAL: "FY", HALF_YEAR: "HY", QUARTERLY: "QUARTER"}
 _YEAR = r"(?P<year>(?:19|20)[0-9]{2})"
+# A cover prints its year in digits or in Chinese numerals, zero as 〇, ○ or 零 (`二〇一九年`).
+_NUMERALS = {**dict.fromkeys("〇○零o0", "0"), **{n: str(i) for i, n in enumerate("一二三四五六七八九", 1)}}
+_ZH_YEAR = r"(?P<year>(?:19|20)[0-9]{2}|(?:一九|二[〇○零o0])[〇○零o0一二三四五六七八九]{2})"
+# A dual-listed bank or insurer files an edition per share class; a corrected report says so.
+_EDITION = r"\(?(?:[ah]股|修订版|修订稿|更正版|更正后)\)?"
 ZH_REPORT = (
-    rf"(?:{_YEAR}\s?(?:年\s?)?)?(?P<kind>年度报告|年报|半年度报告|半年报|中期报告"
-    r"|第?\s?(?P<quarter>[一二三四1-4])\s?季度报告)\s?(?:摘要|全文|正文)?"
+    rf"(?:{_ZH_YEAR}\s?(?:年\s?)?)?(?P<kind>年度报告|年报|半年度报告|半年报|中期报告"
+    rf"|第?\s?(?P<quarter>[一二三四1-4])\s?季度报告)\s?(?:摘要|全文|正文)?(?:\s?{_EDITION})?"
 )
 EN_REPORT = (
     rf"(?:{_YEAR}\s)?(?P<kind>annual|interim|half[- ]year(?:ly)?|quarterly) report"
@@ -29,6 +34,8 @@ EN_REPORT = (
 ZH_TITLE = re.compile(rf"(?P<name>[^。，,；;:：!?！？的]{{0,40}}?)\s?{ZH_REPORT}")
 EN_TITLE = re.compile(rf"(?P<name>.{{0,60}}?)\s?{EN_REPORT}")
 _QUARTERS = {"一": 1, "二": 2, "三": 3, "四": 4}
+# A cover's title set letter-spaced (`2 0 1 9 年 年 度 报 告`): no space between its characters.
+_LETTER_SPACED = re.compile(r"(?<=[0-9\u3007\u25cb\u4e00-\u9fff]) (?=[0-9\u3007\u25cb\u4e00-\u9fff])")
 _EN_KINDS = {"annual": ANNUAL, "interim": HALF_YEAR, "quarterly": QUARTERLY}
 _FORM = re.compile(r"(?<![a-z0-9])form\s?(?P<form>10-k|20-f|40-f|10-q)(?![a-z0-9])")
 _FORM_TYPES = {"10-k": ANNUAL, "20-f": ANNUAL, "40-f": ANNUAL, "10-q": QUARTERLY}
@@ -63,9 +70,9 @@ def reports_read(places: list[Place], year_end: int | None) -> Iterator[Seen]:
 
 
 def title_report(text: str) -> tuple[str | None, Period | None] | None:
-    """The report a title line names (`2019年年度报告`, `Annual Report 2019`, `ACME 2025H1 中期报告`),
-    else None."""
-    zh = ZH_TITLE.fullmatch(text)
+    """The report a title line names (`2019年年度报告`, `二〇一九年第三季度报告`, `Annual Report 2019`,
+    `ACME 2025H1 中期报告`), else None."""
+    zh = ZH_TITLE.fullmatch(text) or ZH_TITLE.fullmatch(_LETTER_SPACED.sub("", text))
     en = EN_TITLE.fullmatch(text)
     if zh is not None:
         report_type, period = _zh_report(zh)
@@ -86,7 +93,7 @@ def periods_strip(text: str) -> str:
 
 def _zh_report(found: re.Match[str]) -> tuple[str | None, Period | None]:
     kind, quarter = found.group("kind"), found.group("quarter")
-    year = found.group("year")
+    year = "".join(_NUMERALS.get(char, char) for char in found.group("year") or "")
     if quarter:
         number = _QUARTERS.get(quarter) or int(quarter)
         return QUARTERLY, Period("QUARTER", f"{year}Q{number}") if year else None

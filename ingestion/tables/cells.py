@@ -19,7 +19,7 @@ from ..statements import PARENT
 from ..values import UnitHint, is_numeric
 from .layout import _Column
 from .reading import _NOTHING, _SUB_ROW, _fold, _one, _Reader, _Reading, same_concept
-from .units import _printed_merge, _unit_resolve
+from .units import _printed_merge, _unit_resolve, per_share_row
 
 Status = Literal["approved", "pending"]
 
@@ -47,6 +47,8 @@ class FactCandidate:
     reason: str = ""
     scope: str = ""  # `parent`: a parent-company statement's figure, never the group's
     guessed: bool = False  # the metric is only the closest guess for a label the glossary does not read
+    own: bool = False  # the company's own share (`… attributable to <the company>`), over the consolidated total
+    figure: bool = True  # False: the cell holds no figure of its key (a change over the year, an amount per share)
 
     @property
     def period_label(self) -> str:
@@ -62,8 +64,10 @@ class FactCandidate:
         """Whether the cell is a figure for its key, to compare with another of that key: not
         when it names no metric (a bare `合计` of any table), when its metric is only a guess for
         a label the glossary does not read, or when it is a parent company's figure (never the
-        group's). Such a cell waits with its own reason and holds nothing else back."""
-        return bool(self.metric) and self.scope != PARENT and not self.guessed
+        group's), or when it holds no figure of its key (`figure`: a change over the year under
+        `Changes in operating assets and liabilities:`, an amount per share of a money metric).
+        Such a cell waits with its own reason and holds nothing else back."""
+        return bool(self.metric) and self.scope != PARENT and not self.guessed and self.figure
 
 
 @dataclass(frozen=True)
@@ -132,6 +136,7 @@ def _row(
     inherited: str | None,
     repeats: dict[tuple[int, str], int] | None = None,
     r: int = 0,
+    issuer: str | None = None,
 ) -> _Row:
     parts: list[str] = []
     unit: UnitHint | None = None
@@ -151,12 +156,17 @@ def _row(
     sub_row = _SUB_ROW.match(label) is not None
     repeated = (repeats or {}).get((r, _fold(label)), 0)
     reading = _qualified(reader, label, section, repeated=bool(repeated))
+    if not _clean(reading) and issuer:
+        reading = reader.own(label, issuer) or reading
+    elif issuer and reader.read(label).entities == (issuer,) and _clean(reading):
+        reading = replace(reading, own=True)  # `Total Oracle Corporation stockholders' equity`
     known = bool(label) and not reading.leftover and not reading.periods
     channel_only = known and bool(reading.channels) and not reading.metrics and not reading.entities
     total = channel_only and not sub_row and reading.channels == (TOTAL,)
     printed = reading.printed or printed
     named = reader.read(section) if section else _NOTHING
-    changes = bool(_MODIFIER_HEADING.search(section.lower()) or named.entities or named.externals or named.channels)
+    others = [e for e in named.entities if e != issuer]  # `Oracle Corporation stockholders' equity:` is the company's
+    changes = bool(_MODIFIER_HEADING.search(section.lower()) or others or named.externals or named.channels)
     modifier = section if section and not reading.qualified and changes else ""
     return _Row(
         label,
@@ -184,9 +194,10 @@ def _qualified(reader: _Reader, label: str, section: str, *, repeated: bool) -> 
     metric, or the heading adds an entity or a channel; else the label alone."""
     alone = reader.read(label)
     if section and label:
-        qualified = reader.read(f"{section} {label}")
-        if _clean(qualified) and (repeated or not _clean(alone) or _adds_context(qualified, alone)):
-            return replace(qualified, qualified=True)
+        for joined in (f"{section} {label}", f"{section}, {label}"):  # `Net income per share:` › `Diluted`
+            qualified = reader.read(joined)
+            if _clean(qualified) and (repeated or not _clean(alone) or _adds_context(qualified, alone)):
+                return replace(qualified, qualified=True)
     return alone
 
 
@@ -236,6 +247,8 @@ def _candidate(
         sensitivity=scope.sensitivity,
         reason="; ".join(reasons),
         guessed=not row.known,
+        own=row.reading.own,
+        figure=not per_share_row(scope.reader.glossary, row, metric),
     )
 
 

@@ -10,6 +10,7 @@ from core.language.normalize import text_normalize
 from core.model.types import Period
 
 from ..headers import names_a_measure
+from ..statements import CONSOLIDATED, PARENT
 from ..values import is_numeric, value_parse
 from .reading import _SUB_ROW, _fold, _one, _Reader, _Reading
 
@@ -17,6 +18,25 @@ _HEADER_SCAN = 8
 _SUB_HEADER_ROWS = 2
 
 _CAPTION_LIMIT = 80  # a longer text above a table is prose, whose words do not caption its columns
+
+# Whose figures a column holds, as the financial-enterprise formats head them (财会〔2018〕36号):
+# a bank, an insurer or a securities firm prints the group's and the parent's figures side by
+# side under one title, `本集团` (`合并`) over the group's columns and `本行` (`本公司`, `母公司`)
+# over the parent's. `本公司`, `公司` and `银行` are the parent only beside the group: alone they
+# are the issuer itself.
+_GROUP_WORDS = (
+    "本集团合并", "本集团", "集团合并", "集团", "合并报表", "合并数", "合并", "本公司及子公司",
+    "本行及子公司", "本银行及子公司", "the group", "group", "consolidated",
+)  # fmt: skip
+_PARENT_WORDS = ("本银行", "本行", "母公司报表", "母公司", "parent company", "parent", "the bank")
+_BESIDE_GROUP_WORDS = ("本公司", "公司报表", "公司", "银行", "the company", "company", "bank")
+_SCOPE_WORD = "|".join(
+    re.escape(w) for w in sorted({*_GROUP_WORDS, *_PARENT_WORDS, *_BESIDE_GROUP_WORDS}, key=len, reverse=True)
+)
+_SCOPED_HEADER = re.compile(
+    rf"^(?P<word>{_SCOPE_WORD})(?:\s+|(?=[0-9]))(?P<rest>.+)$|^(?P<before>.+?)\s+(?P<after>{_SCOPE_WORD})$"
+)
+_SCOPE_CELL = re.compile(rf"(?:{_SCOPE_WORD})")
 
 
 @dataclass(frozen=True)
@@ -33,6 +53,8 @@ def _is_title_row(row: list[str], reader: _Reader) -> bool:
     if len(values) != 1:
         return False
     (text,) = values
+    if _SCOPE_CELL.fullmatch(text_normalize(text)):
+        return False  # `本集团` over the columns below it says whose figures they hold: a header row
     return not is_numeric(text) and reader.header(text).column_period is None
 
 
@@ -76,7 +98,7 @@ def _layout(grid: list[list[str]], reader: _Reader) -> _Layout | None:
         grid, transposed = flipped, True
     row, first = found
     top = row
-    while top > 0 and _header_like(grid[top - 1], first, label_allowed=False):
+    while top > 0 and (_header_like(grid[top - 1], first, label_allowed=False) or _scope_row(grid[top - 1], first)):
         top -= 1
     bottom = row
     while (
@@ -93,6 +115,13 @@ def _layout(grid: list[list[str]], reader: _Reader) -> _Layout | None:
         if not measured and _period_count(plain, reader) > _period_count(layout, reader):
             return plain
     return layout
+
+
+def _scope_row(row: list[str], first: int) -> bool:
+    """A header row naming whose figures the columns below hold (`项目 | 附注 | 本集团 | | 本行 |`):
+    its labels may repeat the header's (`项目` spanning both rows)."""
+    values = [text_normalize(cell) for cell in row[first:] if cell]
+    return bool(values) and all(_SCOPE_CELL.fullmatch(text) for text in values)
 
 
 def _period_count(layout: _Layout, reader: _Reader) -> int:
@@ -201,13 +230,35 @@ def _columns(
 ) -> dict[int, _Column]:
     """The value columns whose header names a period; a fiscal year only when the table's caption
     does not make its columns quarters, halves or year-to-date (`Six Months Ended June 30,`)."""
-    read = {c: _Column(text, reader.header(text)) for c, text in headers.items()}
+    scopes = _scopes(headers)
+    read: dict[int, _Column] = {}
+    for c, text in headers.items():
+        scope, rest = scopes.get(c, ("", text))
+        read[c] = _Column(text, reader.header(rest), scope)
     found = {}
     for c, column in read.items():
         period = _period_of(column.reading, strict=strict)
         if period is not None and (dated_ok or period.period_type != "FY"):
             found[c] = column
     return found
+
+
+def _scopes(headers: dict[int, str]) -> dict[int, tuple[str, str]]:
+    """Each column headed with whose figures it holds: its scope (`CONSOLIDATED`, `PARENT`) and
+    the rest of its header, which names its period. `本公司` is the parent only beside the group."""
+    words: dict[int, tuple[str, str]] = {}
+    for c, text in headers.items():
+        found = _SCOPED_HEADER.fullmatch(text_normalize(text))
+        if found is not None:
+            words[c] = (found.group("word") or found.group("after"), found.group("rest") or found.group("before"))
+    grouped = any(word in _GROUP_WORDS for word, _ in words.values())
+    scopes: dict[int, tuple[str, str]] = {}
+    for c, (word, rest) in words.items():
+        if word in _GROUP_WORDS:
+            scopes[c] = (CONSOLIDATED, rest)
+        elif word in _PARENT_WORDS or grouped:
+            scopes[c] = (PARENT, rest)
+    return scopes
 
 
 def _header_again(cells: list[str], first: int, reader: _Reader, *, dated_ok: bool) -> dict[int, _Column] | None:
@@ -239,23 +290,28 @@ def _dates_apart(columns: dict[int, _Column], entity: str | None, reader: _Reade
 
 
 def _column_groups(columns: dict[int, _Column]) -> dict[int, str]:
-    """Columns that share a period with another (`Domestic` / `International` over the same years)
-    and name no channel of their own: a dimension the glossary does not name, so each of their
-    cells waits for review. A column whose group is a channel stays that channel's."""
-    by_period: dict[Period | None, list[int]] = {}
+    """Why cells of some columns wait for review. A parent's column (`本行` beside `本集团`) holds
+    the parent's figures alone, never the group's. Columns of one scope that share a period with
+    another (`Domestic` / `International` over the same years) and name no channel of their own
+    are a dimension the glossary does not name. A column whose group is a channel stays that
+    channel's; the group's and the parent's columns of one period are no dimension."""
+    problems = {
+        c: f"a parent-company column ('{column.header}': the parent's figures alone): never the group's figure"
+        for c, column in columns.items()
+        if column.scope == PARENT
+    }
+    by_period: dict[tuple[Period | None, str], list[int]] = {}
     for c, column in columns.items():
-        by_period.setdefault(column.reading.column_period, []).append(c)
-    problems: dict[int, str] = {}
-    for period, same in by_period.items():
+        by_period.setdefault((column.reading.column_period, column.scope), []).append(c)
+    for (period, _), same in by_period.items():
         if len(same) < 2 or period is None:
             continue
         channels = [_one(columns[c].reading.channels) for c in same]
         names = ", ".join(f"'{columns[c].header}'" for c in same)
         for c, channel in zip(same, channels, strict=True):
             if channel is None or channels.count(channel) > 1:
-                problems[c] = (
-                    f"columns {names} all hold {period.label}: add their groups as channels or split the table"
-                )
+                shared = f"columns {names} all hold {period.label}: add their groups as channels or split the table"
+                problems[c] = "; ".join(filter(None, (problems.get(c), shared)))
     return problems
 
 
@@ -288,3 +344,4 @@ def _section_heading(cells: list[str], label_columns: list[int]) -> str | None:
 class _Column:
     header: str
     reading: _Reading
+    scope: str = ""  # CONSOLIDATED or PARENT when the header says whose figures it holds (`本集团`, `本行`)

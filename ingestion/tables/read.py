@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from core.glossary import GlossarySnapshot
@@ -10,7 +11,7 @@ from core.model.types import Period
 
 from ..headers import due_schedule, sub_annual
 from ..ir import ExtractedDocument, IngestWarning, Table
-from ..scales import Printed, currency_strip, scale_read
+from ..scales import Printed, currency_strip, scale_read, unit_parse
 from ..statements import CONSOLIDATED, PARENT, header_dated, is_equity_changes, statement_of
 from ..values import cell_currency, value_parse
 from .cells import FactCandidate, _candidate, _context, _join, _printed_merge, _row, _Scope
@@ -25,6 +26,7 @@ from .layout import (
     _header_again,
     _is_title_row,
     _label_columns,
+    _Layout,
     _layout,
     _period_of,
     _repeated_labels,
@@ -33,6 +35,7 @@ from .layout import (
     _unit_only,
 )
 from .reading import _reader_for
+from .units import _per_share
 
 
 def facts_from_table(
@@ -103,12 +106,16 @@ def table_read(
     )
     if statement is None or not statement.scope:
         return read
+    # A cell whose column says whose figure it is (`本集团 | 本行` under `合并及母公司资产负债表`) keeps that.
     if statement.scope == CONSOLIDATED:
-        return replace(read, candidates=[replace(c, scope=CONSOLIDATED) for c in read.candidates])
+        return replace(read, candidates=[c if c.scope else replace(c, scope=CONSOLIDATED) for c in read.candidates])
     why = f"a parent-company statement ({statement.kind} of the parent alone): never the group's figure"
     return replace(
         read,
-        candidates=[replace(c, status="pending", reason=_join(why, c.reason), scope=PARENT) for c in read.candidates],
+        candidates=[
+            c if c.scope else replace(c, status="pending", reason=_join(why, c.reason), scope=PARENT)
+            for c in read.candidates
+        ],
     )
 
 
@@ -126,7 +133,9 @@ def _table_read(
     width = table.width
     printed = [row + [""] * (width - len(row)) for row in table.rows]
     grid = [[header_dated(cell, report_period) for cell in row] for row in printed]
-    if width == 2 and report_period is not None and _single_year(grid):
+    # `在职员工的数量合计 | 1,406` under no header of periods: the report's year
+    assumed = width == 2 and report_period is not None and _single_year(grid) and _layout(grid, reader) is None
+    if assumed:
         grid = [["", f"{report_period.period[:4]}年度"], *grid]  # 在职员工的数量合计 | 1,406: the report's year
         printed = [["", ""], *printed]
     grid_dated = grid != printed
@@ -192,10 +201,11 @@ def _table_read(
     label_columns = _label_columns(layout, reader)
 
     scope = _Scope(reader, table, layout.transposed, context, document_name, sensitivity)
-    repeats = _repeated_labels(grid, layout, columns, label_columns, reader)
+    repeats = _repeats_that_differ(_repeated_labels(grid, layout, columns, label_columns, reader), grid, layout)
     candidates: list[FactCandidate] = []
     last_metric: str | None = None
     section = ""
+    changes = ""  # the heading of a section of changes over the year the rows are under
     for r in range(layout.bottom + 1, len(grid)):
         cells = grid[r]
         label_cells = [cells[c] if c in label_columns else _unit_only(reader, cells[c]) for c in range(layout.first)]
@@ -218,10 +228,15 @@ def _table_read(
             heading_text = _section_heading(cells, label_columns)
             if heading_text is not None:
                 section, last_metric = heading_text, None
+                changes = section if _CHANGES.search(section) else ""
             continue
-        row = _row(reader, label_cells, section=section, inherited=last_metric, repeats=repeats, r=r)
+        row = _row(
+            reader, label_cells, section=section, inherited=last_metric, repeats=repeats, r=r, issuer=context.entity
+        )
         if row.label.rstrip().endswith((":", "：")):
             section = row.label.rstrip(" :：")
+        if _SUBTOTAL.search(row.label):
+            changes = ""  # a subtotal closes the section of changes it follows
         if len(row.reading.metrics) == 1 and row.known:
             last_metric = row.reading.metrics[0]
         elif row.reading.metrics or not row.known:
@@ -229,10 +244,50 @@ def _table_read(
         for c, parsed in values:
             if parsed is not None:
                 candidate = _candidate(scope, row, columns[c], real(r, c), parsed, currency=cell_currency(cells[c]))
+                if columns[c].scope:
+                    candidate = replace(candidate, scope=columns[c].scope)
                 if c in groups:
                     candidate = replace(candidate, status="pending", reason=_join(candidate.reason, groups[c]))
+                if changes:
+                    why = f"under '{changes}': the year's change, not the balance"
+                    candidate = replace(candidate, status="pending", reason=_join(candidate.reason, why), figure=False)
+                if assumed and unit_parse(candidate.unit) is not None:
+                    why = "no period printed: the report's year is taken for counts, never for amounts"
+                    candidate = replace(candidate, status="pending", reason=_join(candidate.reason, why), figure=False)
                 candidates.append(candidate)
     return TableFacts(candidates, "" if candidates else "table.no_value_cell")
+
+
+# A section of changes over the year (`Changes in operating assets and liabilities:`): its rows
+# name balance-sheet items, and their figures are movements, never the balances.
+_CHANGES = re.compile(r"(?<![a-z])changes? in(?![a-z])|\(increase\)|\(decrease\)|变动", re.IGNORECASE)
+_SUBTOTAL = re.compile(r"^\s*(?:total|net|cash)\b|合计|总计|净额", re.IGNORECASE)
+
+
+def _repeats_that_differ(
+    repeats: dict[tuple[int, str], int], grid: list[list[str]], layout: _Layout
+) -> dict[tuple[int, str], int]:
+    """Repeated labels that leave it open which row is the item: not a label printed again with
+    the same figures (`Net income` above and below its split between holders), and not the rows
+    of an amount per share (`Earnings per share:` › `Net income attributable to …`)."""
+    per_share: set[int] = set()
+    heading = ""
+    for r in range(layout.bottom + 1, len(grid)):
+        cells = grid[r]
+        if not any(value_parse(cell) for cell in cells[layout.first :]):
+            heading = " ".join(cell for cell in cells[: layout.first] if cell)
+        elif _per_share(f"{heading} {' '.join(cells[: layout.first])}"):
+            per_share.add(r)
+    rows: dict[str, list[int]] = {}
+    for (r, label), _ in repeats.items():
+        rows.setdefault(label, []).append(r)
+    kept: dict[tuple[int, str], int] = {}
+    for label, found in rows.items():
+        items = [r for r in found if r not in per_share]
+        figures = {tuple(grid[r][layout.first :]) for r in items}
+        if len(items) > 1 and len(figures) > 1:
+            kept.update({(r, label): len(items) for r in items})
+    return kept
 
 
 def _single_year(grid: list[list[str]]) -> bool:
@@ -313,6 +368,9 @@ def _conflicts_marked(candidates: list[FactCandidate]) -> list[FactCandidate]:
             continue
         group = [candidates[i] for i in same]
         primary = [f for f in group if f.scope == CONSOLIDATED]
+        own = [f for f in primary or group if f.own]
+        if own and len({(f.value, f.unit) for f in own}) == 1:
+            primary = own  # `Net income attributable to <the company>` over the consolidated `Net income`
         ruling = primary if primary and len({(f.value, f.unit) for f in primary}) == 1 else group
         figures = {(f.value, f.unit) for f in ruling}
         if len(figures) > 1:
@@ -325,6 +383,9 @@ def _conflicts_marked(candidates: list[FactCandidate]) -> list[FactCandidate]:
         if (fact.value, fact.unit) != (value, unit):
             stated = ruling[0]
             reason = f"differs from the consolidated statement's {stated.value} at {stated.locator}"
+            if stated.own:
+                own = f"the company's own share ('{stated.raw_label}')"
+                reason = f"the statement prints {own}: {stated.value} at {stated.locator}"
             kept.append(replace(fact, status="pending", reason=_join(fact.reason, reason)))
             continue
         if ruling is primary:  # the statement's figure stands; a second print of it is the same fact

@@ -7,8 +7,8 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from datetime import date
 
 from core.glossary import GlossarySnapshot
@@ -70,6 +70,7 @@ class _Reading:
     not_period: bool = False  # `Change`, `% of total`, `Note`
     whole: bool = False  # the whole label is one alias, as printed
     qualified: bool = False  # read under its section heading
+    own: bool = False  # the company's own share of the item (`Net income attributable to Verizon`)
 
     @property
     def period(self) -> Period | None:
@@ -115,6 +116,24 @@ _HEADER_FILLER = (
     "total",
 )
 
+# Names a statement gives one holder of the same equity (`stockholders'`, `shareholders'`): a
+# label read with one is read with the other when the glossary knows only that one.
+_HOLDERS = re.compile(r"(?<![a-z])(?:stockholders|shareholders|shareowners)(?=['’]|\b)", re.IGNORECASE)
+_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'"})
+_ATTRIBUTABLE = re.compile(r"^(?P<item>.+?)[\s,]+attributable to\s+(?P<holder>.+?)\s*$", re.IGNORECASE)
+
+
+def _holder_swap(label: str) -> Callable[[re.Match[str]], str]:
+    said = {m.group(0).lower() for m in _HOLDERS.finditer(label)}
+    other = "shareholders" if "shareholders" not in said else "stockholders"
+
+    def swap(m: re.Match[str]) -> str:
+        text = m.group(0)
+        return other.capitalize() if text[0].isupper() else other
+
+    return swap
+
+
 _SUB_ROW = re.compile(r"^(?:其中|of which|ofwhich|including|incl\.?|among which|thereof)\s*[:：,，]?\s*", re.IGNORECASE)
 
 
@@ -150,11 +169,41 @@ class _Reader:
         if not raw.strip():
             return _NOTHING
         if not header:
-            raw = label_as_printed(raw)  # `三、营业利润（亏损以“－”号填列）` is 营业利润
+            # a label the glossary holds as printed (`Net income (1)` may be its own item); else as
+            # the statement names the item: `三、营业利润（亏损以“－”号填列）` is 营业利润,
+            # `Inventories (Notes 1 and 3)` is Inventories
+            raw = raw if self._whole(raw) is not None else label_as_printed(raw)
+        raw = raw.translate(_APOSTROPHES)  # `shareholders’ equity` as a glossary writes it
         found = self.cache.get((raw, header))
         if found is None:
-            found = self.cache[(raw, header)] = self._read(raw, header=header)
+            found = self._read(raw, header=header)
+            if not header and (found.leftover or not found.metrics) and _HOLDERS.search(raw):
+                again = self._read(_HOLDERS.sub(_holder_swap(raw), raw), header=False)
+                found = again if again.metrics and not again.leftover else found
+            self.cache[(raw, header)] = found
         return found
+
+    def own(self, label: str, issuer: str) -> _Reading | None:
+        """The item a label names as the company's own share (`Net income attributable to
+        Verizon`, `Total Oracle Corporation stockholders' equity`): the item's reading with `own`,
+        when the holder named is `issuer` and the rest is one metric; else None."""
+        attributable = _ATTRIBUTABLE.match(label)
+        if attributable is not None:
+            holder = self.read(attributable.group("holder"))
+            if holder.entities != (issuer,) or holder.metrics:
+                return None
+            item = self.read(attributable.group("item"))
+        else:
+            names = sorted(self.glossary.aliases_of("entity", issuer), key=len, reverse=True)
+            rest = label
+            for name in names:
+                rest = re.sub(rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])", " ", rest, flags=re.IGNORECASE)
+            if rest == label:
+                return None
+            item = self.read(" ".join(rest.split()))
+        if len(item.metrics) != 1 or item.leftover or item.periods or item.entities or item.externals:
+            return None
+        return replace(item, own=True)
 
     def _whole(self, raw: str) -> _Reading | None:
         """The label as printed, when it is one metric's alias (`Gross margin (%)`, `Current year1`)."""

@@ -73,6 +73,8 @@ def _unit_resolve(
         return value * explicit.factor, explicit.code, problems
     if metric_unit and metric_unit != AS_PRINTED and metric_money is None:
         return _count_resolve(scope, row, column, value=value, metric=metric, unit=metric_unit)
+    if per_share_row(glossary, row, metric):
+        return value, metric_unit, [f"a per-share figure ('{row.label}'): not {metric}, which is in {metric_unit}"]
     printed = _printed_for(scope, row, column, currency)
     info = glossary.entities.get(entity)
     company = info.currency if info is not None else ""
@@ -156,3 +158,23 @@ def _excepted_kind(exception: str, row: _Row) -> str | None:
     return next(
         (kind for kind, (said, rows) in _EXCEPTIONS.items() if said.search(exception) and rows.search(text)), None
     )
+
+
+def per_share_row(glossary: object, row: _Row, metric: str) -> bool:
+    """Whether a row prints an amount per share (by its label or heading) for a money metric
+    that is no amount per share (`Earnings per share:` › `Net income attributable to …`)."""
+    info = glossary.metrics.get(metric) if metric else None  # type: ignore[attr-defined]
+    if info is None or unit_parse(info.unit) is None:
+        return False
+    return _per_share(f"{row.section} {row.label}") and not _per_share_metric(glossary, metric)
+
+
+def _per_share(text: str) -> bool:
+    """A row an amount per share is printed in (`Earnings per share:` › `Basic`, `每股收益`)."""
+    return bool(_EXCEPTIONS["per share"][1].search(text.lower()))
+
+
+def _per_share_metric(glossary: object, metric: str) -> bool:
+    """Whether a metric is itself an amount per share (its name or an alias says so)."""
+    aliases = glossary.aliases_of("metric", metric)  # type: ignore[attr-defined]
+    return any(_per_share(text) for text in aliases)
