@@ -42,8 +42,8 @@ _FORM_TYPES = {"10-k": ANNUAL, "20-f": ANNUAL, "40-f": ANNUAL, "10-q": QUARTERLY
 _PURSUANT = re.compile(r"(?<![☐□] )(?<![☐□])\b(?P<kind>annual|quarterly) report pursuant to\b")
 _ENDED = re.compile(
     r"\bfor the (?:(?P<annual>(?:fiscal |financial )?year)|(?P<quarterly>quarterly period|quarter|three months)"
-    r"|(?P<half_year>six months|6 months|half[- ]year|interim period)) ended\b(?P<rest>.{0,30})"
-)
+    r"|(?P<half_year>six months|6 months|half[- ]year|interim period)) ended(?:\b|(?=[a-z]))(?P<rest>.{0,30})"
+)  # `ended` may be glued to the date the cover prints in another font (`endedDecember 31, 2019`)
 _FILE_FORM = re.compile(r"(?<![a-z0-9])(?P<form>10-k|20-f|40-f|10-q)(?![a-z0-9])")
 _PERIOD_WORDS = re.compile(r"(?<![0-9a-z])(?:fy\s?)?(?:19|20)[0-9]{2}(?:\s?(?:h[12]|q[1-4]|年度?))?(?![0-9a-z])")
 _COMPACT_PERIOD = re.compile(

@@ -199,3 +199,16 @@ def _period(label: str) -> Period:
     if label.startswith("FY"):
         return Period("FY", label[2:])
     return Period("HY" if "H" in label else "QUARTER", label)
+
+
+def test_a_cover_that_glues_ended_to_its_date_gives_the_year() -> None:
+    """A 10-K cover set in two fonts loses the space between `ended` and the date
+    (`For the fiscal year endedDecember 31, 2019`): the period is still the fiscal year."""
+    context = read(
+        "UNITED STATES SECURITIES AND EXCHANGE COMMISSION",
+        "FORM 10-K",
+        "☒ ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",
+        "For the fiscal year endedDecember 31, 2019",
+        name="10k.pdf",
+    )
+    assert summary(context) == ("annual", "FY2019")
