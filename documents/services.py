@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 
 from core.language.periods import period_from_parts
@@ -177,7 +178,7 @@ def document_ingest(
             existing, "unchanged", existing.chunks.count(), _fact_counts(existing), warnings_read(existing.warnings)
         )
     try:
-        extracted = extract(name, data)
+        extracted = extract(name, data, max_pages=settings.RAGSPINE["MAX_PAGES"])
     except ExtractionError as error:
         raise IngestError(str(error)) from None
     step(40)

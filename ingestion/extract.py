@@ -18,7 +18,7 @@ from .html import html_check
 from .ir import ExtractedDocument, ExtractionError
 
 MAX_BYTES = 50 * 1024 * 1024
-MAX_PAGES = 500
+MAX_PAGES = 1000  # the longest real annual reports; `RAGSPINE["MAX_PAGES"]` sets it for the app
 UNPACK_RATIO = 20  # an OOXML zip may unpack to at most this many times max_bytes
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _OOXML_KIND = {part: f.extension for f in FORMATS for part in f.ooxml_main_parts}

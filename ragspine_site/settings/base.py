@@ -189,6 +189,9 @@ RAGSPINE = {
     "LOG_QUESTIONS": env("RAGSPINE_LOG_QUESTIONS"),
     "DEMO_DIR": BASE_DIR / "demo",
     "MAX_QUESTION_CHARS": 2000,
+    # A document with more pages (or slides) is refused; the longest real annual reports run to
+    # about a thousand pages. Pages are read one at a time, so memory does not grow with this.
+    "MAX_PAGES": env.int("RAGSPINE_MAX_PAGES", default=1000),
 }
 
 LOGGING = {

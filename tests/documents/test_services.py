@@ -88,3 +88,18 @@ def test_a_file_named_html_that_is_not_html_writes_nothing() -> None:
     with pytest.raises(IngestError, match="mislabelled"):
         document_ingest(name="report.html", data=xlsx_bytes(lambda w: w.create_sheet("S")))
     assert not (Document.objects.exists() or FactMetric.objects.exists() or Chunk.objects.exists())
+
+
+def test_the_page_limit_is_a_setting_that_fits_the_longest_annual_reports(settings) -> None:
+    """Annual reports run to about a thousand pages (a 549-page 10-K was refused at 500): the
+    default takes them, and a deployment sets its own limit, which refuses a longer file whole."""
+    from tests.ingestion.builders import pdf_bytes
+
+    assert settings.RAGSPINE["MAX_PAGES"] >= 1000
+    settings.RAGSPINE = {**settings.RAGSPINE, "MAX_PAGES": 2}
+    long = pdf_bytes([[("p", f"Page {n} of a long report.")] for n in range(3)])
+    with pytest.raises(IngestError, match="3 pages exceed the limit of 2"):
+        document_ingest(name="long.pdf", data=long)
+    assert not Document.objects.filter(name="long.pdf").exists()
+    settings.RAGSPINE = {**settings.RAGSPINE, "MAX_PAGES": 3}
+    assert document_ingest(name="long.pdf", data=long).status == "created"
