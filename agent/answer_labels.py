@@ -68,6 +68,8 @@ def panel_labels() -> dict[str, str]:
         "dispute": gettext("This figure is wrong"),
         "dispute_note": gettext("What is wrong? (goes to the curators’ review queue)"),
         "dispute_send": gettext("Send"),
+        # before a fact's figure as the report printed it, when its metric stores the amount
+        "printed": gettext("printed"),
     }
 
 

@@ -87,6 +87,17 @@ class FactSerializer(serializers.Serializer):  # type: ignore[type-arg]
     channel = serializers.CharField()
     source = FactSourceSerializer(source="*")
     valid_as_of = serializers.DateField(allow_null=True)
+    printed_value = serializers.CharField(
+        required=False,
+        help_text="The figure as the report printed it (exact decimal as a string), only for a fact whose metric's "
+        "sign convention stores the amount (`positive`: `(1,577)` is stored as 1577).",
+    )
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        shown: dict[str, Any] = super().to_representation(instance)
+        if shown.get("printed_value") is None:  # a fact stored as printed: the SPEC's keys alone
+            shown.pop("printed_value", None)
+        return shown
 
 
 @extend_schema_serializer(component_name="AskSource")

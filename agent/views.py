@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from common.access import user_cleared
+from core.model.sign import printed_differs, printed_display
 from core.model.types import KIND_BADGES, ROUTE_BADGES, AnswerSections, Badge
 from core.pipeline import ScopeError
 from documents.locators import locator_human, locators_in_words
@@ -69,6 +70,15 @@ EXAMPLES = [
 ]
 
 
+def _printed_shown(fact: dict[str, Any]) -> str:
+    """A fact's figure as the report printed it (`(1,577)`), when its metric's sign convention
+    stored the amount; "" otherwise (and for answers stored before facts kept it)."""
+    if fact.get("printed_value") is None:
+        return ""
+    printed = Decimal(fact["printed_value"])
+    return printed_display(printed) if printed_differs(Decimal(fact["value"]), printed) else ""
+
+
 def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
     """What a template needs to show one turn."""
     glossary = glossary_snapshot()
@@ -85,6 +95,7 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
                 "channel_name": glossary.display("channel", fact["channel"], language),
                 "unit_name": glossary.unit_display(fact["unit"], language),
                 "shown": f"{Decimal(fact['value']):,f}",
+                "printed": _printed_shown(fact),
             }
         )
         facts[-1]["what"] = f"{facts[-1]['metric_name']}, {fact['period']}"

@@ -16,6 +16,7 @@ from core.engine.formula import formulas_check
 from core.evasion.view import evasion_key, evasion_view
 from core.language.matcher import AliasTarget, GlossaryMatcher, MatchView
 from core.language.normalize import text_normalize
+from core.model.sign import SIGN_AS_PRINTED
 from core.model.types import ENTITY_EXTERNAL, ENTITY_HOME, Match
 
 
@@ -41,6 +42,8 @@ class MetricInfo:
     description: str = ""
     formula: str = ""  # an expression over metric codes; "" for a stored metric
     aggregation: str = ""  # sum | end | none; "" for the unit's default (`aggregation_of`)
+    # as_printed | positive (`core.model.sign`): how a fact of it stores the printed figure
+    sign: str = SIGN_AS_PRINTED
 
     @property
     def adds_up(self) -> str:

@@ -513,6 +513,7 @@ def _computed_part(answer: ComputedAnswer) -> _Part:
 
 def _fact_source(fact: FactRecord) -> Source:
     snippet = f"{fact.metric} · {fact.entity} · {fact.period.label} · {fact.channel} = {fact.value} {fact.unit}"
+    snippet += render.printed_note(fact, "en")  # the figure as printed, when the sign convention changed it
     return Source("fact", fact.source_doc, fact.locator, fact.document_id, snippet)
 
 

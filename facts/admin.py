@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from common.access import ClearanceFilteredAdmin, user_cleared, visible_to
+from core.model.sign import printed_differs, printed_display
 
 from . import fx_admin, glossary_admin  # noqa: F401  (register the FX table's and the glossary's admin pages)
 from .models import FactDispute, FactMetric
@@ -92,7 +93,7 @@ class FactMetricAdmin(ReviewQueueAdmin, ClearanceFilteredAdmin, admin.ModelAdmin
     (grouped, with its group actions, at `review/`)."""
 
     list_display = [
-        "entity", "metric", "period_label", "channel", "value", "unit", "source_doc", "locator",
+        "entity", "metric", "period_label", "channel", "value", "printed", "unit", "source_doc", "locator",
         "sensitivity", "review_status", "reason", "suggested_alias", "open_disputes",
     ]  # fmt: skip
     list_filter = [
@@ -103,7 +104,7 @@ class FactMetricAdmin(ReviewQueueAdmin, ClearanceFilteredAdmin, admin.ModelAdmin
         "entity__code", "entity__name", "metric__code", "metric__name", "source_doc", "suggested_alias", "review_note",
     ]  # fmt: skip
     readonly_fields = [
-        "metric", "entity", "period_type", "period", "channel", "value", "unit", "source_doc",
+        "metric", "entity", "period_type", "period", "channel", "value", "printed_value", "unit", "source_doc",
         "locator", "document", "valid_as_of", "suggested_alias", "ingested_at",
     ]  # fmt: skip
     actions = ["approve", "reject"]
@@ -135,6 +136,12 @@ class FactMetricAdmin(ReviewQueueAdmin, ClearanceFilteredAdmin, admin.ModelAdmin
     @admin.display(description="未处理的反馈 · open disputes")
     def open_disputes(self, fact: FactMetric) -> int:
         return fact.open_dispute_count  # type: ignore[attr-defined]
+
+    @admin.display(description="原表列示 · printed")
+    def printed(self, fact: FactMetric) -> str:
+        """The figure as the report printed it, when the metric's sign convention stored the amount."""
+        printed = fact.printed_value
+        return printed_display(printed) if printed is not None and printed_differs(fact.value, printed) else ""
 
     @admin.display(description="原因 · reason", ordering="review_note")
     def reason(self, fact: FactMetric) -> str:

@@ -1,6 +1,7 @@
 """`GET /v1/facts`: approved facts with lineage, filtered by any alias, clearance-filtered.
 `/v1/glossary/aliases`: curators add and remove aliases; every authenticated user reads them.
-`GET /v1/glossary/metrics`: the metrics with their unit, formula and how each adds up."""
+`GET /v1/glossary/metrics`: the metrics with their unit, formula, how each adds up and its sign
+convention."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from common.api.fields import FactSourceSerializer
 from common.api.pagination import StrictLimitOffsetPagination
 from common.api.permissions import CuratorWrites
 from core.glossary import AGGREGATIONS
+from core.model.sign import SIGNS
 from core.model.types import SENSITIVITIES
 
 from .models import Alias, FactDispute, FactMetric, Metric
@@ -48,6 +50,10 @@ class FactListApi(ListAPIView):  # type: ignore[type-arg]
         period = serializers.CharField(source="period_label")
         channel = serializers.CharField(source="channel_id")
         value = serializers.SerializerMethodField()
+        printed_value = serializers.SerializerMethodField(
+            help_text="The figure as the report printed it (exact decimal as a string), when the metric's sign "
+            "convention stores the amount (`positive`: `(1,577)` is stored as 1577); null when `value` is as printed."
+        )
         unit = serializers.CharField(source="unit_id")
         source = serializers.SerializerMethodField()
         # The level the fact is read at: the stricter of its own and its document's.
@@ -62,6 +68,7 @@ class FactListApi(ListAPIView):  # type: ignore[type-arg]
                 "period",
                 "channel",
                 "value",
+                "printed_value",
                 "unit",
                 "source",
                 "valid_as_of",
@@ -70,6 +77,9 @@ class FactListApi(ListAPIView):  # type: ignore[type-arg]
 
         def get_value(self, fact: FactMetric) -> str:
             return str(fact.value)
+
+        def get_printed_value(self, fact: FactMetric) -> str | None:
+            return None if fact.printed_value is None else str(fact.printed_value)
 
         @extend_schema_field(FactSourceSerializer)
         def get_source(self, fact: FactMetric) -> dict[str, Any]:
@@ -151,6 +161,11 @@ class MetricSerializer(serializers.Serializer):  # type: ignore[type-arg]
     aggregation_from = serializers.ChoiceField(
         ["glossary", "unit"], help_text="glossary: set by a curator; unit: the unit's default (PCT → none, else sum)."
     )
+    sign = serializers.ChoiceField(
+        list(SIGNS),
+        help_text="How a fact stores the printed figure: as_printed (as the report prints it) or positive "
+        "(the amount, for an outflow such as capex; the printed figure is the fact's printed_value).",
+    )
 
 
 class MetricListApi(APIView):
@@ -170,6 +185,7 @@ class MetricListApi(APIView):
                 "formula": m.formula,
                 "aggregation": m.adds_up,
                 "aggregation_from": "glossary" if m.aggregation in AGGREGATIONS else "unit",
+                "sign": m.sign,
             }
             for m in sorted(metrics, key=lambda m: m.code)
         ]

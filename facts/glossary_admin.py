@@ -7,7 +7,7 @@ from datetime import date
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.forms.models import BaseInlineFormSet
@@ -22,7 +22,7 @@ from core.model.types import FactRecord, Period, SubTask
 
 from .models import Alias, Channel, CompanyProfile, Entity, Metric, Unit
 from .selectors import FormulaPreview, formula_preview, glossary_snapshot
-from .services import ALIAS_TARGETS, alias_conflict, alias_create, metric_formula_problems
+from .services import ALIAS_TARGETS, alias_conflict, alias_create, facts_sign_apply, metric_formula_problems
 
 
 class AliasForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -169,10 +169,24 @@ def _preview_shown(preview: FormulaPreview) -> dict[str, Any]:
 @admin.register(Metric)
 class MetricAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     form = MetricForm
-    list_display = ["code", "name", "unit", "aggregation", "formula"]
+    list_display = ["code", "name", "unit", "aggregation", "sign", "formula"]
+    list_filter = ["sign"]
     search_fields = ["code", "name", "formula", "aliases__text"]
     inlines = [AliasInline]
     change_form_template = "admin/facts/metric/change_form.html"
+
+    def save_model(self, request: HttpRequest, obj: Metric, form: forms.ModelForm, change: bool) -> None:  # type: ignore[type-arg]
+        """A changed sign convention converts the metric's facts in the same transaction, from the
+        figures they were printed with, and says how many."""
+        super().save_model(request, obj, form, change)
+        if change and "sign" in form.changed_data:
+            converted = facts_sign_apply(metric_code=obj.code, sign=obj.sign)
+            self.message_user(
+                request,
+                f"符号约定已改为 {obj.sign}，已按原表数值换算 {converted} 条事实 · "
+                f"Sign convention set to {obj.sign}: {converted} fact(s) converted from their printed figures.",
+                messages.SUCCESS,
+            )
 
     def change_view(
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None

@@ -7,6 +7,8 @@ names an entity, metric or channel; any absolute period form is accepted. Rows a
 the natural key of approved facts (a pending row of the same key stays in the review queue) in
 batches, inside one transaction: a bad row aborts the whole import with row-numbered errors
 (unless `skip_invalid`), and memory stays bounded by the batch size whatever the file's length.
+A value of a metric whose sign convention is `positive` is stored as the amount, with the value
+as the file gives it kept as its printed value (`core.model.sign`), as ingestion stores it.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from core.glossary import GlossarySnapshot
+from core.model.sign import SIGN_POSITIVE
 from core.model.types import CODE_RE, SENSITIVITIES, Period
 from ingestion.values import decimal_parse
 
@@ -137,6 +140,9 @@ class _Resolver:
         self.periods: dict[str, Period | None] = {}
         self.units: dict[str, str | None] = {}
         self.documents: dict[str, int] | None = None
+        # Metrics whose facts store the amount (`positive` sign convention); a metric the import
+        # creates is `as_printed`, the default.
+        self.positive = frozenset(code for code, info in glossary.metrics.items() if info.sign == SIGN_POSITIVE)
         # Entered around the resolver's own queries (`facts_import` makes them wait while a
         # batch is being written on the same connection).
         self.database: Callable[[], AbstractContextManager[Any]] = nullcontext
@@ -201,10 +207,11 @@ def _pk(kind: str, code: str) -> int:
     return int(model.objects.values_list("pk", flat=True).get(code=code))
 
 
-# One parsed row, in the order of the first twelve `_COLUMNS` (its first five are its key):
+# One parsed row, in the order of the first thirteen `_COLUMNS` (its first five are its key):
 # metric, entity, period type, period, channel, value (exact text), unit, source_doc, locator,
-# document id, valid_as_of (ISO text) and sensitivity.
-Fact = tuple[str, str, str, str, str, str, str, str, str, int | None, str | None, str]
+# document id, valid_as_of (ISO text), sensitivity and the printed value (exact text, or None
+# when the value is as printed).
+Fact = tuple[str, str, str, str, str, str, str, str, str, int | None, str | None, str, str | None]
 _UNSEEN: Any = object()
 
 
@@ -264,6 +271,9 @@ def _row_parse(number: int, cells: Cells, resolver: _Resolver, source_name: str)
         source_doc = doc
     source_doc = source_doc or source_name
     locator = locator or f"file={source_name},row={number}"
+    printed = None
+    if metric in resolver.positive:
+        printed, value = format(value, "f"), value.copy_abs()
     if len(source_doc) > 255 or len(locator) > 255:
         return f"row {number}: source_doc and locator are limited to 255 characters"
     return (
@@ -280,6 +290,7 @@ def _row_parse(number: int, cells: Cells, resolver: _Resolver, source_name: str)
         document_id,
         valid_as_of,
         sensitivity,
+        printed,
     )
 
 
@@ -372,6 +383,7 @@ _COLUMNS = (
     "document_id",
     "valid_as_of",
     "sensitivity",
+    "printed_value",
     "review_status",
     "suggested_alias",
     "review_note",
@@ -380,7 +392,7 @@ _COLUMNS = (
 _KEY_COLUMNS = _COLUMNS[:5]
 # A literal, not a parameter: an upsert's conflict target must repeat the partial index's predicate.
 _APPROVED = f"review_status = '{FactMetric.Review.APPROVED.value}'"
-# What an imported row sets besides its twelve parsed cells: approved, no review note, stamped now.
+# What an imported row sets besides its thirteen parsed cells: approved, no review note, stamped now.
 _SET_BY_IMPORT = f"'{FactMetric.Review.APPROVED.value}', '', '', %s"
 
 
@@ -414,10 +426,10 @@ class _SqliteWriter:
         self.db = db
         self.table = db.ops.quote_name(FactMetric._meta.db_table)
         self.now = db.ops.adapt_datetimefield_value(timezone.now())
-        self.rows = max(min(SQLITE_ROWS, db.features.max_query_params // 13), 1)
+        self.rows = max(min(SQLITE_ROWS, db.features.max_query_params // 14), 1)
 
     def statement(self, rows: int) -> str:
-        row_sql = "(" + ", ".join(["%s"] * 12) + f", {_SET_BY_IMPORT})"
+        row_sql = "(" + ", ".join(["%s"] * 13) + f", {_SET_BY_IMPORT})"
         return f"INSERT INTO {self.table} ({', '.join(_COLUMNS)}) VALUES {', '.join([row_sql] * rows)} " + _upsert_tail(
             self.table, distinct="IS NOT"
         )
@@ -444,7 +456,7 @@ class _SqliteWriter:
 
 
 # Each parsed column's type, as a PostgreSQL batch reads it back from JSON.
-_PG_TYPES = ("text",) * 5 + ("numeric", "text", "text", "text", "bigint", "date", "text")
+_PG_TYPES = ("text",) * 5 + ("numeric", "text", "text", "text", "bigint", "date", "text", "numeric")
 
 
 class _PostgresWriter:

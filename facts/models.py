@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from core.glossary import alias_key
 from core.model.fx import RATE_AVERAGE, RATE_CLOSING
+from core.model.sign import SIGN_AS_PRINTED, SIGN_POSITIVE
 from core.model.types import ENTITY_KINDS, SENSITIVITIES, Period
 
 from .periods import period_absolute
@@ -142,6 +143,20 @@ class Metric(models.Model):
         help_text=(
             "How the metric adds up over periods: sum for flows, end for balances and counts at a date, "
             "none for ratios and margins. Blank: from the unit (PCT → none, else sum)."
+        ),
+    )
+    sign = models.CharField(
+        max_length=10,
+        choices=[
+            (SIGN_AS_PRINTED, "as printed (the value as the statement prints it)"),
+            (SIGN_POSITIVE, "positive (the amount: an outflow such as capex or dividends paid)"),
+        ],
+        default=SIGN_AS_PRINTED,
+        help_text=(
+            "How a fact of this metric stores the figure a report prints. As printed: (1,577) is stored "
+            "as -1577. Positive: the amount, 1577, whether the report prints (1,577) or 1,577; the "
+            "printed figure stays in the fact's lineage. Changing it converts this metric's facts at "
+            "once, from their printed figures."
         ),
     )
 
@@ -283,6 +298,14 @@ class FactMetric(models.Model):
         Channel, on_delete=models.PROTECT, to_field="code", db_column="channel_code", default="TOTAL", db_index=False
     )
     value = ExactDecimalField()
+    # Lineage of the sign: the figure as the report printed it, kept when the metric's sign
+    # convention stores another value (a `positive` metric stores `(1,577)` as 1577); null when
+    # `value` is the printed figure.
+    printed_value = ExactDecimalField(
+        null=True,
+        blank=True,
+        help_text="The figure as the report printed it, when the metric's sign convention stores the amount.",
+    )
     unit = models.ForeignKey(
         Unit, on_delete=models.PROTECT, to_field="code", db_column="unit_code", db_index=False, null=True, blank=True
     )

@@ -67,7 +67,9 @@ def glossary_load(*, version: int = 0) -> GlossarySnapshot:
     ]
     metrics = [
         MetricInfo(*row)
-        for row in Metric.objects.values_list("code", "name", "unit_id", "description", "formula", "aggregation")
+        for row in Metric.objects.values_list(
+            "code", "name", "unit_id", "description", "formula", "aggregation", "sign"
+        )
     ]
     channels = [ChannelInfo(*row) for row in Channel.objects.values_list("code", "name")]
     units = [UnitInfo(*row) for row in Unit.objects.values_list("code", "name_zh", "name_en")]
@@ -169,12 +171,27 @@ _FACT_COLUMNS = (
     "locator",
     "document_id",
     "valid_as_of",
+    "printed_value",
     "effective_sensitivity",
 )
 
 
 def fact_record(row: tuple) -> FactRecord:  # type: ignore[type-arg]
-    metric, entity, period_type, period, channel, value, unit, doc, locator, document_id, as_of, sensitivity = row
+    (
+        metric,
+        entity,
+        period_type,
+        period,
+        channel,
+        value,
+        unit,
+        doc,
+        locator,
+        document_id,
+        as_of,
+        printed,
+        sensitivity,
+    ) = row
     return FactRecord(
         metric=metric,
         entity=entity,
@@ -187,6 +204,7 @@ def fact_record(row: tuple) -> FactRecord:  # type: ignore[type-arg]
         document_id=document_id,
         valid_as_of=as_of,
         sensitivity=sensitivity,
+        printed_value=printed,
     )
 
 
@@ -258,7 +276,8 @@ def facts_get(tasks: Iterable[SubTask], *, cleared: bool) -> dict[tuple[str, ...
                 )
                 for row in cursor.fetchall():
                     value = value_field.from_db_value(row[5], None, connection)
-                    fact = fact_record((*row[:5], value, *row[6:10], date_field.to_python(row[10]), row[11]))
+                    printed = value_field.from_db_value(row[11], None, connection)
+                    fact = fact_record((*row[:5], value, *row[6:10], date_field.to_python(row[10]), printed, row[12]))
                     key = (fact.metric, fact.entity, fact.period.period_type, fact.period.period, channel)
                     if key in wanted:
                         found[key] = fact

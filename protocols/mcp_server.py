@@ -66,6 +66,7 @@ class Fact(TypedDict):
     channel: str
     source: SourceRef
     valid_as_of: str | None
+    printed_value: NotRequired[str]  # the figure as printed, when the metric's sign convention stores the amount
 
 
 class Source(TypedDict):
@@ -109,6 +110,7 @@ class FactRow(TypedDict):
     period: str
     channel: str
     value: str
+    printed_value: str | None  # the figure as printed, when the metric's sign convention stores the amount
     unit: str
     source: SourceRef
     valid_as_of: str | None

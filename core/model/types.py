@@ -302,6 +302,9 @@ class FactRecord:
     document_id: int | None = None
     valid_as_of: date | None = None
     sensitivity: str = INTERNAL
+    # The figure as the report printed it, kept when the metric's sign convention stores another
+    # value (`core.model.sign`: a `positive` metric stores `(1,577)` as 1577); None: as printed.
+    printed_value: Decimal | None = None
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from core.glossary import GlossarySnapshot
+from core.model.sign import printed_differs, printed_display
+from core.model.types import FactRecord
 
 DEGRADED_STRUCTURED = {
     "zh": "AI 服务暂时不可用，未能完成本次查询，请稍后再试。",
@@ -38,6 +40,15 @@ WHICH_METRIC = {
     "zh": "请问要计算哪个指标？请在问题中写明指标（例如营业收入）。",
     "en": "Which metric should be computed? Please name it in the question (e.g. revenue).",
 }
+
+
+def printed_note(fact: FactRecord, language: str) -> str:
+    """` · printed (1,577)` in a fact's source: the figure as the report printed it, when the
+    metric's sign convention stored another value (the amount of an outflow); "" otherwise."""
+    if fact.printed_value is None or not printed_differs(fact.value, fact.printed_value):
+        return ""
+    shown = printed_display(fact.printed_value)
+    return f" · printed {shown}" if language == "en" else f" · 原表列示 {shown}"
 
 
 def value_format(value: Decimal) -> str:

@@ -1,9 +1,11 @@
 """Writes of the `facts` app: the glossary and its aliases (`glossary`), glossary imports
-(`glossary_import`), fact rows (`fact_rows`), the review queue's group actions (`review_queue`)
+(`glossary_import`), fact rows (`fact_rows`), a metric's sign convention on its facts
+(`fact_signs`), the review queue's group actions (`review_queue`)
 and the curated FX table and its imports (`fx_rates`). Fact imports from CSV / XLSX are in
 `facts.importing`."""
 
 from .fact_rows import facts_delete, facts_replace, facts_review
+from .fact_signs import facts_sign_apply
 from .fx_rates import FxImportReport, FxRateDraft, fx_rate_put, fx_rate_save, fx_rates_import, fx_rows_read
 from .glossary import (
     ALIAS_TARGETS,
@@ -40,6 +42,7 @@ __all__ = [
     "facts_reject",
     "facts_replace",
     "facts_review",
+    "facts_sign_apply",
     "fx_rate_put",
     "fx_rate_save",
     "fx_rates_import",

@@ -16,9 +16,11 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 
+from core.model.sign import SIGN_AS_PRINTED, sign_apply
 from ingestion.tables import FactCandidate
 
 from ..models import FactMetric
+from .fact_signs import metric_signs
 from .glossary import unit_ensure
 
 _KEY_FIELDS = ("metric_id", "entity_id", "period_type", "period", "channel_id")
@@ -76,7 +78,9 @@ def facts_replace(*, document_id: int, source_doc: str, candidates: Sequence[Fac
     whose value differs from the approved one waits in the review queue with the conflict as
     its note, and so does every pending cell, whatever other rows share its key. A cell a curator
     approved or rejected (`reviewed`) keeps that decision when it gives the same value at the
-    same locator again; everything else is read afresh. Counts:
+    same locator again; everything else is read afresh. A cell of a metric whose sign convention
+    is `positive` stores the amount and keeps the figure as printed (`printed_value`); its value
+    is compared with an approved fact's and a curator's decision as stored. Counts:
     `approved`, `pending`, and `conflicts` (pending rows that disagree with an approved fact).
     """
     # A curator's decision on a cell stays with the cell while it gives the same value.
@@ -89,10 +93,12 @@ def facts_replace(*, document_id: int, source_doc: str, candidates: Sequence[Fac
         (locator, value): status for locator, value, status in decided.values_list("locator", "value", "review_status")
     }
     FactMetric.objects.filter(document_id=document_id).delete()
+    signs = metric_signs({candidate.metric for candidate in candidates if candidate.metric})
     counts = {"approved": 0, "pending": 0, "conflicts": 0}
     for candidate in candidates:
         if candidate.unit:
             unit_ensure(candidate.unit)
+        value, printed = sign_apply(candidate.value, signs.get(candidate.metric, SIGN_AS_PRINTED))
         key = {
             "metric_id": candidate.metric or None,
             "entity_id": candidate.entity or None,
@@ -101,7 +107,8 @@ def facts_replace(*, document_id: int, source_doc: str, candidates: Sequence[Fac
             "channel_id": candidate.channel or "TOTAL",
         }
         values = {
-            "value": candidate.value,
+            "value": value,
+            "printed_value": printed,
             "unit_id": candidate.unit or None,
             "source_doc": source_doc,
             "locator": candidate.locator[:255],
@@ -109,7 +116,7 @@ def facts_replace(*, document_id: int, source_doc: str, candidates: Sequence[Fac
             "sensitivity": candidate.sensitivity,
             "suggested_alias": candidate.suggested_alias[:255],
         }
-        decision = decisions.get((values["locator"], candidate.value))
+        decision = decisions.get((values["locator"], value))
         if decision == FactMetric.Review.REJECTED:
             FactMetric.objects.create(**key, **values, review_status=decision, reviewed=True)
             continue
@@ -117,7 +124,7 @@ def facts_replace(*, document_id: int, source_doc: str, candidates: Sequence[Fac
         holder = (
             FactMetric.objects.filter(**key, review_status=FactMetric.Review.APPROVED).first() if complete else None
         )
-        agrees = holder is not None and (holder.value, holder.unit_id) == (candidate.value, values["unit_id"])
+        agrees = holder is not None and (holder.value, holder.unit_id) == (value, values["unit_id"])
         approved = candidate.status == "approved" or decision == FactMetric.Review.APPROVED
         if approved and complete and values["unit_id"] and (holder is None or agrees):
             reviewed = decision == FactMetric.Review.APPROVED

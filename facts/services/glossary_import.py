@@ -1,6 +1,7 @@
 """Glossary imports (`manage.py import_glossary`, `load_demo`): CSV rows merged into the glossary,
-all or nothing. Optional columns: `formula` defines formula metrics; `year_end_month`
-(1–12) and `currency` (ISO 4217) are an entity's reporting conventions.
+all or nothing. Optional columns: `formula` defines formula metrics; `aggregation` (sum, end,
+none) and `sign` (as_printed, positive) are a metric's conventions; `year_end_month` (1–12) and
+`currency` (ISO 4217) are an entity's reporting conventions.
 `ImportAborted` is how every import (glossary, facts, FAQ) reports bad rows."""
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ from django.db import transaction
 
 from core.engine.formula import formulas_check
 from core.glossary import AGGREGATIONS, alias_key
+from core.model.sign import SIGNS
 from core.model.types import CODE_RE, ENTITY_HOME, ENTITY_KINDS
 
 from ..models import Alias, Channel, CompanyProfile, Entity, Metric
 from ..selectors import glossary_load
+from .fact_signs import facts_sign_apply
 from .glossary import AliasDraft, aliases_create, glossary_changed, unit_ensure
 
 
@@ -38,6 +41,7 @@ class GlossaryReport:
     created: dict[str, int] = field(default_factory=lambda: {"entity": 0, "metric": 0, "channel": 0, "alias": 0})
     updated: dict[str, int] = field(default_factory=lambda: {"entity": 0, "metric": 0, "channel": 0})
     aliases_unchanged: int = 0
+    facts_converted: int = 0  # facts of metrics whose sign convention the import changed
 
 
 @dataclass
@@ -50,6 +54,7 @@ class _Target:
     parent: str = ""
     formula: str = ""
     aggregation: str = ""
+    sign: str = ""
     year_end_month: str = ""
     currency: str = ""
     aliases: list[str] = field(default_factory=list)
@@ -130,14 +135,19 @@ def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryRe
                     defaults["formula"] = t.formula
                 if t.aggregation:  # so does a blank aggregation (a curator may have set it in admin)
                     defaults["aggregation"] = t.aggregation
+                if t.sign:  # and a blank sign
+                    defaults["sign"] = t.sign
             obj, created = model.objects.get_or_create(code=t.code, defaults=defaults)  # type: ignore[attr-defined]
             if created:
                 report.created[kind] += 1
             elif any(getattr(obj, k) != v for k, v in defaults.items()):
+                resigned = kind == "metric" and obj.sign != defaults.get("sign", obj.sign)
                 for k, v in defaults.items():
                     setattr(obj, k, v)
                 obj.save()
                 report.updated[kind] += 1
+                if resigned:  # its facts are converted, as a change in admin converts them
+                    report.facts_converted += facts_sign_apply(metric_code=obj.code, sign=obj.sign)
 
     # The file was checked against itself and the database above; an alias already there is kept.
     known_keys = set(Alias.objects.values_list("key", flat=True))
@@ -164,13 +174,14 @@ def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryRe
 
 _FIELDS = {
     "entity": ("name", "entity_kind", "parent", "year_end_month", "currency"),
-    "metric": ("name", "unit", "aggregation"),
+    "metric": ("name", "unit", "aggregation", "sign"),
     "channel": ("name",),
 }
 _WHAT = {
     "name": "named",
     "unit": "in unit",
     "aggregation": "with aggregation",
+    "sign": "with sign",
     "entity_kind": "of entity_kind",
     "parent": "under parent",
     "year_end_month": "with year_end_month",
@@ -203,6 +214,7 @@ def _glossary_targets(rows: Iterable[tuple[int, dict[str, str]]]) -> tuple[dict[
         value = {key: (row.get(key) or "").strip() for key in ("code", "name", "alias", "unit", "parent", "formula")}
         value["currency"] = (row.get("currency") or "").strip().upper()
         value["aggregation"] = (row.get("aggregation") or "").strip().lower()
+        value["sign"] = (row.get("sign") or "").strip().lower()
         month = (row.get("year_end_month") or "").strip()
         value["year_end_month"] = str(int(month)) if month.isdigit() and month.isascii() else month
         kind = (row.get("kind") or "").strip().lower()
@@ -222,6 +234,15 @@ def _glossary_targets(rows: Iterable[tuple[int, dict[str, str]]]) -> tuple[dict[
             continue
         if value["aggregation"] and (kind != "metric" or value["aggregation"] not in AGGREGATIONS):
             errors.append(f"row {number}: aggregation is a metric's, one of {', '.join(AGGREGATIONS)}")
+            continue
+        if value["sign"] and kind != "metric":
+            errors.append(f"row {number}: only a metric has a sign convention; {kind} {code} cannot")
+            continue
+        if value["sign"] and value["sign"] not in SIGNS:
+            errors.append(
+                f"row {number}: metric {code}: sign must be as_printed (the value as the report prints it) "
+                f"or positive (the amount, for an outflow such as capex), not '{value['sign'][:40]}'"
+            )
             continue
         if value["formula"] and kind != "metric":
             errors.append(f"row {number}: only a metric has a formula; {kind} {code} cannot")

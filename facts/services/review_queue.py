@@ -19,6 +19,7 @@ from core.glossary import alias_key
 from core.model.types import Period
 
 from ..models import Alias, Entity, FactMetric, Metric
+from .fact_signs import fact_sign_apply, metric_sign
 from .glossary import AliasExists, alias_create, metric_create
 
 _KEY_FIELDS = ("entity_id", "metric_id", "period_type", "period", "channel_id")
@@ -82,7 +83,7 @@ def facts_key_set(
 ) -> list[FactMetric]:
     """Set the metric, the entity and/or the period of candidates (a whole group or some of it);
     they stay pending, for a curator to approve. A metric set by hand answers a label problem,
-    which leaves the note."""
+    which leaves the note, and puts the candidates under its sign convention."""
     facts = list(
         candidates.select_for_update(of=("self",)).filter(pk__in=fact_ids, review_status=FactMetric.Review.PENDING)
     )
@@ -90,16 +91,20 @@ def facts_key_set(
         raise ValidationError("所选候选已不全在待审核队列中 · Some selected candidates no longer wait for review.")
     if metric is None and entity is None and period is None:
         raise ValidationError("请填写指标、公司或期间 · Give a metric, a company or a period.")
+    sign = metric_sign(metric.code) if metric is not None else ""
     for fact in facts:
         if metric is not None:
             fact.metric = metric
             fact.review_note = _label_reasons_dropped(fact.review_note)
+            fact_sign_apply(fact, sign)
         if entity is not None:
             fact.entity = entity
         if period is not None:
             fact.period_type, fact.period = period.period_type, period.period
         fact.full_clean(validate_constraints=False)
-    FactMetric.objects.bulk_update(facts, ["metric", "entity", "period_type", "period", "review_note"])
+    FactMetric.objects.bulk_update(
+        facts, ["metric", "entity", "period_type", "period", "review_note", "value", "printed_value"]
+    )
     return facts
 
 
@@ -140,10 +145,12 @@ def _label_candidates_reread(candidates: Any, text: str, metric_code: str) -> li
         .exclude(suggested_alias="")
     )
     facts = [fact for fact in waiting if alias_key(fact.suggested_alias) == key]
+    sign = metric_sign(metric_code)
     for fact in facts:
         fact.metric_id = metric_code
         fact.review_note = _label_reasons_dropped(fact.review_note)
-    FactMetric.objects.bulk_update(facts, ["metric", "review_note"])
+        fact_sign_apply(fact, sign)  # the value was read without the metric: as printed
+    FactMetric.objects.bulk_update(facts, ["metric", "review_note", "value", "printed_value"])
     return facts
 
 

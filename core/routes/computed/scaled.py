@@ -34,7 +34,7 @@ from core.language.quantities.asked import (
 from core.model.types import KIND_ANSWER, KIND_REFUSAL, FactRecord, SubTask, UnitAsked
 from core.ports import FxRates
 from core.routes.lookup.render import fact_line
-from core.routes.render import is_en, unit_suffix
+from core.routes.render import is_en, printed_note, unit_suffix
 
 # (from currency, to currency, fact) → the rate and its words, or None when none is curated
 RateFor = Callable[[str, str, FactRecord], "Rate | None"]
@@ -278,15 +278,13 @@ def _fact_converted_line(
     formula = item.formula_words(language)
     if rate is not None:
         formula += f"; {rate.words[1]}" if is_en(language) else f"；{rate.words[0]}"
+    source = f"{fact.source_doc} · {fact.locator}{printed_note(fact, language)}"
     if is_en(language):
         return (
             f"{entity} {fact.period.label} {metric}: {item.display} {unit} "
-            f"(stored {stored}; {formula}; source: {fact.source_doc} · {fact.locator})"
+            f"(stored {stored}; {formula}; source: {source})"
         )
-    return (
-        f"{entity} {fact.period.label} {metric}：{item.display} {unit}"
-        f"（存储值 {stored}；{formula}；来源：{fact.source_doc} · {fact.locator}）"
-    )
+    return f"{entity} {fact.period.label} {metric}：{item.display} {unit}（存储值 {stored}；{formula}；来源：{source}）"
 
 
 def _cannot_apply(unit: str, asked: UnitAsked, glossary: GlossarySnapshot, language: str) -> str:

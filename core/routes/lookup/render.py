@@ -14,7 +14,7 @@ from core.engine import number_display
 from core.engine.display import decimal_round
 from core.glossary import GlossarySnapshot
 from core.model.types import FactRecord, SubTask
-from core.routes.render import unit_suffix, value_format
+from core.routes.render import printed_note, unit_suffix, value_format
 
 
 def fact_line(fact: FactRecord, glossary: GlossarySnapshot, language: str, decimals: int | None = None) -> str:
@@ -32,12 +32,14 @@ def fact_line(fact: FactRecord, glossary: GlossarySnapshot, language: str, decim
     if fact.channel != "TOTAL":
         name = glossary.display("channel", fact.channel, language)
         channel = f" ({name})" if language == "en" else f"（{name}）"
+    printed = printed_note(fact, language)
     if language == "en":
         as_of = f" · as of {fact.valid_as_of.isoformat()}" if fact.valid_as_of else ""
-        source = f"source: {fact.source_doc} · {fact.locator}{as_of}"
+        source = f"source: {fact.source_doc} · {fact.locator}{printed}{as_of}"
         return f"{entity} {fact.period.label} {metric}{channel}: {value} ({source})"
     as_of = f" · 截至 {fact.valid_as_of.isoformat()}" if fact.valid_as_of else ""
-    return f"{entity} {fact.period.label} {metric}{channel}：{value}（来源：{fact.source_doc} · {fact.locator}{as_of}）"
+    source = f"{fact.source_doc} · {fact.locator}{printed}{as_of}"
+    return f"{entity} {fact.period.label} {metric}{channel}：{value}（来源：{source}）"
 
 
 def _rounded_note(exact: str, decimals: int, language: str) -> str:

@@ -23,7 +23,9 @@ UNRECOGNIZED = "unrecognized_param"
 
 
 def fact_as_dict(fact: FactRecord) -> dict[str, Any]:
-    return {
+    """A found fact as the tool and the answer's `facts` give it; `printed_value` (the figure as the
+    report printed it) only for a fact whose metric's sign convention stores another value."""
+    found = {
         "value": str(fact.value),
         "unit": fact.unit,
         "metric": fact.metric,
@@ -33,6 +35,9 @@ def fact_as_dict(fact: FactRecord) -> dict[str, Any]:
         "source": {"doc": fact.source_doc, "locator": fact.locator, "document_id": fact.document_id},
         "valid_as_of": fact.valid_as_of.isoformat() if fact.valid_as_of else None,
     }
+    if fact.printed_value is not None:
+        found["printed_value"] = str(fact.printed_value)
+    return found
 
 
 def task_run(store: FactStore, task: SubTask, *, cleared: bool) -> tuple[dict[str, Any], FactRecord | None]:

@@ -11,8 +11,8 @@ from facts.services import glossary_import, glossary_rows_read
 
 class Command(BaseCommand):
     help = (
-        "Import glossary rows (kind,code,name,alias,unit,entity_kind,parent[,formula][,year_end_month]"
-        "[,currency]), all or nothing."
+        "Import glossary rows (kind,code,name,alias,unit,entity_kind,parent[,formula][,aggregation][,sign]"
+        "[,year_end_month][,currency]), all or nothing."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -26,6 +26,8 @@ class Command(BaseCommand):
             report = glossary_import(rows=glossary_rows_read(path))
         created = ", ".join(f"{n} {kind}" for kind, n in report.created.items())
         updated = ", ".join(f"{n} {kind}" for kind, n in report.updated.items())
+        converted = f"; {report.facts_converted} fact(s) converted to a new sign" if report.facts_converted else ""
         self.stdout.write(
             f"glossary: created {created}; updated {updated}; {report.aliases_unchanged} alias(es) unchanged"
+            + converted
         )
