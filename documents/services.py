@@ -24,7 +24,7 @@ from facts.services import facts_delete, facts_replace
 from ingestion.context import REPORT_TYPES, document_context
 from ingestion.context.report import fits
 from ingestion.extract import extract
-from ingestion.ir import ExtractionError, IngestWarning
+from ingestion.ir import YEAR_END_PROPOSED, ExtractionError, IngestWarning
 from ingestion.tables import document_facts
 from retrieval.services import chunks_delete, chunks_prepare, chunks_replace
 from retrieval.tasks import embedding_schedule
@@ -84,6 +84,21 @@ class ContextChoice:
     def given(self) -> dict[str, str]:
         said = {"issuer": self.issuer, "report_type": self.report_type, "period": self.period}
         return {key: value.strip() for key, value in said.items() if value and value.strip()}
+
+
+def _year_end_proposed(read: Any, issuer: str | None, glossary: Any) -> list[IngestWarning]:
+    """The cover's `For the fiscal year ended May 31, 2019`, when the glossary sets no year-end
+    month for the issuer: proposed to a curator, never applied (dated columns are read by the
+    date's year until it is set)."""
+    info = glossary.entities.get(issuer or "")
+    day = read.year_end
+    if info is None or info.year_end_month is not None or day is None:
+        return []
+    text = (
+        f"the cover says {issuer}'s fiscal year ended {day:%B} {day.day}, {day.year}: "
+        f"set its year-end month ({day:%B}, {day.month}) in the glossary"
+    )
+    return [IngestWarning(YEAR_END_PROPOSED, text, place="cover")]
 
 
 def period_label_parse(text: str) -> Period:
@@ -199,7 +214,7 @@ def document_ingest(
     # A table that yields no fact is a warning, not a refusal, in every format; a file with no
     # text and no table at all was refused by `extract`.
     found = document_facts(extracted, glossary=glossary, sensitivity=level, default_entity=issuer, report_period=period)
-    warnings = [*extracted.warnings, *found.warnings]
+    warnings = [*extracted.warnings, *_year_end_proposed(read, issuer, glossary), *found.warnings]
     step(60)
     chunks = chunks_prepare(title=extracted.title, blocks=extracted.blocks, user_words=glossary.alias_texts())
     with transaction.atomic():

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.utils.translation import get_language
 
-from ingestion.ir import PDF_EMPTY_PASSWORD, PDF_UNDECODABLE_LINES, IngestWarning
+from ingestion.ir import PDF_EMPTY_PASSWORD, PDF_UNDECODABLE_LINES, YEAR_END_PROPOSED, IngestWarning
 
 SHOWN_PLACES = 12
 SUMMARY_PLACES = 3
@@ -50,6 +50,11 @@ WARNING_KINDS: dict[str, WarningKind] = {
         "its columns are quarters, halves or year-to-date, which a year alone does not name",
     ),
     "table.no_period_column": WarningKind("没有列标题指明期间", "no column header names a period"),
+    YEAR_END_PROPOSED: WarningKind(
+        "封面载明了财年截止日，而词表未设该公司的财年截止月份：请设置",
+        "the cover names the fiscal year's end and the glossary sets no year-end month: set it for the company",
+        statement=True,
+    ),
     "table.no_value_cell": WarningKind("期间列下没有数值", "no value cell under a period column"),
     PDF_EMPTY_PASSWORD: WarningKind(
         "PDF 以空用户密码加密（仅限制权限），已照常读取",

@@ -138,6 +138,7 @@ class IngestWarning:
 # The kinds of warning the extractors give (the tables' own are `ingestion.tables.TABLE_PROBLEMS`).
 PDF_EMPTY_PASSWORD = "pdf.empty_password"
 PDF_UNDECODABLE_LINES = "pdf.undecodable_lines"
+YEAR_END_PROPOSED = "context.year_end_unset"  # the cover names the year end the glossary lacks
 
 
 @dataclass(frozen=True)

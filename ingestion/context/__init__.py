@@ -26,12 +26,14 @@ Inc.): `集团` as an alias does not make `海天集团股份有限公司` the h
 text (a customer, a subsidiary, a peer) never counts, however often it comes. The issuer is the
 entity read at the most places, the earliest on a tie; the report is a title read on the cover,
 else the most frequent. A dated period is read in the issuer's fiscal calendar when a curator set
-its year-end month.
+its year-end month; `year_end` is the day the cover says the fiscal year ended, which proposes
+that month to a curator when the glossary has none.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from pathlib import PurePath
 
 from core.glossary import GlossarySnapshot
@@ -41,7 +43,17 @@ from core.model.types import Period
 from ..ir import ExtractedDocument
 from .issuer import issuers_read, named_in
 from .places import choose, places_read
-from .report import ANNUAL, HALF_YEAR, QUARTERLY, REPORT_TYPES, file_report, fits, report_label, reports_read
+from .report import (
+    ANNUAL,
+    HALF_YEAR,
+    QUARTERLY,
+    REPORT_TYPES,
+    cover_year_end,
+    file_report,
+    fits,
+    report_label,
+    reports_read,
+)
 
 __all__ = ["ANNUAL", "HALF_YEAR", "QUARTERLY", "REPORT_TYPES", "DocumentContext", "document_context"]
 
@@ -54,6 +66,7 @@ class DocumentContext:
     report_type: str | None = None
     period: Period | None = None
     evidence: str = ""
+    year_end: date | None = None  # the day the cover says the fiscal year ended
 
 
 def document_context(doc: ExtractedDocument, glossary: GlossarySnapshot) -> DocumentContext:
@@ -79,4 +92,4 @@ def document_context(doc: ExtractedDocument, glossary: GlossarySnapshot) -> Docu
             period = named_period
         if (report_type, period) != (report or (None, None)):
             evidence.append(f"{report_label(report_type, period)}: file name «{doc.name}»")
-    return DocumentContext(issuer, report_type, period, "; ".join(evidence))
+    return DocumentContext(issuer, report_type, period, "; ".join(evidence), cover_year_end(places))

@@ -69,6 +69,18 @@ def reports_read(places: list[Place], year_end: int | None) -> Iterator[Seen]:
             yield Seen((kind, period), ended.group(0).strip(), place)
 
 
+def cover_year_end(places: list[Place]) -> date | None:
+    """The day the cover says the fiscal year ended (`For the fiscal year ended May 31, 2019`)."""
+    for place in places:
+        if not place.cover:
+            continue
+        for ended in _ENDED.finditer(place.text):
+            dates = periods_rewrite(ended.group("rest"))[1]
+            if ended.group("annual") and dates:
+                return dates[0]
+    return None
+
+
 def title_report(text: str) -> tuple[str | None, Period | None] | None:
     """The report a title line names (`2019年年度报告`, `二〇一九年第三季度报告`, `Annual Report 2019`,
     `ACME 2025H1 中期报告`), else None."""

@@ -153,7 +153,7 @@ def test_a_failing_extraction_writes_nothing(glossary: None, monkeypatch: pytest
     document_ingest(name="hk.docx", data=_report())
     before = _facts("hk.docx")
 
-    def unreadable(name: str, data: bytes) -> None:
+    def unreadable(name: str, data: bytes, **limits: int) -> None:
         raise ExtractionError("hk.docx: not a Word file")
 
     monkeypatch.setattr("documents.services.extract", unreadable)

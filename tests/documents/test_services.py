@@ -103,3 +103,30 @@ def test_the_page_limit_is_a_setting_that_fits_the_longest_annual_reports(settin
     assert not Document.objects.filter(name="long.pdf").exists()
     settings.RAGSPINE = {**settings.RAGSPINE, "MAX_PAGES": 3}
     assert document_ingest(name="long.pdf", data=long).status == "created"
+
+
+def test_a_cover_proposes_the_year_end_month_the_glossary_lacks() -> None:
+    """`For the fiscal year ended May 31, 2019` on a 10-K's cover, for a company whose year-end
+    month the glossary does not set: a warning proposes the month to a curator; nothing sets it."""
+    from facts.models import Alias, Entity
+    from tests.ingestion.builders import pdf_bytes
+
+    entity = entity_make("ORCL", "Oracle Corporation", "peer")
+    Alias.objects.create(text="Oracle Corporation", key="oracle corporation", kind="entity", entity=entity)
+    cover = [
+        ("p", "UNITED STATES SECURITIES AND EXCHANGE COMMISSION"),
+        ("p", "FORM 10-K"),
+        ("p", "For the fiscal year ended May 31, 2019"),
+        ("p", "Oracle Corporation"),
+        ("p", "(Exact name of registrant as specified in its charter)"),
+    ]
+    outcome = document_ingest(name="orcl-10k.pdf", data=pdf_bytes([cover]))
+    proposed = [w for w in outcome.warnings if w.code == "context.year_end_unset"]
+    assert [w.text for w in proposed] == [
+        "the cover says ORCL's fiscal year ended May 31, 2019: set its year-end month (May, 5) in the glossary"
+    ]
+    assert Entity.objects.get(code="ORCL").year_end_month is None
+    entity.year_end_month = 5  # the curator sets it (admin or glossary CSV)
+    entity.save()
+    again = document_ingest(name="orcl-10k.pdf", data=pdf_bytes([cover]), force=True)
+    assert not [w for w in again.warnings if w.code == "context.year_end_unset"]
