@@ -43,7 +43,7 @@ from .ir import (
     IngestWarning,
     Table,
 )
-from .pdf_objects import page_objects
+from .pdf_objects import page_objects, pdfium_objects
 from .statements import statement_of
 from .values import value_parse
 
@@ -213,13 +213,13 @@ def _pages_read(name: str, data: bytes, pdf: Any, count: int) -> tuple[list[_Pag
     read in one process (pdfplumber reads a page from the file alone)."""
     workers = min(os.cpu_count() or 1, count // _PAGES_PER_WORKER)
     if workers < 2:
-        return _page_range(pdf, 1, count)
+        return _page_range(pdf, 1, count, data)
     bounds = [(1 + count * k // workers, count * (k + 1) // workers) for k in range(workers)]
     try:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver")) as pool:
             runs = list(pool.map(_page_range_of, [(name, data, first, last) for first, last in bounds]))
     except (BrokenProcessPool, OSError):  # no process could be started here: read in this one
-        return _page_range(pdf, 1, count)
+        return _page_range(pdf, 1, count, data)
     return [page for pages, _ in runs for page in pages], sum(dropped for _, dropped in runs)
 
 
@@ -227,12 +227,12 @@ def _page_range_of(job: tuple[str, bytes, int, int]) -> tuple[list[_Page], int]:
     name, data, first, last = job
     pdf = _open(name, data)
     try:
-        return _page_range(pdf, first, last)
+        return _page_range(pdf, first, last, data)
     finally:
         pdf.close()
 
 
-def _page_range(pdf: Any, first: int, last: int) -> tuple[list[_Page], int]:
+def _page_range(pdf: Any, first: int, last: int, data: bytes = b"") -> tuple[list[_Page], int]:
     """Pages `first`..`last` (1-based, inclusive) as `_Page`s, and the undecodable line count.
 
     A page's tables are read from its ruling lines where they draw a table (two rows or more
@@ -242,9 +242,13 @@ def _page_range(pdf: Any, first: int, last: int) -> tuple[list[_Page], int]:
     shows it."""
     pages: list[_Page] = []
     dropped = 0
+    drawn = _pdfium_open(data)
     for number in range(first, last + 1):
         page = pdf.pages[number - 1]
-        page._objects = page_objects(page)  # what pdfplumber would build, at half the cost
+        # what pdfplumber would build from pdfminer's reading: by PDFium where it places the
+        # objects the same way, else from pdfminer's objects without pdfplumber's general path
+        fast = pdfium_objects(page, drawn[number - 1]) if drawn is not None else None
+        page._objects = fast if fast is not None else page_objects(page)
         ruled = [(t, grid) for t in page.find_tables() if _drawn(grid := grid_tidy(_cells(t.extract())))]
         boxes = [tuple(t.bbox) for t, _ in ruled]
         rest = page.filter(lambda obj, boxes=boxes: not _inside(obj, boxes)) if boxes else page
@@ -268,6 +272,18 @@ def _page_range(pdf: Any, first: int, last: int) -> tuple[list[_Page], int]:
         pages.append(_Page(number, float(page.height), lines, tables))
         page.close()
     return pages, dropped
+
+
+def _pdfium_open(data: bytes) -> Any:
+    """The PDF opened by PDFium as well, or None (no bytes given, or PDFium cannot read it)."""
+    if not data:
+        return None
+    try:
+        import pypdfium2
+
+        return pypdfium2.PdfDocument(data)
+    except Exception:  # pdfminer reads what PDFium cannot
+        return None
 
 
 def _drawn(grid: list[list[str]]) -> bool:

@@ -10,6 +10,7 @@ that they give what pdfplumber's own objects give.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from pdfminer.layout import LTAnno, LTChar, LTContainer, LTCurve, LTImage
@@ -77,3 +78,154 @@ def page_objects(page: Any) -> dict[str, list[dict[str, Any]]]:
         elif not isinstance(obj, (LTAnno, LTImage)):
             continue
     return found
+
+
+_UNMAPPED = (0, 0xFFFD, 0xFFFE, 0xFFFF)
+# A glyph PDFium gives as a control, private-use or unassigned code: a font that maps it to no
+# character (a made-up glyph name, no ToUnicode). Spelled as pdfminer spells it, `(cid:N)`, so the
+# page's undecodable lines are counted the same way whichever reader read them.
+_NO_CHARACTER = frozenset({"Cc", "Co", "Cs", "Cn"})
+
+
+def _wide(text: str) -> bool:
+    return bool(text) and unicodedata.east_asian_width(text[-1]) in ("W", "F")
+
+
+def pdfium_objects(page: Any, drawn: Any) -> dict[str, list[dict[str, Any]]] | None:
+    """`page.objects` read by PDFium from the same page (`drawn`, a `pypdfium2` page): the
+    characters with their loose boxes (the font's ascent to descent, as pdfminer measures them)
+    and every path's straight pieces as curves, in pdfplumber's keys. PDFium interprets a page's
+    content in C, some hundred times faster than pdfminer; None where the two could place
+    objects differently (a rotated page, a MediaBox not at the origin), so pdfminer reads it."""
+    import ctypes
+
+    import pypdfium2.raw as pdfium
+
+    if page.rotation or tuple(float(v) for v in page.mediabox[:2]) != (0.0, 0.0) or drawn.get_rotation():
+        return None
+    height = float(page.height)
+    doctop = float(page.initial_doctop)
+    number = page.page_number
+    found: dict[str, list[dict[str, Any]]] = {"char": [], "curve": []}
+    text = drawn.get_textpage()
+    handle = text.raw
+    loose, origin_of, generated = (
+        pdfium.FPDFText_GetLooseCharBox,
+        pdfium.FPDFText_GetCharOrigin,
+        pdfium.FPDFText_IsGenerated,
+    )
+    box = pdfium.FS_RECTF()
+    total = text.count_chars()
+    codes = [pdfium.FPDFText_GetUnicode(handle, i) for i in range(total)]
+    ox, oy = ctypes.c_double(), ctypes.c_double()
+    origins: list[tuple[float, float]] = []
+    chars = found["char"]
+    for i, code in enumerate(codes):
+        if code in (10, 13) or not loose(handle, i, box):
+            continue  # a line break PDFium inferred
+        left, right, high, low = box.left, box.right, box.top, box.bottom
+        if code == 32 and generated(handle, i):
+            # a word space the PDF positions rather than prints: it spans the gap after the glyph
+            # before; none between CJK characters and figures, which pdfminer does not see either
+            after = codes[i + 1] if i + 1 < total else 32
+            if not chars or _wide(chars[-1]["text"]) or _wide(chr(after or 32)):
+                continue
+            last = chars[-1]
+            left, right, high, low = last["x1"], max(last["x1"], right), last["y1"], last["y0"]
+        glyph = chr(code)
+        if code in _UNMAPPED or unicodedata.category(glyph) in _NO_CHARACTER:
+            glyph = f"(cid:{code})"
+        origin_of(handle, i, ox, oy)
+        origins.append((ox.value, oy.value))
+        top, bottom = height - high, height - low
+        chars.append(
+            {
+                "object_type": "char",
+                "page_number": number,
+                "text": glyph,
+                "x0": left,
+                "x1": right,
+                "y0": low,
+                "y1": high,
+                "top": top,
+                "bottom": bottom,
+                "doctop": doctop + top,
+                "width": right - left,
+                "height": bottom - top,
+                "size": bottom - top,
+                "fontname": "",
+                "upright": True,  # a page whose text runs sideways is a rotated page: pdfminer reads it
+                "adv": right - left,
+                "matrix": (1, 0, 0, 1, left, low),
+                "stroking_color": None,
+                "non_stroking_color": None,
+            }
+        )
+    _advances(found["char"], origins)
+    x, y = ctypes.c_float(), ctypes.c_float()
+    matrix = pdfium.FS_MATRIX()
+    for k in range(pdfium.FPDFPage_CountObjects(drawn.raw)):
+        shape = pdfium.FPDFPage_GetObject(drawn.raw, k)
+        kind = pdfium.FPDFPageObj_GetType(shape)
+        if kind == pdfium.FPDF_PAGEOBJ_FORM and pdfium.FPDFFormObj_CountObjects(shape) > 0:
+            return None  # a form's content is placed by the form's matrix too: pdfminer reads the page
+        if kind != pdfium.FPDF_PAGEOBJ_PATH or not pdfium.FPDFPageObj_GetMatrix(shape, matrix):
+            continue
+        a, b, c, d, e, f = matrix.a, matrix.b, matrix.c, matrix.d, matrix.e, matrix.f
+        points: list[tuple[float, float]] = []
+        for n in range(pdfium.FPDFPath_CountSegments(shape)):
+            segment = pdfium.FPDFPath_GetPathSegment(shape, n)
+            pdfium.FPDFPathSegment_GetPoint(segment, x, y)
+            point = (a * x.value + c * y.value + e, height - (b * x.value + d * y.value + f))
+            if pdfium.FPDFPathSegment_GetType(segment) == pdfium.FPDF_SEGMENT_MOVETO and points:
+                _curve_add(found, points, number, doctop)
+                points = []
+            points.append(point)
+            if pdfium.FPDFPathSegment_GetClose(segment) and points:
+                points.append(points[0])
+        _curve_add(found, points, number, doctop)
+    return found
+
+
+def _advances(chars: list[dict[str, Any]], origins: list[tuple[float, float]]) -> None:
+    """Each character from its origin to the next one's on its baseline (its advance, as pdfminer
+    measures a glyph), not its ink: an `f` whose loose box reaches past the space after it must
+    not close the gap that space stands for. The last on a line keeps its box's right edge."""
+    for k, char in enumerate(chars):
+        x, y = origins[k]
+        if char["text"] == " " or not x:
+            continue  # a space already spans its gap
+        char["x0"] = x
+        if k + 1 < len(chars):
+            nx, ny = origins[k + 1]
+            if abs(ny - y) < 0.5 and x < nx < char["x1"]:
+                char["x1"] = nx
+        char["width"] = char["adv"] = char["x1"] - char["x0"]
+
+
+def _curve_add(
+    found: dict[str, list[dict[str, Any]]], points: list[tuple[float, float]], number: int, doctop: float
+) -> None:
+    if len(points) < 2:
+        return
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    top, bottom = min(ys), max(ys)
+    found["curve"].append(
+        {
+            "object_type": "curve",
+            "page_number": number,
+            "x0": min(xs),
+            "x1": max(xs),
+            "top": top,
+            "bottom": bottom,
+            "doctop": doctop + top,
+            "width": max(xs) - min(xs),
+            "height": bottom - top,
+            "pts": list(points),
+            "linewidth": 0,
+            "stroke": True,
+            "fill": False,
+            "stroking_color": None,
+            "non_stroking_color": None,
+        }
+    )

@@ -128,3 +128,34 @@ def ole_bytes(*, encrypted: bool) -> bytes:
     header = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 504
     directory = ("EncryptionInfo" if encrypted else "WordDocument").encode("utf-16-le")
     return header + directory + b"\x00" * 1024
+
+
+def type3_pdf() -> bytes:
+    """A one-page PDF whose only text is set in a Type 3 font with made-up glyph names and no
+    ToUnicode map: no reader can tell which characters its glyphs are."""
+    glyph = b"0 0 d0 0 0 m 500 0 l 500 500 l 0 500 l f"
+    font = (
+        b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 500 500] /FontMatrix [0.001 0 0 0.001 0 0]"
+        b" /CharProcs << /g1 6 0 R /g2 6 0 R /g3 6 0 R /g4 6 0 R >>"
+        b" /Encoding << /Type /Encoding /Differences [1 /g1 /g2 /g3 /g4] >> /FirstChar 1 /LastChar 4"
+        b" /Widths [500 500 500 500] >>"
+    )
+    page = (
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792]"
+        b" /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>"
+    )
+    streams = {4: b"BT /F1 24 Tf 72 700 Td <01020304> Tj ET", 6: glyph}
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>", page, b"", font, b""]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        if number in streams:
+            data = streams[number]
+            body = b"<< /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)

@@ -22,6 +22,7 @@ from .builders import (
     pptx_bytes,
     sheet_rows,
     slide_with_table,
+    type3_pdf,
     with_cached_values,
     xlsx_bytes,
 )
@@ -247,12 +248,18 @@ def test_pdf_encrypted_with_a_password_is_refused_but_permissions_only_is_read()
 
 
 def test_pdf_text_without_unicode_mapping_is_refused_not_indexed_as_garbage() -> None:
+    # a Type 3 font with made-up glyph names and no ToUnicode: no reader knows its characters
+    error = _refusal("garbled.pdf", type3_pdf())
+    assert error.code == "empty" and "no readable text" in error.message
+
+
+def test_pdf_a_cid_font_whose_system_info_is_garbled_is_still_read() -> None:
     from reportlab.lib.pdfencrypt import StandardEncryption
 
-    # reportlab's encryption garbles the CID font's CIDSystemInfo, so pdfminer yields `(cid:1796)…`.
+    # reportlab's encryption garbles the CID font's CIDSystemInfo (pdfminer alone yields
+    # `(cid:1796)…`); PDFium maps the glyphs through the font's own CMap
     garbled = pdf_bytes([[("p", "公开内容")]], encrypt=StandardEncryption("", ownerPassword="owner"))
-    error = _refusal("garbled.pdf", garbled)
-    assert error.code == "empty" and "no readable text" in error.message
+    assert [b.text for b in extract("garbled.pdf", garbled).blocks] == ["公开内容"]
 
 
 # -- docx ------------------------------------------------------------------------------------------
