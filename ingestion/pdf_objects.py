@@ -119,10 +119,13 @@ def pdfium_objects(page: Any, drawn: Any) -> dict[str, list[dict[str, Any]]] | N
     codes = [pdfium.FPDFText_GetUnicode(handle, i) for i in range(total)]
     ox, oy = ctypes.c_double(), ctypes.c_double()
     origins: list[tuple[float, float]] = []
+    spaces: set[int] = set()  # the word spaces PDFium inferred, by their place in `chars`
     chars = found["char"]
     for i, code in enumerate(codes):
-        if code in (10, 13) or not loose(handle, i, box):
+        if not loose(handle, i, box) or (code in (10, 13) and generated(handle, i)):
             continue  # a line break PDFium inferred
+        if code in (10, 13):
+            code = 32  # a line-break glyph a font prints as its word space
         left, right, high, low = box.left, box.right, box.top, box.bottom
         if code == 32 and generated(handle, i):
             # a word space the PDF positions rather than prints: it spans the gap after the glyph
@@ -132,8 +135,9 @@ def pdfium_objects(page: Any, drawn: Any) -> dict[str, list[dict[str, Any]]] | N
                 continue
             last = chars[-1]
             left, right, high, low = last["x1"], max(last["x1"], right), last["y1"], last["y0"]
-        glyph = chr(code)
-        if code in _UNMAPPED or unicodedata.category(glyph) in _NO_CHARACTER:
+            spaces.add(len(chars))
+        glyph = chr(code) if code != 2 else "-"  # PDFium's mark for a hyphen that ends a line
+        if code != 2 and (code in _UNMAPPED or unicodedata.category(glyph) in _NO_CHARACTER):
             glyph = f"(cid:{code})"
         origin_of(handle, i, ox, oy)
         origins.append((ox.value, oy.value))
@@ -161,7 +165,7 @@ def pdfium_objects(page: Any, drawn: Any) -> dict[str, list[dict[str, Any]]] | N
                 "non_stroking_color": None,
             }
         )
-    _advances(found["char"], origins)
+    _advances(found["char"], origins, spaces)
     x, y = ctypes.c_float(), ctypes.c_float()
     matrix = pdfium.FS_MATRIX()
     for k in range(pdfium.FPDFPage_CountObjects(drawn.raw)):
@@ -187,20 +191,29 @@ def pdfium_objects(page: Any, drawn: Any) -> dict[str, list[dict[str, Any]]] | N
     return found
 
 
-def _advances(chars: list[dict[str, Any]], origins: list[tuple[float, float]]) -> None:
-    """Each character from its origin to the next one's on its baseline (its advance, as pdfminer
+def _advances(chars: list[dict[str, Any]], origins: list[tuple[float, float]], spaces: set[int]) -> None:
+    """Each glyph from its origin to the next glyph's on its baseline (its advance, as pdfminer
     measures a glyph), not its ink: an `f` whose loose box reaches past the space after it must
-    not close the gap that space stands for. The last on a line keeps its box's right edge."""
-    for k, char in enumerate(chars):
-        x, y = origins[k]
-        if char["text"] == " " or not x:
-            continue  # a space already spans its gap
+    not close the gap that space stands for; the last on a line keeps its box's right edge. A word
+    space PDFium inferred spans the gap between the glyphs on either side of it."""
+    glyphs = [k for k in range(len(chars)) if k not in spaces]
+    for at, k in enumerate(glyphs):
+        char, (x, y) = chars[k], origins[k]
+        if not x:
+            continue
         char["x0"] = x
-        if k + 1 < len(chars):
-            nx, ny = origins[k + 1]
+        if at + 1 < len(glyphs):
+            nx, ny = origins[glyphs[at + 1]]
             if abs(ny - y) < 0.5 and x < nx < char["x1"]:
                 char["x1"] = nx
         char["width"] = char["adv"] = char["x1"] - char["x0"]
+    for k in sorted(spaces):
+        space, before = chars[k], chars[k - 1]
+        space["x0"] = before["x1"]
+        after = chars[k + 1] if k + 1 < len(chars) else None
+        same_line = after is not None and abs(after["top"] - space["top"]) < 0.5 * space["height"]
+        space["x1"] = max(space["x0"], after["x0"]) if same_line else space["x0"]
+        space["width"] = space["adv"] = space["x1"] - space["x0"]
 
 
 def _curve_add(
