@@ -294,14 +294,15 @@ def _drawn(grid: list[list[str]]) -> bool:
 
 
 def _positioned(line: dict[str, Any]) -> Line:
-    """A text line as words with their extents: a space or a gap of a fifth of the type size
-    between two characters ends a word."""
+    """A text line as words with their extents: a space in the line's text (where pdfplumber saw a
+    space glyph or a gap) or a gap of a fifth of the type size between two characters ends a word."""
+    spaced = _spaces_before(line)
     words: list[Word] = []
     text, x0, x1 = "", 0.0, 0.0
-    for char in line["chars"]:
+    for k, char in enumerate(line["chars"]):
         glyph = char["text"]
         split = float(char.get("size", 0) or 0) * 0.2 or 1.0
-        if glyph.isspace() or (text and char["x0"] - x1 > split):
+        if glyph.isspace() or (text and (char["x0"] - x1 > split or k in spaced)):
             if text:
                 words.append(Word(x0, x1, _CID.sub("", text)))
             text = ""
@@ -314,6 +315,25 @@ def _positioned(line: dict[str, Any]) -> Line:
     if text:
         words.append(Word(x0, x1, _CID.sub("", text)))
     return Line(line["top"], line["bottom"], tuple(w for w in words if w.text))
+
+
+def _spaces_before(line: dict[str, Any]) -> set[int]:
+    """The characters of a line (by index in `chars`) that its text prints a space before."""
+    found: set[int] = set()
+    chars, at, space = line["chars"], 0, False
+    for letter in line["text"]:
+        if letter.isspace():
+            space = True
+            continue
+        while at < len(chars) and chars[at]["text"].isspace():
+            at += 1
+        if at >= len(chars) or chars[at]["text"] != letter:
+            return found  # the text and the characters part ways (a ligature): gaps alone decide
+        if space:
+            found.add(at)
+        space = False
+        at += 1
+    return found
 
 
 def _char_width(lines: list[dict[str, Any]]) -> float:

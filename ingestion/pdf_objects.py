@@ -196,14 +196,13 @@ def _advances(chars: list[dict[str, Any]], origins: list[tuple[float, float]], s
     measures a glyph), not its ink: an `f` whose loose box reaches past the space after it must
     not close the gap that space stands for; the last on a line keeps its box's right edge. A word
     space PDFium inferred spans the gap between the glyphs on either side of it."""
-    glyphs = [k for k in range(len(chars)) if k not in spaces]
-    for at, k in enumerate(glyphs):
-        char, (x, y) = chars[k], origins[k]
-        if not x:
+    for k, char in enumerate(chars):
+        x, y = origins[k]
+        if k in spaces or not x:
             continue
         char["x0"] = x
-        if at + 1 < len(glyphs):
-            nx, ny = origins[glyphs[at + 1]]
+        if k + 1 < len(chars):  # the next character's origin, an inferred space's too
+            nx, ny = origins[k + 1]
             if abs(ny - y) < 0.5 and x < nx < char["x1"]:
                 char["x1"] = nx
         char["width"] = char["adv"] = char["x1"] - char["x0"]
