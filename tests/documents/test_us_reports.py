@@ -25,7 +25,7 @@ pytestmark = [
 ]
 # Ratchets: approved exact of 120 before any decision, and after one decision per unknown label.
 EXACT_BEFORE_AT_LEAST = 88
-EXACT_AFTER_AT_LEAST = 114  # 95 %
+EXACT_AFTER_AT_LEAST = 118  # 95 % is 114; measured 120
 
 
 def test_four_us_annual_reports_give_their_statements_after_one_decision_per_label() -> None:
