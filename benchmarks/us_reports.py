@@ -57,6 +57,23 @@ def gold_load() -> list[dict[str, Any]]:
     return list(json.loads((US / "gold.json").read_text(encoding="utf-8"))["docs"])
 
 
+def gold_facts_csv(path: Path) -> Path:
+    """The gold line items as an `import_facts` CSV (USD millions, each with its page): the desk an
+    analyst would have if every statement line were approved."""
+    import csv
+
+    with path.open("w", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["entity", "metric", "period", "value", "unit", "source_doc", "locator"])
+        for doc in gold_load():
+            for period, items in doc["gold"].items():
+                for metric, item in items.items():
+                    writer.writerow(
+                        [doc["entity"], metric, period, item["value"], "USD_M", doc["doc"], f"page={item['page']}"]
+                    )
+    return path
+
+
 def _compare(doc: dict[str, Any]) -> tuple[int, list[str], list[str]]:
     """(exact, wrong, missing) of the approved facts of a report against its gold."""
     from facts.models import FactMetric

@@ -9,7 +9,6 @@ The US set is `../shared/bench/reports/us/`: its glossary and its gold line item
 
 from __future__ import annotations
 
-import csv
 import json
 import re
 from decimal import ROUND_HALF_UP, Decimal, localcontext
@@ -22,6 +21,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
+from benchmarks.us_reports import gold_facts_csv
 from core.engine.build import computed_reevaluate
 from core.engine.formula import decimal_context
 from core.engine.outcome import Computed
@@ -38,17 +38,7 @@ QUESTIONS = [json.loads(line) for line in (US / "questions.jsonl").read_text().s
 def us_analyst(db: Any, tmp_path: Path) -> APIClient:
     """A fresh desk holding the four US reports' gold line items, and an analyst."""
     call_command("import_glossary", str(US / "glossary.csv"), stdout=StringIO())
-    gold = json.loads((US / "gold.json").read_text())
-    path = tmp_path / "us_facts.csv"
-    with path.open("w", newline="") as out:
-        writer = csv.writer(out)
-        writer.writerow(["entity", "metric", "period", "value", "unit", "source_doc", "locator"])
-        for doc in gold["docs"]:
-            for period, items in doc["gold"].items():
-                for metric, item in items.items():
-                    writer.writerow(
-                        [doc["entity"], metric, period, item["value"], "USD_M", doc["doc"], f"page={item['page']}"]
-                    )
+    path = gold_facts_csv(tmp_path / "us_facts.csv")
     call_command("import_facts", str(path), stdout=StringIO())
     user = get_user_model().objects.create_user("us_analyst")
     return client_for(user)

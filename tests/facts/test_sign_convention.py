@@ -7,8 +7,6 @@ metric's facts at once, from their printed figures."""
 
 from __future__ import annotations
 
-import csv
-import json
 from decimal import Decimal
 from io import StringIO
 from pathlib import Path
@@ -21,6 +19,7 @@ from django.core.management import call_command
 from django.test import Client
 from rest_framework.test import APIClient
 
+from benchmarks.us_reports import gold_facts_csv
 from facts.models import FactMetric, Metric
 from facts.selectors import glossary_snapshot
 from facts.services import ImportAborted, facts_replace, facts_review, glossary_import, glossary_rows_read
@@ -352,17 +351,7 @@ def us_desk(db: Any, tmp_path: Path) -> APIClient:
         "metric,CAPEX,Capital expenditures,,USD_M,,,,,positive\n"
         "metric,FCF,Free cash flow,free cash flow,USD_M,,,CFO - CAPEX,,\n",
     )
-    gold = json.loads((US / "gold.json").read_text())
-    path = tmp_path / "us_facts.csv"
-    with path.open("w", newline="") as out:
-        writer = csv.writer(out)
-        writer.writerow(["entity", "metric", "period", "value", "unit", "source_doc", "locator"])
-        for doc in gold["docs"]:
-            for period, items in doc["gold"].items():
-                for metric, item in items.items():
-                    writer.writerow(
-                        [doc["entity"], metric, period, item["value"], "USD_M", doc["doc"], f"page={item['page']}"]
-                    )
+    path = gold_facts_csv(tmp_path / "us_facts.csv")
     call_command("import_facts", str(path), "--no-progress", stdout=StringIO())
     return client_for(get_user_model().objects.create_user("us_analyst"))
 
