@@ -136,11 +136,12 @@ def unsupported_count(sentence: str, support: Support, blanker: re.Pattern[str] 
 def numbers_check(text: str, *, support: Support, references: Sequence[str] = ()) -> tuple[str, int]:
     """`text` without each sentence holding an unsupported figure, and how many figures went."""
     blanker = _blanker(references)
+    verbatim = _verbatim(references)
     removed = 0
     kept: list[str] = []
     for line in text.split("\n"):
         sentences_kept = []
-        for sentence in SENTENCE.findall(line) or [line]:
+        for sentence in _sentences(line, verbatim):
             unsupported = unsupported_count(sentence, support, blanker)
             if unsupported:
                 removed += unsupported
@@ -149,6 +150,28 @@ def numbers_check(text: str, *, support: Support, references: Sequence[str] = ()
         if "".join(sentences_kept).strip():
             kept.append("".join(sentences_kept))
     return "\n".join(kept).strip(), removed
+
+
+def _verbatim(references: Sequence[str]) -> re.Pattern[str] | None:
+    written = sorted({r for r in references if r.strip()}, key=len, reverse=True)
+    return re.compile("|".join(re.escape(r) for r in written)) if written else None
+
+
+def _sentences(line: str, verbatim: re.Pattern[str] | None) -> list[str]:
+    """The sentences of a line; a reference is never cut (`sheet=5yr!A1:F9` holds a `!`)."""
+    pieces = list(SENTENCE.finditer(line))
+    if not pieces:
+        return [line]
+    inside: set[int] = set()
+    for match in verbatim.finditer(line) if verbatim is not None else ():
+        inside.update(range(match.start() + 1, match.end()))
+    spans: list[list[int]] = []
+    for piece in pieces:
+        if spans and piece.start() in inside:
+            spans[-1][1] = piece.end()  # the gap between them is part of the reference
+        else:
+            spans.append([piece.start(), piece.end()])
+    return [line[start:end] for start, end in spans]
 
 
 def notice_add(text: str, removed: int, language: str) -> str:

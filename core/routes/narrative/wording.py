@@ -1,11 +1,15 @@
 """The lines and words of retrieved passages: which periods a text names, which line is a bare
 title, and what wording a sentence shares with the question.
 
-- **Bare title lines** (`title_line`): a line with no sentence mark, no clause and no figure
-  outside brackets that is its section's or document's name, the line that opens its passage
-  (a slide's title reads first) when short, or a nameplate (once glossary names, periods,
-  figures and bracketed words are taken out, next to nothing is left, as in `HK QBR 2025Q4`
-  or `分部营业收入（人民币百万元）`).
+- **Bare title lines** (`title_line`): a line with no closing sentence mark, and no clause and
+  no figure outside brackets once a section number is taken off, is a heading wherever it
+  stands when it is short (`会员运营成效`, `Risk Factors`), starts with a section number
+  (`(一) 主营业务分析`, `三、核心竞争力分析`, `第二节 …`, `1. Business`, `Item 1A. …`) or is a
+  caption ending in a unit in brackets (`ACME东南亚 主要财务数据（人民币百万元）`, `(In millions)`);
+  and also when it is its section's or document's name, the line that opens its passage (a
+  slide's title reads first) when a little longer, or a nameplate (once glossary names,
+  periods, figures and bracketed words are taken out, next to nothing is left, as in
+  `HK QBR 2025Q4`).
 - **Shared wording** (`terms_of`, `terms_overlap`): glossary names as their concepts, so any
   alias in any language the glossary bridges meets any other, plus the words left; never a
   period or a figure.
@@ -35,6 +39,20 @@ _CLAUSE = re.compile(r"[，,：:；;]")
 _BRACKETED = re.compile(r"[（(【\[][^）)】\]]*[）)】\]]")
 _ENUMERATION = re.compile(r"^(?:[一二三四五六七八九十]+|\d{1,2})[、.．)）]\s*")
 _SEPARATORS = re.compile(r"[\s_\-—–·•|/:：]+")
+# A section number opening a heading: (一) （二） 三、 第二节 1. 1.2 Item 1A. Part II Note 3
+_SECTION_NUMBER = re.compile(
+    r"^(?:[(（]\s*(?:[一二三四五六七八九十]{1,3}|\d{1,2})\s*[)）]\s*"
+    r"|[一二三四五六七八九十]{1,3}\s*[、.．]\s*"
+    r"|第[一二三四五六七八九十百\d]{1,3}[节章部条篇]\s*"
+    r"|\d{1,2}(?:\.\d{1,2})*\s*[、.．)）]?\s+"
+    r"|\d{1,2}[、．]\s*"
+    r"|(?:item|part|note|section)\s+(?:\d{1,2}[a-z]?|[ivx]{1,4})\s*[.:：]?\s*)"
+)
+# A caption's closing bracket that names a unit: （人民币百万元） (In millions) (单位：万元)
+_CAPTION_UNIT = re.compile(
+    r"[(（][^()（）]*(?:元|万|亿|千|百分|%|单位|unit|million|thousand|billion|dollar|usd|rmb|hkd|cny)"
+    r"[^()（）]*[)）]$"
+)
 _CJK_CHARS = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
 _CJK = re.compile(_CJK_CHARS)
 _ASCII_WORD = re.compile(r"[a-z]+")
@@ -53,6 +71,7 @@ _QUESTION_FORM = re.compile(
     r"|to|for|and|or|on|at|by|with|from|its|it|this|that|has|have|had|be|been|as)\b"
 )
 _HEADING_CHARS = 24  # the longest line read as the heading that opens a passage
+_SHORT_HEADING = 10  # the longest unpunctuated line read as a heading anywhere (an ASCII word counts 2)
 _NAMEPLATE_LEFT = 4  # what a nameplate leaves once names and periods are out (an ASCII word counts 2)
 
 
@@ -99,16 +118,31 @@ def title_line(line: str, *, opens_passage: bool, names: Iterable[str], glossary
     """Whether `line` is a bare title: see the module's docstring. `names` are the passage's
     section and document names."""
     normalized = text_normalize(line).strip()
-    if not normalized or _CLOSED.search(normalized) or _CLAUSE.search(normalized):
+    if not normalized or _CLOSED.search(normalized):
         return False
-    if claims_find(prose_normalize(_BRACKETED.sub(" ", normalized))).quantities:
-        return False  # a bracket holds a caption's unit (`（人民币百万元）`), which reads as a figure
+    stem = _SECTION_NUMBER.sub("", normalized, count=1)
+    # A bracket holds a caption's unit (`（人民币百万元）`, `(in millions, except per share data)`),
+    # which reads as a figure and may hold a comma.
+    outside = _BRACKETED.sub(" ", stem)
+    if _CLAUSE.search(outside):
+        return False
+    if _CAPTION_UNIT.search(normalized):
+        return True  # a caption may name a span (`五年财务摘要`), which reads as a figure
+    if claims_find(prose_normalize(outside)).quantities:
+        return False
+    if stem != normalized or _weight(outside) <= _SHORT_HEADING:
+        return True
     key = _heading_key(normalized)
     if any(key and key == _heading_key(name) for name in names if name):
         return True
     if opens_passage and len(compact_view(normalized)[0]) <= _HEADING_CHARS:
         return True
     return _left_over(normalized, glossary) <= _NAMEPLATE_LEFT
+
+
+def _weight(text: str) -> int:
+    """A line's length as a heading's: a CJK character counts 1, an ASCII word 2."""
+    return len(_CJK.findall(text)) + 2 * len(_ASCII_WORD.findall(text))
 
 
 def _left_over(normalized: str, glossary: GlossarySnapshot) -> int:
@@ -122,7 +156,7 @@ def _left_over(normalized: str, glossary: GlossarySnapshot) -> int:
     for match in glossary.match(text):
         blank.update(positions[match.start : match.end])
     rest = "".join(" " if i in blank else ch for i, ch in enumerate(text))
-    return len(_CJK.findall(rest)) + 2 * len(_ASCII_WORD.findall(rest))
+    return _weight(rest)
 
 
 # -- what a sentence shares with the question ---------------------------------------------
