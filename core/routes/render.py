@@ -70,3 +70,22 @@ def unit_suffix(glossary: GlossarySnapshot, unit: str, language: str) -> str:
 
 def is_en(language: str) -> bool:
     return language == "en"
+
+
+# Keyed by the question's voice (`core.routes.narrative.wording.voice_of`): Simplified, Traditional,
+# Cantonese or English. None states a figure.
+NARRATIVE_NOT_COVERED = {
+    "zh": "现有文档没有涉及这个问题，无法据此作答。",
+    "zh-Hant": "現有文件沒有涉及這個問題，無法據此作答。",
+    "yue": "現有文件冇講到呢個問題，所以答唔到。",
+    "en": "The documents on file do not cover this question, so it cannot be answered from them.",
+}
+DESK_GREETING = {
+    "zh": "你好！我可以查询已收录的财务指标，也可以依据已收录的文档回答经营方面的问题，并注明出处。",
+    "zh-Hant": "你好！我可以查詢已收錄的財務指標，也可以依據已收錄的文件回答經營方面的問題，並註明出處。",
+    "yue": "你好！我可以幫你查已收錄嘅財務指標，亦可以根據已收錄嘅文件答經營方面嘅問題，仲會註明出處。",
+    "en": "Hello! I can look up the financial figures on file and answer questions about the business from "
+    "the documents on file, citing them.",
+}
+# The line before Chinese quotes answering an English question.
+QUOTES_IN_CHINESE = {"en": "The documents (in Chinese) say:"}

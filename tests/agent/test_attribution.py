@@ -14,7 +14,7 @@ import pytest
 
 from agent.bootstrap import ask
 from core.language.normalize import text_normalize
-from core.routes.render import ABOUT_ENTITY
+from core.routes.render import ABOUT_ENTITY, QUOTES_IN_CHINESE
 from documents.services import document_ingest
 from facts.selectors import glossary_snapshot
 
@@ -72,7 +72,9 @@ def test_an_english_why_question_over_the_chinese_documents_gets_a_cited_extract
     narrative = result.sections.narrative
     assert result.answer_kind == "answer"
     assert "No relevant material" not in narrative
-    lines = [line for line in narrative.splitlines() if line.strip() and not line.startswith("(")]
+    lead, *quoted = [line for line in narrative.splitlines() if line.strip() and not line.startswith("(")]
+    assert lead == QUOTES_IN_CHINESE["en"], narrative  # one English line before the Chinese quotes
+    lines = quoted
     assert lines and all(line.endswith("）") and " · " in line for line in lines), narrative
     assert any("香港营业收入同比下降6.7%" in line for line in lines)
     assert {"ACME_FY2025_管理层讨论与分析.pdf", "ACME香港业务季度回顾_2025Q3.pdf"} & {

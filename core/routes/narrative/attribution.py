@@ -175,6 +175,10 @@ class FocusReader:
             self._terms[text] = terms_of(text, self.glossary)
         return self._terms[text]
 
+    def passage_terms(self, chunk: RetrievedChunk) -> frozenset[str]:
+        """The terms of a passage with those of its section's and document's names."""
+        return self.terms(chunk.text) | self.terms(" ".join(self._names(chunk)))
+
     def relevant(
         self, chunk: RetrievedChunk, terms: frozenset[str], topic: frozenset[str], tier: int, in_period: bool
     ) -> bool:

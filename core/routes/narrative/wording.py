@@ -25,7 +25,7 @@ from datetime import date
 from functools import lru_cache
 
 from core.glossary import GlossarySnapshot
-from core.language.normalize import compact_view, text_normalize
+from core.language.normalize import chinese_simplify, compact_view, text_normalize
 from core.language.periods import periods_find
 from core.language.quantities import claims_find, prose_normalize
 from core.model.types import Period
@@ -206,3 +206,89 @@ def terms_overlap(wanted: frozenset[str], terms: frozenset[str]) -> int:
     """Shared terms; a metric's or channel's name counts twice, like the two bigrams of a short
     Chinese name it stands for (the entity is what the tiers rank by, so it counts once)."""
     return sum(2 if term.startswith(_TOPICS) else 1 for term in wanted & terms)
+
+
+# -- whether the passages speak to the question at all ------------------------------------
+# Asking, pointing and politeness: how a request is put, not what it is about (Mandarin,
+# Cantonese, English), and the generic nouns any question can carry.
+_CHATTER = re.compile(
+    r"帮我|帮忙|麻烦|谢谢|请|一下|给我|告诉我|我想知道|想知道|能否|能不能|可以|可不可以|你们|您|你|我们|我"
+    r"|介绍|说明|讲讲|谈谈|概述|列出"
+    r"|点解|点样|几多|咩|乜|嘅|咗|啦|喇|呀|啊|吧|嘛|吗|呢|对|关于|公司|项目"
+    r"|\b(?:please|can|could|would|will|you|your|me|my|i|we|us|our|tell|let|s|get|about|company|project"
+    r"|describe|explain|summari[sz]e|list|show|give)\b"
+)
+_SCRIPT_WORDS = 3  # words a passage holds in a script before it counts as written in it (not a stray acronym)
+_CONCEPT_WEIGHT = {"metric": 2.0, "channel": 2.0}  # a name standing for a short Chinese word's two bigrams
+
+
+def coverage_of(question: str, glossary: GlossarySnapshot, passages: Iterable[frozenset[str]]) -> float | None:
+    """The share of the question's content that the passages' terms (`terms_of`) hold, from 0 to 1;
+    None when the question has no content (only question words, chatter, periods or figures).
+
+    The content is the question's topic (`topic_of`: the entities it names are what the tiers
+    rank and label passages by, not what they must hold): its glossary concepts (a metric's or
+    channel's counting 2, another's 1), its ASCII words (1 each) and its CJK characters (½ each, so a two-character word
+    weighs like an English one). A word counts only when the passages are written in its script
+    (they hold a few words of it): an English word cannot be held by a Chinese passage, whose
+    bridge to it is the glossary. A character is held when a passage holds a bigram it is part of
+    (a lone one, itself): a question's words are not cut into bigrams across their boundaries.
+    """
+    held = frozenset().union(*passages)
+    concepts, rest = _concepts(text_normalize(question), glossary)
+    rest = _CHATTER.sub(" ", _QUESTION_FORM.sub(" ", _EVENT_WORDS.sub(" ", rest)))
+    total = covered = 0.0
+    for concept in concepts - {c for c in concepts if c.startswith("entity:")}:
+        weight = _CONCEPT_WEIGHT.get(concept.split(":", 1)[0], 1.0)
+        total += weight
+        covered += weight if concept in held else 0.0
+    # Words are held only in their own script: across scripts the glossary's concepts bridge.
+    ascii_held = sum(1 for term in held if _TERM_ASCII_WORD.fullmatch(term)) >= _SCRIPT_WORDS
+    cjk_held = sum(1 for term in held if _CJK.search(term)) >= _SCRIPT_WORDS
+    for word in _TERM_ASCII_WORD.findall(rest) if ascii_held else ():
+        if not any(ch.isdigit() for ch in word):
+            total += 1.0
+            covered += 1.0 if word in held else 0.0
+    for run in _TERM_CJK_RUN.findall(rest) if cjk_held else ():
+        for index, char in enumerate(run):
+            pairs = [run[i : i + 2] for i in (index - 1, index) if i >= 0 and i + 2 <= len(run)]
+            total += 0.5
+            covered += 0.5 if any(pair in held for pair in pairs or [char]) else 0.0
+    return covered / total if total else None
+
+
+# -- a greeting ----------------------------------------------------------------------------
+# A greeting is greeting words, an optional addressee before or after them, and punctuation:
+# nothing else (on normalised text, so Traditional and full-width forms read the same).
+_GREETING_WORD = (
+    r"(?:你好|您好|你们好|大家好|哈啰|哈喽|哈罗|嗨|喂|早晨|早安|早上好|上午好|中午好|午安|下午好|晚上好|晚安"
+    r"|hello|hallo|hi|hey|hiya|howdy|greetings|yo|good\s+(?:morning|afternoon|evening|day)|morning|evening)"
+)
+_ADDRESSEE = (
+    r"(?:大家|各位|你们|您|你|小助手|助手|机器人|老师|there|everyone|everybody|all|team|folks|bot|assistant|friend)"
+)
+_GREETING_MARKS = r"(?:呀|啊|啦|喔|哦|吖|呢)?[\s,，.。!！~～?？、]*"  # a closing particle, punctuation
+_GREETING = re.compile(
+    rf"^{_GREETING_MARKS}(?:{_ADDRESSEE}{_GREETING_MARKS})?(?:{_GREETING_WORD}{_GREETING_MARKS})+"
+    rf"(?:{_ADDRESSEE}{_GREETING_MARKS})?$"
+)
+
+
+def greeting_is(question: str) -> bool:
+    """Whether the question only greets (`你好`, `hello there!`, `哈囉`, `早晨`)."""
+    return bool(_GREETING.match(text_normalize(question)))
+
+
+# -- the voice a fixed message speaks in ---------------------------------------------------
+# Characters only Cantonese writes (嘅 咗 唔 係 …): a question holding one is answered in Cantonese.
+_CANTONESE = re.compile(r"[嘅咗唔係喺冇咩乜嘢啲哋嚟噉佢嗰搵睇嘞喇]|點解|點樣|幾多")
+
+
+def voice_of(question: str, language: str) -> str:
+    """`en`, `yue` (Cantonese), `zh-Hant` (Traditional) or `zh`: the key of a fixed message that
+    says the same in the question's own written form."""
+    if language == "en":
+        return "en"
+    if _CANTONESE.search(question):
+        return "yue"
+    return "zh-Hant" if chinese_simplify(question) != question else "zh"

@@ -22,7 +22,7 @@ from core.ports import RetrievedChunk
 from core.routes.narrative.answer import narrative_answer
 from core.routes.narrative.attribution import Focus
 from core.routes.narrative.retrieve import queries_rewrite
-from core.routes.render import ABOUT_ENTITY
+from core.routes.render import ABOUT_ENTITY, QUOTES_IN_CHINESE
 from tests.fakes import demo_glossary
 from tests.scripted import ScriptedProvider, prose
 
@@ -57,6 +57,11 @@ def answer(question: str, *chunks: RetrievedChunk, focus: Focus | None = None, l
     )
 
 
+def quoted_lines(text: str) -> list[str]:
+    """The quoted lines of an answer, without the English lead before Chinese quotes."""
+    return [line for line in text.splitlines() if line != QUOTES_IN_CHINESE["en"]]
+
+
 def cited_ids(outcome) -> list[int | None]:
     return [s.document_id for s in outcome.sources]
 
@@ -75,7 +80,9 @@ def test_an_english_why_question_gets_a_cited_extractive_answer_from_chinese_pas
     outcome = answer("Why did Hong Kong revenue decline?", mdna, focus=Focus(("ACME_HK",), FY2025), language="en")
     assert outcome.kind == "answer", outcome.text
     assert "香港营业收入同比下降6.7%" in outcome.text
-    assert all(line.endswith("）") for line in outcome.text.splitlines())
+    lead, *quotes = outcome.text.splitlines()
+    assert lead == QUOTES_IN_CHINESE["en"]  # one English line before the Chinese quotes
+    assert quotes and all(line.endswith("）") for line in quotes)
     assert cited_ids(outcome) == [1] and outcome.numbers_unsupported == 0
 
 
@@ -163,7 +170,7 @@ def test_only_another_entitys_passage_is_shown_under_its_label(language: str) ->
     question = "东南亚营业收入为什么下降" if language == "zh" else "Why did Southeast Asia revenue fall?"
     outcome = answer(question, MAINLAND, focus=Focus(("ACME_SEA",), FY2025), language=language)
     assert outcome.kind == "answer"
-    lines = outcome.text.splitlines()
+    lines = quoted_lines(outcome.text)
     assert lines and all(line.startswith(label("ACME_CN", language)) for line in lines)
     assert outcome.numbers_unsupported == 0  # the label states no figure
 
@@ -261,7 +268,7 @@ def test_a_sentence_sharing_only_the_entitys_name_is_no_answer_and_does_not_bloc
 ) -> None:
     outcome = answer(question, CAPTION, MAINLAND_MARGIN, focus=Focus(("ACME_HK",), FY2025), language=language)
     assert "口径说明" not in outcome.text
-    lines = outcome.text.splitlines()
+    lines = quoted_lines(outcome.text)
     assert lines and all(line.startswith(label("ACME_CN", language)) for line in lines), outcome.text
     assert cited_ids(outcome) == [5] and outcome.numbers_unsupported == 0
 
@@ -351,7 +358,7 @@ def test_another_issuers_passage_is_left_out_when_the_asked_ones_exists() -> Non
 def test_another_issuers_passage_alone_is_shown_under_its_issuers_label(language: str) -> None:
     question = "香港营业收入为什么增长" if language == "zh" else "Why did Hong Kong revenue grow?"
     outcome = answer(question, SEA_REPORT, focus=Focus(("ACME_HK",), FY2025), language=language)
-    lines = outcome.text.splitlines()
+    lines = quoted_lines(outcome.text)
     assert lines and all(line.startswith(label("ACME_SEA", language)) for line in lines), outcome.text
 
 
