@@ -11,6 +11,10 @@ answer checked against a value recomputed here from the generator:
 - defined: a formula the question brings, with a change between years and an average between
   year-ends (`…测算比率定义为（2025年A减去2024年A）除以2024年和2025年B的平均值`) → that formula
   over the four stored facts, to four places;
+- why: `样本集团2025年{metric}为什么变化` → the group's change split over its 5,000 subsidiaries
+  (the ten largest movers, then the rest as one row) and over its four channels
+  (`synthetic.why_csv` adds every subsidiary's channel figures and the group's sums). The answer
+  must name the largest mover with its exact change and count the rest;
 - series: `{company}最近12个季度{metric}每季度环比增长多少` at 2026-03-15 → the twelve quarters
   2023Q1–2025Q4, each with its quarter-on-quarter growth (the first against 2022Q4). The first
   `--series-entities` companies also have those 13 quarters (`synthetic.quarters_csv`, imported after
@@ -38,7 +42,8 @@ YEARS = [2024, 2025]
 FORMULAS = 20
 SERIES_REFERENCE = "2026-03-15"  # the last 12 complete quarters are 2023Q1–2025Q4
 SERIES_QUARTERS = [(2022, 4)] + [(year, quarter) for year in (2023, 2024, 2025) for quarter in (1, 2, 3, 4)]
-SHAPES = ("growth", "formula", "ranking", "series", "defined")
+SHAPES = ("growth", "formula", "ranking", "series", "defined", "why")
+WHY_METRICS = [0, 1]  # the metrics with channel figures and a group total (`synthetic.why_csv`)
 
 
 def percent(value: Decimal) -> str:
@@ -78,7 +83,12 @@ def main() -> None:
 
     glossary, facts = args.workdir / "computed-glossary.csv", args.workdir / "computed-facts.csv"
     synthetic.glossary_csv(
-        glossary, entities=args.entities, metrics=args.metrics, formulas=FORMULAS, formulas_over=args.metrics
+        glossary,
+        entities=args.entities,
+        metrics=args.metrics,
+        formulas=FORMULAS,
+        formulas_over=args.metrics,
+        channels="why" in shapes_asked,
     )
     rows = synthetic.facts_csv(facts, entities=args.entities, metrics=args.metrics, years=YEARS)
     call_command("migrate", verbosity=0)
@@ -103,6 +113,13 @@ def main() -> None:
         result["facts"] = rows + added
         result["quarterly_facts"] = added
         result["series_import_s"] = round(time.perf_counter() - began, 1)
+
+    if "why" in shapes_asked:
+        why = args.workdir / "computed-why.csv"
+        added = synthetic.why_csv(why, entities=args.entities, metrics=WHY_METRICS, years=YEARS)
+        call_command("import_facts", str(why), "--no-progress", stdout=StringIO())
+        result["facts"] = int(str(result["facts"])) + added
+        result["why_facts"] = added
 
     user = get_user_model().objects.create_user("bench")
     client = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
@@ -151,8 +168,27 @@ def main() -> None:
             return {"question": question}, shown("")
         return {"question": question}, shown(f"{expected.quantize(Decimal('0.0001'), rounding=ROUND_HALF_UP):,}")
 
+    def why() -> tuple[dict[str, str], Check]:
+        j = rng.choice(WHY_METRICS)
+        moves = sorted(
+            ((value(i, j, 2025) - value(i, j, 2024), i) for i in range(args.entities)),
+            key=lambda move: (-abs(move[0]), synthetic.entity(move[1])["code"]),
+        )
+        top, i = moves[0]
+        row = f"· {synthetic.entity(i)['full']}：{'+' if top > 0 else ''}{top:,} 百万元"
+        rest = f"其余 {args.entities - 10:,} 个部分" if args.entities > 11 else ""
+        question = f"样本集团2025年{synthetic.metric(j)['name']}为什么变化"
+        return {"question": question}, lambda body: row in body["answer"] and rest in body["answer"]
+
     shapes = {}
-    makers = {"growth": growth, "formula": formula, "ranking": ranking, "series": series, "defined": defined}
+    makers = {
+        "growth": growth,
+        "formula": formula,
+        "ranking": ranking,
+        "series": series,
+        "defined": defined,
+        "why": why,
+    }
     for name in shapes_asked:
         make = makers[name]
         times, wrong = [], []

@@ -163,9 +163,15 @@ def formula_expected(k: int, i: int, year: int, *, over: int) -> Decimal:
         return expected_value(i, a, year) / expected_value(i, b, year)
 
 
-def glossary_csv(path: Path, *, entities: int, metrics: int, formulas: int = 0, formulas_over: int = 0) -> int:
+CHANNELS = [("C_ONLINE", "线上"), ("C_STORE", "门店"), ("C_DEALER", "经销"), ("C_OTHER", "其他渠道")]
+
+
+def glossary_csv(
+    path: Path, *, entities: int, metrics: int, formulas: int = 0, formulas_over: int = 0, channels: bool = False
+) -> int:
     """Write an import_glossary CSV; return the number of alias rows. With `formulas`, that
-    many formula metrics over the first `formulas_over` stored metrics (`formula_metric`)."""
+    many formula metrics over the first `formulas_over` stored metrics (`formula_metric`); with
+    `channels`, the four channels of `CHANNELS` besides the total."""
     rows = 0
     with path.open("w", encoding="utf-8", newline="") as handle:
         out = csv.writer(handle)
@@ -187,7 +193,41 @@ def glossary_csv(path: Path, *, entities: int, metrics: int, formulas: int = 0, 
                 out.writerow(["metric", f["code"], f["name"], alias, "PCT", "", "", f["formula"]])
                 rows += 1
         out.writerow(["channel", "TOTAL", "合计", "合计", "", "", "", ""])
+        for code, name in CHANNELS if channels else ():
+            out.writerow(["channel", code, name, name, "", "", "", ""])
     return rows
+
+
+def channel_value(i: int, j: int, year: int, c: int) -> Decimal:
+    """Entity i's metric j in channel c: four figures that add up to `expected_value` exactly."""
+    whole = expected_value(i, j, year)
+    if c < len(CHANNELS) - 1:
+        return Decimal((i * 31 + j * 17 + year + c * 7) % 1000) + Decimal(c) / 10
+    return whole - sum((channel_value(i, j, year, k) for k in range(len(CHANNELS) - 1)), Decimal(0))
+
+
+def why_csv(path: Path, *, entities: int, metrics: list[int], years: list[int]) -> int:
+    """For each metric of `metrics`: every entity's four channel figures and the home group's
+    total and channel figures (the sums over the entities), in the `facts_csv` format with a
+    channel column. What a why over the group's subsidiaries and channels reads."""
+    count = 0
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        out = csv.writer(handle)
+        out.writerow(["entity", "metric", "period", "channel", "value", "unit"])
+        for j in metrics:
+            for year in years:
+                sums = [Decimal(0)] * len(CHANNELS)
+                for i in range(entities):
+                    for c, (code, _) in enumerate(CHANNELS):
+                        value = channel_value(i, j, year, c)
+                        sums[c] += value
+                        out.writerow([f"CO{i:05d}", f"M{j:03d}", f"FY{year}", code, str(value), "CNY_M"])
+                        count += 1
+                for c, (code, _) in enumerate(CHANNELS):
+                    out.writerow(["HOME", f"M{j:03d}", f"FY{year}", code, str(sums[c]), "CNY_M"])
+                out.writerow(["HOME", f"M{j:03d}", f"FY{year}", "TOTAL", str(sum(sums, Decimal(0))), "CNY_M"])
+                count += len(CHANNELS) + 1
+    return count
 
 
 def expected_value(i: int, j: int, year: int) -> Decimal:

@@ -21,13 +21,19 @@ from core.parse.intent.terms import term_is_a_name
 # A cue asking for an explanation: with a metric, the question is composite even when it also
 # asks for a computation.
 WHY_CUES = re.compile(
-    r"为什么|为何|原因|归因|怎么看|如何看|怎么样|监管|政策|动态|进展|影响|评价|增长的?驱动|驱动因素"
-    r"|(?<![a-z])(?:why|reasons?|drivers?|driven|regulat\w*|impacts?|explain\w*)(?![a-z])"
+    r"为什么|为何|点解|原因|归因|怎么看|如何看|怎么样|监管|政策|动态|进展|影响|评价|增长的?驱动|驱动因素"
+    r"|(?<![a-z])(?:why|how come|reasons?|drivers?|driven|drove|drive|caus\w*|regulat\w*|impacts?|explain\w*)(?![a-z])"
+)
+# A why asked of a figure's movement (not of a policy or a trend): answered with the change and
+# its parts (`core.routes.computed.why`) before any passage.
+CHANGE_WHY_CUES = re.compile(
+    r"为什么|为何|点解|什么原因|原因|归因|驱动|导致|造成"
+    r"|(?<![a-z])(?:why|how come|reasons?|drivers?|driven|drove|drive|caus\w*|explain\w*)(?![a-z])"
 )
 # Words of movement: narrative on their own, but the direction of a growth when one is asked for
 # (同比下降了多少个百分点 is a number).
 MOVEMENT_CUES = re.compile(
-    r"(?:变化|发展|增长)?趋势|走势|下降|上升|下滑|(?<![a-z])(?:trends?|declin\w*|fall\w*|fell|ris(?:e|es|ing)|rose)(?![a-z])"
+    r"(?:变化|发展|增长)?趋势|走势|下降|上升|下滑|下跌|上涨|跌|(?<![a-z])(?:trends?|declin\w*|fall\w*|fell|ris(?:e|es|ing)|rose)(?![a-z])"
 )
 NARRATIVE_CUES = re.compile(f"{WHY_CUES.pattern}|{MOVEMENT_CUES.pattern}")
 NUMERIC_CUES = re.compile(
@@ -46,6 +52,11 @@ class RouteCues:
     why: re.Match[str] | None
     numeric: re.Match[str] | None
     document: re.Match[str] | None
+
+
+def asks_why_change(normalized: str) -> bool:
+    """Whether a question asks why a figure moved (`为什么下降`, `what drove`, `点解跌咗`)."""
+    return CHANGE_WHY_CUES.search(normalized) is not None
 
 
 def route_cues_find(normalized: str) -> RouteCues:

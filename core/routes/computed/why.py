@@ -1,0 +1,328 @@
+"""The quantitative why of a figure's change: the change, then its parts, before any passage.
+
+Takes the intent of a why-question about one figure (`为什么下降`, `what drove`, `點解跌咗`),
+the glossary, the fact store and the user's clearance; returns a `WhyAnswer` (its lines, every
+`Computed` and every input fact), or None when the figure or the one it is compared with is
+not found (the caller then answers as before).
+
+The figure is compared with a year earlier (`环比`: the previous period). Its change is split
+over every dimension the fact table holds for it (`core.engine.why`): its channels, its
+subsidiaries (the glossary's children of the entity), the quarters of a year. An amount gives
+each part's change and share; a ratio gives each part's rate and mix effects, weighted by its
+divisor: a formula metric's own (`GROSS_PROFIT / REVENUE`), or for a stored percentage the
+amount metric whose quotient the whole's figures print in both periods (found, never assumed).
+Only facts the user may see are read, and the answer always says the parts are those the user
+may see, so a hidden part is neither shown nor hinted at.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal
+
+from core.engine import QOQ, YOY, Change, Computed, comparison_period, growth_compute
+from core.engine.display import decimal_round
+from core.engine.formula import Chain, Ref
+from core.engine.why import SHOWN, Decomposition, Figures, Pair, amount_decompose, ratio_decompose
+from core.glossary import AGGREGATION_NONE, GlossarySnapshot
+from core.language.normalize import text_normalize
+from core.model.types import FactRecord, ParsedIntent, Period, SubTask
+from core.ports import BulkFactStore, FactStore
+from core.routes.computed.render import change_lines, computed_figure
+from core.routes.computed.subjects import Reader
+from core.routes.render import is_en
+
+TOP_MOVERS = 1  # the parts whose names steer the passages that follow
+# Which way the question says the figure moved, to say so when it moved the other way.
+_DOWN = re.compile(r"下降|下滑|下跌|跌|减少|萎缩|(?<![a-z])(?:declin\w*|fall\w*|fell|drop\w*|down|decreas\w*|shrank)")
+_UP = re.compile(r"上升|上涨|涨|增长|增加|提升|(?<![a-z])(?:ris(?:e|es|ing)|rose|grow\w*|grew|up|increas\w*)(?![a-z])")
+
+
+@dataclass(frozen=True)
+class WhyAnswer:
+    lines: tuple[str, ...]
+    computed: tuple[Computed, ...]
+    facts: tuple[FactRecord, ...]
+    movers: tuple[SubTask, ...]  # the parts that moved most, largest first
+
+
+def why_answer(
+    intent: ParsedIntent, *, glossary: GlossarySnapshot, store: FactStore, cleared: bool
+) -> WhyAnswer | None:
+    if intent.metric is None or intent.entity is None or intent.period is None:
+        return None
+    task = SubTask(intent.metric, intent.entity, intent.period, intent.channel or "TOTAL")
+    operator = QOQ if intent.operation is not None and intent.operation.comparison == QOQ else YOY
+    base = comparison_period(task.period, operator)
+    lookup = Reader(store, cleared)
+    formulas = glossary.formula_metrics
+    label = glossary.display
+    change = growth_compute(lookup, task, operator, formulas=formulas, label=label)
+    if not isinstance(change, Change):
+        return None
+    language = intent.language
+    words = ("环比", "QoQ") if operator == QOQ else ("同比", "YoY")
+    lines = [*change_lines(change, words, glossary, language)[:2]]
+    lines.extend(_direction_note(intent.raw_question, change.change.value, language))
+    decompositions = _decompositions(lookup, task, base, glossary, store, cleared)
+    for decomposition in decompositions:
+        lines.extend(_lines(decomposition, glossary, language))
+    if decompositions:
+        lines.append(_visible_note(language))
+    else:
+        lines.append(
+            "The fact table holds no parts of this figure in both periods to split the change over."
+            if is_en(language)
+            else "事实库中没有该数字在两个期间都有数据的组成部分，无法拆分变动。"
+        )
+    computed = [*change.computed, *(c for d in decompositions for c in d.computed if c is not d.change)]
+    facts = tuple(dict.fromkeys([*change.inputs, *(f for c in computed for f in c.inputs)]))
+    return WhyAnswer(tuple(lines), tuple(dict.fromkeys(computed)), facts, _movers(decompositions))
+
+
+def _pairs(parts: Sequence[SubTask], before: Period | None = None) -> list[Pair]:
+    return [(p, replace(p, period=before or comparison_period(p.period, YOY))) for p in parts]
+
+
+def _dimensions(task: SubTask, base: Period, glossary: GlossarySnapshot) -> list[tuple[str, list[Pair]]]:
+    """The ways the fact table can split `task`: channels, subsidiaries, quarters of a year."""
+    found: list[tuple[str, list[Pair]]] = []
+    if task.channel == "TOTAL":
+        channels = [SubTask(task.metric, task.entity, task.period, c) for c in glossary.channels if c != "TOTAL"]
+        found.append(("channel", _pairs(channels, base)))
+    children = [SubTask(task.metric, c.code, task.period, task.channel) for c in glossary.children(task.entity)]
+    found.append(("entity", _pairs(children, base)))
+    if task.period.period_type == "FY" and base.period_type == "FY":
+        quarters = [
+            (
+                replace(task, period=Period("QUARTER", f"{task.period.year}Q{q}")),
+                replace(task, period=Period("QUARTER", f"{base.year}Q{q}")),
+            )
+            for q in range(1, 5)
+        ]
+        found.append(("quarter", quarters))
+    return [(name, pairs) for name, pairs in found if len(pairs) >= 2]
+
+
+def _decompositions(
+    lookup: Reader, task: SubTask, base: Period, glossary: GlossarySnapshot, store: FactStore, cleared: bool
+) -> list[Decomposition]:
+    dimensions = _dimensions(task, base, glossary)
+    metric = glossary.metrics.get(task.metric)
+    ratio = metric is not None and metric.adds_up == AGGREGATION_NONE
+    short = [key for _, pairs in dimensions if len(pairs) <= SHOWN + 1 for pair in pairs for key in pair]
+    lookup.prefetch(short, {})
+    found: list[Decomposition] = []
+    for dimension, pairs in dimensions:
+        if ratio:
+            basis = _ratio_basis(lookup, task, base, glossary)
+            if basis is None:
+                return []
+            numerator, divisor = basis
+            if numerator is not None:  # a formula metric: its parts' figures are its terms'
+                lookup.prefetch(
+                    [replace(k, metric=m) for pair in pairs for k in pair for m in (numerator, divisor)], {}
+                )
+            made = ratio_decompose(
+                lookup,
+                task,
+                base,
+                pairs,
+                dimension,
+                numerator=numerator,
+                divisor=divisor,
+                label=glossary.display,
+            )
+        else:
+            figures = _figures(store, cleared, pairs)
+            made = amount_decompose(
+                lookup,
+                task,
+                base,
+                pairs,
+                dimension,
+                label=glossary.display,
+                figures=figures,
+                prefetch=lambda keys: lookup.prefetch(keys, {}),
+            )
+        if made is not None:
+            found.append(made)
+    # the split whose parts add up to the whole first (no unallocated row), then by how many parts
+    found.sort(key=lambda d: (_left(d) is not None, -d.count))
+    return found
+
+
+def _figures(store: FactStore, cleared: bool, pairs: Sequence[Pair]) -> Figures | None:
+    """A long list of parts' bare figures in two bulk reads (one per period), when the store
+    offers them and the parts differ only by entity: what ranks and sums 5,000 subsidiaries."""
+    if len(pairs) <= SHOWN + 1 or not isinstance(store, BulkFactStore):
+        return None
+    now, before = pairs[0]
+    if any(
+        (p.metric, p.period, p.channel, e.period) != (now.metric, now.period, now.channel, before.period)
+        for p, e in pairs
+    ):
+        return None
+    entities = [p.entity for p, _ in pairs]
+    table: dict[tuple[str, ...], tuple[Decimal, str]] = {}
+    for period in (now.period, before.period):
+        rows = store.figures_get(now.metric, entities, period, now.channel, cleared=cleared, order="desc")
+        for entity, value, _, unit in rows:
+            table[SubTask(now.metric, entity, period, now.channel).key] = (Decimal(str(value)), unit)
+    return lambda task: table.get(task.key)
+
+
+def _left(decomposition: Decomposition) -> Computed | None:
+    if decomposition.unallocated is not None:
+        return decomposition.unallocated
+    return next((r.change for r in decomposition.rows if r.unallocated), None)
+
+
+def _ratio_basis(
+    lookup: Reader, task: SubTask, base: Period, glossary: GlossarySnapshot
+) -> tuple[str | None, str] | None:
+    """`(numerator, divisor)` of a ratio: a formula metric's `A / B`; for a stored percentage,
+    `(None, B)` where some stored `A ÷ B` prints as the whole's figure in both periods."""
+    formula = glossary.formula_metrics.get(task.metric)
+    if formula is not None:
+        root = formula.formula.root
+        if (
+            isinstance(root, Chain)
+            and len(root.rest) == 1
+            and root.rest[0][0] == "/"
+            and isinstance(root.first, Ref)
+            and isinstance(root.rest[0][1], Ref)
+        ):
+            return root.first.code, root.rest[0][1].code
+        return None
+    printed = [lookup(replace(task, period=p)) for p in (task.period, base)]
+    if any(f is None for f in printed):
+        return None
+    amounts = [m for m in glossary.metrics.values() if m.adds_up != AGGREGATION_NONE and not m.formula]
+    for divisor in amounts:
+        for numerator in amounts:
+            if numerator.code == divisor.code or numerator.unit != divisor.unit:
+                continue
+            if all(
+                _prints_as(lookup, task, p, numerator.code, divisor.code, f)
+                for p, f in zip((task.period, base), printed, strict=True)
+            ):
+                return None, divisor.code
+    return None
+
+
+def _prints_as(
+    lookup: Reader, task: SubTask, period: Period, numerator: str, divisor: str, printed: FactRecord | None
+) -> bool:
+    assert printed is not None
+    top = lookup(SubTask(numerator, task.entity, period, task.channel))
+    bottom = lookup(SubTask(divisor, task.entity, period, task.channel))
+    if top is None or bottom is None or bottom.value <= 0:
+        return False
+    places = max(0, -printed.value.as_tuple().exponent)  # type: ignore[operator]
+    return decimal_round(top.value * 100 / bottom.value, places) == printed.value
+
+
+# -- lines ---------------------------------------------------------------------------------
+_DIMENSION_WORDS = {
+    "channel": ("按渠道", "By channel"),
+    "entity": ("按下属公司/地区", "By subsidiary or region"),
+    "quarter": ("按季度", "By quarter"),
+}
+
+
+def _signed(computed: Computed, glossary: GlossarySnapshot, language: str) -> str:
+    shown = computed_figure(computed, glossary, language)
+    return shown if shown.startswith("-") or computed.value.is_zero() else f"+{shown}"
+
+
+def _part_name(row_part: SubTask | None, whole: SubTask, glossary: GlossarySnapshot, language: str) -> str:
+    assert row_part is not None
+    if row_part.channel != whole.channel:
+        return glossary.display("channel", row_part.channel, language)
+    if row_part.entity != whole.entity:
+        return glossary.display("entity", row_part.entity, language)
+    return row_part.period.label
+
+
+def _lines(d: Decomposition, glossary: GlossarySnapshot, language: str) -> list[str]:
+    en = is_en(language)
+    title = _DIMENSION_WORDS[d.dimension][1 if en else 0]
+    lines: list[str] = []
+    if d.effects:
+        weight = glossary.display("metric", d.weight_metric, language)
+        lines.append(
+            f"{title}, rate and mix effects (weights: each part's share of {weight}):"
+            if en
+            else f"{title}拆分为率效应与结构效应（权重：各部分{weight}占比）："
+        )
+        for e in d.effects:
+            name = _part_name(e.part, d.whole, glossary, language)
+            rate, mix, total = (_signed(c, glossary, language) for c in (e.rate, e.mix, e.total))
+            lines.append(
+                f"· {name}: rate effect {rate}, mix effect {mix}, together {total}"
+                if en
+                else f"· {name}：率效应 {rate}，结构效应 {mix}，合计 {total}"
+            )
+        if d.unallocated is not None:
+            left = _signed(d.unallocated, glossary, language)
+            lines.append(f"· not in the parts above: {left}" if en else f"· 未归入以上部分：{left}")
+        lines.append(
+            "Formula: rate effect = prior-year weight × (rate now − rate before); "
+            "mix effect = rate now × (weight now − weight before)"
+            if en
+            else "公式：率效应 = 上期权重 × (本期比率 − 上期比率)；结构效应 = 本期比率 × (本期权重 − 上期权重)"
+        )
+        return lines
+    lines.append(
+        f"{title} (the rows add up to the change exactly):" if en else f"{title}拆分（各行合计恰等于总变动）："
+    )
+    for row in d.rows:
+        if row.part is not None:
+            name = _part_name(row.part, d.whole, glossary, language)
+        elif row.parts:
+            name = f"{row.parts:,} other parts" if en else f"其余 {row.parts:,} 个部分"
+            if row.unallocated:
+                name += " (and change in no part)" if en else "（含未归入部分）"
+        else:
+            name = "not in the parts above" if en else "未归入以上部分"
+        share = ""
+        if row.share is not None:
+            share = f", {row.share.display} of the change" if en else f"，占总变动 {row.share.display}"
+        colon = ": " if en else "："
+        lines.append(f"· {name}{colon}{_signed(row.change, glossary, language)}{share}")
+    lines.append(
+        "Formula: a part's change = its figure now − its figure before; share = the part's change ÷ the total change"
+        if en
+        else "公式：部分变动 = 本期数 − 比较期数；占比 = 部分变动 ÷ 总变动"
+    )
+    return lines
+
+
+def _visible_note(language: str) -> str:
+    return (
+        "The parts are those in the fact table that you may see."
+        if is_en(language)
+        else "以上部分为事实库中您有权查看的数据。"
+    )
+
+
+def _direction_note(question: str, change: Decimal, language: str) -> list[str]:
+    """A word when the question says the figure fell and it rose, or the other way round."""
+    text = text_normalize(question)
+    down, up = _DOWN.search(text), _UP.search(text)
+    if change > 0 and down and not up:
+        return ["Note: the figure rose; it did not fall." if is_en(language) else "注意：该数字实际为上升，并非下降。"]
+    if change < 0 and up and not down:
+        return ["Note: the figure fell; it did not rise." if is_en(language) else "注意：该数字实际为下降，并非上升。"]
+    return []
+
+
+def _movers(decompositions: Sequence[Decomposition]) -> tuple[SubTask, ...]:
+    if not decompositions:
+        return ()
+    first = decompositions[0]
+    parts = [e.part for e in first.effects] or [r.part for r in first.rows if r.part is not None]
+    return tuple(parts[:TOP_MOVERS])

@@ -1,0 +1,142 @@
+"""A quantitative why through `answer_question`: the change, its parts, then the passages."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from decimal import Decimal
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.engine import computed_reevaluate
+from core.model.types import INTERNAL, RESTRICTED, FactRecord
+from core.pipeline import answer_question
+from core.routes.lookup.provider import MockProvider
+from tests.core.support.computing import REF, fact
+from tests.fakes import InMemoryFactStore, demo_facts, demo_glossary
+
+GLOSSARY = demo_glossary()
+SUBSIDIARIES = ("ACME_CN", "ACME_HK", "ACME_SEA")
+
+
+def _ask(question: str, store: InMemoryFactStore | None = None, *, cleared: bool = False):
+    return answer_question(
+        question,
+        glossary=GLOSSARY,
+        store=store if store is not None else InMemoryFactStore(demo_facts()),
+        provider=MockProvider(),
+        cleared=cleared,
+        reference_date=REF,
+    )
+
+
+def _lines(result) -> list[str]:
+    return result.sections.structured.splitlines()
+
+
+def test_a_why_leads_with_the_change_and_its_parts_by_channel() -> None:
+    result = _ask("香港收入为什么下降")
+    lines = _lines(result)
+    assert result.route == "composite" and result.answer_kind == "answer"
+    change = next(i for i, line in enumerate(lines) if "同比下降 6.66%，减少 1,714.3 百万元" in line)
+    rows = [line for line in lines if line.startswith("· ")]
+    assert rows == ["· 门店：-2,604.7 百万元，占总变动 151.9%", "· 线上：+890.4 百万元，占总变动 -51.9%"]
+    assert lines.index(rows[0]) > change  # the change first, then the parts, largest mover first
+    assert "公式：部分变动 = 本期数 − 比较期数；占比 = 部分变动 ÷ 总变动" in lines
+    shares = [c for c in result.computed if c.kind == "share"]
+    changes = [c for c in result.computed if c.kind == "change" and c.subject and c.subject.channel != "TOTAL"]
+    assert sum(c.value for c in changes) == Decimal("-1714.3")  # the parts add up exactly
+    assert {str(c.value) for c in changes} == {"-2604.7", "890.4"} and len(shares) == 2
+    for computed in result.computed:  # every number a computation over the facts it lists
+        assert computed_reevaluate(computed) == computed.value
+        assert set(computed.inputs) <= set(result.facts)
+    assert {(f.channel, f.period.label) for f in result.facts} >= {
+        ("STORE", "FY2025"),
+        ("STORE", "FY2024"),
+        ("ONLINE", "FY2025"),
+        ("ONLINE", "FY2024"),
+    }
+
+
+def test_a_group_figure_splits_over_its_subsidiaries() -> None:
+    rows = [line for line in _lines(_ask("集团2025年营收为什么增长")) if line.startswith("· ")]
+    assert rows == [
+        "· ACME中国内地：+8,717.7 百万元，占总变动 86.2%",
+        "· ACME东南亚：+3,107.0 百万元，占总变动 30.7%",
+        "· ACME香港：-1,714.3 百万元，占总变动 -17.0%",
+    ]
+
+
+def test_english_and_cantonese_why_words_get_the_decomposition_in_their_language() -> None:
+    english = _ask("What drove Hong Kong revenue down in 2025?")
+    assert english.route == "composite"
+    assert "fell 6.66% YoY, down 1,714.3 CNY m" in english.sections.structured
+    assert "By channel (the rows add up to the change exactly):" in english.sections.structured
+    cantonese = _ask("香港營收點解跌咗")
+    assert cantonese.route == "composite" and "· 门店：-2,604.7 百万元，占总变动 151.9%" in _lines(cantonese)
+
+
+def test_a_margin_splits_into_rate_and_mix_effects_with_the_formula() -> None:
+    result = _ask("集团2025年营业利润率为什么下降")
+    text = result.sections.structured
+    assert "按下属公司/地区拆分为率效应与结构效应（权重：各部分营业收入占比）：" in text
+    assert "公式：率效应 = 上期权重 × (本期比率 − 上期比率)；结构效应 = 本期比率 × (本期权重 − 上期权重)" in text
+    assert "未归入以上部分" not in text  # the group's figures are its subsidiaries' sums
+    effects = [c for c in result.computed if c.kind == "effect" and c.name_zh.endswith("合计影响")]
+    total = next(c for c in result.computed if c.kind == "growth" and c.unit == "PP")
+    assert len(effects) == 3 and abs(sum(c.value for c in effects) - total.value) < Decimal("1e-25")
+
+
+def test_a_stored_margin_is_weighted_by_the_amount_whose_quotient_it_prints_and_says_what_is_left() -> None:
+    text = _ask("集团2025年毛利率为什么下降").sections.structured
+    # 毛利 ÷ 营业收入 prints as the group's 毛利率 in both years: revenue weighs the parts
+    assert "（权重：各部分营业收入占比）" in text
+    # the subsidiaries' printed margins do not pool to the group's: the rest is said, not spread
+    assert "· 未归入以上部分：-0.22 个百分点" in text
+
+
+def test_a_why_that_says_the_wrong_direction_is_told_so() -> None:
+    text = _ask("集团2025年营收为什么下降").sections.structured
+    assert "注意：该数字实际为上升，并非下降。" in text
+
+
+def _store(values: dict[tuple[str, str], str], hidden: frozenset[str]) -> InMemoryFactStore:
+    facts: list[FactRecord] = []
+    for year in ("FY2024", "FY2025"):
+        total = Decimal(0)
+        for entity in SUBSIDIARIES:
+            value = values[(entity, year)]
+            total += Decimal(value)
+            sensitivity = RESTRICTED if entity in hidden else INTERNAL
+            facts.append(fact("REVENUE", entity, year, value, sensitivity=sensitivity))
+        facts.append(fact("REVENUE", "ACME_GROUP", year, str(total)))
+    return InMemoryFactStore(facts)
+
+
+amounts = st.decimals(min_value=1, max_value=10**6, places=1, allow_nan=False, allow_infinity=False).map(str)
+stores = st.fixed_dictionaries({(e, y): amounts for e in SUBSIDIARIES for y in ("FY2024", "FY2025")})
+
+
+@settings(max_examples=40, derandomize=True, deadline=None, database=None)
+@given(values=stores, other=stores, hidden=st.sets(st.sampled_from(SUBSIDIARIES), min_size=1, max_size=2))
+def test_a_part_the_user_may_not_see_changes_nothing_the_user_reads(values, other, hidden) -> None:
+    # The hidden parts' figures differ between the two stores; nothing else does (the group's
+    # own figure is kept, so only the hidden rows could tell the stores apart).
+    changed = {k: (other[k] if k[0] in hidden else v) for k, v in values.items()}
+    first, second = _store(values, frozenset(hidden)), _store(changed, frozenset(hidden))
+    for year in ("FY2024", "FY2025"):
+        kept = first.facts[("REVENUE", "ACME_GROUP", "FY", year[2:], "TOTAL")]
+        second.facts[("REVENUE", "ACME_GROUP", "FY", year[2:], "TOTAL")] = replace(kept)
+    question = "集团2025年营收为什么变化"
+    seen = [_ask(question, store) for store in (first, second)]
+    assert seen[0].answer == seen[1].answer
+    assert [c.as_dict() for c in seen[0].computed] == [c.as_dict() for c in seen[1].computed]
+    for result in seen:
+        assert not any(f.sensitivity == RESTRICTED for f in result.facts)
+        for entity in hidden:
+            assert GLOSSARY.display("entity", entity, "zh") not in result.answer
+        if len(hidden) == 1:  # two parts left to split over
+            assert "以上部分为事实库中您有权查看的数据。" in result.answer
+    cleared = _ask(question, first, cleared=True)
+    for entity in hidden:
+        assert GLOSSARY.display("entity", entity, "zh") in cleared.answer
