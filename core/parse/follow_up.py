@@ -47,6 +47,7 @@ from core.model.types import (
     OP_RATIO,
     OP_SHARE,
     OP_SUM,
+    ROUTE_COMPOSITE,
     ROUTE_NARRATIVE,
     ROUTE_STRUCTURED,
     Operation,
@@ -55,7 +56,7 @@ from core.model.types import (
     Period,
     Routing,
 )
-from core.parse.intent import DOCUMENT_CUES, NUMERIC_CUES
+from core.parse.intent import DOCUMENT_CUES, NUMERIC_CUES, asks_why_change
 
 # Words that ask about the previous answer without naming a subject of their own: a why, what
 # caused it, and which way it moved (`Why did it fall?`, `它为什么跌了`).
@@ -211,7 +212,9 @@ def follow_up_apply(
     language = "en" if intent.language == "en" else "zh"
     what = _inherited_text(inherited, glossary, language)
     if not own_metrics:
-        changes["route"] = ROUTE_NARRATIVE if bare_ask else ROUTE_STRUCTURED
+        # a bare why of one figure is answered with its change and parts first (`why_answer`)
+        why_of_figure = bare_ask and len(previous_metrics) == 1 and asks_why_change(normalized)
+        changes["route"] = ROUTE_COMPOSITE if why_of_figure else ROUTE_NARRATIVE if bare_ask else ROUTE_STRUCTURED
     reason = f"{_REASON_PREFIX[language]}{what}"
     if own_metrics and intent.routing.reason:
         reason = f"{intent.routing.reason} · {reason}"

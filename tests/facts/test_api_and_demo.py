@@ -19,6 +19,7 @@ TRENDS = GOLDEN.with_name("trends.jsonl")
 BASELINES = Path(__file__).resolve().parents[2] / "eval"
 # The sets this project writes for its issues sit in the repository's own golden/.
 UNITS_PERIODS = Path(__file__).resolve().parents[2] / "golden" / "units_periods.jsonl"
+WHY = UNITS_PERIODS.with_name("why.jsonl")
 
 
 def test_facts_api_filters_by_alias_and_hides_restricted(analyst: APIClient, cleared: APIClient) -> None:
@@ -79,8 +80,9 @@ def test_ask_command_prints_the_api_json(demo) -> None:
         (PHRASING, "baseline-phrasing.json", ("p-",)),
         (TRENDS, "baseline-trends.json", ("t-",)),
         (UNITS_PERIODS, "baseline-units_periods.json", ("up-",)),
+        (WHY, "baseline-why.json", ("why-", "doc-", "off-")),
     ],
-    ids=["golden", "computed", "phrasing", "trends", "units_periods"],
+    ids=["golden", "computed", "phrasing", "trends", "units_periods", "why"],
 )
 def test_evaluate_holds_the_baseline_on_the_golden_set(
     demo, golden: Path, baseline: str, must_pass: tuple[str, ...]

@@ -64,7 +64,9 @@ def why_answer(
         return None
     language = intent.language
     words = ("环比", "QoQ") if operator == QOQ else ("同比", "YoY")
-    lines = [*change_lines(change, words, glossary, language)[:2]]
+    # the change, unless the structured part already computed it (`为什么同比增长`)
+    shown = intent.operation is not None and intent.operation.kind == "growth"
+    lines = [] if shown else [*change_lines(change, words, glossary, language)[:2]]
     lines.extend(_direction_note(intent.raw_question, change.change.value, language))
     decompositions = _decompositions(lookup, task, base, glossary, store, cleared)
     for decomposition in decompositions:
