@@ -85,6 +85,7 @@ from core.routes.lookup.tools import (
 )
 from core.routes.narrative.answer import narrative_answer
 from core.routes.narrative.attribution import Focus
+from core.routes.narrative.figures import figure_answer
 
 
 @dataclass
@@ -199,6 +200,16 @@ def answer_question(
 
     # The fixed order of early returns (invariant 3): refusal, then ask-first, then assumptions,
     # and only then the FAQ, the fact store, retrieval or any LLM.
+    if clarification.mode == CLARIFY_ASK_FIRST and request.retriever is not None:
+        # a how-much question about a term no metric holds: the sentence stating its figure, cited
+        figure = figure_answer(
+            intent, retriever=request.retriever, glossary=glossary, cleared=cleared, asked_back=clarification
+        )
+        if figure is not None:
+            text = _with_notice(figure.text, request, intent)
+            part = _Part(AnswerSections(narrative=text), figure.kind, sources=figure.sources)
+            request.lap("retrieval")
+            return _result(request, intent, figure.clarification, part, intent.route)
     if clarification.mode in (CLARIFY_OUT_OF_SCOPE_ENTITY, CLARIFY_ASK_FIRST):
         return _result(request, intent, clarification, _clarification_part(intent, clarification), intent.route)
     effective = replace(
