@@ -216,7 +216,7 @@ def test_an_english_passage_states_a_figure_for_an_english_term(glossary) -> Non
                 "page=41,para=2",
                 "Store traffic fell 3% while the basket size grew. "
                 "The employee turnover rate was 18.2% in fiscal 2025, down from 21.0%.",
-            ),  # fmt: skip
+            ),
         ]
     )
     result = ask("What was the employee turnover rate?", glossary, retriever=retriever)
