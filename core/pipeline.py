@@ -29,6 +29,7 @@ from core.gates.clarify import clarify_scope
 from core.gates.screening import ScreenedRetriever
 from core.gates.security import security_screen
 from core.glossary import GlossarySnapshot
+from core.language.normalize import text_normalize
 from core.model.types import (
     CLARIFY_ASK_FIRST,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
@@ -51,7 +52,7 @@ from core.model.types import (
     SubTask,
 )
 from core.parse.follow_up import follow_up_apply, follow_up_topic
-from core.parse.intent import parse_intent, reading_note
+from core.parse.intent import asks_why_change, parse_intent, reading_note
 from core.parse.scope import ScopeError, scope_apply
 from core.ports import (
     FactStore,
@@ -74,6 +75,7 @@ from core.routes.computed import (
 )
 from core.routes.computed.defined import defined_answer
 from core.routes.computed.scaled import fx_rate_for, scaled_answer
+from core.routes.computed.why import WhyAnswer, why_answer
 from core.routes.documents import documents_list
 from core.routes.lookup import render as lookup_render
 from core.routes.lookup.loop import task_results, tool_loop
@@ -318,8 +320,17 @@ def _find_documents_route(request: _Request, intent: ParsedIntent, clarification
 
 
 def _composite_route(request: _Request, intent: ParsedIntent, clarification: ClarificationResult) -> _Part:
-    """Structured, then the narrative under the attribution heading."""
+    """Structured, then the narrative under the attribution heading. A why asked of a figure's
+    movement adds the change and its parts (`why_answer`) to the structured part, and the parts
+    that moved most steer the passages."""
     structured = _structured_route(request, intent, clarification)
+    if structured.kind == KIND_ANSWER and not intent.parts and asks_why_change(text_normalize(intent.raw_question)):
+        why = why_answer(intent, glossary=request.glossary, store=request.store, cleared=request.cleared)
+        if why is not None:
+            structured = _why_joined(structured, why)
+            movers = " ".join(_part_said(p, intent, request.glossary) for p in why.movers)
+            request.topic = f"{request.topic or request.question} {movers}".strip()
+            request.lap("why")
     explanation = _run_narrative(request, intent, facts=structured.facts)
     request.lap("narrative")
     sections = replace(
@@ -338,6 +349,29 @@ def _composite_route(request: _Request, intent: ParsedIntent, clarification: Cla
         computed=structured.computed,
         ranking=structured.ranking,
     )
+
+
+def _why_joined(structured: _Part, why: WhyAnswer) -> _Part:
+    """The figure's part with its change and the change's parts after it, each fact cited once."""
+    text = "\n".join(x for x in (structured.sections.structured, *why.lines) if x)
+    facts = tuple(dict.fromkeys((*structured.facts, *why.facts)))
+    extra = tuple(_fact_source(f) for f in facts if f not in structured.facts)
+    return replace(
+        structured,
+        sections=replace(structured.sections, structured=text),
+        facts=facts,
+        sources=structured.sources + extra,
+        computed=tuple(dict.fromkeys((*structured.computed, *why.computed))),
+    )
+
+
+def _part_said(part: SubTask, intent: ParsedIntent, glossary: GlossarySnapshot) -> str:
+    """A part's name as the documents would print it (its glossary name)."""
+    if part.channel != (intent.channel or "TOTAL"):
+        return glossary.display("channel", part.channel, "zh")
+    if part.entity != intent.entity:
+        return glossary.display("entity", part.entity, "zh")
+    return part.period.label
 
 
 RouteHandler = Callable[[_Request, ParsedIntent, ClarificationResult], _Part]
