@@ -106,6 +106,21 @@ class BatchNarrativeRetriever(NarrativeRetriever, Protocol):
     def retrieve_many(self, queries: Sequence[str], *, cleared: bool, k: int = 8) -> list[list[RetrievedChunk]]: ...
 
 
+@runtime_checkable
+class ScopedNarrativeRetriever(NarrativeRetriever, Protocol):
+    """A retriever that can also search within what is about some entities (SPEC §7, scoped to
+    the entity asked): the passages of documents one of `entities` issued, and passages that name
+    one of them by a glossary alias. The scope applies before the top-k, so the `k` places go to
+    passages within it; lists come back empty when nothing within it matches (the caller then
+    decides whether to search everything). One list per query, in the order of `queries`.
+
+    A retriever without this method is asked without a scope (the port as it was)."""
+
+    def retrieve_within(
+        self, queries: Sequence[str], *, entities: frozenset[str], cleared: bool, k: int = 8
+    ) -> list[list[RetrievedChunk]]: ...
+
+
 @dataclass(frozen=True)
 class ToolCall:
     id: str

@@ -2,6 +2,11 @@
 chunk set's version stamp changes (never per request): the lexical search of every host, one or many
 (`docs/operations.md`). A PostgreSQL full-text backend serves the same `LexicalIndex` port
 without any index in the process, an order of magnitude slower.
+
+A search may be kept within a `ChunkScope` (the documents some entities issued and the chunks
+naming them): the scope is a mask applied before the top-k, like clearance, so its `k` places go
+to chunks within it. In process the mask is read off the index itself (a name's terms are rows of
+its matrix) and kept per snapshot; on PostgreSQL it is a condition of the same query.
 """
 
 from __future__ import annotations
@@ -9,7 +14,7 @@ from __future__ import annotations
 import threading
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
@@ -23,12 +28,41 @@ from .engine import BM25Index
 from .models import Chunk, RetrievalState
 
 
+@dataclass(frozen=True)
+class ChunkScope:
+    """What a search is kept within: the chunks of `documents`, and the chunks whose stored tokens
+    hold every term of one of `names` (each a name as `text.name_terms` gives it)."""
+
+    documents: frozenset[int]
+    names: frozenset[tuple[str, ...]]
+
+
 class LexicalIndex(Protocol):
-    def search(self, query_tokens: list[str], *, cleared: bool, k: int) -> list[tuple[int, float]]: ...
+    def search(
+        self, query_tokens: list[str], *, cleared: bool, k: int, scope: ChunkScope | None = None
+    ) -> list[tuple[int, float]]: ...
 
     def search_many(
-        self, queries_tokens: Sequence[list[str]], *, cleared: bool, k: int
+        self, queries_tokens: Sequence[list[str]], *, cleared: bool, k: int, scope: ChunkScope | None = None
     ) -> list[list[tuple[int, float]]]: ...
+
+
+def _within(bm25: BM25Index, documents: np.ndarray, scope: ChunkScope) -> np.ndarray:
+    """Which of the index's chunks lie within `scope`: a chunk of one of its documents, or one
+    holding every term of one of its names (the terms' rows of the matrix say which do)."""
+    inside = np.isin(documents, np.fromiter(scope.documents, dtype=np.int64, count=len(scope.documents)))
+    matrix = bm25.matrix
+    for terms in scope.names:
+        rows = [bm25.vocabulary.get(term) for term in terms]
+        if not rows or any(row is None for row in rows):
+            continue  # a term no chunk holds: no chunk names it
+        named = np.ones(bm25.size, dtype=bool)
+        for row in rows:
+            holds = np.zeros(bm25.size, dtype=bool)
+            holds[matrix.indices[matrix.indptr[row] : matrix.indptr[row + 1]]] = True
+            named &= holds
+        inside |= named
+    return inside
 
 
 def retrieval_token() -> str:
@@ -55,6 +89,7 @@ class _Delta:
 
     ids: np.ndarray
     restricted: np.ndarray
+    documents: np.ndarray  # each chunk's document id
     bm25: BM25Index
     alive: np.ndarray  # over the main index's chunks
 
@@ -64,22 +99,55 @@ class _Snapshot:
     token: str  # the version stamp this snapshot answers for
     ids: np.ndarray
     restricted: np.ndarray
+    documents: np.ndarray  # each chunk's document id
     bm25: BM25Index
     delta: _Delta | None = None
     built: str = ""  # the stamp the main index was built at (`token` too, without a delta)
+    # scope → its masks over the main index and the delta: a question's follow-ups ask the same one
+    scopes: dict[ChunkScope, tuple[np.ndarray, np.ndarray | None]] = field(default_factory=dict, repr=False)
 
-    def search(self, query_tokens: list[str], *, cleared: bool, k: int) -> list[tuple[int, float]]:
+    def within(self, scope: ChunkScope) -> tuple[np.ndarray, np.ndarray | None]:
+        """The masks of the chunks within `scope`, over the main index and over the delta."""
+        masks = self.scopes.get(scope)
+        if masks is None:
+            delta = self.delta
+            masks = (
+                _within(self.bm25, self.documents, scope),
+                _within(delta.bm25, delta.documents, scope) if delta is not None else None,
+            )
+            if len(self.scopes) >= SCOPES_KEPT:
+                self.scopes.pop(next(iter(self.scopes)))
+            self.scopes[scope] = masks
+        return masks
+
+    def within_ids(self, scope: ChunkScope) -> np.ndarray:
+        """The ids of the chunks within `scope` (some perhaps inactive since: every hit is re-read)."""
+        main, extra = self.within(scope)
+        ids = self.ids[main]
+        return ids if extra is None or self.delta is None else np.concatenate([ids, self.delta.ids[extra]])
+
+    def search(
+        self, query_tokens: list[str], *, cleared: bool, k: int, scope: ChunkScope | None = None
+    ) -> list[tuple[int, float]]:
         delta = self.delta
+        main, extra = self.within(scope) if scope is not None else (None, None)
         allowed = None if cleared else ~self.restricted
-        if delta is not None:
-            allowed = delta.alive if allowed is None else allowed & delta.alive
+        for mask in (delta.alive if delta is not None else None, main):
+            if mask is not None:
+                allowed = mask if allowed is None else allowed & mask
         positions, scores = self.bm25.search(query_tokens, k, allowed=allowed)
         hits = [(int(self.ids[p]), float(s)) for p, s in zip(positions, scores, strict=True)]
         if delta is None or not len(delta.ids):
             return hits
-        positions, scores = delta.bm25.search(query_tokens, k, allowed=None if cleared else ~delta.restricted)
+        allowed = None if cleared else ~delta.restricted
+        if extra is not None:
+            allowed = extra if allowed is None else allowed & extra
+        positions, scores = delta.bm25.search(query_tokens, k, allowed=allowed)
         hits += [(int(delta.ids[p]), float(s)) for p, s in zip(positions, scores, strict=True)]
         return sorted(hits, key=lambda hit: -hit[1])[:k]  # stable: a tie keeps the older chunk first
+
+
+SCOPES_KEPT = 64  # scopes whose masks a snapshot keeps
 
 
 class InProcessLexicalIndex:
@@ -165,13 +233,18 @@ class InProcessLexicalIndex:
     @staticmethod
     def _refreshed(base: _Snapshot, token: str) -> _Snapshot:
         last = int(base.ids[-1]) if len(base.ids) else 0
-        ids, restricted = array("q"), array("b")
-        rows = Chunk.objects.filter(active=True, pk__gt=last).order_by("pk").values_list("pk", "tokens", "sensitivity")
+        ids, restricted, owners = array("q"), array("b"), array("q")
+        rows = (
+            Chunk.objects.filter(active=True, pk__gt=last)
+            .order_by("pk")
+            .values_list("pk", "tokens", "sensitivity", "document_id")
+        )
 
         def documents() -> Iterator[list[str]]:
-            for pk, stored, sensitivity in rows.iterator(chunk_size=5000):
+            for pk, stored, sensitivity, document in rows.iterator(chunk_size=5000):
                 ids.append(pk)
                 restricted.append(sensitivity == RESTRICTED)
+                owners.append(document)
                 yield stored.split()
 
         bm25 = BM25Index(documents(), statistics=base.bm25)
@@ -181,20 +254,24 @@ class InProcessLexicalIndex:
         delta = _Delta(
             np.asarray(ids, dtype=np.int64),
             np.asarray(restricted, dtype=np.int8).astype(bool),
+            np.asarray(owners, dtype=np.int64),
             bm25,
             np.isin(base.ids, active),
         )
-        return _Snapshot(token, base.ids, base.restricted, base.bm25, delta, base.built)
+        return _Snapshot(token, base.ids, base.restricted, base.documents, base.bm25, delta, base.built)
 
     @staticmethod
     def _build(token: str) -> _Snapshot:
-        rows = Chunk.objects.filter(active=True).order_by("pk").values_list("pk", "tokens", "sensitivity")
-        ids, restricted = array("q"), array("b")
+        rows = (
+            Chunk.objects.filter(active=True).order_by("pk").values_list("pk", "tokens", "sensitivity", "document_id")
+        )
+        ids, restricted, owners = array("q"), array("b"), array("q")
 
         def documents() -> Iterator[list[str]]:  # streamed: the index never holds every token list
-            for pk, stored, sensitivity in rows.iterator(chunk_size=5000):
+            for pk, stored, sensitivity, document in rows.iterator(chunk_size=5000):
                 ids.append(pk)
                 restricted.append(sensitivity == RESTRICTED)
+                owners.append(document)
                 yield stored.split()
 
         bm25 = BM25Index(documents())
@@ -202,43 +279,70 @@ class InProcessLexicalIndex:
             token,
             np.asarray(ids, dtype=np.int64),
             np.asarray(restricted, dtype=np.int8).astype(bool),
+            np.asarray(owners, dtype=np.int64),
             bm25,
             built=token,
         )
 
-    def search(self, query_tokens: list[str], *, cleared: bool, k: int) -> list[tuple[int, float]]:
-        return self.search_many([query_tokens], cleared=cleared, k=k)[0]
+    def search(
+        self, query_tokens: list[str], *, cleared: bool, k: int, scope: ChunkScope | None = None
+    ) -> list[tuple[int, float]]:
+        return self.search_many([query_tokens], cleared=cleared, k=k, scope=scope)[0]
 
     def search_many(
-        self, queries_tokens: Sequence[list[str]], *, cleared: bool, k: int
+        self, queries_tokens: Sequence[list[str]], *, cleared: bool, k: int, scope: ChunkScope | None = None
     ) -> list[list[tuple[int, float]]]:
         snapshot = self.current()  # one version-stamp read for all the queries
-        return [snapshot.search(query_tokens, cleared=cleared, k=k) for query_tokens in queries_tokens]
+        return [snapshot.search(query_tokens, cleared=cleared, k=k, scope=scope) for query_tokens in queries_tokens]
+
+    def within_ids(self, scope: ChunkScope) -> np.ndarray:
+        return self.current().within_ids(scope)
+
+
+def _quoted(term: str) -> str:
+    return "'" + term.replace("'", "''").replace("\\", "\\\\") + "'"
+
+
+def scope_sql(scope: ChunkScope, prefix: str = "") -> tuple[str, list[object]]:
+    """` AND (…)`: the condition that keeps a chunk-table query within `scope` (PostgreSQL)."""
+    parts: list[str] = []
+    params: list[object] = []
+    if scope.documents:
+        parts.append(f"{prefix}document_id = ANY(%s)")
+        params.append(sorted(scope.documents))
+    names = sorted(terms for terms in scope.names if terms)
+    if names:
+        parts.append(f"{prefix}tokens_tsv @@ to_tsquery('simple', %s)")
+        params.append(" | ".join("(" + " & ".join(_quoted(t) for t in terms) + ")" for terms in names))
+    return (f" AND ({' OR '.join(parts)})" if parts else " AND FALSE"), params
 
 
 class PostgresLexicalIndex:
     """Full-text search over the stored tokens, with the GIN index of migration 0002."""
 
-    def search(self, query_tokens: list[str], *, cleared: bool, k: int) -> list[tuple[int, float]]:
+    def search(
+        self, query_tokens: list[str], *, cleared: bool, k: int, scope: ChunkScope | None = None
+    ) -> list[tuple[int, float]]:
         terms = sorted({t for t in query_tokens if t})
         if not terms:
             return []
-        query = " | ".join("'" + t.replace("'", "''").replace("\\", "\\\\") + "'" for t in terms)
+        query = " | ".join(_quoted(t) for t in terms)
         hidden, hidden_params = visible_to_sql("sensitivity", cleared=cleared)
+        within, within_params = scope_sql(scope) if scope is not None else ("", [])
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT id, ts_rank(tokens_tsv, q) AS score "
                 "FROM retrieval_chunk, to_tsquery('simple', %s) AS q "
-                f"WHERE active AND tokens_tsv @@ q{hidden} "
+                f"WHERE active AND tokens_tsv @@ q{hidden}{within} "
                 "ORDER BY score DESC, id LIMIT %s",
-                [query, *hidden_params, k],
+                [query, *hidden_params, *within_params, k],
             )
             return [(int(pk), float(score)) for pk, score in cursor.fetchall()]
 
     def search_many(
-        self, queries_tokens: Sequence[list[str]], *, cleared: bool, k: int
+        self, queries_tokens: Sequence[list[str]], *, cleared: bool, k: int, scope: ChunkScope | None = None
     ) -> list[list[tuple[int, float]]]:
-        return [self.search(query_tokens, cleared=cleared, k=k) for query_tokens in queries_tokens]
+        return [self.search(query_tokens, cleared=cleared, k=k, scope=scope) for query_tokens in queries_tokens]
 
 
 def lexical_index() -> LexicalIndex:
@@ -258,22 +362,36 @@ class VectorIndex:
     _lock = threading.Lock()
     _cache: tuple[str, np.ndarray, np.ndarray, np.ndarray] | None = None
 
-    def search(self, vector: list[float], *, cleared: bool, k: int, space: str) -> list[tuple[int, float]]:
-        return self.search_many([vector], cleared=cleared, k=k, space=space)[0]
+    def search(
+        self, vector: list[float], *, cleared: bool, k: int, space: str, scope: ChunkScope | None = None
+    ) -> list[tuple[int, float]]:
+        return self.search_many([vector], cleared=cleared, k=k, space=space, scope=scope)[0]
 
     def search_many(
-        self, vectors: Sequence[list[float]], *, cleared: bool, k: int, space: str
+        self, vectors: Sequence[list[float]], *, cleared: bool, k: int, space: str, scope: ChunkScope | None = None
     ) -> list[list[tuple[int, float]]]:
         if connection.vendor == "postgresql":
-            return [self._pg_search(vector, cleared=cleared, k=k, space=space) for vector in vectors]
+            return [self._pg_search(vector, cleared=cleared, k=k, space=space, scope=scope) for vector in vectors]
         if not vectors:
             return []
         _, ids, restricted, matrix = self._matrix(space)  # one version-stamp read for all of them
-        return [self._numpy_search(ids, restricted, matrix, vector, cleared=cleared, k=k) for vector in vectors]
+        # The chunks within the scope, as the in-process lexical index tells them (its terms are the chunks').
+        outside = None if scope is None else ~np.isin(ids, InProcessLexicalIndex().within_ids(scope))
+        return [
+            self._numpy_search(ids, restricted, matrix, vector, cleared=cleared, k=k, outside=outside)
+            for vector in vectors
+        ]
 
     @staticmethod
     def _numpy_search(
-        ids: np.ndarray, restricted: np.ndarray, matrix: np.ndarray, vector: list[float], *, cleared: bool, k: int
+        ids: np.ndarray,
+        restricted: np.ndarray,
+        matrix: np.ndarray,
+        vector: list[float],
+        *,
+        cleared: bool,
+        k: int,
+        outside: np.ndarray | None = None,
     ) -> list[tuple[int, float]]:
         if not len(ids) or matrix.shape[1] != len(vector):
             return []
@@ -282,6 +400,8 @@ class VectorIndex:
         scores = matrix @ query
         if not cleared:
             scores = np.where(restricted, -np.inf, scores)
+        if outside is not None:
+            scores = np.where(outside, -np.inf, scores)
         k = min(k, len(ids))
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top], kind="stable")]
@@ -314,18 +434,34 @@ class VectorIndex:
             return cls._cache
 
     @staticmethod
-    def _pg_search(vector: list[float], *, cleared: bool, k: int, space: str) -> list[tuple[int, float]]:
+    def _pg_search(
+        vector: list[float], *, cleared: bool, k: int, space: str, scope: ChunkScope | None = None
+    ) -> list[tuple[int, float]]:
         dim = len(vector)
         literal = "[" + ",".join(repr(float(x)) for x in vector) + "]"
         hidden, hidden_params = visible_to_sql("sensitivity", cleared=cleared)
+        within, within_params = scope_sql(scope) if scope is not None else ("", [])
         with connection.cursor() as cursor:
             # pgvector's HNSW scan returns at most `ef_search` rows (40 by default): never fewer
             # than the candidates asked for.
             cursor.execute("SELECT set_config('hnsw.ef_search', %s, false)", [str(max(EF_SEARCH, 2 * k))])
+            if scope is not None:  # scan on until the scope's rows are found, for this query only
+                cursor.execute(_ITERATIVE_SCAN, ["strict_order"])
             cursor.execute(
                 f"SELECT id, 1 - ((embedding::vector({dim})) <=> %s::vector({dim})) AS score FROM retrieval_chunk "
-                f"WHERE active AND embedding IS NOT NULL AND vector_dims(embedding) = {dim} AND embedder = %s{hidden} "
-                f"ORDER BY (embedding::vector({dim})) <=> %s::vector({dim}) LIMIT %s",
-                [literal, space, *hidden_params, literal, k],
+                f"WHERE active AND embedding IS NOT NULL AND vector_dims(embedding) = {dim} AND embedder = %s"
+                f"{hidden}{within} ORDER BY (embedding::vector({dim})) <=> %s::vector({dim}) LIMIT %s",
+                [literal, space, *hidden_params, *within_params, literal, k],
             )
-            return [(int(pk), float(score)) for pk, score in cursor.fetchall()]
+            found = [(int(pk), float(score)) for pk, score in cursor.fetchall()]
+            if scope is not None:
+                cursor.execute(_ITERATIVE_SCAN, ["off"])
+            return found
+
+
+# A filtered HNSW scan stops at `ef_search` candidates, most of them outside a narrow scope;
+# pgvector 0.8 can scan on until it has its rows (an older one has no such setting).
+_ITERATIVE_SCAN = (
+    "SELECT set_config('hnsw.iterative_scan', %s, false) FROM pg_extension "
+    "WHERE extname = 'vector' AND string_to_array(extversion, '.')::int[] >= '{0,8}'"
+)

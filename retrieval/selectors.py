@@ -1,7 +1,9 @@
 """Reads of the chunk set: lexical, vector and hybrid search, and the `NarrativeRetriever` port.
 
 Clearance is applied inside every query (the indexes mask RESTRICTED chunks before their top-k,
-and the row fetch filters again), so an uncleared caller never loads a RESTRICTED chunk.
+and the row fetch filters again), so an uncleared caller never loads a RESTRICTED chunk. A search
+about some entities is kept within them the same way (`chunk_scope`: the documents they issued
+and the chunks naming them by a glossary alias), before the top-k.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from facts.selectors import glossary_snapshot
 
 from .embedders import EmbedderError, embedder_build
 from .fusion import scores_fuse
-from .index import VectorIndex, lexical_index, vectors_token
+from .index import ChunkScope, VectorIndex, lexical_index, vectors_token
 from .models import Chunk
-from .text import glossary_words_ensure, tokens
+from .text import glossary_words_ensure, name_terms, tokens
 
 logger = logging.getLogger("ragspine.retrieval")
 MODES = ("bm25", "vector", "hybrid")
@@ -44,14 +46,29 @@ class SearchHit:
     issuer: str = ""  # the entity code of the company whose document it is ("" when unknown)
 
 
-def _ranked(queries: Sequence[str], *, cleared: bool, mode: str, k: int) -> list[list[tuple[int, float]]]:
-    """One ranking per query. The queries' vectors come from one call to the embedder, and the
-    indexes read their version stamps once for all of them."""
+def chunk_scope(entities: frozenset[str]) -> ChunkScope:
+    """What is about `entities`: the documents whose issuer is one of them, and the chunks that
+    name one of them by any glossary alias (an alias's index terms, see `text.name_terms`)."""
+    glossary = glossary_snapshot()
+    names = {
+        terms for code in entities for alias in glossary.aliases_of("entity", code) if (terms := name_terms(alias))
+    }
+    documents = Chunk.document.field.related_model.objects.filter(issuer__in=entities).values_list("pk", flat=True)
+    return ChunkScope(frozenset(documents) if entities else frozenset(), frozenset(names))
+
+
+def _ranked(
+    queries: Sequence[str], *, cleared: bool, mode: str, k: int, scope: ChunkScope | None = None
+) -> list[list[tuple[int, float]]]:
+    """One ranking per query (within `scope`, when given). The queries' vectors come from one call
+    to the embedder, and the indexes read their version stamps once for all of them."""
     lexical: list[list[tuple[int, float]]] = []
     vector: list[list[tuple[int, float]]] = []
     if mode in ("bm25", "hybrid"):
         glossary_words_ensure(glossary_snapshot)
-        lexical = lexical_index().search_many([tokens(q) for q in queries], cleared=cleared, k=max(k, CANDIDATES))
+        lexical = lexical_index().search_many(
+            [tokens(q) for q in queries], cleared=cleared, k=max(k, CANDIDATES), scope=scope
+        )
     if mode in ("vector", "hybrid"):
         embedder = embedder_build()
         if not embedder.enabled:
@@ -62,7 +79,7 @@ def _ranked(queries: Sequence[str], *, cleared: bool, mode: str, k: int) -> list
                 embedded = _queries_embedded(queries)
                 vectors = embedder.embed_queries([queries[i] for i in embedded])
                 found = VectorIndex().search_many(
-                    vectors, cleared=cleared, k=max(k, CANDIDATES), space=embedder.signature
+                    vectors, cleared=cleared, k=max(k, CANDIDATES), space=embedder.signature, scope=scope
                 )
                 # a near copy of the question shares the question's vector, and so its neighbours
                 by_query = dict(zip(embedded, found, strict=True))
@@ -126,14 +143,21 @@ def chunk_search(query: str, *, cleared: bool, k: int = 10, mode: str = "hybrid"
 
 
 def chunk_search_many(
-    queries: Sequence[str], *, cleared: bool, k: int = 10, mode: str = "hybrid"
+    queries: Sequence[str],
+    *,
+    cleared: bool,
+    k: int = 10,
+    mode: str = "hybrid",
+    entities: frozenset[str] | None = None,
 ) -> list[list[SearchHit]]:
-    """`chunk_search` for each query, in order: one embedding call and one read of the hits.
+    """`chunk_search` for each query, in order: one embedding call and one read of the hits; with
+    `entities`, within what is about them (`chunk_scope`), empty when nothing within matches.
 
     The queries after the first are its variants (the narrative route's glossary rewrites); one
     that is a near copy of the first (`near_copy`) searches the vector index with the first's vector.
     """
-    rankings = _ranked(queries, cleared=cleared, mode=mode, k=k)
+    scope = chunk_scope(entities) if entities is not None else None
+    rankings = _ranked(queries, cleared=cleared, mode=mode, k=k, scope=scope)
     wanted = sorted({pk for ranked in rankings for pk, _ in ranked})
     by_id = {row[0]: row for row in _chunk_rows(wanted, cleared=cleared)} if wanted else {}
     return [
@@ -177,9 +201,18 @@ class OrmNarrativeRetriever:
         return self.retrieve_many([query], cleared=cleared, k=k)[0]
 
     def retrieve_many(self, queries: Sequence[str], *, cleared: bool, k: int = 8) -> list[list[RetrievedChunk]]:
+        return self._retrieved(chunk_search_many(queries, cleared=cleared, k=k))
+
+    def retrieve_within(
+        self, queries: Sequence[str], *, entities: frozenset[str], cleared: bool, k: int = 8
+    ) -> list[list[RetrievedChunk]]:
+        return self._retrieved(chunk_search_many(queries, cleared=cleared, k=k, entities=entities))
+
+    @staticmethod
+    def _retrieved(found: list[list[SearchHit]]) -> list[list[RetrievedChunk]]:
         return [
             [RetrievedChunk(h.chunk_id, h.doc, h.locator, h.snippet, h.score, h.document_id, h.issuer) for h in hits]
-            for hits in chunk_search_many(queries, cleared=cleared, k=k)
+            for hits in found
         ]
 
     def documents_find(self, query: str, *, cleared: bool, k: int = 10) -> list[Source]:

@@ -88,3 +88,16 @@ def tokens(text: str) -> list[str]:
         elif run not in _STOP:
             out.append(run)
     return out
+
+
+def name_terms(name: str) -> tuple[str, ...]:
+    """The index terms every chunk that writes `name` holds, however the segmenter cut the words
+    around it: its ASCII words and the character bigrams of its Chinese runs (a lone Chinese
+    character may be cut into a longer word, so it is no such term). Empty when `name` gives too
+    little to tell a chunk naming it (a single letter)."""
+    normalized = text_normalize(name)
+    terms = [word for word in _ASCII_WORD.findall(normalized)]
+    for run in _CJK.findall(normalized):
+        terms.extend(run[i : i + 2] for i in range(len(run) - 1))
+    distinct = tuple(dict.fromkeys(terms))
+    return distinct if sum(map(len, distinct)) >= 2 else ()

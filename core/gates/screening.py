@@ -27,7 +27,7 @@ from core.gates.security import external_mentions
 from core.glossary import GlossarySnapshot
 from core.language.normalize import compact_view, text_normalize
 from core.model.types import Source
-from core.ports import BatchNarrativeRetriever, NarrativeRetriever, RetrievedChunk
+from core.ports import BatchNarrativeRetriever, NarrativeRetriever, RetrievedChunk, ScopedNarrativeRetriever
 
 # A sentence runs to its closing marks (Chinese or Latin; a full stop only before a space or the
 # end, so `6.7` stays whole), a line end or the end of the text; its closing marks stay with it.
@@ -153,6 +153,16 @@ class ScreenedRetriever:
             found = self._inner.retrieve_many(queries, cleared=cleared, k=k)
         else:
             found = [self._inner.retrieve(query, cleared=cleared, k=k) for query in queries]
+        return [self._kept(chunks) for chunks in found]
+
+    def retrieve_within(
+        self, queries: Sequence[str], *, entities: frozenset[str], cleared: bool, k: int = 8
+    ) -> list[list[RetrievedChunk]]:
+        """The inner retriever's passages within the scope, screened; from one that cannot scope,
+        none (so the caller searches everything, and the route labels what is about another entity)."""
+        if not isinstance(self._inner, ScopedNarrativeRetriever):
+            return [[] for _ in queries]
+        found = self._inner.retrieve_within(queries, entities=entities, cleared=cleared, k=k)
         return [self._kept(chunks) for chunks in found]
 
     def _kept(self, chunks: list[RetrievedChunk]) -> list[RetrievedChunk]:

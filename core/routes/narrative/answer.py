@@ -248,7 +248,8 @@ def narrative_answer(
         return NarrativeOutcome(DESK_GREETING[voice_of(question, language)], KIND_ANSWER)
     if retriever is None:
         return NarrativeOutcome(NARRATIVE_NOT_WIRED[language], KIND_DEGRADED)
-    chunks = chunks_retrieve(question, retriever=retriever, glossary=glossary, cleared=cleared)
+    scope = FocusReader(focus, glossary).scope  # the asked entities and their subsidiaries
+    chunks = chunks_retrieve(question, retriever=retriever, glossary=glossary, cleared=cleared, entities=scope)
     if not chunks:
         return NarrativeOutcome(NARRATIVE_NO_HITS[language], KIND_REFUSAL)
     usage: dict[str, int] = {}
