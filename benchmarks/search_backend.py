@@ -15,7 +15,10 @@ backend, in a fresh process (`python -m benchmarks.search_backend --backend sqli
    mode also reports the share of questions whose own CMRC passage has a chunk among the 10 hits,
    and a digest of every question's hits (ids and scores to 4 decimals), so two runs can be
    compared answer by answer.
-4. `--roots before=PATH,after=PATH` serves the same database from several checkouts of the
+4. `--scoped N`: the corpus's documents get N issuers in turn, and the same questions are searched
+   in process (`chunk_search_many`, bm25) within one issuer's documents (SPEC §7, scoped to the
+   entity asked) and unscoped, reporting both (the scoped path has no `/v1/search` parameter).
+5. `--roots before=PATH,after=PATH` serves the same database from several checkouts of the
    code, alternating them `--rounds` times (before and after side by side in one run);
    each served run reports its own figures and digest under `label/lexical`.
 """
@@ -264,6 +267,7 @@ def main() -> None:
     parser.add_argument("--roots", default="", help="label=PATH,...: checkouts to serve the same database from")
     parser.add_argument("--rounds", type=int, default=1, help="with --roots: how many times to alternate them")
     parser.add_argument("--lexical", default="inprocess,postgres", help="lexical backends to serve (PostgreSQL)")
+    parser.add_argument("--scoped", type=int, default=0, help="issuers to give the documents; 0 skips the measure")
     args = parser.parse_args()
     here = Path(__file__).resolve().parent.parent
     roots = [(label, Path(path)) for label, _, path in (r.partition("=") for r in args.roots.split(",") if r)]
@@ -355,7 +359,50 @@ def main() -> None:
                     if reference[0] != key:
                         searches[key]["answers_against"] = {reference[0]: answers_compare(reference[1], answers[mode])}
     result["search_http"] = searches
+    if args.scoped:
+        result["scoped"] = _scoped_measure(sample, args.scoped)
     print(json.dumps(result, ensure_ascii=False))
+
+
+def _scoped_measure(queries: list[tuple[str, frozenset[int]]], issuers: int) -> dict:
+    """In process: each question within one issuer's documents, and unscoped (p50 of each)."""
+    from django.conf import settings
+
+    from documents.models import Document
+    from retrieval.selectors import chunk_search_many
+
+    for n in range(issuers):
+        Document.objects.filter(
+            name__startswith="corpus-",
+            pk__in=list(Document.objects.filter(name__startswith="corpus-").values_list("pk", flat=True)[n::issuers]),
+        ).update(issuer=f"E{n:03d}")
+    backends = (
+        ["inprocess", "postgres"] if settings.DATABASES["default"]["ENGINE"].endswith("postgresql") else ["inprocess"]
+    )
+    out: dict[str, dict] = {}
+    for backend in backends:
+        settings.RAGSPINE["LEXICAL_BACKEND"] = backend
+        chunk_search_many([queries[0][0]], cleared=False, k=10, mode="bm25")  # builds the index
+        for label, entities in (("unscoped", None), ("scoped", frozenset({"E007"}))):
+            began = time.perf_counter()
+            chunk_search_many([queries[0][0]], cleared=False, k=10, mode="bm25", entities=entities)
+            first = (time.perf_counter() - began) * 1000
+            times, hits = [], 0
+            for question, _ in queries[1:]:
+                began = time.perf_counter()
+                found = chunk_search_many([question], cleared=False, k=10, mode="bm25", entities=entities)[0]
+                times.append((time.perf_counter() - began) * 1000)
+                hits += len(found)
+            times.sort()
+            out[f"{backend}/{label}"] = {
+                "issuers": issuers,
+                "n": len(times),
+                "first_ms": round(first, 2),
+                "p50_ms": round(statistics.median(times), 2),
+                "p95_ms": round(times[int(0.95 * (len(times) - 1))], 2),
+                "hits_per_query": round(hits / len(times), 2),
+            }
+    return out
 
 
 if __name__ == "__main__":
