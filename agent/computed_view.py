@@ -25,6 +25,7 @@ from core.language.normalize import question_language
 
 from .answer_labels import answer_language
 from .charts import chart_ranking
+from .why_view import decompositions_view, is_why
 
 CHANGE_KINDS = (KIND_GROWTH, KIND_DIFFERENCE)
 
@@ -87,14 +88,15 @@ def computed_cards(turn: dict[str, Any], glossary: GlossarySnapshot) -> dict[str
         labels = card_labels()
     facts = {fact_key(f): f for f in result["facts"]}
     ranked = [item for item in items if item["kind"] == "rank"]
-    cards = [
-        _card(group, facts, glossary, language) for group in _groups([item for item in items if item["kind"] != "rank"])
-    ]
+    carded = [item for item in items if item["kind"] != "rank" and not is_why(item)]
+    cards = [_card(group, facts, glossary, language) for group in _groups(carded)]
     return {
         "language": language,
         "labels": labels,
         "cards": cards,
         "ranking": ranking_view(ranked, result, glossary, language) if ranked else None,
+        # a why's parts: a table and a chart per dimension, not a card per number
+        "decompositions": decompositions_view(items, glossary, language),
     }
 
 

@@ -50,6 +50,7 @@ from .selectors import conversation_get, recent_questions, turn_get, turn_list
 from .series import answer_series
 from .series_view import series_view
 from .services import turn_feedback_set
+from .why_view import figures_of
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -121,7 +122,9 @@ def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
         shown_cards = shown
     computed = computed_cards(shown_cards, glossary)
     series_shown = series_view(shown, series, glossary) if series is not None else None
-    chart = chart_bars(result["facts"], glossary, language) if series is None else None
+    # the facts of a why's parts are drawn by its decomposition, not as one bar per fact
+    parted = bool(computed and computed["decompositions"])
+    chart = chart_bars(result["facts"], glossary, language) if series is None and not parted else None
     figures = _figures_shown(facts, computed, series_shown, chart)
     formula_labels = [computed["labels"]["formula"]] if computed else []
     sections = AnswerSections(**turn.sections)
@@ -174,6 +177,7 @@ def _figures_shown(
             texts += [figure["display"] for figure in (card["main"], *card["alongside"])]
         if computed["ranking"]:
             texts += [row["display"] for row in computed["ranking"]["rows"]]
+        texts += figures_of(computed["decompositions"])
     if series:
         texts += [v for row in series["rows"] for v in (row["shown"], row["rate"], row["change"])]
     if chart:

@@ -23,8 +23,9 @@ computed as the whole's change less the rows shown, so its lineage stays short.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from decimal import Decimal, localcontext
+from typing import Any
 
 from core.engine.build import computed_build
 from core.engine.display import RATE_DECIMALS, UNIT_PCT, UNIT_PP
@@ -41,6 +42,43 @@ SHOWN = 10  # rows listed before the rest are one row
 _HUNDRED = Number(Decimal(100), "100")
 Pair = tuple[SubTask, SubTask]  # a part's key in the period asked, and in the period compared with
 Figures = Callable[[SubTask], tuple[Decimal, str] | None]  # a key's bare value and unit
+
+
+# What a decomposition's number is (`WhyComputed.role`): the whole's change, a part's change or
+# share, the rest of a long list, change no part holds, a ratio's effects and their sum.
+WHOLE, PART, PART_SHARE, REST, UNALLOCATED = "whole", "part", "part_share", "rest", "unallocated"
+REST_LEFT = "rest_left"  # the rest of a long list, holding change no part holds as well
+RATE, MIX, EFFECT, POOLED = "rate", "mix", "effect", "pooled"
+Tag = tuple[str, str, int]  # dimension, role, how many parts the number stands for
+
+
+@dataclass(frozen=True)
+class WhyComputed(Computed):
+    """A decomposition's number, with what it is: its dimension, its role and, for a part, the
+    part (`subject`); the rest says how many parts it stands for. The API item carries them
+    under `why`, so a page can draw the parts without reading the names."""
+
+    dimension: str = ""
+    role: str = ""
+    parts: int = 0
+    weight: str = ""  # a ratio's effects: the metric its parts are weighted by
+
+    def as_dict(self, language: str = "zh") -> dict[str, Any]:
+        item = super().as_dict(language)
+        part = self.subject if self.role in (PART, PART_SHARE, RATE, MIX, EFFECT) else None
+        item["why"] = {
+            "dimension": self.dimension,
+            "role": self.role,
+            "parts": self.parts,
+            "weight": self.weight,
+            "part": ({"entity": part.entity, "channel": part.channel, "period": part.period.label} if part else None),
+        }
+        return item
+
+
+def _tagged(computed: Computed, tag: Tag) -> WhyComputed:
+    values = {f.name: getattr(computed, f.name) for f in fields(Computed)}
+    return WhyComputed(**values, dimension=tag[0], role=tag[1], parts=tag[2])
 
 
 @dataclass(frozen=True)
@@ -106,8 +144,14 @@ def _sum(nodes: Sequence[Node]) -> Node:
 
 
 def _build(
-    node: Node, pool: Sequence[FactRecord], unit: str, name: tuple[str, str], label: Label, subject: SubTask | None
-) -> Computed:
+    node: Node,
+    pool: Sequence[FactRecord],
+    unit: str,
+    name: tuple[str, str],
+    label: Label,
+    subject: SubTask | None,
+    tag: Tag,
+) -> WhyComputed:
     exact = unit not in (UNIT_PCT, UNIT_PP)
     built = computed_build(
         KIND_CHANGE if exact else KIND_EFFECT,
@@ -121,12 +165,12 @@ def _build(
     )
     if isinstance(built, CannotCompute):  # only a zero divisor, which every caller rules out first
         raise ValueError(built.reason.en)
-    return built
+    return _tagged(built, tag)
 
 
 def _share(
-    move: tuple[Node, Computed], whole: tuple[Node, Computed], label: Label, words: tuple[str, str]
-) -> Computed | None:
+    move: tuple[Node, Computed], whole: tuple[Node, Computed], label: Label, words: tuple[str, str], tag: Tag
+) -> WhyComputed | None:
     if whole[1].value.is_zero():
         return None
     node = Chain(Group(move[0]), (("/", Group(whole[0])),))
@@ -140,7 +184,7 @@ def _share(
         decimals=1,
         subject=move[1].subject,
     )
-    return None if isinstance(built, CannotCompute) else built
+    return None if isinstance(built, CannotCompute) else _tagged(built, tag)
 
 
 def amount_decompose(
@@ -195,7 +239,9 @@ def amount_decompose(
     moves: list[tuple[SubTask, Node, Computed]] = []
     for part, now, before in listed:
         node = _minus(_ref(now), _ref(before))
-        moves.append((part, node, _build(node, (now, before), unit, words.part(part), label, part)))
+        moves.append(
+            (part, node, _build(node, (now, before), unit, words.part(part), label, part, (dimension, PART, 1)))
+        )
     own = now_whole is not None and before_whole is not None
     if now_whole is not None and before_whole is not None:
         whole_node: Node = _minus(_ref(now_whole), _ref(before_whole))
@@ -205,9 +251,11 @@ def amount_decompose(
         facts = [(n, b) for _, n, b in every if n is not None and b is not None]
         whole_node = _minus(Group(_sum([_ref(n) for n, _ in facts])), Group(_sum([_ref(b) for _, b in facts])))
         whole_pool = [f for pair in facts for f in pair]
-    change = _build(whole_node, whole_pool, unit, words.whole(), label, whole)
+    change = _build(whole_node, whole_pool, unit, words.whole(), label, whole, (dimension, WHOLE, 0))
     rows = [
-        Move(part, move, _share((node, move), (whole_node, change), label, words.share(part)))
+        Move(
+            part, move, _share((node, move), (whole_node, change), label, words.share(part), (dimension, PART_SHARE, 1))
+        )
         for part, node, move in moves
     ]
     shown_sum = sum((m.value for _, _, m in moves), Decimal(0))
@@ -219,8 +267,10 @@ def amount_decompose(
         name, share_name = (words.rest(), words.rest_share()) if rest_cut else (words.left(), words.left_share())
         if rest_cut and change.value != parts_sum:  # the rest holds what no part holds as well
             name, share_name = words.rest_and_left(), words.rest_and_left_share()
-        rest = _build(rest_node, pool, unit, name, label, None)
-        share = _share((rest_node, rest), (whole_node, change), label, share_name)
+        role = (REST_LEFT if change.value != parts_sum else REST) if rest_cut else UNALLOCATED
+        count = len(moved) - len(listed)
+        rest = _build(rest_node, pool, unit, name, label, None, (dimension, role, count))
+        share = _share((rest_node, rest), (whole_node, change), label, share_name, (dimension, role + "_share", count))
         rows.append(Move(None, rest, share, len(moved) - len(listed), not rest_cut or change.value != parts_sum))
     return Decomposition(dimension, whole, base, change, tuple(rows), lacking=tuple(lacking), count=len(moved))
 
@@ -278,22 +328,25 @@ def ratio_decompose(
         w1 = Chain(_ref(f["d1"]), (("/", totals["1"]),))
         rate = Chain(Group(w0), (("*", Group(_minus(rate_node(f, "1"), rate_node(f, "0")))), ("*", _HUNDRED)))
         mix = Chain(rate_node(f, "1"), (("*", Group(_minus(w1, w0))), ("*", _HUNDRED)))
-        rate_c = _build(rate, pool, UNIT_PP, words.rate_effect(part), label, part)
-        mix_c = _build(mix, pool, UNIT_PP, words.mix_effect(part), label, part)
+        rate_c = _build(rate, pool, UNIT_PP, words.rate_effect(part), label, part, (dimension, RATE, 1))
+        mix_c = _build(mix, pool, UNIT_PP, words.mix_effect(part), label, part, (dimension, MIX, 1))
         total = Chain(Group(rate), (("+", Group(mix)),))
         nodes.append(total)
-        effects.append(Effect(part, rate_c, mix_c, _build(total, pool, UNIT_PP, words.effect(part), label, part)))
+        total_c = _build(total, pool, UNIT_PP, words.effect(part), label, part, (dimension, EFFECT, 1))
+        effects.append(Effect(part, *(replace(c, weight=divisor) for c in (rate_c, mix_c, total_c))))
     pooled_node = _sum([Group(n) for n in nodes])
-    pooled = _build(pooled_node, pool, UNIT_PP, words.pooled(), label, whole)
+    pooled = _build(pooled_node, pool, UNIT_PP, words.pooled(), label, whole, (dimension, POOLED, len(rows)))
     effects.sort(key=lambda e: (-abs(e.total.value), e.part.entity, e.part.channel))
     own = _own_points(lookup, whole, base, numerator, divisor)
     change, unallocated = pooled, None
     if own is not None:
         own_node, own_facts = own
-        change = _build(own_node, own_facts, UNIT_PP, words.whole(), label, whole)
+        change = _build(own_node, own_facts, UNIT_PP, words.whole(), label, whole, (dimension, WHOLE, 0))
         if not _same(change.value, pooled.value):
             node = _minus(Group(own_node), Group(pooled_node))
-            unallocated = _build(node, (*own_facts, *pool), UNIT_PP, words.left(), label, None)
+            unallocated = _build(
+                node, (*own_facts, *pool), UNIT_PP, words.left(), label, None, (dimension, UNALLOCATED, 0)
+            )
     return Decomposition(
         dimension,
         whole,

@@ -56,7 +56,7 @@ from core.model.types import (
     Period,
     Routing,
 )
-from core.parse.intent import DOCUMENT_CUES, NUMERIC_CUES, asks_why_change
+from core.parse.intent import DOCUMENT_CUES, MOVEMENT_CUES, NUMERIC_CUES, asks_why_change
 
 # Words that ask about the previous answer without naming a subject of their own: a why, what
 # caused it, and which way it moved (`Why did it fall?`, `它为什么跌了`).
@@ -213,7 +213,11 @@ def follow_up_apply(
     what = _inherited_text(inherited, glossary, language)
     if not own_metrics:
         # a bare why of one figure is answered with its change and parts first (`why_answer`)
-        why_of_figure = bare_ask and len(previous_metrics) == 1 and asks_why_change(normalized)
+        # (`为什么下降了？`, or a why after a growth); a bare `那为什么呢？` after a level stays narrative
+        moved = MOVEMENT_CUES.search(normalized) is not None or (
+            previous.operation is not None and previous.operation.kind in (OP_GROWTH, OP_DIFFERENCE)
+        )
+        why_of_figure = bare_ask and len(previous_metrics) == 1 and moved and asks_why_change(normalized)
         changes["route"] = ROUTE_COMPOSITE if why_of_figure else ROUTE_NARRATIVE if bare_ask else ROUTE_STRUCTURED
     reason = f"{_REASON_PREFIX[language]}{what}"
     if own_metrics and intent.routing.reason:

@@ -69,11 +69,11 @@ def why_answer(
     lines = [] if shown else [*change_lines(change, words, glossary, language)[:2]]
     lines.extend(_direction_note(intent.raw_question, change.change.value, language))
     decompositions = _decompositions(lookup, task, base, glossary, store, cleared)
-    for decomposition in decompositions:
-        lines.extend(_lines(decomposition, glossary, language))
     if decompositions:
         lines.append(_visible_note(language))
-    else:
+    for decomposition in decompositions:
+        lines.extend(_lines(decomposition, glossary, language))
+    if not decompositions:
         lines.append(
             "The fact table holds no parts of this figure in both periods to split the change over."
             if is_en(language)
@@ -305,9 +305,9 @@ def _lines(d: Decomposition, glossary: GlossarySnapshot, language: str) -> list[
 
 def _visible_note(language: str) -> str:
     return (
-        "The parts are those in the fact table that you may see."
+        "The split below uses only the figures in the fact table that you may see."
         if is_en(language)
-        else "以上部分为事实库中您有权查看的数据。"
+        else "以下拆分只含事实库中您有权查看的数据。"
     )
 
 

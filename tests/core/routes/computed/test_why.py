@@ -136,7 +136,7 @@ def test_a_part_the_user_may_not_see_changes_nothing_the_user_reads(values, othe
         for entity in hidden:
             assert GLOSSARY.display("entity", entity, "zh") not in result.answer
         if len(hidden) == 1:  # two parts left to split over
-            assert "以上部分为事实库中您有权查看的数据。" in result.answer
+            assert "以下拆分只含事实库中您有权查看的数据。" in result.answer
     cleared = _ask(question, first, cleared=True)
     for entity in hidden:
         assert GLOSSARY.display("entity", entity, "zh") in cleared.answer
