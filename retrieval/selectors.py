@@ -16,6 +16,7 @@ from django.db import connection
 from django.db.models import Q, QuerySet
 
 from common.access import visible_to, visible_to_sql
+from core.glossary import GlossarySnapshot
 from core.model.types import Source
 from core.ports import RetrievedChunk
 from facts.selectors import glossary_snapshot
@@ -46,13 +47,31 @@ class SearchHit:
     issuer: str = ""  # the entity code of the company whose document it is ("" when unknown)
 
 
+_names_of: tuple[GlossarySnapshot | None, dict[frozenset[str], frozenset[tuple[str, ...]]]] = (None, {})
+
+
+def _scope_names(glossary: GlossarySnapshot, entities: frozenset[str]) -> frozenset[tuple[str, ...]]:
+    """The index terms of every alias of `entities`, kept for the glossary snapshot they were read
+    from (held, so a new snapshot is always told apart): a group's scope holds every subsidiary's
+    names, thousands of them, read once rather than on every question."""
+    global _names_of
+    snapshot, cache = _names_of
+    if snapshot is not glossary or len(cache) >= 64:
+        cache = {}
+        _names_of = (glossary, cache)
+    found = cache.get(entities)
+    if found is None:
+        found = frozenset(
+            terms for code in entities for alias in glossary.aliases_of("entity", code) if (terms := name_terms(alias))
+        )
+        cache[entities] = found
+    return found
+
+
 def chunk_scope(entities: frozenset[str]) -> ChunkScope:
     """What is about `entities`: the documents whose issuer is one of them, and the chunks that
     name one of them by any glossary alias (an alias's index terms, see `text.name_terms`)."""
-    glossary = glossary_snapshot()
-    names = {
-        terms for code in entities for alias in glossary.aliases_of("entity", code) if (terms := name_terms(alias))
-    }
+    names = _scope_names(glossary_snapshot(), entities)
     documents = Chunk.document.field.related_model.objects.filter(issuer__in=entities).values_list("pk", flat=True)
     return ChunkScope(frozenset(documents) if entities else frozenset(), frozenset(names))
 

@@ -5,6 +5,7 @@ are stored with each chunk) and for queries, so both sides always agree.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import threading
@@ -90,6 +91,7 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def name_terms(name: str) -> tuple[str, ...]:
     """The index terms every chunk that writes `name` holds, however the segmenter cut the words
     around it: its ASCII words and the character bigrams of its Chinese runs (a lone Chinese

@@ -56,7 +56,7 @@ from core.model.types import (
     Period,
     Routing,
 )
-from core.parse.intent import DOCUMENT_CUES, MOVEMENT_CUES, NUMERIC_CUES, asks_why_change
+from core.parse.intent import DOCUMENT_CUES, NUMERIC_CUES, asks_why_change
 
 # Words that ask about the previous answer without naming a subject of their own: a why, what
 # caused it, and which way it moved (`Why did it fall?`, `它为什么跌了`).
@@ -100,6 +100,13 @@ _OPERATION_WORDS = re.compile(
     r"|之比|占|合计|总和|一共|总共|总计|最高|最低|排名|排行|前\s*\d+\s*名?|前[一二三四五六七八九十]+名?|哪个|各|保留\s*\d+\s*位小数"
     r"|(?<![a-z])(?:yoy|qoq|cagr|growth|grew|grow|change|share|ratio|total|sum|ranking|rank|highest|lowest|top\s*\d*"
     r"|percentage points?|pp|which|\d+\s*decimal places?)(?![a-z])"
+)
+# Words saying the figure moved (`它为什么跌了`, `Why did it go down?`): a bare why with one is
+# asked of the figure's change, which is answered with its parts first.
+_MOVED = re.compile(
+    r"下降|上升|下滑|下跌|上涨|跌|涨|增长|减少|增加|提升|回落"
+    r"|(?<![a-z])(?:declin\w*|fall\w*|fell|drop\w*|decreas\w*|increas\w*|grow\w*|grew|ris(?:e|es|ing)|rose"
+    r"|(?:go|goes|went|gone) (?:down|up))(?![a-z])"
 )
 _LEFTOVER = re.compile(r"[^\s\d?？!！。.,，、:：;；()（）\"'“”‘’\-/~～…]")
 
@@ -214,7 +221,7 @@ def follow_up_apply(
     if not own_metrics:
         # a bare why of one figure is answered with its change and parts first (`why_answer`)
         # (`为什么下降了？`, or a why after a growth); a bare `那为什么呢？` after a level stays narrative
-        moved = MOVEMENT_CUES.search(normalized) is not None or (
+        moved = _MOVED.search(normalized) is not None or (
             previous.operation is not None and previous.operation.kind in (OP_GROWTH, OP_DIFFERENCE)
         )
         why_of_figure = bare_ask and len(previous_metrics) == 1 and moved and asks_why_change(normalized)

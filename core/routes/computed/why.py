@@ -84,8 +84,8 @@ def why_answer(
     return WhyAnswer(tuple(lines), tuple(dict.fromkeys(computed)), facts, _movers(decompositions))
 
 
-def _pairs(parts: Sequence[SubTask], before: Period | None = None) -> list[Pair]:
-    return [(p, replace(p, period=before or comparison_period(p.period, YOY))) for p in parts]
+def _pairs(parts: Sequence[SubTask], before: Period) -> list[Pair]:
+    return [(p, SubTask(p.metric, p.entity, before, p.channel)) for p in parts]
 
 
 def _dimensions(task: SubTask, base: Period, glossary: GlossarySnapshot) -> list[tuple[str, list[Pair]]]:

@@ -641,7 +641,10 @@ def test_a_computed_question_calls_no_llm() -> None:
 
 def test_a_composite_keeps_its_computed_values() -> None:
     result = ask("集团2025年营收同比增长的原因", operation=growth(), route="composite")
-    assert [c.kind for c in result.computed] == ["growth", "growth"]
+    # the growth, then the why's parts (each subsidiary's change and share), the growth not again
+    assert [c.kind for c in result.computed][:2] == ["growth", "growth"]
+    assert {c.kind for c in result.computed[2:]} == {"change", "share"}
+    assert result.answer.count("同比增长 8.54%") == 1
     assert "归因分析：" in result.answer
 
 
