@@ -52,7 +52,7 @@ from core.model.types import (
     SubTask,
 )
 from core.parse.follow_up import follow_up_apply, follow_up_topic
-from core.parse.intent import asks_why_change, parse_intent, reading_note
+from core.parse.intent import asks_for_a_list, asks_why_change, parse_intent, reading_note
 from core.parse.scope import ScopeError, scope_apply
 from core.ports import (
     FactStore,
@@ -207,6 +207,21 @@ def answer_question(
         figure = figure_answer(
             intent, retriever=request.retriever, glossary=glossary, cleared=cleared, asked_back=clarification
         )
+        if (
+            figure is not None
+            and figure.kind != KIND_ANSWER
+            and asks_for_a_list(intent.normalized or text_normalize(intent.raw_question))
+        ):
+            # `What are the main risk factors?`: things asked for, not a figure, and none stated:
+            # the documents answer it as they would any question about them
+            intent = replace(intent, route=ROUTE_NARRATIVE)
+            return _result(
+                request,
+                intent,
+                ClarificationResult(),
+                _narrative_route(request, intent, clarification),
+                ROUTE_NARRATIVE,
+            )
         if figure is not None:
             text = _with_notice(figure.text, request, intent)
             part = _Part(AnswerSections(narrative=text), figure.kind, sources=figure.sources)

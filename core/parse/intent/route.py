@@ -54,6 +54,21 @@ class RouteCues:
     document: re.Match[str] | None
 
 
+# Words that ask for a quantity outright, whatever the noun.
+HOW_MUCH_CUES = re.compile(
+    r"多少|几|数值|数字|(?<![a-z])(?:how much|how many|how high|how low|what percentage|what share)(?![a-z])"
+)
+
+
+_ASKS_A_LIST = re.compile(r"(?<![a-z])(?:what are|what were|which are|which were)(?![a-z])")
+
+
+def asks_for_a_list(normalized: str) -> bool:
+    """Whether an English question asks for things, not a figure (`What are the main risk factors?`,
+    `What were its business segments?`): a plural `what are` with no `how much` in it."""
+    return _ASKS_A_LIST.search(normalized) is not None and HOW_MUCH_CUES.search(normalized) is None
+
+
 def asks_why_change(normalized: str) -> bool:
     """Whether a question asks why a figure moved (`为什么下降`, `what drove`, `点解跌咗`)."""
     return CHANGE_WHY_CUES.search(normalized) is not None

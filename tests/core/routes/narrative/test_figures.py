@@ -231,3 +231,15 @@ def test_a_base_of_comparison_is_not_the_period_a_figure_is_stated_for(glossary)
     )
     assert "61%" in ask("第四季度会员续费率是多少", glossary, retriever=retriever).answer
     assert "61%" not in ask("第三季度会员续费率是多少", glossary, retriever=retriever).answer
+
+
+def test_a_question_asking_for_things_not_a_figure_is_answered_from_the_documents(glossary) -> None:
+    # `What are …` asks for a list: with no figure stated for it, the documents answer it as
+    # narrative; the metric ask-back is for a figure asked (`What is …`, `是多少`).
+    passage = chunk(8, "风险提示.pdf", "page=2,para=1", "The main risks are staff turnover and store rents rising.")
+    retriever = FakeRetriever([passage])
+    listed = ask("What are the main risks of the stores?", glossary, retriever=retriever)
+    assert listed.route == "narrative" and listed.answer_kind == "answer"
+    assert [s.doc for s in listed.sources] == ["风险提示.pdf"] and "Which metric" not in listed.answer
+    figure = ask("What is the shelf density?", glossary, retriever=retriever)
+    assert figure.answer_kind == "clarification" and NOT_STATED["en"].split("{")[0] in figure.answer
