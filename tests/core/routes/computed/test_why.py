@@ -140,3 +140,19 @@ def test_a_part_the_user_may_not_see_changes_nothing_the_user_reads(values, othe
     cleared = _ask(question, first, cleared=True)
     for entity in hidden:
         assert GLOSSARY.display("entity", entity, "zh") in cleared.answer
+
+
+def test_a_years_change_splits_over_its_quarters_when_both_years_have_them() -> None:
+    # the demo holds 2025's quarters; made-up 2024 quarters that add up to FY2024 are added
+    quarters_2024 = {"2024Q1": "27500.0", "2024Q2": "29100.2", "2024Q3": "30040.0", "2024Q4": "31700.0"}
+    extra = [fact("REVENUE", "ACME_GROUP", period, value) for period, value in quarters_2024.items()]
+    result = _ask("集团2025年营收为什么增长", InMemoryFactStore([*demo_facts(), *extra]))
+    text = result.sections.structured
+    assert "按季度拆分（各行合计恰等于总变动）：" in text
+    section = text.split("按季度拆分")[1].split("公式：")[0]
+    rows = [line.split("：")[0] for line in section.splitlines() if line.startswith("· ")]
+    # each quarter against the same quarter a year before: Q4 +3,427.3, Q1 +2,380.1, Q2 +2,224.5, Q3 +2,078.5
+    assert rows == ["· 2025Q4", "· 2025Q1", "· 2025Q2", "· 2025Q3"]
+    assert "· 2025Q4：+3,427.3 百万元，占总变动 33.9%" in section
+    quarters = [c for c in result.computed if getattr(c, "dimension", "") == "quarter" and c.kind == "change"]
+    assert sum(c.value for c in quarters) == Decimal("10110.4")  # the year's change, exactly
