@@ -81,6 +81,46 @@ class FiguresHeadStore(Protocol):
 
 
 @dataclass(frozen=True)
+class ChangesHead:
+    """The largest changes of one metric between two periods across many entities, and what all
+    the changes add up to: what a why over thousands of subsidiaries needs, without reading
+    every figure.
+
+    `rows` are `(entity, value now, value before, level now, level before, unit now, unit
+    before)`, values exact: the first `top` by `|now − before|`, largest first, ties by entity
+    code (as Python orders text). `count` is how many of the entities have a
+    figure the caller may see in both periods; `units`, `sensitivity` and `total` (the exact
+    sum of their changes) are over those; `lacking` names the entities with a figure in one of
+    the two periods only."""
+
+    rows: tuple[tuple[str, Decimal, Decimal, str, str, str, str], ...]
+    count: int
+    units: frozenset[str]
+    sensitivity: str
+    lacking: frozenset[str]
+    total: Decimal
+
+
+@runtime_checkable
+class ChangesHeadStore(Protocol):
+    """A store that can find the largest changes between two periods itself, in the database
+    (`ChangesHead`), instead of returning every figure of both. It returns None when it cannot
+    tell them exactly for these entities; the caller then reads every figure."""
+
+    def changes_head(
+        self,
+        metric: str,
+        entities: Collection[str],
+        now: Period,
+        before: Period,
+        channel: str,
+        *,
+        cleared: bool,
+        top: int,
+    ) -> ChangesHead | None: ...
+
+
+@dataclass(frozen=True)
 class RetrievedChunk:
     chunk_id: int
     doc: str

@@ -25,8 +25,9 @@ from core.glossary import (
 from core.language.periods import period_parse
 from core.model.fx import FxQuote
 from core.model.types import FactRecord, Period, SubTask
-from core.ports import FiguresHead
+from core.ports import ChangesHead, FiguresHead
 
+from .changes import changes_head
 from .figures import IN_BATCH, figures_get, figures_head
 from .fx import fx_rate_get
 from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, GlossaryState, Metric, Unit
@@ -330,6 +331,19 @@ class OrmFactStore:
         top: int,
     ) -> FiguresHead | None:
         return figures_head(metric, entities, period, channel, cleared=cleared, order=order, top=top)
+
+    def changes_head(
+        self,
+        metric: str,
+        entities: Collection[str],
+        now: Period,
+        before: Period,
+        channel: str,
+        *,
+        cleared: bool,
+        top: int,
+    ) -> ChangesHead | None:
+        return changes_head(metric, entities, now, before, channel, cleared=cleared, top=top)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from pathlib import Path
 
+from core.engine import sensitivity_max
 from core.glossary import (
     AliasRecord,
     ChannelInfo,
@@ -17,7 +18,8 @@ from core.glossary import (
     glossary_build,
 )
 from core.language.periods import period_parse
-from core.model.types import RESTRICTED, FactRecord, Period, SubTask
+from core.model.types import PUBLIC, RESTRICTED, FactRecord, Period, SubTask
+from core.ports import ChangesHead
 
 DEMO = Path(__file__).resolve().parent.parent / "demo"
 
@@ -117,6 +119,38 @@ class InMemoryFactStore:
                 found.append((entity, fact.value, fact.sensitivity, fact.unit))
         found.reverse()
         return sorted(found, key=lambda row: row[1], reverse=order == "desc")
+
+    def changes_head(
+        self,
+        metric: str,
+        entities: Iterable[str],
+        now: Period,
+        before: Period,
+        channel: str,
+        *,
+        cleared: bool,
+        top: int,
+    ) -> ChangesHead:
+        """`ChangesHead` read figure by figure: what a database's must equal."""
+        self.changes_calls = getattr(self, "changes_calls", 0) + 1
+        pairs, lacking = [], set()
+        for entity in entities:
+            figures = [self.facts.get((metric, entity, p.period_type, p.period, channel)) for p in (now, before)]
+            seen = [f for f in figures if f is not None and (f.sensitivity != RESTRICTED or cleared)]
+            if len(seen) == 2:
+                one, other = seen
+                pairs.append((entity, one.value, other.value, one.sensitivity, other.sensitivity, one.unit, other.unit))
+            elif seen:
+                lacking.add(entity)
+        pairs.sort(key=lambda row: (-abs(row[1] - row[2]), row[0]))
+        return ChangesHead(
+            rows=tuple(pairs[:top]),
+            count=len(pairs),
+            units=frozenset(u for row in pairs for u in row[5:]),
+            sensitivity=sensitivity_max(level for row in pairs for level in row[3:5]) if pairs else PUBLIC,
+            lacking=frozenset(lacking),
+            total=sum((row[1] - row[2] for row in pairs), Decimal(0)),
+        )
 
 
 def demo_facts(path: Path = DEMO / "facts.csv") -> list[FactRecord]:

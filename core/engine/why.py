@@ -198,35 +198,47 @@ def amount_decompose(
     shown: int = SHOWN,
     figures: Figures | None = None,
     prefetch: Callable[[Sequence[SubTask]], None] | None = None,
+    ranked: Ranked | None = None,
 ) -> Decomposition | None:
     """An amount's change over `parts`: each a part's key now and the key it is compared with.
 
     With `figures` (bare values and units, read in bulk with the same clearance), every part is
     ranked and summed from them, and only the rows listed read their facts through `lookup`
-    (announced first to `prefetch`, which may read them in one go)."""
+    (announced first to `prefetch`, which may read them in one go). With `ranked` (holding the
+    first `shown + 1` changes at least), the parts were ranked and summed elsewhere: it stands
+    for every part's figures when the whole has figures of its own."""
     now_whole, before_whole = lookup(whole), lookup(SubTask(whole.metric, whole.entity, base, whole.channel))
-    read: Figures = figures or _bare(lookup)
-    moved: list[tuple[Decimal, SubTask, SubTask]] = []
-    lacking: list[SubTask] = []
-    units: set[str] = set()
-    with localcontext() as ctx:
-        ctx.prec = PRECISION
-        for part, earlier in parts:
-            now, before = read(part), read(earlier)
-            if now is not None and before is not None:
-                moved.append((now[0] - before[0], part, earlier))
-                units.update((now[1], before[1]))
-            elif now is not None or before is not None:
-                lacking.append(part)
-        parts_sum = sum((m[0] for m in moved), Decimal(0))
+    moved: list[tuple[Decimal, SubTask, SubTask]]
+    lacking: list[SubTask]
+    units: set[str]
+    head = None
+    if ranked is not None and now_whole is not None and before_whole is not None:
+        head = ranked if len(ranked.moved) >= min(ranked.count, shown + 1) else None
+    if head is not None:
+        moved, lacking, units = list(head.moved), list(head.lacking), set(head.units)
+        parts_sum, moved_count = head.total, head.count
+    else:
+        read: Figures = figures or _bare(lookup)
+        moved, lacking, units = [], [], set()
+        with localcontext() as ctx:
+            ctx.prec = PRECISION
+            for part, earlier in parts:
+                now, before = read(part), read(earlier)
+                if now is not None and before is not None:
+                    moved.append((now[0] - before[0], part, earlier))
+                    units.update((now[1], before[1]))
+                elif now is not None or before is not None:
+                    lacking.append(part)
+            parts_sum = sum((m[0] for m in moved), Decimal(0))
+        moved_count = len(moved)
     if now_whole is not None and before_whole is not None:
         units |= {now_whole.unit, before_whole.unit}
-    if len(moved) < 2 or len(units) != 1:
+    if moved_count < 2 or len(units) != 1:
         return None
     (unit,) = units
     moved.sort(key=lambda m: (-abs(m[0]), m[1].entity, m[1].channel, m[1].period.sort_key))
-    cut = moved if len(moved) <= shown + 1 else moved[:shown]
-    if prefetch is not None and figures is not None:
+    cut = moved if moved_count <= shown + 1 else moved[:shown]
+    if prefetch is not None and (figures is not None or head is not None):
         prefetch([key for _, part, earlier in cut for key in (part, earlier)])
     pairs: list[tuple[SubTask, FactRecord, FactRecord]] = []
     for _, part, earlier in cut:
@@ -259,7 +271,7 @@ def amount_decompose(
         for part, node, move in moves
     ]
     shown_sum = sum((m.value for _, _, m in moves), Decimal(0))
-    rest_cut = len(listed) < len(moved)
+    rest_cut = len(listed) < moved_count
     if rest_cut or (own and change.value != shown_sum):
         # the rest (or what no part holds), as the whole's change less the rows shown: a short lineage
         rest_node = _minus(Group(whole_node), Group(_sum([n for _, n, _ in moves])))
@@ -268,11 +280,26 @@ def amount_decompose(
         if rest_cut and change.value != parts_sum:  # the rest holds what no part holds as well
             name, share_name = words.rest_and_left(), words.rest_and_left_share()
         role = (REST_LEFT if change.value != parts_sum else REST) if rest_cut else UNALLOCATED
-        count = len(moved) - len(listed)
+        count = moved_count - len(listed)
         rest = _build(rest_node, pool, unit, name, label, None, (dimension, role, count))
         share = _share((rest_node, rest), (whole_node, change), label, share_name, (dimension, role + "_share", count))
-        rows.append(Move(None, rest, share, len(moved) - len(listed), not rest_cut or change.value != parts_sum))
-    return Decomposition(dimension, whole, base, change, tuple(rows), lacking=tuple(lacking), count=len(moved))
+        rows.append(Move(None, rest, share, count, not rest_cut or change.value != parts_sum))
+    return Decomposition(dimension, whole, base, change, tuple(rows), lacking=tuple(lacking), count=moved_count)
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A long list of parts ranked and summed elsewhere (a database), as `amount_decompose`
+    would from every part's figures: `moved` holds `(change, part, earlier)` of at least the
+    first `top` parts asked for (largest |change| first, ties by entity code), `count` how
+    many parts have a figure in both periods, `units` theirs, `total` the exact sum of their
+    changes, and `lacking` the parts with a figure in one period only, in the parts' order."""
+
+    moved: tuple[tuple[Decimal, SubTask, SubTask], ...]
+    count: int
+    units: frozenset[str]
+    lacking: tuple[SubTask, ...]
+    total: Decimal
 
 
 def _bare(lookup: FactLookup) -> Figures:

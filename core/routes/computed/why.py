@@ -20,16 +20,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from decimal import Decimal
+from decimal import Decimal, localcontext
 
 from core.engine import QOQ, YOY, Change, Computed, comparison_period, growth_compute
 from core.engine.display import decimal_round
-from core.engine.formula import Chain, Ref
-from core.engine.why import SHOWN, Decomposition, Figures, Pair, amount_decompose, ratio_decompose
+from core.engine.formula import PRECISION, Chain, Ref
+from core.engine.why import SHOWN, Decomposition, Figures, Pair, Ranked, amount_decompose, ratio_decompose
 from core.glossary import AGGREGATION_NONE, GlossarySnapshot
 from core.language.normalize import text_normalize
 from core.model.types import FactRecord, ParsedIntent, Period, SubTask
-from core.ports import BulkFactStore, FactStore
+from core.ports import BulkFactStore, ChangesHeadStore, FactStore
 from core.routes.computed.render import change_lines, computed_figure
 from core.routes.computed.subjects import Reader
 from core.routes.render import is_en
@@ -138,7 +138,8 @@ def _decompositions(
                 label=glossary.display,
             )
         else:
-            figures = _figures(store, cleared, pairs)
+            ranked = _ranked(lookup, store, cleared, task, base, pairs)
+            figures = _figures(store, cleared, pairs) if ranked is None else None
             made = amount_decompose(
                 lookup,
                 task,
@@ -148,6 +149,7 @@ def _decompositions(
                 label=glossary.display,
                 figures=figures,
                 prefetch=lambda keys: lookup.prefetch(keys, {}),
+                ranked=ranked,
             )
         if made is not None:
             found.append(made)
@@ -174,6 +176,38 @@ def _figures(store: FactStore, cleared: bool, pairs: Sequence[Pair]) -> Figures 
         for entity, value, _, unit in rows:
             table[SubTask(now.metric, entity, period, now.channel).key] = (Decimal(str(value)), unit)
     return lambda task: table.get(task.key)
+
+
+def _ranked(
+    lookup: Reader, store: FactStore, cleared: bool, whole: SubTask, base: Period, pairs: Sequence[Pair]
+) -> Ranked | None:
+    """A long list of parts that differ only by entity, ranked and summed by the store in the
+    database (`ChangesHeadStore`), when the whole has figures of its own (else the engine sums
+    the parts' facts): the same `Ranked` that `amount_decompose` would make from every part's
+    figures, without reading them. None when the store cannot tell it; `_figures` then reads."""
+    if len(pairs) <= SHOWN + 1 or not isinstance(store, ChangesHeadStore):
+        return None
+    if lookup(whole) is None or lookup(SubTask(whole.metric, whole.entity, base, whole.channel)) is None:
+        return None
+    now, before = pairs[0]
+    key = (now.metric, now.period, now.channel, before.period)
+    if any(
+        (p.metric, p.period, p.channel, e.period) != key
+        or (e.metric, e.entity, e.channel) != (p.metric, p.entity, p.channel)
+        for p, e in pairs
+    ):
+        return None
+    parts = {p.entity: (p, e) for p, e in pairs}
+    head = store.changes_head(
+        now.metric, parts.keys(), now.period, before.period, now.channel, cleared=cleared, top=SHOWN + 1
+    )
+    if head is None:
+        return None
+    with localcontext() as context:
+        context.prec = PRECISION
+        moved = tuple((n - b, *parts[entity]) for entity, n, b, *_ in head.rows)
+    lacking = tuple(p for p, _ in pairs if p.entity in head.lacking) if head.lacking else ()
+    return Ranked(moved, head.count, head.units, lacking, head.total)
 
 
 def _left(decomposition: Decomposition) -> Computed | None:
