@@ -344,7 +344,9 @@ def _composite_route(request: _Request, intent: ParsedIntent, clarification: Cla
         if why is not None:
             structured = _why_joined(structured, why)
             movers = " ".join(_part_said(p, intent, request.glossary) for p in why.movers)
-            request.topic = f"{request.topic or request.question} {movers}".strip()
+            # an English why meets the documents through the catalogue's names of what it asks
+            asked = follow_up_topic(intent, request.glossary) if intent.language == "en" else request.question
+            request.topic = f"{request.topic or asked} {movers}".strip()
             request.lap("why")
     explanation = _run_narrative(request, intent, facts=structured.facts)
     request.lap("narrative")

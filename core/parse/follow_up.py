@@ -61,15 +61,15 @@ from core.parse.intent import DOCUMENT_CUES, NUMERIC_CUES, asks_why_change
 # Words that ask about the previous answer without naming a subject of their own: a why, what
 # caused it, and which way it moved (`Why did it fall?`, `它为什么跌了`).
 _BARE_ASK = re.compile(
-    r"为什么|为何|什么原因|原因|归因|怎么看|如何看|怎么样|怎样|咋样|怎么回事|如何|导致|造成"
-    r"|下降|上升|下滑|回落|跌|涨|趋势|驱动因素|驱动"
+    r"为什么|为何|点解|什么原因|原因|归因|怎么看|如何看|怎么样|怎样|咋样|怎么回事|如何|导致|造成"
+    r"|下降|上升|下滑|回落|增长|增加|减少|提升|跌|涨|升|趋势|驱动因素|驱动"
     r"|(?<![a-z])(?:why|how come|reasons?|drivers?|driven|drove|caus\w*|explain\w*"
     r"|declin\w*|fall\w*|fell|drop(?:s|ped)?|decreas\w*|go(?:es|ne|ing)? down|went down|ris(?:e|es|ing)|rose"
     r"|trends?)(?![a-z])"
 )
 # What a follow-up says besides its slots: particles, question words and connectives.
 _FILLER = re.compile(
-    r"咁|噉|又点|嘅|系|几多|睇下|睇睇|啦|喎|咧|"  # Cantonese: 咁第四季呢 (so, Q4?), 香港又点 (and Hong Kong?)
+    r"咁|噉|又点|嘅|系|几多|睇下|睇睇|啦|喎|咧|咗|"  # Cantonese: 咁第四季呢 (so, Q4?), 香港又点 (and Hong Kong?)
     r"那么|那|还有|再看看|再看|看看|看一下|看下|换成|换到|如果是|如果|同样|同期|对应|相应|分别|请问|请|帮我|查询|查一下|查|一下|"
     r"告诉我|是多少|多少|是什么|什么|是|的|了|吗|呢|呀|啊|吧|也|又|和|与|及|以及|跟|情况|数据|数字|数值|几"
     r"|它们|它|其|按照|按|相比|比较|对比|比"  # the previous subject (它的毛利率), by (按营业利润), compare (和X比)
@@ -164,7 +164,9 @@ def follow_up_apply(
     if not previous_metrics or _has_own_topic(intent, glossary):
         return intent, None
     normalized = intent.normalized or text_normalize(intent.raw_question)
-    bare_ask = intent.operation is None and bool(_BARE_ASK.search(normalized))
+    # `为什么增长？` reads a growth from its word of movement: still a bare why of the figure
+    why_moved = intent.operation is not None and intent.operation.kind == OP_GROWTH and asks_why_change(normalized)
+    bare_ask = (intent.operation is None or why_moved) and bool(_BARE_ASK.search(normalized))
     own_metrics = _metrics_of(intent)
     if own_metrics and not _FOLLOW_UP_MARKER.search(normalized.strip()):
         return intent, None  # a question of its own (`营收是多少`): its own assumptions apply

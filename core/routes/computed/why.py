@@ -60,9 +60,12 @@ def why_answer(
     formulas = glossary.formula_metrics
     label = glossary.display
     change = growth_compute(lookup, task, operator, formulas=formulas, label=label)
-    if not isinstance(change, Change):
-        return None
     language = intent.language
+    if not isinstance(change, Change):
+        # the figure is found (the caller's structured part), the one it is compared with is not
+        said = change.reason.text(language)
+        lead = "The change cannot be given: " if is_en(language) else "无法给出变动："
+        return WhyAnswer((lead + said,), (), (), ())
     words = ("环比", "QoQ") if operator == QOQ else ("同比", "YoY")
     # the change, unless the structured part already computed it (`为什么同比增长`)
     shown = intent.operation is not None and intent.operation.kind == "growth"
@@ -305,6 +308,11 @@ def _lines(d: Decomposition, glossary: GlossarySnapshot, language: str) -> list[
         if d.unallocated is not None:
             left = _signed(d.unallocated, glossary, language)
             lines.append(f"· not in the parts above: {left}" if en else f"· 未归入以上部分：{left}")
+        shown = [_number(c.display) for e in d.effects for c in (e.total,)]
+        shown += [_number(d.unallocated.display)] if d.unallocated is not None else []
+        pairs_add = all(_number(e.rate.display) + _number(e.mix.display) == _number(e.total.display) for e in d.effects)
+        if sum(shown) != _number(d.change.display) or not pairs_add:
+            lines.append(_ROUNDED[1 if en else 0])
         lines.append(
             "Formula: rate effect = prior-year weight × (rate now − rate before); "
             "mix effect = rate now × (weight now − weight before)"
@@ -329,12 +337,27 @@ def _lines(d: Decomposition, glossary: GlossarySnapshot, language: str) -> list[
             share = f", {row.share.display} of the change" if en else f"，占总变动 {row.share.display}"
         colon = ": " if en else "："
         lines.append(f"· {name}{colon}{_signed(row.change, glossary, language)}{share}")
+    shares = [_number(row.share.display) for row in d.rows if row.share is not None]
+    if shares and sum(shares) != 100:
+        lines.append(_ROUNDED[1 if en else 0])
     lines.append(
         "Formula: a part's change = its figure now − its figure before; share = the part's change ÷ the total change"
         if en
         else "公式：部分变动 = 本期数 − 比较期数；占比 = 部分变动 ÷ 总变动"
     )
     return lines
+
+
+_ROUNDED = (
+    "（各项为四舍五入后的显示值，其和与合计可能略有出入；精确值之和恰等于总变动。）",
+    "(Figures are rounded for display and may not add up exactly; the exact values do.)",
+)
+
+
+def _number(display: str) -> Decimal:
+    """A display's number (`-0.31 pp`, `151.9%`, `-1.26 个百分点`) as a decimal."""
+    found = re.search(r"-?[\d,]+(?:\.\d+)?", display)
+    return Decimal(found.group(0).replace(",", "")) if found else Decimal(0)
 
 
 def _visible_note(language: str) -> str:

@@ -145,6 +145,7 @@ INHERITS = [
     ("hong kong revenue", "Why did it fall?", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "composite")),
     ("hong kong revenue", "Why did it go down?", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "composite")),
     ("hong kong revenue", "它为什么跌了？", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "composite")),
+    ("hong kong revenue", "點解跌咗？", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "composite")),
     ("hong kong revenue", "为什么会这样？", (("REVENUE",), ("ACME_HK",), (FY2025,), "TOTAL", None, "narrative")),
     (
         "group gross margin",

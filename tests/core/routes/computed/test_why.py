@@ -156,3 +156,16 @@ def test_a_years_change_splits_over_its_quarters_when_both_years_have_them() -> 
     assert "· 2025Q4：+3,427.3 百万元，占总变动 33.9%" in section
     quarters = [c for c in result.computed if getattr(c, "dimension", "") == "quarter" and c.kind == "change"]
     assert sum(c.value for c in quarters) == Decimal("10110.4")  # the year's change, exactly
+
+
+def test_a_why_whose_comparison_is_not_stored_says_so_and_gives_no_change() -> None:
+    text = _ask("为什么2025年上半年营收增长？").sections.structured
+    assert "无法给出变动：缺少计算所需的数据：ACME集团营业收入 2024H1。" in text
+    assert "拆分" not in text
+
+
+def test_rounded_rows_that_do_not_add_up_as_shown_say_so() -> None:
+    # 86.2% + 30.7% − 17.0% shows 99.9%: the exact shares add up to 1, the rounded ones do not
+    assert "精确值之和恰等于总变动" in _ask("集团2025年营收为什么增长").sections.structured
+    # −2,604.7 and +890.4 are exact, and 151.9% − 51.9% is 100%: nothing to say
+    assert "四舍五入" not in _ask("香港收入为什么下降").sections.structured
