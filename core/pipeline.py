@@ -75,7 +75,7 @@ from core.routes.computed import (
 )
 from core.routes.computed.defined import defined_answer
 from core.routes.computed.scaled import fx_rate_for, scaled_answer
-from core.routes.computed.why import WhyAnswer, why_answer
+from core.routes.computed.why import WhyAnswer, why_answer, why_whole
 from core.routes.documents import documents_list
 from core.routes.lookup import render as lookup_render
 from core.routes.lookup.loop import task_results, tool_loop
@@ -339,11 +339,14 @@ def _composite_route(request: _Request, intent: ParsedIntent, clarification: Cla
     movement adds the change and its parts (`why_answer`) to the structured part, and the parts
     that moved most steer the passages."""
     structured = _structured_route(request, intent, clarification)
-    if structured.kind == KIND_ANSWER and not intent.parts and asks_why_change(text_normalize(intent.raw_question)):
-        why = why_answer(intent, glossary=request.glossary, store=request.store, cleared=request.cleared)
+    whole, split = why_whole(intent, request.glossary)
+    found = structured.kind == KIND_ANSWER or split is not None  # a listed split: the whole's why
+    if found and not intent.parts and asks_why_change(text_normalize(intent.raw_question)):
+        glossary = request.glossary
+        why = why_answer(whole, glossary=glossary, store=request.store, cleared=request.cleared, dimension=split)
         if why is not None:
             structured = _why_joined(structured, why)
-            movers = " ".join(_part_said(p, intent, request.glossary) for p in why.movers)
+            movers = " ".join(_part_said(p, whole, request.glossary) for p in why.movers)
             # an English why meets the documents through the catalogue's names of what it asks
             asked = follow_up_topic(intent, request.glossary) if intent.language == "en" else request.question
             request.topic = f"{request.topic or asked} {movers}".strip()

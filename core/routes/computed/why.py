@@ -48,9 +48,30 @@ class WhyAnswer:
     movers: tuple[SubTask, ...]  # the parts that moved most, largest first
 
 
+def why_whole(intent: ParsedIntent, glossary: GlossarySnapshot) -> tuple[ParsedIntent, str | None]:
+    """A why asked with its parts listed (`拆分一下各子公司`, `按渠道`, `by region`) is a why of
+    the whole they make up, split that way: every child of one entity, or every channel."""
+    entities = intent.entities
+    if len(entities) > 1:
+        parents = {glossary.entities[e].parent for e in entities if e in glossary.entities}
+        parent = next(iter(parents)) if len(parents) == 1 else None
+        if parent and set(entities) == {c.code for c in glossary.children(parent)}:
+            return replace(intent, entity=parent, entities=(parent,)), "entity"
+    channels = {c for c in glossary.channels if c != "TOTAL"}
+    if len(intent.channels) > 1 and set(intent.channels) == channels:
+        return replace(intent, channel="TOTAL", channels=("TOTAL",), channel_given=False), "channel"
+    return intent, None
+
+
 def why_answer(
-    intent: ParsedIntent, *, glossary: GlossarySnapshot, store: FactStore, cleared: bool
+    intent: ParsedIntent,
+    *,
+    glossary: GlossarySnapshot,
+    store: FactStore,
+    cleared: bool,
+    dimension: str | None = None,
 ) -> WhyAnswer | None:
+    """The why of `intent`'s figure; `dimension` keeps only that split (`why_whole`)."""
     if intent.metric is None or intent.entity is None or intent.period is None:
         return None
     task = SubTask(intent.metric, intent.entity, intent.period, intent.channel or "TOTAL")
@@ -71,7 +92,9 @@ def why_answer(
     shown = intent.operation is not None and intent.operation.kind == "growth"
     lines = [] if shown else [*change_lines(change, words, glossary, language)[:2]]
     lines.extend(_direction_note(intent.raw_question, change.change.value, language))
-    decompositions = _decompositions(lookup, task, base, glossary, store, cleared)
+    decompositions = [
+        d for d in _decompositions(lookup, task, base, glossary, store, cleared) if dimension in (None, d.dimension)
+    ]
     if decompositions:
         lines.append(_visible_note(language))
     for decomposition in decompositions:

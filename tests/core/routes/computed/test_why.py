@@ -169,3 +169,12 @@ def test_rounded_rows_that_do_not_add_up_as_shown_say_so() -> None:
     assert "精确值之和恰等于总变动" in _ask("集团2025年营收为什么增长").sections.structured
     # −2,604.7 and +890.4 are exact, and 151.9% − 51.9% is 100%: nothing to say
     assert "四舍五入" not in _ask("香港收入为什么下降").sections.structured
+
+
+def test_a_why_asked_with_its_parts_listed_is_the_wholes_why_split_that_way() -> None:
+    # `各子公司` lists the group's subsidiaries: the group's change, split over them
+    listed = _ask("为什么集团2025年营业收入增长？拆分一下各子公司").sections.structured
+    assert "ACME集团 FY2025 营业收入同比增长 8.54%，增加 10,110.4 百万元。" in listed
+    assert "· ACME中国内地：+8,717.7 百万元，占总变动 86.2%" in listed and "按渠道拆分" not in listed
+    by_channel = _ask("为什么中国内地2025年营业收入增长？按渠道拆分").sections.structured
+    assert "· 线上：+7,211.6 百万元，占总变动 82.7%" in by_channel and "按下属公司" not in by_channel
