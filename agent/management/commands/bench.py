@@ -395,6 +395,7 @@ def markdown(results: dict[str, Any]) -> str:
                 "ranking": f"a ranking over {computed['entities']:,} entities",
                 "series": "a 12-quarter series with growth per step",
                 "defined": "a formula the question defines (a change between years, an average of year-ends)",
+                "why": f"a why split over {computed['entities']:,} subsidiaries and 4 channels",
             }[shape]
             lines.append(
                 f"| `/v1/ask` computed, {what}, {computed['facts']:,} facts, {computed['backend']} (p50 / p95) "
