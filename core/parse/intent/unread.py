@@ -9,16 +9,30 @@ glossary-gap report; frames (question words, fillers, dimension words) are never
 
 from __future__ import annotations
 
+import re
+
 from core.model.types import Period
 from core.parse.cues import OperatorReading
-from core.parse.intent.route import DOCUMENT_CUES, NARRATIVE_CUES, NUMERIC_CUES, RouteCues
+from core.parse.intent.route import CHANGE_WHY_CUES, DOCUMENT_CUES, NARRATIVE_CUES, NUMERIC_CUES, RouteCues
 from core.parse.intent.terms import latin_term_find, name_term_find
 from core.parse.intent.tokens import UNKNOWN, Word, words_read
+
+# In a why (`为什么营收增长`), the way the figure moved is what is asked about, not a metric's name
+# (营收增长 is not a metric the glossary lacks, as 营收增长率 would be).
+_MOVED_IN_A_WHY = re.compile(r"增长|增加|减少|提升|回落|下降|上升|下滑|下跌|上涨|跌|涨")
 
 
 def route_cue_spans(normalized: str) -> list[tuple[int, int]]:
     """The words the route cues read (多少, 为什么, 下降 …): never part of a metric's name."""
-    return [m.span() for cue in (NARRATIVE_CUES, NUMERIC_CUES, DOCUMENT_CUES) for m in cue.finditer(normalized)]
+    spans = [m.span() for cue in (NARRATIVE_CUES, NUMERIC_CUES, DOCUMENT_CUES) for m in cue.finditer(normalized)]
+    if CHANGE_WHY_CUES.search(normalized):
+        spans += [m.span() for m in _MOVED_IN_A_WHY.finditer(normalized) if not _rate_follows(normalized, m.end())]
+    return spans
+
+
+def _rate_follows(normalized: str, end: int) -> bool:
+    """`增长率`, `增速`: a rate's name, which stays a term."""
+    return normalized[end : end + 1] in ("率", "速")
 
 
 def unknown_term_find(

@@ -74,7 +74,9 @@ def why_answer(
     """The why of `intent`'s figure; `dimension` keeps only that split (`why_whole`)."""
     if intent.metric is None or intent.entity is None or intent.period is None:
         return None
-    task = SubTask(intent.metric, intent.entity, intent.period, intent.channel or "TOTAL")
+    # over several periods (`近两年为什么下滑`), the last one's change: where the span ends
+    period = max(intent.periods, key=lambda p: p.sort_key) if len(intent.periods) > 1 else intent.period
+    task = SubTask(intent.metric, intent.entity, period, intent.channel or "TOTAL")
     operator = QOQ if intent.operation is not None and intent.operation.comparison == QOQ else YOY
     base = comparison_period(task.period, operator)
     lookup = Reader(store, cleared)

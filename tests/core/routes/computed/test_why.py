@@ -178,3 +178,16 @@ def test_a_why_asked_with_its_parts_listed_is_the_wholes_why_split_that_way() ->
     assert "· ACME中国内地：+8,717.7 百万元，占总变动 86.2%" in listed and "按渠道拆分" not in listed
     by_channel = _ask("为什么中国内地2025年营业收入增长？按渠道拆分").sections.structured
     assert "· 线上：+7,211.6 百万元，占总变动 82.7%" in by_channel and "按下属公司" not in by_channel
+
+
+def test_a_why_over_several_years_explains_the_last_years_change() -> None:
+    text = _ask("集团营业利润率近两年为什么下滑").sections.structured
+    assert "ACME集团 FY2025 营业利润率同比下降 1.25 个百分点。" in text and "实际为上升" not in text
+    assert "按下属公司/地区拆分为率效应与结构效应" in text
+
+
+def test_a_movement_word_after_the_metric_in_a_why_is_not_a_metric_name() -> None:
+    # `营收增长` asks why revenue grew: not a metric 营收增长 the glossary lacks
+    result = _ask("为什么集团2025年营收增长")
+    assert result.route == "composite" and result.intent.metric == "REVENUE"
+    assert "· ACME中国内地：+8,717.7 百万元" in result.sections.structured
