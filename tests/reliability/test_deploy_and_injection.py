@@ -65,7 +65,16 @@ def test_a_prompt_injection_in_a_document_changes_no_structured_number(demo) -> 
     result = _ask_after_an_injection(demo)
     structured, _ = result.answer.split("\n\n归因分析：\n")
     assert INJECTED not in _figure_forms(structured) and "24,015.8" in structured  # from the fact row only
-    assert [str(f.value) for f in result.facts] == ["24015.8"]
+    # the figure asked, then what its why splits: Hong Kong's fact rows, and no other number
+    assert str(result.facts[0].value) == "24015.8"
+    assert {(f.entity, f.channel, f.period.label, str(f.value)) for f in result.facts} == {
+        ("ACME_HK", "TOTAL", "FY2025", "24015.8"),
+        ("ACME_HK", "TOTAL", "FY2024", "25730.1"),
+        ("ACME_HK", "STORE", "FY2025", "17895.4"),
+        ("ACME_HK", "STORE", "FY2024", "20500.1"),
+        ("ACME_HK", "ONLINE", "FY2025", "6120.4"),
+        ("ACME_HK", "ONLINE", "FY2024", "5230.0"),
+    }
 
 
 @pytest.mark.django_db
