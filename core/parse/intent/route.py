@@ -21,13 +21,13 @@ from core.parse.intent.terms import term_is_a_name
 # A cue asking for an explanation: with a metric, the question is composite even when it also
 # asks for a computation.
 WHY_CUES = re.compile(
-    r"为什么|为何|点解|原因|归因|怎么看|如何看|怎么样|监管|政策|动态|进展|影响|评价|增长的?驱动|驱动因素"
+    r"为什么|为甚么|为啥|为何|点解|原因|归因|怎么看|如何看|怎么样|监管|政策|动态|进展|影响|评价|增长的?驱动|驱动因素"
     r"|(?<![a-z])(?:why|how come|reasons?|drivers?|driven|drove|drive|caus\w*|regulat\w*|impacts?|explain\w*)(?![a-z])"
 )
 # A why asked of a figure's movement (not of a policy or a trend): answered with the change and
 # its parts (`core.routes.computed.why`) before any passage.
 CHANGE_WHY_CUES = re.compile(
-    r"为什么|为何|点解|什么原因|原因|归因|驱动|导致|造成"
+    r"为什么|为甚么|为啥|为何|点解|什么原因|原因|归因|驱动|导致|造成"
     r"|(?<![a-z])(?:why|how come|reasons?|drivers?|driven|drove|drive|caus\w*|explain\w*)(?![a-z])"
 )
 # Words of movement: narrative on their own, but the direction of a growth when one is asked for

@@ -191,3 +191,8 @@ def test_a_movement_word_after_the_metric_in_a_why_is_not_a_metric_name() -> Non
     result = _ask("为什么集团2025年营收增长")
     assert result.route == "composite" and result.intent.metric == "REVENUE"
     assert "· ACME中国内地：+8,717.7 百万元" in result.sections.structured
+
+
+def test_every_written_form_of_why_asks_for_the_parts() -> None:
+    for question in ("香港收入為甚麼下降", "香港收入为啥下降", "香港收入為何下跌"):
+        assert "· 门店：-2,604.7 百万元，占总变动 151.9%" in _ask(question).sections.structured, question
