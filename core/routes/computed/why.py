@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal, localcontext
+from typing import overload
 
 from core.engine import QOQ, YOY, Change, Computed, comparison_period, growth_compute
 from core.engine.display import decimal_round
@@ -116,14 +117,37 @@ def _pairs(parts: Sequence[SubTask], before: Period) -> list[Pair]:
     return [(p, SubTask(p.metric, p.entity, before, p.channel)) for p in parts]
 
 
-def _dimensions(task: SubTask, base: Period, glossary: GlossarySnapshot) -> list[tuple[str, list[Pair]]]:
+class _EntityPairs(Sequence[Pair]):
+    """The pairs of a split over entities (a whole's subsidiaries), each built when read: a split
+    over thousands that the database ranks (`_ranked`) builds only the rows it lists."""
+
+    def __init__(self, task: SubTask, base: Period, entities: Sequence[str]) -> None:
+        self.task, self.base, self.entities = task, base, tuple(entities)
+
+    def pair(self, entity: str) -> Pair:
+        now = SubTask(self.task.metric, entity, self.task.period, self.task.channel)
+        return now, SubTask(now.metric, entity, self.base, now.channel)
+
+    def __len__(self) -> int:
+        return len(self.entities)
+
+    @overload
+    def __getitem__(self, index: int) -> Pair: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Pair]: ...
+    def __getitem__(self, index: int | slice) -> Pair | Sequence[Pair]:
+        if isinstance(index, slice):
+            return [self.pair(e) for e in self.entities[index]]
+        return self.pair(self.entities[index])
+
+
+def _dimensions(task: SubTask, base: Period, glossary: GlossarySnapshot) -> list[tuple[str, Sequence[Pair]]]:
     """The ways the fact table can split `task`: channels, subsidiaries, quarters of a year."""
-    found: list[tuple[str, list[Pair]]] = []
+    found: list[tuple[str, Sequence[Pair]]] = []
     if task.channel == "TOTAL":
         channels = [SubTask(task.metric, task.entity, task.period, c) for c in glossary.channels if c != "TOTAL"]
         found.append(("channel", _pairs(channels, base)))
-    children = [SubTask(task.metric, c.code, task.period, task.channel) for c in glossary.children(task.entity)]
-    found.append(("entity", _pairs(children, base)))
+    found.append(("entity", _EntityPairs(task, base, [c.code for c in glossary.children(task.entity)])))
     if task.period.period_type == "FY" and base.period_type == "FY":
         quarters = [
             (
@@ -189,17 +213,11 @@ def _decompositions(
 def _figures(store: FactStore, cleared: bool, pairs: Sequence[Pair]) -> Figures | None:
     """A long list of parts' bare figures in two bulk reads (one per period), when the store
     offers them and the parts differ only by entity: what ranks and sums 5,000 subsidiaries."""
-    if len(pairs) <= SHOWN + 1 or not isinstance(store, BulkFactStore):
+    if len(pairs) <= SHOWN + 1 or not isinstance(pairs, _EntityPairs) or not isinstance(store, BulkFactStore):
         return None
-    now, before = pairs[0]
-    if any(
-        (p.metric, p.period, p.channel, e.period) != (now.metric, now.period, now.channel, before.period)
-        for p, e in pairs
-    ):
-        return None
-    entities = [p.entity for p, _ in pairs]
+    now, entities = pairs.task, pairs.entities
     table: dict[tuple[str, ...], tuple[Decimal, str]] = {}
-    for period in (now.period, before.period):
+    for period in (now.period, pairs.base):
         rows = store.figures_get(now.metric, entities, period, now.channel, cleared=cleared, order="desc")
         for entity, value, _, unit in rows:
             table[SubTask(now.metric, entity, period, now.channel).key] = (Decimal(str(value)), unit)
@@ -213,28 +231,20 @@ def _ranked(
     database (`ChangesHeadStore`), when the whole has figures of its own (else the engine sums
     the parts' facts): the same `Ranked` that `amount_decompose` would make from every part's
     figures, without reading them. None when the store cannot tell it; `_figures` then reads."""
-    if len(pairs) <= SHOWN + 1 or not isinstance(store, ChangesHeadStore):
+    if len(pairs) <= SHOWN + 1 or not isinstance(pairs, _EntityPairs) or not isinstance(store, ChangesHeadStore):
         return None
     if lookup(whole) is None or lookup(SubTask(whole.metric, whole.entity, base, whole.channel)) is None:
         return None
-    now, before = pairs[0]
-    key = (now.metric, now.period, now.channel, before.period)
-    if any(
-        (p.metric, p.period, p.channel, e.period) != key
-        or (e.metric, e.entity, e.channel) != (p.metric, p.entity, p.channel)
-        for p, e in pairs
-    ):
-        return None
-    parts = {p.entity: (p, e) for p, e in pairs}
+    now = pairs.task
     head = store.changes_head(
-        now.metric, parts.keys(), now.period, before.period, now.channel, cleared=cleared, top=SHOWN + 1
+        now.metric, pairs.entities, now.period, pairs.base, now.channel, cleared=cleared, top=SHOWN + 1
     )
     if head is None:
         return None
     with localcontext() as context:
         context.prec = PRECISION
-        moved = tuple((n - b, *parts[entity]) for entity, n, b, *_ in head.rows)
-    lacking = tuple(p for p, _ in pairs if p.entity in head.lacking) if head.lacking else ()
+        moved = tuple((n - b, *pairs.pair(entity)) for entity, n, b, *_ in head.rows)
+    lacking = tuple(pairs.pair(e)[0] for e in pairs.entities if e in head.lacking) if head.lacking else ()
     return Ranked(moved, head.count, head.units, lacking, head.total)
 
 

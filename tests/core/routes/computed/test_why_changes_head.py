@@ -37,7 +37,7 @@ class FiguresOnly(InMemoryFactStore):
     changes_head = None  # type: ignore[assignment]
 
 
-def _decompose(store: InMemoryFactStore, cleared: bool, pairs: list[tuple[SubTask, SubTask]]) -> Decomposition | None:
+def _decompose(store: InMemoryFactStore, cleared: bool, pairs: route._EntityPairs) -> Decomposition | None:
     whole = SubTask("REV", "W", NOW)
     lookup = Reader(store, cleared)
     ranked = route._ranked(lookup, store, cleared, whole, BEFORE, pairs)
@@ -84,7 +84,8 @@ def test_the_store_ranked_decomposition_is_the_one_from_every_figure(parts, whol
     # a little or a lot (`rest_left`, as for a cleared user when some part is RESTRICTED)
     seen = sum(n - b for n, b, lv in parts if n is not None and b is not None and lv != RESTRICTED)
     facts += [_fact("W", NOW, whole + seen + whole_delta), _fact("W", BEFORE, whole)]
-    pairs = [(SubTask("REV", c, NOW), SubTask("REV", c, BEFORE)) for c in codes]
+    pairs = route._EntityPairs(SubTask("REV", "W", NOW), BEFORE, codes)
+    assert pairs[:2] == [(SubTask("REV", c, NOW), SubTask("REV", c, BEFORE)) for c in codes[:2]]
     for cleared in (False, True):
         store, reference = InMemoryFactStore(facts), FiguresOnly(facts)
         expected = _decompose(reference, cleared, pairs)
@@ -95,7 +96,7 @@ def test_the_store_ranked_decomposition_is_the_one_from_every_figure(parts, whol
 
 def test_a_whole_without_its_own_figures_sums_every_part_as_before() -> None:
     facts = [_fact(f"S{i:02d}", p, Decimal(i * k)) for i in range(20) for p, k in ((NOW, 3), (BEFORE, 2))]
-    pairs = [(SubTask("REV", f"S{i:02d}", NOW), SubTask("REV", f"S{i:02d}", BEFORE)) for i in range(20)]
+    pairs = route._EntityPairs(SubTask("REV", "W", NOW), BEFORE, [f"S{i:02d}" for i in range(20)])
     store = InMemoryFactStore(facts)
     found = _decompose(store, True, pairs)
     assert found is not None and found.count == 20 and found.change.value == sum(Decimal(i) for i in range(20))
