@@ -211,6 +211,16 @@ class GlossarySnapshot:
             return self._english.get((kind, code), code)
         return info.name
 
+    def label(self, kind: str, code: str, language: str) -> str:
+        """A name to show on a button or in a list: the name in `language` (`display`), else the
+        name in the other language, and the code only when the record has no name at all."""
+        shown = self.display(kind, code, language).strip()
+        if shown and shown != code:
+            return shown
+        records = {"entity": self.entities, "metric": self.metrics, "channel": self.channels}[kind]
+        info = records.get(code)
+        return (info.name.strip() if info is not None else "") or self._english.get((kind, code), "").strip() or code
+
     def unit_display(self, code: str, language: str) -> str:
         unit = self.units.get(code)
         if unit is None:

@@ -52,7 +52,14 @@ from core.model.types import (
     SubTask,
 )
 from core.parse.follow_up import follow_up_apply, follow_up_topic
-from core.parse.intent import asks_for_a_list, asks_why_change, parse_intent, reading_note
+from core.parse.intent import (
+    FigureChecked,
+    asks_for_a_list,
+    asks_why_change,
+    figure_checked,
+    parse_intent,
+    reading_note,
+)
 from core.parse.scope import ScopeError, scope_apply
 from core.ports import (
     FactStore,
@@ -85,6 +92,7 @@ from core.routes.lookup.tools import (
     UNRECOGNIZED,
     task_pending,
 )
+from core.routes.lookup.verdict import verdict_line
 from core.routes.narrative.answer import narrative_answer
 from core.routes.narrative.attribution import Focus
 from core.routes.narrative.figures import figure_answer
@@ -482,6 +490,7 @@ def _run_structured(request: _Request, intent: ParsedIntent) -> _Part:
         glossary,
         intent.language,
         pending=lambda: task_pending(store, task, cleared=cleared),
+        checked=figure_checked(intent.raw_question),
     )
 
 
@@ -523,11 +532,16 @@ def _structured_answer(
     language: str,
     *,
     pending: Callable[[], int] = lambda: 0,
+    checked: FigureChecked | None = None,
 ) -> _Part:
     """The anti-fabrication guard: the answer is rebuilt from tool results, never model prose.
-    `pending` counts the task's candidates awaiting review; it is read only when not found."""
+    `pending` counts the task's candidates awaiting review; it is read only when not found. A
+    figure the question checks (`是不是13万亿`) puts the verdict before the fact line, stating
+    only the asked figure and the fact's value (`verdict_line`); with no fact, no verdict."""
     if facts:
-        sections = AnswerSections(structured=lookup_render.fact_line(facts[0], glossary, language))
+        line = lookup_render.fact_line(facts[0], glossary, language)
+        verdict = verdict_line(checked, facts[0], glossary, language) if checked is not None else None
+        sections = AnswerSections(structured=f"{verdict}\n{line}" if verdict else line)
         return _Part(sections, KIND_ANSWER, (facts[0],), tuple(all_results), (_fact_source(facts[0]),))
     if any(r.get("status") == NOT_FOUND for r in relevant):
         text = lookup_render.not_found_line(task, glossary, language, pending())

@@ -20,7 +20,9 @@ early on the first two modes before any FAQ, tool, retrieval or LLM call:
    derived-period rules), so that every option leads to a figure. This is the one ask-first that
    reads the fact store, with the user's clearance, and it shows period labels only;
 6. a missing entity or period → `answer_with_assumptions` (home entity, latest complete
-   fiscal year) with a banner and narrowing options; with no home entity, `ask_first` for it. A
+   fiscal year) with a banner and narrowing options; with no home entity, `ask_first` for it.
+   The entity options are the assumed entity's own scope (its subsidiaries, `_own_scope`), never
+   a peer or an external entity, each labelled with a name, never a code (`GlossarySnapshot.label`). A
    period named without a year (`第四季度`, `上半年`, `前三季度`, `H1`, `Q3`), which the grammar reads
    as the latest complete such period, is an assumption too: the banner names the period
    assumed and offers the same period a year earlier (and the latest complete quarter or half
@@ -44,13 +46,15 @@ from core.gates.ask_back import (
     year_assumed,
 )
 from core.gates.security import SecurityVerdict
-from core.glossary import GlossarySnapshot
+from core.glossary import EntityInfo, GlossarySnapshot
 from core.language.periods import latest_complete_fiscal_year, periods_cumulative, periods_unread
 from core.model.types import (
     CLARIFY_ANSWER_WITH_ASSUMPTIONS,
     CLARIFY_ASK_FIRST,
     CLARIFY_NONE,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
+    ENTITY_HOME,
+    ENTITY_SUBSIDIARY,
     OP_SUM,
     OPERATION_KINDS,
     ROUTE_FIND_DOCUMENTS,
@@ -63,6 +67,7 @@ from core.model.types import (
 from core.parse.intent import term_names_entity
 
 MAX_OPTIONS = 8
+MAX_ENTITY_OPTIONS = 5  # of the options an assumed entity's answer offers, those narrowing the entity
 _CJK_WORD = re.compile(r"[\u3400-\u9fff]{2,}")
 
 
@@ -185,7 +190,7 @@ def _ask_for_known_entity(
     an external one) for the metric asked, and give no figure of any of them."""
     term = term[:32]
     entities = [e for e in glossary.in_scope_entities() if not glossary.is_external(e.code)][:MAX_OPTIONS]
-    names = [glossary.display("entity", e.code, language) for e in entities]
+    names = [glossary.label("entity", e.code, language) for e in entities]
     scope = {"metric": intent.metric} if intent.metric else {}
     options = tuple(
         NarrowingOption(name, intent.raw_question, {"entity": e.code, **scope})
@@ -230,7 +235,7 @@ def _ask_for_known_metric(
 
 def _ask_for_entity(intent: ParsedIntent, glossary: GlossarySnapshot, language: str) -> ClarificationResult:
     entities = glossary.in_scope_entities()[:MAX_OPTIONS]
-    names = [glossary.display("entity", e.code, language) for e in entities]
+    names = [glossary.label("entity", e.code, language) for e in entities]
     options = tuple(
         NarrowingOption(n, intent.raw_question, {"entity": e.code}) for e, n in zip(entities, names, strict=True)
     )
@@ -263,10 +268,9 @@ def _narrowing_options(
 ) -> tuple[NarrowingOption, ...]:
     options: list[NarrowingOption] = []
     if assumed_entity is not None:
-        for entity in glossary.in_scope_entities():
-            if entity.code != assumed_entity and len(options) < 5:
-                label = glossary.display("entity", entity.code, language)
-                options.append(NarrowingOption(label, intent.raw_question, {"entity": entity.code}))
+        for entity in _own_scope(glossary, assumed_entity)[:MAX_ENTITY_OPTIONS]:
+            label = glossary.label("entity", entity.code, language)
+            options.append(NarrowingOption(label, intent.raw_question, {"entity": entity.code}))
     if assumed_period is not None:
         year = reference_date.year
         for period in (
@@ -276,6 +280,28 @@ def _narrowing_options(
         ):
             options.append(NarrowingOption(period.label, intent.raw_question, {"period": period.label}))
     return tuple(options[:MAX_OPTIONS])
+
+
+def _own_scope(glossary: GlossarySnapshot, assumed: str) -> list[EntityInfo]:
+    """What an answer about `assumed` (the home entity) narrows to: the entities under it, depth
+    first in scope order, and the subsidiaries filed with no parent (a subsidiary is the home's).
+    Only home and subsidiary entities are walked, so never a peer, a peer's own subsidiary or an
+    external entity, whatever the fact store holds for them."""
+    group = (ENTITY_HOME, ENTITY_SUBSIDIARY)
+    found: list[EntityInfo] = []
+    seen = {assumed}
+    pending = list(glossary.children(assumed))
+    info = glossary.entities.get(assumed)
+    if info is not None and info.kind == ENTITY_HOME:
+        pending += [e for e in glossary.in_scope_entities() if e.kind == ENTITY_SUBSIDIARY and e.parent is None]
+    while pending:
+        entity = pending.pop(0)
+        if entity.code in seen or entity.kind not in group:
+            continue
+        seen.add(entity.code)
+        found.append(entity)
+        pending[:0] = glossary.children(entity.code)
+    return found
 
 
 def _assumption_note(

@@ -57,6 +57,7 @@ from core.model.types import (
     Routing,
 )
 from core.parse.intent import DOCUMENT_CUES, NUMERIC_CUES, asks_why_change
+from core.parse.intent.home import home_head_spans
 
 # Words that ask about the previous answer without naming a subject of their own: a why, what
 # caused it, and which way it moved (`Why did it fall?`, `它为什么跌了`).
@@ -312,6 +313,7 @@ def _has_own_topic(intent: ParsedIntent, glossary: GlossarySnapshot) -> bool:
     spans += [(start, end) for start, end, _ in periods_find(normalized, date.today())]
     shifted = [(start, end) for start, end, _, _ in period_shifts(normalized, date.today())]
     spans += shifted
+    spans += home_head_spans(intent.raw_question, normalized, glossary, spans)  # `What about the group?`
     shifts = [normalized[start:end] for start, end in shifted]
     for start, end in spans:
         chars[start:end] = " " * (end - start)

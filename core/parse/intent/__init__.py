@@ -12,7 +12,9 @@ Never a shorter alias, never another entity (`core.parse.intent.terms`): a metri
 words beside it names a longer term (净利 is not 净利率, 净利润 is not 归母净利润); the metric is
 dropped and the term reported as `unknown_metric`. So is an acronym nothing reads (ROA), and a
 name where the entity goes (腾讯2025年营收), which is never answered as the home entity. A parent
-named right before its own child is the child (`ACME HK`). A ranking or a sum over 各地区 / 各渠道
+named right before its own child is the child (`ACME HK`). The bare head noun of the home
+entity's name (`Group`, `the group's`, `本集团`) is the home entity when no other in-scope
+entity's names share it (`core.parse.intent.home`). A ranking or a sum over 各地区 / 各渠道
 lists the subsidiaries or channels it runs over, never an external entity.
 """
 
@@ -43,7 +45,9 @@ from core.model.types import (
 )
 from core.parse.cues import OperatorReading, cues_read, operation_read
 from core.parse.defined import ASKING_TAIL, definition_apply, definition_read, spans_blanked, statement_spans
-from core.parse.intent.clauses import channels_read, entities_read, parts_read
+from core.parse.intent.checked import EQUALS, REACHES, FigureChecked, figure_checked
+from core.parse.intent.clauses import channels_read, entities_read, parts_read, share_whole_last
+from core.parse.intent.home import home_heads_add
 from core.parse.intent.reordered import formula_paraphrase_find, reordered_alias_find
 from core.parse.intent.route import (
     DOCUMENT_CUES,
@@ -64,12 +68,16 @@ from core.parse.intent.unread import leftover_terms, route_cue_spans, unknown_te
 
 __all__ = [
     "DOCUMENT_CUES",
+    "EQUALS",
     "MOVEMENT_CUES",
     "NARRATIVE_CUES",
     "NUMERIC_CUES",
+    "REACHES",
     "WHY_CUES",
+    "FigureChecked",
     "asks_for_a_list",
     "asks_why_change",
+    "figure_checked",
     "is_inconclusive",
     "parse_intent",
     "reading_note",
@@ -113,6 +121,8 @@ def _parse(
     unread = [(s, e) for s, e, _ in periods_unread(normalized, reference_date)]
     read = [(s, e) for s, e, _ in found_periods] + unread + cue_spans + route_cue_spans(normalized)
     read += series_words(normalized)
+    # `Group revenue`, `本集团`: the bare head noun of the home entity's name names it
+    matches, spans = home_heads_add(question, normalized, matches, spans, read, glossary)
     if typos and not any(m.kind == "metric" for m in matches):
         moved = _question_word_moved(normalized)
         if moved is not None and any(m.kind == "metric" for m in glossary.match(moved)):
@@ -197,7 +207,7 @@ def _parse(
     operation = reading.operation if operation_stands(route, cues_found) else None
     parts: tuple[Part, ...] = ()
     if route in (ROUTE_STRUCTURED, ROUTE_COMPOSITE):
-        entities = entities_read(entities, reading.over, glossary)
+        entities = entities_read(share_whole_last(entities, operation, glossary), reading.over, glossary)
         channels = channels_read(channels, reading, glossary)
         slots = Part(tuple(metrics), operation, tuple(entities), tuple(periods), tuple(channels), reading.decimals)
         parts = parts_read(

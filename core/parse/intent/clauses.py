@@ -284,6 +284,25 @@ def entities_read(entities: Sequence[str], over: str | None, glossary: GlossaryS
     return subsidiaries if home is not None and subsidiaries else list(entities)
 
 
+def share_whole_last(entities: Sequence[str], operation: Operation | None, glossary: GlossarySnapshot) -> list[str]:
+    """A share of two entities, one inside the other, is the part's share of the whole whatever
+    order they are named in (`share of group revenue did Southeast Asia account for`,
+    `集团营收中东南亚的占比`): the whole goes last, where the share reads it."""
+    if operation is None or operation.kind != OP_SHARE or len(entities) != 2:
+        return list(entities)
+    whole, part = entities
+    return [part, whole] if whole in _ancestors(part, glossary) else list(entities)
+
+
+def _ancestors(code: str, glossary: GlossarySnapshot) -> list[str]:
+    found: list[str] = []
+    parent = glossary.entities[code].parent if code in glossary.entities else None
+    while parent is not None and parent not in found:
+        found.append(parent)
+        parent = glossary.entities[parent].parent if parent in glossary.entities else None
+    return found
+
+
 def channels_read(channels: Sequence[str], reading: OperatorReading, glossary: GlossarySnapshot) -> list[str]:
     """Channels a list runs over never include TOTAL (it would count twice); 各渠道 with no channel
     named is every channel."""

@@ -21,8 +21,9 @@ entity or a period it modifies the metric (集团扣非净利润) and is content
 metric and before the copula heads the copula's subject (营收预算是多少: the tagger calls 预算 a
 verb), unless it is a modal (营收应该是多少). A verb of attainment or report beside a metric only
 says the figure was reached or reported (实现的毛利率, 取得营收, 营收统计是多少); an A-not-A
-question (是不是, 係唔係) is a frame. The localizers 前 and 后 modify what follows (税后利润); 中,
-里 and 内 close a place (年报中).
+question (是不是, 係唔係, and the written 是否, 是否为) is a frame, and a verb before it heads the
+copula's subject as before the copula itself (营收预算是不是…). The localizers 前 and 后 modify
+what follows (税后利润); 中, 里 and 内 close a place (年报中).
 """
 
 from __future__ import annotations
@@ -55,10 +56,10 @@ TIME_NOUNS = _words(
     "时候 时期 期间 阶段 时间 年度 全年 当年 当期 本期 同期 上期 期末 期初 年初 年末 年底 季末 目前 当前"
 )
 WHOLE_WORDS = _words("总 全 整体 总体 全部 所有 层面 方面 部分 本身 自身")
-DIMENSION_NOUNS = _words(
-    "公司 本公司 我司 企业 集团 全集团 子公司 分公司 附属公司 事业部 业务单元 业务 地区 区域 市场 板块 分部",
-    "渠道 销售渠道 部门 旗下",
-)
+# The dimension nouns that name an organisation: what a company's own name ends with (ACME集团,
+# 某某公司), so its head noun when said alone (`core.parse.intent.home`).
+ORGANISATION_NOUNS = _words("公司 本公司 我司 企业 集团 全集团 子公司 分公司 附属公司 事业部 业务单元")
+DIMENSION_NOUNS = ORGANISATION_NOUNS | _words("业务 地区 区域 市场 板块 分部", "渠道 销售渠道 部门 旗下")
 # Cantonese function words the Mandarin dictionary does not know (after Traditional → Simplified):
 # 嘅 (的), 咗 (了), 喺 (在), 啲 (些), 睇 (看), 冇 (没), 咩 / 乜嘢 (什么), 嗰 (那), 佢 (他), 唔该 (请),
 # 边个 (哪个), 点样 (怎样), and the modal particles.
@@ -75,6 +76,7 @@ REPORTING_VERBS = _words("实现 取得 录得 达成 达到 获得 完成 创�
 # An A-not-A question (是不是, 有没有, 可不可以; Cantonese 係唔係, 可唔可以) asks yes or no of the
 # figure: a frame, never part of a name.
 _NOT = "不没唔冇"
+_WHETHER = "否"  # 是否, 能否, 可否: the written A-not-A
 MODAL_VERBS = _words("能 能够 会 可以 可能 应 应该 应当 该 要 得 须 必须 需 需要 愿意 肯 敢 可 将要")
 REQUEST_VERBS = _words("查 查询 查看 查找 看 看看 对比 比较 分析 介绍 说明 展示 列出 核实 确认 了解 告诉 提供 汇报")
 
@@ -172,7 +174,10 @@ def _is_cjk(ch: str) -> bool:
 
 
 def _asks_yes_or_no(text: str) -> bool:
-    return len(text) >= 3 and text[1] in _NOT and text[2] == text[0]
+    """是不是, 有没有, 係唔係 (A-not-A); 是否, 能否, 可否, 是否是 (A-否, with the copula after it)."""
+    if len(text) >= 3 and text[1] in _NOT and text[2] == text[0]:
+        return True
+    return 2 <= len(text) <= 3 and text[1] == _WHETHER and (len(text) == 2 or text[2] in COPULAS)
 
 
 def word_kind(text: str, tag: str) -> str:
@@ -307,14 +312,15 @@ _PHRASE_END = re.compile(r"\s*(?:$|[,.;:?!。，；：？！]|多少|几)")
 
 
 def _heads_the_phrase(word: Word, following: Sequence[Word], text: str) -> bool:
-    """A verb (not the copula, a modal, a verb of report or of asking) right before the copula,
-    the question word or the clause's end."""
-    if not word.is_verb or word.text[-1] in COPULAS or word.text in MODAL_VERBS:
-        return False  # 是, 便是, 即为, 共有: the copula, or an adverb with it
+    """A verb (not the copula, a modal, a verb of report or of asking) right before the copula
+    (or a yes/no word standing for it: 是不是, 是否), the question word or the clause's end."""
+    if not word.is_verb or word.text[-1] in COPULAS or word.text in MODAL_VERBS or _asks_yes_or_no(word.text):
+        return False  # 是, 便是, 即为, 共有: the copula, or an adverb with it; 是否(为): a yes/no question
     if word.text in REPORTING_VERBS or word.text in REQUEST_VERBS:
         return False
     if following:
-        return following[0].start == word.end and following[0].text in COPULAS
+        copula = following[0].text in COPULAS or _asks_yes_or_no(following[0].text)  # 营收预算是不是…
+        return following[0].start == word.end and copula
     return bool(text) and _PHRASE_END.match(text, word.end) is not None
 
 

@@ -522,11 +522,11 @@ HK, CN, GROUP, FY = ("ACME_HK",), ("ACME_CN",), ("ACME_GROUP",), ("FY2025",)
         ),
         (
             "What was group gross margin in 2025, and how much did revenue grow?",
-            [(GM, None, (), FY, (), None), (REV, "growth", (), FY, (), None)],
+            [(GM, None, GROUP, FY, (), None), (REV, "growth", GROUP, FY, (), None)],
         ),
         (
             "What was group revenue in 2025, and how much did capex grow year on year?",
-            [(REV, None, (), FY, (), None), (CAPEX, "growth", (), FY, (), None)],
+            [(REV, None, GROUP, FY, (), None), (CAPEX, "growth", GROUP, FY, (), None)],
         ),
         (
             "What was revenue in 2025 and how much did it grow?",
