@@ -132,8 +132,11 @@ def test_a_level_question_has_an_empty_computed_list(analyst: APIClient) -> None
 
 def test_a_listed_pair_lists_its_difference(analyst: APIClient) -> None:
     body = ask(analyst, "集团2024年和2025年营收对比")
-    assert "对比：FY2025 较 FY2024 +10,110.4 百万元（+8.5%）" in body["answer"]
-    assert [(c["kind"], c["display"]) for c in body["computed"]] == [("difference", "8.5%"), ("difference", "10,110.4")]
+    assert "对比：FY2025 较 FY2024 +10,110.4 百万元（+8.54%）" in body["answer"]
+    assert [(c["kind"], c["display"]) for c in body["computed"]] == [
+        ("difference", "8.54%"),
+        ("difference", "10,110.4"),
+    ]
 
 
 def test_a_restricted_input_is_as_absent_for_an_uncleared_analyst(analyst: APIClient, cleared: APIClient) -> None:

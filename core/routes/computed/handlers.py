@@ -31,7 +31,6 @@ from core.engine import (
     period_derive,
     rank_compute,
     sum_compute,
-    value_display,
 )
 from core.engine.display import MAX_DECIMALS, percent_of
 from core.glossary import AGGREGATION_END, AGGREGATION_NONE, AGGREGATION_SUM, GlossarySnapshot
@@ -415,16 +414,10 @@ def levels_answer(
     if pair is not None:
         older, newer = pair
         task = SubTask(newer.metric, newer.entity, newer.period, newer.channel)
+        # the line's rate reads as a growth answer's (`+8.54%`): one rate display across the product
         change = difference_compute(
-            facts_lookup(pair), task, replace(task, period=older.period), label=glossary.display
+            facts_lookup(pair), task, replace(task, period=older.period), decimals=decimals, label=glossary.display
         )
         if isinstance(change, Change):
-            items.append(Item(_line_rate(change), line=True))
+            items.append(Item(change, line=True))
     return assemble(items, glossary, language, pending=context.lookup.pending)
-
-
-def _line_rate(change: Change) -> Change:
-    """The listed pair's rate shown to one place (`+8.5%`); the exact value is kept."""
-    if change.rate is None:
-        return change
-    return replace(change, rate=replace(change.rate, display=value_display(change.rate.value, UNIT_PCT, 1), decimals=1))

@@ -227,7 +227,8 @@ def gap_lines(change: Change, other: tuple[str, str], glossary: GlossarySnapshot
 
 
 def difference_line(change: Change, glossary: GlossarySnapshot, language: str) -> str:
-    """`对比：FY2025 较 FY2024 +10,110.4 百万元（+8.5%）`; PCT metrics in percentage points, and
+    """`对比：FY2025 较 FY2024 +10,110.4 百万元（+8.54%）`, the rate as every rate reads (the engine's
+    display, `RATE_DECIMALS` places unless asked); PCT metrics in percentage points, and
     no rate on a zero or negative base."""
     amount = change.change
     assert amount.subject is not None

@@ -4,9 +4,12 @@ Takes the structured answer (its text, found facts and computed values), the uni
 for a currency, the curated FX rates; returns the answer with each money figure converted
 exactly (`Decimal`), shown in the asked unit with the stored value beside it, as a `Computed`
 whose formula is the stored figure times the scale factor (and the rate), so it re-evaluates
-from its inputs. A figure whose unit is no amount of money (a percentage, a ratio, a count)
-says that the unit asked cannot apply; a currency with no curated rate for that period is an
-honest refusal naming the missing rate, with no figure.
+from its inputs. Its display is rounded half-up to the precision the figure was given at,
+carried into the unit shown (`core.engine.display.converted_places`: every stored digit for a
+scale word up to four places, at most two through a rate); the exact value stays in `value`.
+A figure whose unit is no amount of money (a percentage, a ratio, a count) says that the unit
+asked cannot apply; a currency with no curated rate for that period is an honest refusal naming
+the missing rate, with no figure.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from decimal import Decimal
 
 from core.engine import Computed
 from core.engine.build import computed_build
-from core.engine.display import RATE_DECIMALS, decimal_round, number_display
+from core.engine.display import converted_places, decimals_check, number_display, places_of
 from core.engine.formula import Chain, Number, Ref
 from core.engine.fx import rate_type_for
 from core.engine.operands import qualifier
@@ -190,7 +193,7 @@ def _fact_converted(
         subject=task,
     )
     assert isinstance(built, Computed)
-    return replace(built, display=_display(built.value, decimals)), rate
+    return _shown(built, places_of(fact.value), shown - stored, rated=rate is not None, decimals=decimals), rate
 
 
 def _count_converted(
@@ -212,7 +215,7 @@ def _count_converted(
         subject=SubTask(fact.metric, fact.entity, fact.period, fact.channel),
     )
     assert isinstance(built, Computed)
-    return replace(built, display=_display(built.value, decimals)), None
+    return _shown(built, places_of(fact.value), power - stored, rated=False, decimals=decimals), None
 
 
 def _computed_converted(
@@ -234,25 +237,18 @@ def _computed_converted(
     unit = scaled_unit_code(source[0], shown)
     formula = f"({item.formula}) * {factor:f}" if factor >= 1 else f"({item.formula}) / {Decimal(1) / factor:f}"
     words = (f"（{item.formula_zh}）× {factor:f}", f"({item.formula_en}) × {factor:f}")
-    return replace(
-        item,
-        formula=formula,
-        formula_zh=words[0],
-        formula_en=words[1],
-        value=value,
-        display=_display(value, decimals if decimals is not None else item.decimals),
-        unit=unit,
-    )
+    # a computed figure was given at the places it is shown to (its `decimals`), else exact
+    given = item.decimals if item.decimals is not None else places_of(item.value)
+    converted = replace(item, formula=formula, formula_zh=words[0], formula_en=words[1], value=value, unit=unit)
+    return _shown(converted, given, shown - stored, rated=False, decimals=decimals)
 
 
-_EXACT_PLACES = 4  # a conversion exact to this many places is shown whole (961.203 亿元)
-
-
-def _display(value: Decimal, decimals: int | None) -> str:
-    """As asked; else exact when a few places hold it, else two places (the exact value stays)."""
-    if decimals is None and decimal_round(value, _EXACT_PLACES) != value:
-        decimals = RATE_DECIMALS
-    return number_display(value, decimals)
+def _shown(item: Computed, given: int, shift: int, *, rated: bool, decimals: int | None) -> Computed:
+    """`item` displayed to the places asked, else to `converted_places` (rounded half-up, the
+    exact value untouched), with `decimals` saying how many places the display has."""
+    decimals_check(decimals)
+    places = decimals if decimals is not None else converted_places(item.value, given, shift, rated=rated)
+    return replace(item, display=number_display(item.value, places), decimals=places)
 
 
 def _converted_line(item: Computed, before: str, before_unit: str, glossary: GlossarySnapshot, language: str) -> str:

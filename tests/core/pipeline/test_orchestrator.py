@@ -135,7 +135,7 @@ def test_malformed_tool_arguments_are_named_not_coerced(glossary, store) -> None
 def test_listed_sub_tasks_run_without_the_llm_and_add_the_difference(glossary, store) -> None:
     result = ask("集团2024年和2025年营收对比", glossary, store, ExplodingProvider())
     assert [str(f.value) for f in result.facts] == ["118340.2", "128450.6"]
-    assert "对比：FY2025 较 FY2024 +10,110.4 百万元（+8.5%）" in result.answer
+    assert "对比：FY2025 较 FY2024 +10,110.4 百万元（+8.54%）" in result.answer
 
 
 def test_difference_of_a_percentage_is_in_points(glossary, store) -> None:
@@ -161,7 +161,7 @@ def test_no_difference_line_between_periods_of_different_types(glossary, store, 
 
 def test_quarters_are_compared_with_quarters(glossary, store) -> None:
     result = ask("集团2025年Q3和2025年Q4营收对比", glossary, store, ExplodingProvider())
-    assert "对比：2025Q4 较 2025Q3 +3,008.8 百万元（+9.4%）" in result.answer
+    assert "对比：2025Q4 较 2025Q3 +3,008.8 百万元（+9.37%）" in result.answer
 
 
 def test_a_missing_sub_task_says_not_found_and_gives_no_figure(glossary, store) -> None:
