@@ -107,7 +107,7 @@ def test_the_viewer_keeps_the_answers_clearance(demo: dict[str, Any]) -> None:
         ("page=3,table=1,row=Revenue,col=FY2025", "en", "", "page 3 · table 1 · Revenue / FY2025"),
         ("slide=3,table=1,row=营业收入,col=FY2025", "zh", "", "第3张幻灯片 · 表1 · 营业收入 / FY2025"),
         ("table=2,row=净利润,col=FY2025", "zh", "", "表2 · 净利润 / FY2025"),
-        ("slide=3,notes", "zh", "", "第3张幻灯片 · 备注"),
+        ("slide=3,notes", "zh", "", "第3张幻灯片备注"),
         ("slide=3", "en", "", "slide 3"),
         ("page=2", "zh", "", "第2页"),
         ("section=一、规则修订,para=1", "zh", "", "一、规则修订 · 第1段"),
