@@ -24,6 +24,7 @@ from retrieval.selectors import OrmNarrativeRetriever
 
 from .adapters import QueryLogSink
 from .conversation import ConversationError, conversation_id_check
+from .models import ConversationTurn
 from .selectors import conversation_get, previous_intent, previous_intent_along
 from .serialize import result_as_dict
 from .services import turn_add
@@ -49,7 +50,32 @@ def ask(
     conversation_id: str | None = None,
     follows: Sequence[str] = (),
 ) -> AgentResult:
-    """Answer one question for one user and write its trace.
+    """Answer one question for one user and write its trace (`ask_turn`, without the turn)."""
+    result, _ = ask_turn(
+        question,
+        user=user,
+        reference_date=reference_date,
+        scope=scope,
+        request_id=request_id,
+        provider=provider,
+        conversation_id=conversation_id,
+        follows=follows,
+    )
+    return result
+
+
+def ask_turn(
+    question: str,
+    *,
+    user: AbstractBaseUser | AnonymousUser | None,
+    reference_date: date | None = None,
+    scope: dict[str, Any] | None = None,
+    request_id: str | None = None,
+    provider: LLMProvider | None = None,
+    conversation_id: str | None = None,
+    follows: Sequence[str] = (),
+) -> tuple[AgentResult, ConversationTurn | None]:
+    """Answer one question for one user and write its trace; the answer, and the turn stored.
 
     With a `conversation_id` the question is a turn of that conversation of this user (created
     the first time this user names it): a follow-up may inherit the last answered intent, and
@@ -90,15 +116,16 @@ def ask(
         previous=previous,
     )
     _trace_write(result, user=user)
+    turn = None
     if conversation_id is not None and user is not None and user.is_authenticated:
-        turn_add(
+        turn = turn_add(
             user=user,
             external_id=conversation_id,
             result=result,
             result_json=result_as_dict(result),
             cleared=user_cleared(user),
         )
-    return result
+    return result, turn
 
 
 def _trace_write(result: AgentResult, *, user: AbstractBaseUser | AnonymousUser | None) -> None:

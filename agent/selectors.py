@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
@@ -75,15 +76,25 @@ def previous_intent_along(
     return None
 
 
-def recent_questions(*, user: AbstractBaseUser | AnonymousUser, cleared: bool) -> list[str]:
-    """The user's last distinct questions, newest first, across their conversations."""
+@dataclass(frozen=True)
+class RecentQuestion:
+    """A question the user asked, and where its answer is stored: it re-opens as it was."""
+
+    question: str
+    conversation: str  # the conversation's external id
+    position: int
+
+
+def recent_questions(*, user: AbstractBaseUser | AnonymousUser, cleared: bool) -> list[RecentQuestion]:
+    """The user's last distinct questions, newest first, across their conversations, each with
+    its latest stored answer."""
     turns = ConversationTurn.objects.filter(conversation__user_id=user.pk)
     if not cleared:
         turns = turns.exclude(asker_cleared=True)
-    recent: list[str] = []
-    for question in turns.order_by("-created_at", "-pk").values_list("question", flat=True)[: MAX_RECENT * 5]:
-        if question not in recent:
-            recent.append(question)
+    recent: dict[str, RecentQuestion] = {}
+    rows = turns.order_by("-created_at", "-pk").values_list("question", "conversation__external_id", "position")
+    for question, conversation, position in rows[: MAX_RECENT * 5]:
+        recent.setdefault(question, RecentQuestion(question, conversation, position))
         if len(recent) == MAX_RECENT:
             break
-    return recent
+    return list(recent.values())

@@ -2,8 +2,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from agent import views
 from agent.api import AskApi, AskStreamApi, HealthApi, ReadyApi
+from agent.page import views
 from documents.api import DocumentUploadApi, JobDetailApi
 from facts.api import AliasDetailApi, AliasListApi, FactDisputeApi, FactListApi, MetricListApi
 from faq.api import FaqDetailApi, FaqListApi
@@ -37,6 +37,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("ask", views.ask_view, name="ask"),
     path("new", views.conversation_new, name="conversation-new"),
+    path("conversations/<str:conversation>/turns/<int:index>", views.turn_open, name="turn-open"),
     path("turns/<int:index>/feedback", views.feedback, name="feedback"),
     path("turns/<int:index>/facts.csv", views.facts_csv, name="facts-csv"),
     path("disputes", views.dispute, name="dispute"),

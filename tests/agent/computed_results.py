@@ -12,7 +12,10 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from agent.serialize import result_as_dict
+from agent.page.cards import answer_language_of, computed_cards
+from agent.page.series import Series
+from agent.page.series_table import series_view
+from agent.serialize import answer_from_json, result_as_dict
 from agent.services import turn_add
 from core.glossary import GlossarySnapshot
 from core.language.periods import period_parse
@@ -36,6 +39,18 @@ def pipeline_answer(
 def turn_of(result: AgentResult) -> dict[str, Any]:
     """The turn as `computed_cards` reads it: the question and the `/v1/ask` result dict."""
     return {"question": result.question, "result": result_as_dict(result)}
+
+
+def cards_of(turn: dict[str, Any], glossary: GlossarySnapshot) -> dict[str, Any] | None:
+    """`computed_cards` of a turn as the page reads it: the answer typed once, in its language."""
+    answer = answer_from_json(turn["result"])
+    return computed_cards(answer, answer_language_of(answer, turn["question"]), glossary)
+
+
+def series_of(turn: dict[str, Any], series: Series, glossary: GlossarySnapshot) -> dict[str, Any]:
+    """`series_view` of a turn as the page reads it."""
+    answer = answer_from_json(turn["result"])
+    return series_view(answer, answer_language_of(answer, turn["question"]), series, glossary)
 
 
 def generated_store(

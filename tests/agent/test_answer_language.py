@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from agent.answer_labels import answer_language, panel_labels
+from agent.page.labels import answer_language, panel_labels
 
 
 @pytest.fixture

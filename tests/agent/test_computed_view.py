@@ -17,15 +17,15 @@ from decimal import Decimal, localcontext
 import pytest
 from django.test import Client
 
-from agent.charts import chart_ranking
-from agent.computed_view import computed_cards
-from agent.export import answer_export, cell_neutralise
-from agent.views import CONVERSATION
+from agent.page.charts import chart_ranking
+from agent.page.export import answer_export, cell_neutralise
+from agent.page.views import CONVERSATION
+from agent.serialize import answer_from_json
 from core.engine.formula import decimal_context
 from core.language.periods import period_parse
 from core.model.types import FactRecord
 from facts.selectors import glossary_snapshot
-from tests.agent.computed_results import generated_store, pipeline_answer, turn_of, turn_seed
+from tests.agent.computed_results import cards_of, generated_store, pipeline_answer, turn_of, turn_seed
 from tests.fakes import InMemoryFactStore
 
 FY2025, FY2024 = period_parse("FY2025"), period_parse("FY2024")
@@ -45,61 +45,61 @@ def tied_store() -> InMemoryFactStore:
 
 
 def test_growth_shows_its_rate_and_absolute_change_on_one_card(store, glossary) -> None:
-    view = computed_cards(card_turn("集团2025年营收同比增长多少", store, glossary), glossary)
-    assert view["language"] == "zh" and view["ranking"] is None
-    [card] = view["cards"]
-    assert card["name"] == "营业收入同比增长率" and card["subject"] == "ACME集团"
-    assert card["main"]["display"] == "+8.54%" and card["main"]["exact"].startswith("0.0854350423")
-    [change] = card["alongside"]
-    assert (change["label"], change["display"], change["unit_name"]) == ("变动额", "+10,110.4", "百万元")
-    assert card["formulas"][0]["words"] == "(营业收入 FY2025 − 营业收入 FY2024) ÷ 营业收入 FY2024"
-    assert card["formulas"][1]["words"] == "营业收入 FY2025 − 营业收入 FY2024"
-    assert [(i["what"], i["shown"], i["unit_name"]) for i in card["inputs"]] == [
+    view = cards_of(card_turn("集团2025年营收同比增长多少", store, glossary), glossary)
+    assert view.language == "zh" and view.ranking is None
+    [card] = view.cards
+    assert card.name == "营业收入同比增长率" and card.subject == "ACME集团 · FY2025"
+    assert card.main.display == "+8.54%" and card.main.exact.startswith("0.0854350423")
+    [change] = card.alongside
+    assert (change.label, change.display, change.unit_name) == ("变动额", "+10,110.4", "百万元")
+    assert card.formulas[0].words == "(营业收入 FY2025 − 营业收入 FY2024) ÷ 营业收入 FY2024"
+    assert card.formulas[1].words == "营业收入 FY2025 − 营业收入 FY2024"
+    assert [(i.what, i.shown, i.unit_name) for i in card.inputs] == [
         ("ACME集团 · 营业收入 · FY2025", "128,450.6", "百万元"),
         ("ACME集团 · 营业收入 · FY2024", "118,340.2", "百万元"),
     ]
-    assert all(i["fact"]["source"]["doc"] and i["fact"]["source"]["locator"] for i in card["inputs"])
+    assert all(i.fact.doc and i.fact.locator for i in card.inputs)
 
 
 def test_a_percentage_changes_in_points_with_no_rate(store, glossary) -> None:
     turn = card_turn("集团2025年毛利率同比变化多少个百分点", store, glossary)
-    [card] = computed_cards(turn, glossary)["cards"]
-    assert card["main"]["display"] == "-2.2 个百分点" and card["main"]["unit_name"] == ""
-    assert card["alongside"] == []
+    [card] = cards_of(turn, glossary).cards
+    assert card.main.display == "-2.2 个百分点" and card.main.unit_name == ""
+    assert card.alongside == ()
 
 
 def test_a_sum_names_every_input_in_its_formula(store, glossary) -> None:
     turn = card_turn("2025年香港和东南亚营收合计是多少", store, glossary)
-    [card] = computed_cards(turn, glossary)["cards"]
-    assert (card["main"]["display"], card["main"]["unit_name"]) == ("32,330.3", "百万元")
-    assert card["formulas"][0]["words"] == "ACME香港营业收入 FY2025 + ACME东南亚营业收入 FY2025"
-    assert card["subject"] == ""  # the inputs' entities differ: the formula names them
+    [card] = cards_of(turn, glossary).cards
+    assert (card.main.display, card.main.unit_name) == ("32,330.3", "百万元")
+    assert card.formulas[0].words == "ACME香港营业收入 FY2025 + ACME东南亚营业收入 FY2025"
+    assert card.subject == "FY2025"  # the inputs' entities differ: the formula names them
 
 
 def test_english_questions_get_english_labels_and_names(store, glossary) -> None:
-    view = computed_cards(card_turn("What was the group's revenue growth in 2025?", store, glossary), glossary)
-    [card] = view["cards"]
-    assert view["language"] == "en" and view["labels"]["inputs"] == "Inputs ({count})"
-    assert card["inputs_label"] == "Inputs (2)" and card["kind_label"] == "Growth"
-    assert card["formulas"][0]["words"] == "(revenue FY2025 − revenue FY2024) ÷ revenue FY2024"
-    assert card["alongside"][0]["label"] == "Change" and card["alongside"][0]["unit_name"] == "CNY m"
-    assert card["inputs"][0]["what"] == "ACME Group · revenue · FY2025"
+    view = cards_of(card_turn("What was the group's revenue growth in 2025?", store, glossary), glossary)
+    [card] = view.cards
+    assert view.language == "en" and view.labels["inputs"] == "Inputs ({count})"
+    assert card.inputs_label == "Inputs (2)" and card.kind_label == "Growth"
+    assert card.formulas[0].words == "(revenue FY2025 − revenue FY2024) ÷ revenue FY2024"
+    assert card.alongside[0].label == "Change" and card.alongside[0].unit_name == "CNY m"
+    assert card.inputs[0].what == "ACME Group · revenue · FY2025"
 
 
 def test_formula_words_name_entities_and_channels_where_the_formula_does(store, glossary) -> None:
     turn = card_turn("香港2025年线上收入占比", store, glossary)
-    [card] = computed_cards(turn, glossary)["cards"]
-    assert card["formulas"][0]["words"] == "营业收入（线上） FY2025 ÷ 营业收入（合计） FY2025"
-    assert card["subject"] == "ACME香港"
+    [card] = cards_of(turn, glossary).cards
+    assert card.formulas[0].words == "营业收入（线上） FY2025 ÷ 营业收入（合计） FY2025"
+    assert card.subject == "ACME香港 · FY2025"
     del turn["result"]["computed"][0]["formula_words"]  # a turn stored before items carried their words
-    [older] = computed_cards(turn, glossary)["cards"]
-    assert older["formulas"][0]["words"] == turn["result"]["computed"][0]["formula"]
+    [older] = cards_of(turn, glossary).cards
+    assert older.formulas[0].words == turn["result"]["computed"][0]["formula"]
 
 
 def test_a_turn_without_computed_values_has_no_cards(store, glossary) -> None:
     turn = card_turn("集团2025年营收同比增长多少", store, glossary)
     turn["result"].pop("computed")
-    assert computed_cards(turn, glossary) is None
+    assert cards_of(turn, glossary) is None
 
 
 # -- ranking ---------------------------------------------------------------------------------------
@@ -107,40 +107,40 @@ def test_a_turn_without_computed_values_has_no_cards(store, glossary) -> None:
 
 def test_a_ranking_is_one_chart_in_rank_order_with_the_missing_listed(glossary) -> None:
     store = generated_store("REVENUE", {"ACME_HK": "120.5", "ACME_CN": "500"})
-    view = computed_cards(card_turn("2025年哪个地区营收最高", store, glossary), glossary)
-    assert view["cards"] == []  # no card per rank
-    ranking = view["ranking"]
-    bars = ranking["chart"]["bars"]
+    view = cards_of(card_turn("2025年哪个地区营收最高", store, glossary), glossary)
+    assert view.cards == ()  # no card per rank
+    ranking = view.ranking
+    bars = ranking.chart["bars"]
     assert [(b["rank"], b["label"], b["value"]) for b in bars] == [(1, "ACME中国内地", "500"), (2, "ACME香港", "120.5")]
-    assert ranking["missing"] == ["ACME东南亚"]
-    assert ranking["title"] == "FY2025 营业收入排名（从高到低，3 项中有 2 项有该数据）"  # as the answer says it
+    assert ranking.missing == ("ACME东南亚",)
+    assert ranking.title == "FY2025 营业收入排名（从高到低，3 项中有 2 项有该数据）"  # as the answer says it
 
 
 def test_a_complete_ranking_card_counts_what_it_ranked(glossary) -> None:
-    zh = computed_cards(card_turn(TIED_QUESTION, tied_store(), glossary), glossary)["ranking"]
-    assert zh["title"] == "FY2025 营业收入排名（从高到低，共 4 项）" and zh["missing"] == []
+    zh = cards_of(card_turn(TIED_QUESTION, tied_store(), glossary), glossary).ranking
+    assert zh.title == "FY2025 营业收入排名（从高到低，共 4 项）" and zh.missing == ()
     store = generated_store("REVENUE", {"ACME_HK": "120.5", "ACME_CN": "500"})
-    en = computed_cards(card_turn("Which region had the highest revenue in 2025?", store, glossary), glossary)
-    assert en["ranking"]["title"] == "revenue FY2025 ranking (highest first; 2 of 3 items have the figure)"
+    en = cards_of(card_turn("Which region had the highest revenue in 2025?", store, glossary), glossary)
+    assert en.ranking.title == "revenue FY2025 ranking (highest first; 2 of 3 items have the figure)"
 
 
 def test_a_lone_figure_draws_no_ranking_of_one(store, glossary) -> None:
     turn = card_turn("2025年哪个地区净资产收益率最高", store, glossary)
-    assert computed_cards(turn, glossary) is None  # one figure of three is a value, not a first place
+    assert cards_of(turn, glossary) is None  # one figure of three is a value, not a first place
     assert turn["result"]["answer"].startswith("FY2025 净资产收益率：3 项中只有 1 项有该数据，无法排名。")
 
 
 def test_ranking_rows_carry_ties_and_negative_figures(glossary) -> None:
     turn = card_turn(TIED_QUESTION, tied_store(), glossary)
-    ranking = computed_cards(turn, glossary)["ranking"]
-    bars = ranking["chart"]["bars"]
+    ranking = cards_of(turn, glossary).ranking
+    bars = ranking.chart["bars"]
     assert [(b["rank"], b["label"], b["tied"], b["value"]) for b in bars] == [
         (1, "ACME集团", True, "500 · 并列"),
         (1, "ACME中国内地", True, "500 · 并列"),
         (3, "ACME香港", False, "120.5"),
         (4, "ACME东南亚", False, "-80"),
     ]
-    zero = ranking["chart"]["zero_x"]
+    zero = ranking.chart["zero_x"]
     assert all(b["x"] == zero for b in bars[:3]) and not any(b["negative"] for b in bars[:3])
     negative = bars[3]
     assert negative["negative"] and negative["x"] + negative["width"] == pytest.approx(zero, abs=0.2)
@@ -152,12 +152,12 @@ def test_a_ranking_without_its_ranked_figures_is_still_listed_in_order(glossary)
     turn = card_turn(TIED_QUESTION, tied_store(), glossary)
     for item in turn["result"]["computed"]:
         del item["ranked_value"], item["ranked_display"]
-    drawn = computed_cards(turn, glossary)["ranking"]
-    assert [b["value"] for b in drawn["chart"]["bars"]] == ["500 · 并列", "500 · 并列", "120.5", "-80"]
+    drawn = cards_of(turn, glossary).ranking
+    assert [b["value"] for b in drawn.chart["bars"]] == ["500 · 并列", "500 · 并列", "120.5", "-80"]
     turn["result"]["facts"] = []
-    listed = computed_cards(turn, glossary)["ranking"]
-    assert listed["chart"] is None
-    assert [(r["rank"], r["label"], r["tied"]) for r in listed["rows"]] == [
+    listed = cards_of(turn, glossary).ranking
+    assert listed.chart is None
+    assert [(r.rank, r.label, r.tied) for r in listed.rows] == [
         (1, "ACME集团", True),
         (1, "ACME中国内地", True),
         (3, "ACME香港", False),
@@ -170,11 +170,11 @@ def test_rank_items_carry_their_order_count_and_metric_as_fields(glossary) -> No
     turn = card_turn("2025年哪个地区营收最低", store, glossary)
     items = turn["result"]["computed"]
     assert [(i["order"], i["count"], i["ranked_metric"]) for i in items] == [("asc", 3, "REVENUE")] * 3
-    title = computed_cards(turn, glossary)["ranking"]["title"]
+    title = cards_of(turn, glossary).ranking.title
     assert title == "FY2025 营业收入排名（从低到高，共 3 项）"
     for item in items:  # the view reads the fields, never the formula's text
         item["formula"] = "rank"
-    assert computed_cards(turn, glossary)["ranking"]["title"] == title
+    assert cards_of(turn, glossary).ranking.title == title
 
 
 def test_chart_ranking_draws_all_negative_bars_left_of_zero_and_caps_long_lists() -> None:
@@ -319,7 +319,7 @@ def test_the_page_labels_an_english_turn_in_english(web: Client) -> None:
 
 def test_csv_rows_hold_the_facts_then_each_computed_value_with_its_inputs(store, glossary) -> None:
     result = card_turn("集团2025年营收同比增长多少", store, glossary)["result"]
-    rows = answer_export(result)
+    rows = answer_export(answer_from_json(result))
     assert rows[0][:5] == ["entity", "metric", "period", "channel", "value"] and len(rows[1]) == 9
     blank = rows.index([])
     assert rows[blank + 1][:8] == ["item", "row", "kind", "name", "formula", "value", "display", "unit"]
@@ -345,7 +345,7 @@ def test_csv_rows_hold_the_facts_then_each_computed_value_with_its_inputs(store,
 
 def test_csv_rows_of_a_ranking_carry_the_ranked_value(glossary) -> None:
     result = card_turn(TIED_QUESTION, tied_store(), glossary)["result"]
-    rows = answer_export(result)
+    rows = answer_export(answer_from_json(result))
     ranked = [r for r in rows if len(r) > 2 and r[1] == "computed"]
     assert [(r[5], r[14]) for r in ranked] == [("1", "500"), ("1", "500"), ("3", "120.5"), ("4", "-80")]
 
@@ -401,7 +401,7 @@ def test_csv_rows_of_a_formula_the_question_defines_recompute_it(store, glossary
         "What is ACME Group's FY2025 revenue index? It is defined as: FY2025 revenue / (average revenue between "
         "FY2023 and FY2024). Round your answer to three decimal places."
     )
-    rows = answer_export(card_turn(question, store, glossary)["result"])
+    rows = answer_export(answer_from_json(card_turn(question, store, glossary)["result"]))
     blank = rows.index([])
     computed = [r for r in rows[blank + 2 :] if r[1] == "computed"]
     inputs = {r[10]: Decimal(r[5]) for r in rows[blank + 2 :] if r[1] == "input"}

@@ -1,6 +1,6 @@
-"""Say it once: an answer panel shows one headline sentence, then its card or
-chart, then one collapsible table of the inputs with their sources; no figure is repeated outside
-that table, and none is lost."""
+"""Say it once: an answer panel shows each part's headline once, then its card, chart or table,
+then one collapsible table of the inputs with their sources; no figure is repeated among the
+views outside that table, and none is lost."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 
 from agent.models import ConversationTurn
-from agent.say_once import figures_in, shown_figures, text_once
+from agent.page.say_once import figures_in, shown_figures, text_once
 
 
 def test_figures_are_numbers_with_a_separator_a_point_or_a_percent() -> None:
@@ -39,13 +39,35 @@ def test_the_text_keeps_its_headline_and_what_no_view_shows() -> None:
     )
     shown = shown_figures(["8,640.1", "1,932.4"])
     assert text_once(text, shown, ["公式"]).split("\n") == [
-        "最高的是 甲（8,640.1 百万元）。",
-        "排名（从高到低）：",  # its heading stays with the line not covered under it
-        "未找到：丙（无该数据）",  # nothing shows it elsewhere
-        "数据：",
+        "最高的是 甲（8,640.1 百万元）。",  # a headline: kept
+        "未找到：丙（无该数据）",  # a headline of its own; the ranking's heading went with its lines
+        "数据：",  # a heading stays with the line not covered under it
         "· 乙 FY2025 营业利润：1,932.4 百万元（另 77.7）",  # 77.7 is shown nowhere else
     ]
     assert text_once(text, set(), ["公式"]) == text  # no views: the text says it all
+
+
+def test_every_part_keeps_its_headline_once_and_a_series_leads_with_what_it_found() -> None:
+    text = "\n".join(
+        [
+            "无法计算：甲 FY2021 营业收入同比增长率。缺少计算所需的数据：甲营业收入 FY2020。",
+            "甲 FY2024 营业收入：118,340.2 百万元",
+            "甲 FY2025 营业收入：128,450.6 百万元",
+            "对比：FY2025 较 FY2024 +10,110.4 百万元（+8.5%）",
+            "甲 2025H2 营业收入（推算）为 67,245.8 百万元。",
+            "公式：营业收入 FY2025 − 营业收入 2025H1",
+            "甲 2025H2 营业收入（推算）为 67,245.8 百万元。",
+            "公式：营业收入 2025Q3 + 营业收入 2025Q4",
+        ]
+    )
+    shown = shown_figures(["118,340.2", "128,450.6", "10,110.4", "8.5%", "67,245.8"])
+    assert text_once(text, shown, ["公式"], later=["FY2021"]).split("\n") == [
+        "甲 FY2024 营业收入：118,340.2 百万元",
+        "甲 FY2025 营业收入：128,450.6 百万元",
+        "对比：FY2025 较 FY2024 +10,110.4 百万元（+8.5%）",
+        "甲 2025H2 营业收入（推算）为 67,245.8 百万元。",  # two derivations that agree: said once
+        "无法计算：甲 FY2021 营业收入同比增长率。缺少计算所需的数据：甲营业收入 FY2020。",  # after what was found
+    ]
 
 
 @pytest.fixture
@@ -91,16 +113,24 @@ def _words(part: str) -> str:
         "集团2025年营收同比增长多少",  # a computed card
     ],
 )
-def test_each_figure_appears_once_outside_the_collapsible_inputs(web: Client, question: str) -> None:
+def test_each_part_is_said_once_and_each_figure_once_among_the_views(web: Client, question: str) -> None:
     panel = _panel(web, question)
     headline = re.search(r'<div class="text">(.*?)</div>', panel, re.S)
-    assert headline is not None and "<br>" not in headline.group(1)  # one sentence
-    views = _without_details(panel.replace(headline.group(0), ""))
+    assert headline is not None
+    said = [html.unescape(line).strip() for line in headline.group(1).split("<br>") if line.strip()]
+    assert said and len(said) == len(set(said))  # no line twice
+    # a chart labels its points and bars with their values: the tables and cards say each once
+    views = re.sub(r"<svg\b.*?</svg>", "", _without_details(panel.replace(headline.group(0), "")), flags=re.S)
     counts = Counter(figures_in(_words(views)))
-    assert counts and all(n == 1 for n in counts.values()), counts
-    # nothing is lost: every figure the channel wrote is in the panel, collapsed or not
-    written = ConversationTurn.objects.latest("pk").sections["structured"]
-    assert set(figures_in(written)) <= set(figures_in(_words(panel)))
+    assert (counts or "<svg" in panel) and all(n == 1 for n in counts.values()), counts
+    # every part's headline is in the text; nothing is lost: every figure the channel wrote is in
+    # the panel, collapsed or not
+    written = ConversationTurn.objects.latest("pk").sections["structured"].split("\n")
+    details = re.compile(r"^(?:·|\d+\.\s|公式|Formula|数据|Inputs)")
+    headlines = [line for line in written if line and not details.match(line) and not line.endswith(("：", ":"))]
+    text = _words(headline.group(1))
+    assert all(figure in figures_in(text) for line in headlines for figure in figures_in(line))
+    assert set(figures_in("\n".join(written))) <= set(figures_in(_words(panel)))
 
 
 @pytest.mark.django_db

@@ -18,12 +18,12 @@ from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.charts import chart_line, figure_width, label_box
-from agent.export import SERIES_HEADER, answer_export
-from agent.series import answer_series, period_previous
-from agent.series_view import series_view
+from agent.page.charts import chart_line, figure_width, label_box
+from agent.page.export import SERIES_HEADER, answer_export
+from agent.page.series import answer_series, period_previous
+from agent.serialize import answer_from_json
 from core.language.periods import period_parse
-from tests.agent.computed_results import pipeline_answer, turn_of
+from tests.agent.computed_results import pipeline_answer, series_of, turn_of
 from tests.core.support.computing import fact
 from tests.fakes import InMemoryFactStore
 
@@ -33,7 +33,7 @@ EN_GROWTH = "Southeast Asia revenue growth for each year from 2022 to 2025"
 
 def series_turn(question, store, glossary):
     turn = turn_of(pipeline_answer(question, store=store, glossary=glossary))
-    series = answer_series(turn["result"])
+    series = answer_series(answer_from_json(turn["result"]))
     return turn, series
 
 
@@ -47,15 +47,15 @@ def revenue_store(figures: dict[str, str]) -> InMemoryFactStore:
 def test_a_range_lists_every_period_in_order_with_the_missing_one_and_each_step(store, glossary) -> None:
     turn, series = series_turn(ZH_GROWTH, store, glossary)
     assert series is not None and (series.metric, series.entity, series.channel) == ("REVENUE", "ACME_GROUP", "TOTAL")
-    assert [(r.period, r.status, r.value) for r in series.rows] == [
+    assert [(r.period.label, r.status, None if r.value is None else str(r.value)) for r in series.rows] == [
         ("FY2021", "missing", None),
         ("FY2022", "found", "98215.4"),
         ("FY2023", "found", "106872.9"),
         ("FY2024", "found", "118340.2"),
         ("FY2025", "found", "128450.6"),
     ]
-    assert [r.rate["display"] if r.rate else None for r in series.rows] == [None, None, "8.81%", "10.73%", "8.54%"]
-    assert [r.change["value"] if r.change else None for r in series.rows] == [
+    assert [r.rate.display if r.rate else None for r in series.rows] == [None, None, "8.81%", "10.73%", "8.54%"]
+    assert [r.change.value_text if r.change else None for r in series.rows] == [
         None,
         None,
         "8657.5",
@@ -63,18 +63,18 @@ def test_a_range_lists_every_period_in_order_with_the_missing_one_and_each_step(
         "10110.4",
     ]
     assert series.steps == tuple(range(len(turn["result"]["computed"])))  # every step sits in the table
-    assert all(r.fact["source"]["doc"] and r.fact["source"]["locator"] for r in series.rows if r.fact)
+    assert all(r.fact.doc and r.fact.locator for r in series.rows if r.fact)
 
 
 def test_the_first_steps_base_leads_as_a_base_row(store, glossary) -> None:
     _, series = series_turn("集团近三年营收每年增长多少", store, glossary)
-    assert [(r.period, r.base) for r in series.rows] == [
+    assert [(r.period.label, r.base) for r in series.rows] == [
         ("FY2022", True),
         ("FY2023", False),
         ("FY2024", False),
         ("FY2025", False),
     ]
-    assert series.rows[0].rate is None and series.rows[1].rate["display"] == "8.81%"
+    assert series.rows[0].rate is None and series.rows[1].rate.display == "8.81%"
 
 
 @pytest.mark.parametrize(
@@ -96,7 +96,7 @@ def test_a_question_asked_back_shows_no_series(store, glossary) -> None:
     assert series is not None
     for mode in ("ask_first", "out_of_scope_entity"):
         asked = {**turn["result"], "clarification": {**turn["result"]["clarification"], "mode": mode}}
-        assert answer_series(asked) is None
+        assert answer_series(answer_from_json(asked)) is None
 
 
 def test_a_year_not_stored_is_derived_in_its_row_and_two_that_disagree_are_both_kept(glossary) -> None:
@@ -104,19 +104,19 @@ def test_a_year_not_stored_is_derived_in_its_row_and_two_that_disagree_are_both_
     agreeing = revenue_store({"FY2023": "90", "FY2025": "120", **quarters})
     _, series = series_turn("集团2023到2025年每年的营收", agreeing, glossary)
     derived = series.rows[1]
-    assert (derived.period, derived.status, derived.value) == ("FY2024", "derived", "100")
-    assert [d["formula"] for d in derived.derived] == [
+    assert (derived.period.label, derived.status, str(derived.value)) == ("FY2024", "derived", "100")
+    assert [d.formula for d in derived.derived] == [
         "REVENUE[2024Q1] + REVENUE[2024Q2] + REVENUE[2024Q3] + REVENUE[2024Q4]"
     ]
     disagreeing = revenue_store({"FY2023": "90", "FY2025": "120", "2024H1": "25", "2024H2": "70", **quarters})
     turn, series = series_turn("集团2023到2025年每年的营收", disagreeing, glossary)
     row = series.rows[1]
     assert row.status == "derived" and row.value is None  # neither is picked
-    assert sorted(d["value"] for d in row.derived) == ["100", "95"]
-    view = series_view(turn, series, glossary)
-    shown = view["rows"][1]
-    assert shown["disagree"] and [d["display"] for d in shown["derived"]] == ["95", "100"]
-    assert [p["missing"] for p in view["chart"]["points"]] == [False, True, False]  # no value drawn for it
+    assert sorted(d.value_text for d in row.derived) == ["100", "95"]
+    view = series_of(turn, series, glossary)
+    shown = view.rows[1]
+    assert shown.disagree and [d.display for d in shown.derived] == ["95", "100"]
+    assert [p["missing"] for p in view.chart["points"]] == [False, True, False]  # no value drawn for it
 
 
 def test_period_previous_steps_back_one_period_of_its_type() -> None:
@@ -130,46 +130,46 @@ def test_period_previous_steps_back_one_period_of_its_type() -> None:
 def test_the_view_names_the_missing_period_and_breaks_the_line_there(glossary) -> None:
     store = revenue_store({"FY2021": "80.5", "FY2022": "90", "FY2024": "110", "FY2025": "120"})
     turn, series = series_turn("集团2021到2025年每年的营收", store, glossary)
-    view = series_view(turn, series, glossary)
-    assert [r["period"] for r in view["rows"]] == ["FY2021", "FY2022", "FY2023", "FY2024", "FY2025"]
-    assert [r["shown"] for r in view["rows"]] == ["80.5", "90", "", "110", "120"]
-    assert view["rows"][2]["missing"] and view["missing"] == "缺失 1 期：FY2023"
-    assert view["subject"] == "ACME集团营业收入" and view["range"] == "FY2021–FY2025"
-    assert view["value_unit"] == "（百万元）" and not view["rates"] and not view["changes"]
-    chart = view["chart"]
+    view = series_of(turn, series, glossary)
+    assert [r.period for r in view.rows] == ["FY2021", "FY2022", "FY2023", "FY2024", "FY2025"]
+    assert [r.shown for r in view.rows] == ["80.5", "90", "", "110", "120"]
+    assert view.rows[2].missing and view.missing == "缺失 1 期：FY2023"
+    assert view.subject == "ACME集团营业收入" and view.range == "FY2021–FY2025"
+    assert view.value_unit == "（百万元）" and not view.rates and not view.changes
+    chart = view.chart
     assert len(chart["segments"]) == 2  # FY2021–FY2022, then FY2024–FY2025
-    assert [p["label"] for p in chart["points"]] == [r["period"] for r in view["rows"]]
+    assert [p["label"] for p in chart["points"]] == [r.period for r in view.rows]
     assert chart["points"][2]["missing"] and chart["missing_mark"] == "缺失"
 
 
 def test_an_english_question_gets_english_labels(store, glossary) -> None:
     turn, series = series_turn(EN_GROWTH, store, glossary)
-    view = series_view(turn, series, glossary)
-    assert view["language"] == "en" and view["subject"] == "Southeast Asia revenue"
-    assert (view["labels"]["period"], view["labels"]["source"], view["labels"]["rate"]) == (
+    view = series_of(turn, series, glossary)
+    assert view.language == "en" and view.subject == "Southeast Asia revenue"
+    assert (view.labels["period"], view.labels["source"], view.labels["rate"]) == (
         "Period",
         "Source",
         "Growth",
     )
-    assert view["value_unit"] == " (CNY m)" and view["change_unit"] == " (CNY m)"
-    assert view["missing"] == "1 missing: FY2022" and view["chart"]["missing_mark"] == "missing"
-    assert [(r["period"], r["rate"], r["change"]) for r in view["rows"]] == [
+    assert view.value_unit == " (CNY m)" and view.change_unit == " (CNY m)"
+    assert view.missing == "1 missing: FY2022" and view.chart["missing_mark"] == "missing"
+    assert [(r.period, r.rate, r.change) for r in view.rows] == [
         ("FY2022", "", ""),
         ("FY2023", "", ""),
         ("FY2024", "+55.61%", "+1,861.0"),
         ("FY2025", "+59.66%", "+3,107.0"),
     ]
-    assert view["rows"][2]["rate_formula"] == "(revenue FY2024 − revenue FY2023) ÷ revenue FY2023"
-    assert view["steps_label"] == "Formulas of the growth per step (2)"
+    assert view.rows[2].rate_formula == "(revenue FY2024 − revenue FY2023) ÷ revenue FY2023"
+    assert view.steps_label == "Formulas of the growth per step (2)"
 
 
 def test_a_percentage_series_shows_its_change_in_points_and_no_rate(store, glossary) -> None:
     turn, series = series_turn("集团2022到2025年毛利率每年变化多少", store, glossary)
     if series is None:
         pytest.skip("the parser reads no per-step change of a margin here")
-    view = series_view(turn, series, glossary)
-    assert not view["rates"] and view["change_unit"] == ""
-    assert all(r["change"].endswith("个百分点") for r in view["rows"][1:] if r["change"])
+    view = series_of(turn, series, glossary)
+    assert not view.rates and view.change_unit == ""
+    assert all(r.change.endswith("个百分点") for r in view.rows[1:] if r.change)
 
 
 # -- the line chart ---------------------------------------------------------------------------------
@@ -233,7 +233,7 @@ def test_every_period_is_placed_in_order_gaps_break_the_line_and_labels_never_ov
 
 def test_the_csv_holds_the_series_in_order_with_sources_and_each_step(store, glossary) -> None:
     result = turn_of(pipeline_answer(ZH_GROWTH, store=store, glossary=glossary))["result"]
-    rows = answer_export(result)
+    rows = answer_export(answer_from_json(result))
     at = rows.index(SERIES_HEADER)
     assert rows[at - 1] == []
     series = rows[at + 1 : at + 6]
@@ -264,7 +264,7 @@ def test_the_csv_holds_the_series_in_order_with_sources_and_each_step(store, glo
 
 def test_the_csv_lists_a_sum_over_the_range_with_its_formula(store, glossary) -> None:
     result = turn_of(pipeline_answer("集团2022到2025年营收合计", store=store, glossary=glossary))["result"]
-    rows = answer_export(result)
+    rows = answer_export(answer_from_json(result))
     at = rows.index(SERIES_HEADER)
     assert [r[0] for r in rows[at + 1 : at + 5]] == ["FY2022", "FY2023", "FY2024", "FY2025"]
     [total] = [r for r in rows if len(r) > 2 and r[1] == "computed"]
@@ -276,7 +276,7 @@ def test_a_derived_period_exports_each_derivation_with_its_formula(glossary) -> 
     quarters = {"2024Q1": "10", "2024Q2": "20", "2024Q3": "30", "2024Q4": "40", "2024H1": "25", "2024H2": "70"}
     store = revenue_store({"FY2023": "90", "FY2025": "120", **quarters})
     result = turn_of(pipeline_answer("集团2023到2025年每年的营收", store=store, glossary=glossary))["result"]
-    rows = answer_export(result)
+    rows = answer_export(answer_from_json(result))
     at = rows.index(SERIES_HEADER)
     derived = [dict(zip(SERIES_HEADER, r, strict=True)) for r in rows[at + 1 :] if r and r[1] == "derived"]
     assert {(d["series_period"], d["value"]) for d in derived} == {("FY2024", "95"), ("FY2024", "100")}

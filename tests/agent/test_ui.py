@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 
-from agent.forms import AskForm
-from agent.models import QueryLog
+from agent.models import ConversationTurn, QueryLog
+from agent.page.forms import AskForm
 from core.model.types import KIND_BADGES, ROUTE_BADGES
 from documents.models import Document
 from documents.services import document_ingest
@@ -143,7 +145,17 @@ def test_recent_questions_are_listed(web: Client) -> None:
     web.post("/ask", {"question": "营收是多少"})
     web.post("/ask", {"question": "香港的毛利率"})
     aside = web.get("/").content.decode().split("<aside", 1)[1]
-    assert aside.index("香港的毛利率") < aside.index('name="question" value="营收是多少"')
+    assert aside.index("香港的毛利率") < aside.index("营收是多少")
+    # each links to its stored answer, which re-opens as it was: no question is asked again
+    links = re.findall(r'href="(/conversations/[^"]+/turns/(\d+))"', aside)
+    assert [int(n) for _, n in links] == [1, 0]
+    asked = ConversationTurn.objects.count()
+    opened = web.get(links[1][0])
+    assert opened.status_code == 302 and opened["Location"].endswith("#turn-0")
+    assert ConversationTurn.objects.count() == asked
+    other = Client()
+    other.force_login(get_user_model().objects.exclude(pk=web.session["_auth_user_id"]).first())
+    assert other.get(links[1][0]).status_code == 404  # another user's conversation is not theirs to open
 
 
 def test_the_ask_form_can_stream_the_checked_answer_then_the_turn(web: Client) -> None:

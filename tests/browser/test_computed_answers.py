@@ -14,7 +14,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 
-from agent.views import CONVERSATION
+from agent.page.views import CONVERSATION
 from facts.selectors import glossary_snapshot
 from tests.agent.computed_results import generated_store, pipeline_answer, turn_seed
 from tests.browser.support import CLEARED, ask, page_open, shot, static_form

@@ -70,6 +70,9 @@ def panel_labels() -> dict[str, str]:
         "dispute_send": gettext("Send"),
         # before a fact's figure as the report printed it, when its metric stores the amount
         "printed": gettext("printed"),
+        # an answer built from RESTRICTED figures, for the analyst cleared to see them
+        "restricted": gettext("Restricted"),
+        "restricted_title": gettext("Built from RESTRICTED figures: share only with those cleared to see them"),
     }
 
 

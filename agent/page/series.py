@@ -1,6 +1,6 @@
 """A series answer as data: one metric of one entity and channel over a range of periods.
 
-Takes a stored `/v1/ask` result dict; returns every period of the range asked, in order, each
+Takes a stored answer (`agent.serialize.Answer`); returns every period of the range asked, in order, each
 with its stored fact, its derived values or nothing (missing, named, never skipped), and the
 growth per step the answer computed ending at that period. When the first step's base is the
 period just before the range, it leads as a base row. None when the answer is no series: fewer
@@ -14,9 +14,9 @@ wrote it. The UI (`series_view`) and the CSV export (`export`) both read this.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from decimal import Decimal
 
-from core.language.periods import period_parse
+from agent.serialize import Answer, AnswerComputed, AnswerFact, AnswerKey
 from core.model.types import CLARIFY_ASK_FIRST, CLARIFY_OUT_OF_SCOPE_ENTITY, Period
 
 SERIES_MIN = 3  # two periods are a comparison: their bar chart and difference line stay
@@ -27,27 +27,27 @@ ASKED_BACK = (CLARIFY_ASK_FIRST, CLARIFY_OUT_OF_SCOPE_ENTITY)  # a question back
 
 @dataclass(frozen=True)
 class SeriesRow:
-    period: str
+    period: Period
     status: str  # found | derived | missing
     base: bool  # before the range asked: the first step's base
-    fact: dict[str, Any] | None
-    derived: tuple[dict[str, Any], ...]  # one per derivation; two that disagree are both kept
-    rate: dict[str, Any] | None  # the growth rate ending at this period
-    change: dict[str, Any] | None  # the absolute change (or points) ending at this period
+    fact: AnswerFact | None
+    derived: tuple[AnswerComputed, ...]  # one per derivation; two that disagree are both kept
+    rate: AnswerComputed | None  # the growth rate ending at this period
+    change: AnswerComputed | None  # the absolute change (or points) ending at this period
 
     @property
-    def value(self) -> str | None:
+    def value(self) -> Decimal | None:
         """The exact value: the fact's, else the derivations' when they agree; None otherwise."""
         if self.fact is not None:
-            return str(self.fact["value"])
-        values = {item["value"] for item in self.derived}
+            return self.fact.value
+        values = {item.value for item in self.derived}
         return next(iter(values)) if len(values) == 1 else None
 
     @property
     def unit(self) -> str:
         if self.fact is not None:
-            return str(self.fact["unit"])
-        return str(self.derived[0]["unit"]) if self.derived else ""
+            return self.fact.unit
+        return self.derived[0].unit if self.derived else ""
 
 
 @dataclass(frozen=True)
@@ -71,8 +71,8 @@ class Series:
         return any(row.change is not None for row in self.rows)
 
 
-def _key(item: dict[str, Any]) -> tuple[str, str, str]:
-    return item["metric"], item["entity"], item["channel"]
+def _key(item: AnswerFact | AnswerKey) -> tuple[str, str, str]:
+    return item.metric, item.entity, item.channel
 
 
 def period_previous(period: Period) -> Period:
@@ -86,61 +86,49 @@ def period_previous(period: Period) -> Period:
     return Period("QUARTER", f"{year}Q{quarter - 1}") if quarter > 1 else Period("QUARTER", f"{year - 1}Q4")
 
 
-def _asked(intent: dict[str, Any]) -> list[Period] | None:
-    periods = [period_parse(label) for label in intent.get("periods") or []]
-    if not periods or any(p is None for p in periods):
-        return None
-    known = [p for p in periods if p is not None]
-    if len({p.period_type for p in known}) != 1:
-        return None
-    return sorted(set(known), key=lambda p: p.sort_key)
-
-
-def answer_series(result: dict[str, Any]) -> Series | None:
+def answer_series(answer: Answer) -> Series | None:
     """The answer's series, or None when it is none (see the module's docstring)."""
-    intent = result.get("intent") or {}
-    computed = result.get("computed") or []
-    if any(item["kind"] == "rank" for item in computed):
+    intent, computed = answer.intent, answer.computed
+    if any(item.kind == "rank" for item in computed):
         return None
-    if (result.get("clarification") or {}).get("mode") in ASKED_BACK:
+    if answer.clarification.mode in ASKED_BACK:
         return None
-    metric, entity, channel = intent.get("metric"), intent.get("entity"), intent.get("channel") or "TOTAL"
+    metric, entity, channel = intent.metric, intent.entity, intent.channel
     if not metric or not entity:
         return None
-    if set(intent.get("metrics") or [metric]) != {metric} or set(intent.get("entities") or [entity]) != {entity}:
+    if set(intent.metrics or [metric]) != {metric} or set(intent.entities or [entity]) != {entity}:
         return None
-    asked = _asked(intent)
-    if asked is None:
+    if not intent.periods or len({p.period_type for p in intent.periods}) != 1:
         return None
+    asked = sorted(set(intent.periods), key=lambda p: p.sort_key)
     key = (metric, entity, channel)
-    facts = {f["period"]: f for f in result.get("facts") or [] if _key(f) == key}
-    derived: dict[str, list[dict[str, Any]]] = {}
-    steps: dict[str, dict[str, tuple[int, dict[str, Any]]]] = {}
+    facts = {f.period: f for f in answer.facts if _key(f) == key}
+    derived: dict[Period, list[AnswerComputed]] = {}
+    steps: dict[Period, dict[str, tuple[int, AnswerComputed]]] = {}
     for index, item in enumerate(computed):
-        if item["kind"] == "derived" and item.get("period") and all(_key(i) == key for i in item["inputs"]):
-            derived.setdefault(item["period"], []).append(item)
-        elif item["kind"] == "growth" and len(item["inputs"]) == 2 and all(_key(i) == key for i in item["inputs"]):
-            role = "rate" if item["unit"] == UNIT_PCT else "change"
-            steps.setdefault(item["inputs"][0]["period"], {}).setdefault(role, (index, item))
+        if item.kind == "derived" and item.period and all(_key(i) == key for i in item.inputs):
+            derived.setdefault(item.period, []).append(item)
+        elif item.kind == "growth" and len(item.inputs) == 2 and all(_key(i) == key for i in item.inputs):
+            role = "rate" if item.unit == UNIT_PCT else "change"
+            steps.setdefault(item.inputs[0].period, {}).setdefault(role, (index, item))
     periods = [(p, False) for p in asked]
-    first = steps.get(asked[0].label, {})
-    base = period_previous(asked[0]).label
-    if any(item["inputs"][1]["period"] == base for _, item in first.values()) and base in facts:
-        periods.insert(0, (period_previous(asked[0]), True))
+    first = steps.get(asked[0], {})
+    base = period_previous(asked[0])
+    if any(item.inputs[1].period == base for _, item in first.values()) and base in facts:
+        periods.insert(0, (base, True))
     if len(periods) < SERIES_MIN:
         return None
     rows = []
     carried: list[int] = []
     for period, is_base in periods:
-        label = period.label
-        fact = facts.get(label)
-        made = tuple(derived.get(label, ())) if fact is None else ()
+        fact = facts.get(period)
+        made = tuple(derived.get(period, ())) if fact is None else ()
         status = FOUND if fact is not None else DERIVED if made else MISSING
-        step = steps.get(label, {})
+        step = steps.get(period, {})
         carried += [index for index, _ in step.values()]
         rows.append(
             SeriesRow(
-                period=label,
+                period=period,
                 status=status,
                 base=is_base,
                 fact=fact,

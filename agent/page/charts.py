@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
+
+from agent.serialize import AnswerFact
 
 WIDTH, HEIGHT, PAD = 560, 200, 28
 
 
-def chart_bars(facts: list[dict[str, Any]], glossary: Any, language: str = "zh") -> dict[str, Any] | None:
-    """Bars for one metric over several periods or entities; None when a chart would not help."""
-    if len(facts) < 2 or len({f["metric"] for f in facts}) != 1 or len({f["unit"] for f in facts}) != 1:
+def chart_bars(facts: Sequence[AnswerFact], glossary: Any, language: str = "zh") -> dict[str, Any] | None:
+    """Bars for one metric over several periods of one kind, or several entities; None when a
+    chart would not help (one bar) or would mislead (a year's bar beside a half's or a quarter's)."""
+    if len(facts) < 2 or len({f.metric for f in facts}) != 1 or len({f.unit for f in facts}) != 1:
         return None
-    periods = {f["period"] for f in facts}
-    entities = {f["entity"] for f in facts}
+    if len({f.period.period_type for f in facts}) != 1:
+        return None
+    periods = {f.period for f in facts}
+    entities = {f.entity for f in facts}
     if len(periods) < 2 and len(entities) < 2:
         return None
     by_period = len(periods) >= 2
-    ordered = sorted(facts, key=lambda f: f["period"]) if by_period else facts
-    values = [Decimal(f["value"]) for f in ordered]
+    ordered = sorted(facts, key=lambda f: f.period.sort_key) if by_period else list(facts)
+    values = [f.value for f in ordered]
     top = max(max(values), Decimal(0))
     bottom = min(min(values), Decimal(0))
     span = (top - bottom) or Decimal(1)
@@ -29,7 +35,7 @@ def chart_bars(facts: list[dict[str, Any]], glossary: Any, language: str = "zh")
     for index, (fact, value) in enumerate(zip(ordered, values, strict=True)):
         height = float(abs(value) / span) * plot
         y = zero_y - height if value >= 0 else zero_y
-        label = fact["period"] if by_period else glossary.display("entity", fact["entity"], language)
+        label = fact.period.label if by_period else glossary.display("entity", fact.entity, language)
         bars.append(
             {
                 "x": round(PAD + index * slot + slot * 0.15, 1),
@@ -51,7 +57,7 @@ def chart_bars(facts: list[dict[str, Any]], glossary: Any, language: str = "zh")
         "pad": PAD,
         "right": WIDTH - PAD,
         "label_y": HEIGHT - 6,
-        "title": glossary.display("metric", ordered[0]["metric"], language),
+        "title": glossary.display("metric", ordered[0].metric, language),
     }
 
 
@@ -92,7 +98,7 @@ def chart_ranking(rows: list[dict[str, Any]], *, tie_mark: str) -> dict[str, Any
     if not rows:
         return None
     drawn = rows[:MAX_RANK_BARS]
-    values = [Decimal(r["value"]) for r in drawn]
+    values = [r["value"] for r in drawn]
     texts = [f"{r['display']} · {tie_mark}" if r["tied"] else r["display"] for r in drawn]
     label_width = min(max(max(text_width(r["label"]) for r in drawn) + RANK_GAP, RANK_LABEL_MIN), RANK_LABEL_MAX)
     value_room = max(text_width(t) for t in texts) + 8

@@ -9,9 +9,6 @@ from __future__ import annotations
 import csv
 import json
 import uuid
-from dataclasses import replace
-from decimal import Decimal
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -25,11 +22,14 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from agent.api import answer_events
+from agent.bootstrap import ask_turn
+from agent.models import Conversation, ConversationTurn, QueryLog
+from agent.selectors import RecentQuestion, conversation_get, recent_questions, turn_get, turn_list
+from agent.serialize import answer_from_json
+from agent.services import turn_feedback_set
 from common.access import user_cleared
-from core.model.sign import printed_differs, printed_display
-from core.model.types import KIND_BADGES, ROUTE_BADGES, AnswerSections, Badge
 from core.pipeline import ScopeError
-from documents.locators import locator_human, locators_in_words
 from documents.selectors import document_list
 from documents.viewer import cell_grid, document_format
 from facts.selectors import fact_list, glossary_snapshot
@@ -37,20 +37,9 @@ from facts.services.disputes import DisputeError, dispute_file
 from ingestion.ir import locator_place
 from retrieval.selectors import chunk_list
 
-from .answer_labels import answer_language, badge_in, panel_labels
-from .api import answer_events
-from .bootstrap import ask
-from .charts import chart_bars
-from .computed_view import computed_cards, turn_language
 from .export import answer_export
 from .forms import AskForm
-from .models import Conversation, ConversationTurn, QueryLog
-from .say_once import shown_figures, text_once
-from .selectors import conversation_get, recent_questions, turn_get, turn_list
-from .series import answer_series
-from .series_view import series_view
-from .services import turn_feedback_set
-from .why_view import figures_of
+from .panel import Panel, panel_build
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -71,120 +60,6 @@ EXAMPLES = [
 ]
 
 
-def _printed_shown(fact: dict[str, Any]) -> str:
-    """A fact's figure as the report printed it (`(1,577)`), when its metric's sign convention
-    stored the amount; "" otherwise (and for answers stored before facts kept it)."""
-    if fact.get("printed_value") is None:
-        return ""
-    printed = Decimal(fact["printed_value"])
-    return printed_display(printed) if printed_differs(Decimal(fact["value"]), printed) else ""
-
-
-def _turn_view(turn: ConversationTurn) -> dict[str, Any]:
-    """What a template needs to show one turn."""
-    glossary = glossary_snapshot()
-    result = turn.result
-    shown = {"question": turn.question, "result": result}
-    language = turn_language(shown)
-    facts = []
-    for fact in result["facts"]:
-        facts.append(
-            {
-                **fact,
-                "entity_name": glossary.display("entity", fact["entity"], language),
-                "metric_name": glossary.display("metric", fact["metric"], language),
-                "channel_name": glossary.display("channel", fact["channel"], language),
-                "unit_name": glossary.unit_display(fact["unit"], language),
-                "shown": f"{Decimal(fact['value']):,f}",
-                "printed": _printed_shown(fact),
-            }
-        )
-        facts[-1]["what"] = f"{facts[-1]['metric_name']}, {fact['period']}"
-    sources = []
-    for source in result["sources"]:
-        cell = next(
-            (f for f in facts if source["kind"] == "fact" and f["source"]["locator"] == source["locator"]), None
-        )
-        sources.append({**source, "cell": cell, "what": f"{cell['metric_name']}, {cell['period']}" if cell else ""})
-    # the answer text names each source in words; the machine locator stays in the JSON
-    places = {s["locator"]: locator_human(s["locator"], language=language, what=s["what"]) for s in sources}
-    for fact in facts:
-        what = f"{fact['metric_name']}, {fact['period']}"
-        places.setdefault(
-            fact["source"]["locator"], locator_human(fact["source"]["locator"], language=language, what=what)
-        )
-    series = answer_series(result)
-    if series is not None:
-        # the growth per step sits in the series' table; the other computed values keep their cards
-        rest = [item for i, item in enumerate(result.get("computed") or []) if i not in series.steps]
-        shown_cards = {"question": turn.question, "result": {**result, "computed": rest}}
-    else:
-        shown_cards = shown
-    computed = computed_cards(shown_cards, glossary)
-    series_shown = series_view(shown, series, glossary) if series is not None else None
-    # the facts of a why's parts are drawn by its decomposition, not as one bar per fact
-    parted = bool(computed and computed["decompositions"])
-    chart = chart_bars(result["facts"], glossary, language) if series is None and not parted else None
-    figures = _figures_shown(facts, computed, series_shown, chart)
-    formula_labels = [computed["labels"]["formula"]] if computed else []
-    sections = AnswerSections(**turn.sections)
-    sections = replace(
-        sections,
-        structured=text_once(locators_in_words(sections.structured, places), figures, formula_labels),
-        narrative=locators_in_words(sections.narrative, places),
-    )
-    # The panel's inputs table (or the series' table) lists every fact with its source; a card
-    # lists its inputs itself only when one is missing there.
-    for card in [*(computed or {}).get("cards", []), (computed or {}).get("ranking") or {}]:
-        if card:
-            card["inputs_elsewhere"] = all(i["fact"] for i in card["inputs"])
-    # the panel speaks the answer's language (its question's), whatever the UI's is
-    with answer_language(language):
-        labels = panel_labels()
-        route_badge = badge_in(ROUTE_BADGES.get(result["route"]), result["route"]) or Badge(result["route"], "data")
-        kind_badge = badge_in(KIND_BADGES.get(result["answer_kind"]), result["answer_kind"])
-    return {
-        "index": turn.position,
-        "question": turn.question,
-        "note": turn.note,
-        "result": result,
-        "sections": sections,
-        "facts": facts,
-        # a fact's source sits in the inputs table (or its series row); the list keeps the rest
-        "sources": [s for s in sources if s["cell"] is None],
-        "inputs_label": labels["inputs"].format(count=len(facts)),
-        "chart": chart,
-        "computed": computed,
-        "series": series_shown,
-        "route_badge": route_badge,
-        "kind_badge": kind_badge,
-        "language": language,
-        "labels": labels,
-        "feedback": turn.feedback,
-    }
-
-
-def _figures_shown(
-    facts: list[dict[str, Any]],
-    computed: dict[str, Any] | None,
-    series: dict[str, Any] | None,
-    chart: dict[str, Any] | None,
-) -> set[str]:
-    """The figures the panel's card, chart and tables show, which its text need not repeat."""
-    texts = [f["shown"] for f in facts]
-    if computed:
-        for card in computed["cards"]:
-            texts += [figure["display"] for figure in (card["main"], *card["alongside"])]
-        if computed["ranking"]:
-            texts += [row["display"] for row in computed["ranking"]["rows"]]
-        texts += figures_of(computed["decompositions"])
-    if series:
-        texts += [v for row in series["rows"] for v in (row["shown"], row["rate"], row["change"])]
-    if chart:
-        texts += [bar["value"] for bar in chart["bars"]]
-    return shown_figures(texts)
-
-
 def _page_strings() -> dict[str, str]:
     """The words the page's script shows, in the UI's language (rendered with `json_script`)."""
     return {
@@ -199,12 +74,12 @@ def _conversation(request: HttpRequest) -> Conversation | None:
     return conversation_get(user=request.user, external_id=external_id) if external_id else None
 
 
-def _turns(request: HttpRequest) -> list[dict[str, Any]]:
-    cleared = user_cleared(request.user)
-    return [_turn_view(t) for t in turn_list(conversation=_conversation(request), cleared=cleared)]
+def _turns(request: HttpRequest) -> list[Panel]:
+    cleared, glossary = user_cleared(request.user), glossary_snapshot()
+    return [panel_build(t, glossary) for t in turn_list(conversation=_conversation(request), cleared=cleared)]
 
 
-def _recent(request: HttpRequest) -> list[str]:
+def _recent(request: HttpRequest) -> list[RecentQuestion]:
     return recent_questions(user=request.user, cleared=user_cleared(request.user))
 
 
@@ -235,17 +110,16 @@ def ask_view(request: HtmxHttpRequest) -> HttpResponse:
     external_id = request.session.get(CONVERSATION) or uuid.uuid4().hex
     request.session[CONVERSATION] = external_id
     try:
-        result = ask(
+        _, turn = ask_turn(
             question, user=request.user, scope=scope, request_id=request.request_id, conversation_id=external_id
         )
     except ScopeError:
         return _ask_refused(request, form, gettext("This narrowing option has expired; please ask again."))
-    conversation = conversation_get(user=request.user, external_id=external_id)
-    turn = turn_list(conversation=conversation, cleared=True).get(request_id=result.request_id)
+    assert turn is not None  # a signed-in user's question with a conversation is stored
     if "text/event-stream" in request.headers.get("Accept", ""):
         return _turn_stream(request, turn)
     if request.htmx:
-        context = {"turn": _turn_view(turn), "recent": _recent(request), "oob": True}
+        context = {"turn": panel_build(turn, glossary_snapshot()), "recent": _recent(request), "oob": True}
         return render(request, "agent/ask.html#new-turn", context)
     return redirect(_turn_url(turn.position))
 
@@ -269,15 +143,30 @@ def _turn_url(index: int) -> str:
 
 
 def _turn_stream(request: HttpRequest, turn: ConversationTurn) -> StreamingHttpResponse:
-    """The answer's checked text as `delta` events, then the rendered turn (`turn`)."""
-    context = {"turn": _turn_view(turn), "recent": _recent(request), "oob": False}
+    """The panel's text as `delta` events, then the rendered turn (`turn`): what streams is what
+    the panel shows."""
+    panel = panel_build(turn, glossary_snapshot())
+    context = {"turn": panel, "recent": _recent(request), "oob": False}
     html = render_to_string("agent/ask.html#new-turn", context, request=request)
     request.session.save()
-    events = [e for e in answer_events(turn.result, AnswerSections(**turn.sections)) if not e.startswith("event: done")]
+    events = [e for e in answer_events(turn.result, panel.sections) if not e.startswith("event: done")]
     events.append(f"event: turn\ndata: {json.dumps({'html': html}, ensure_ascii=False)}\n\n")
     response = StreamingHttpResponse(iter(events), content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     return response
+
+
+@require_GET
+@login_required
+def turn_open(request: HttpRequest, conversation: str, index: int) -> HttpResponse:
+    """A stored answer as it was (a recent question's link): its conversation becomes the
+    page's, and the page opens at the turn. Another user's conversation, or a turn the user may
+    no longer see, is a 404."""
+    found = conversation_get(user=request.user, external_id=conversation)
+    if found is None or turn_get(conversation=found, position=index, cleared=user_cleared(request.user)) is None:
+        raise Http404("no such answer")
+    request.session[CONVERSATION] = conversation
+    return redirect(_turn_url(index))
 
 
 @require_POST
@@ -298,7 +187,7 @@ def feedback(request: HtmxHttpRequest, index: int) -> HttpResponse:
     QueryLog.objects.filter(request_id=turn.request_id, user=request.user).update(feedback=vote, feedback_reason=reason)
     turn_feedback_set(turn, vote)
     if request.htmx:
-        return render(request, "agent/ask.html#feedback", {"turn": _turn_view(turn)})
+        return render(request, "agent/ask.html#feedback", {"turn": panel_build(turn, glossary_snapshot())})
     return redirect(_turn_url(index))
 
 
@@ -310,7 +199,7 @@ def facts_csv(request: HttpRequest, index: int) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="ragspine-answer-{index + 1}.csv"'
     response.write("\ufeff")
     writer = csv.writer(response)
-    writer.writerows(answer_export(turn.result))
+    writer.writerows(answer_export(answer_from_json(turn.result)))
     return response
 
 

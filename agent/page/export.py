@@ -1,6 +1,6 @@
 """An answer as CSV rows: its found facts, its series, then its computed values and their inputs.
 
-Takes a stored `/v1/ask` result dict; returns the rows to write, header rows included. The
+Takes a stored answer (`agent.serialize.Answer`); returns the rows to write, header rows included. The
 fact rows keep their columns. A series answer (`series.answer_series`) then has, after a blank
 row, one row per period of its range in order (`found`, `derived`, `missing` — never left out —
 or `base`, the first step's base): its value, unit and source, a derived value's formula, and
@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 from typing import Any
+
+from agent.serialize import Answer, AnswerComputed
 
 from .series import Series, answer_series
 
@@ -70,47 +72,37 @@ def cell_neutralise(value: object) -> str:
     return text
 
 
-def answer_export(result: dict[str, Any]) -> list[list[str]]:
-    """The rows of an answer's CSV: the fact section, then the computed section if any."""
+def answer_export(answer: Answer) -> list[list[str]]:
+    """The rows of an answer's CSV: the fact section, then the series and computed sections if any."""
     rows: list[list[Any]] = [FACT_HEADER]
-    for fact in result["facts"]:
+    for fact in answer.facts:
         rows.append(
             [
-                fact["entity"],
-                fact["metric"],
-                fact["period"],
-                fact["channel"],
-                fact["value"],
-                fact["unit"],
-                fact["source"]["doc"],
-                fact["source"]["locator"],
-                fact["valid_as_of"] or "",
+                fact.entity,
+                fact.metric,
+                fact.period.label,
+                fact.channel,
+                f"{fact.value:f}",
+                fact.unit,
+                fact.doc,
+                fact.locator,
+                fact.valid_as_of or "",
             ]
         )
-    series = answer_series(result)
+    series = answer_series(answer)
     if series is not None:
         rows += [[], SERIES_HEADER, *_series_rows(series)]
-    computed = result.get("computed") or []
-    if computed:
+    if answer.computed:
         rows += [[], COMPUTED_HEADER]
-        facts = {(f["metric"], f["entity"], f["period"], f["channel"]): f for f in result["facts"]}
-        for number, item in enumerate(computed, start=1):
+        for number, item in enumerate(answer.computed, start=1):
+            ranked = f"{item.ranked_value:f}" if item.ranked_value is not None else ""
             rows.append(
-                [
-                    number,
-                    "computed",
-                    item["kind"],
-                    item["name"],
-                    item["formula"],
-                    item["value"],
-                    item["display"],
-                    item["unit"],
-                    *[""] * 6,
-                    item.get("ranked_value", ""),
-                ]
+                [number, "computed", item.kind, item.name, item.formula, item.value_text, item.display, item.unit]
+                + [""] * 6
+                + [ranked]
             )
-            for given in item["inputs"]:
-                fact = facts.get((given["metric"], given["entity"], given["period"], given["channel"]))
+            for given in item.inputs:
+                fact = answer.fact(given)
                 rows.append(
                     [
                         number,
@@ -118,23 +110,23 @@ def answer_export(result: dict[str, Any]) -> list[list[str]]:
                         "",
                         "",
                         "",
-                        fact["value"] if fact else "",
+                        f"{fact.value:f}" if fact else "",
                         "",
-                        fact["unit"] if fact else "",
-                        given["metric"],
-                        given["entity"],
-                        given["period"],
-                        given["channel"],
-                        fact["source"]["doc"] if fact else "",
-                        fact["source"]["locator"] if fact else "",
+                        fact.unit if fact else "",
+                        given.metric,
+                        given.entity,
+                        given.period.label,
+                        given.channel,
+                        fact.doc if fact else "",
+                        fact.locator if fact else "",
                         "",
                     ]
                 )
     return [[cell_neutralise(cell) for cell in row] for row in rows]
 
 
-def _step(item: dict[str, Any] | None) -> list[Any]:
-    return [item["value"], item["display"], item["formula"]] if item is not None else ["", "", ""]
+def _step(item: AnswerComputed | None) -> list[Any]:
+    return [item.value_text, item.display, item.formula] if item is not None else ["", "", ""]
 
 
 def _series_rows(series: Series) -> list[list[Any]]:
@@ -145,16 +137,14 @@ def _series_rows(series: Series) -> list[list[Any]]:
     for row in series.rows:
         steps = _step(row.rate) + _step(row.change)
         status = "base" if row.base else row.status
+        period = row.period.label
         if row.fact is not None:
-            fact, source = row.fact, row.fact["source"]
-            rows.append(
-                [row.period, status, fact["value"], fact["unit"], *key, source["doc"], source["locator"], "", *steps]
-            )
+            fact = row.fact
+            rows.append([period, status, f"{fact.value:f}", fact.unit, *key, fact.doc, fact.locator, "", *steps])
         elif row.derived:
             rows += [
-                [row.period, status, item["value"], item["unit"], *key, "", "", item["formula"], *steps]
-                for item in row.derived
+                [period, status, item.value_text, item.unit, *key, "", "", item.formula, *steps] for item in row.derived
             ]
         else:
-            rows.append([row.period, status, "", "", *key, "", "", "", *steps])
+            rows.append([period, status, "", "", *key, "", "", "", *steps])
     return rows
