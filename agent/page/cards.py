@@ -28,7 +28,7 @@ from core.language.normalize import question_language
 
 from .charts import chart_ranking
 from .decomposition import Decomposition, decompositions_view
-from .labels import answer_language
+from .labels import answer_language, unit_words
 
 CHANGE_KINDS = (KIND_GROWTH, KIND_DIFFERENCE)
 
@@ -238,7 +238,7 @@ def _figure(item: AnswerComputed, kind: str, glossary: GlossarySnapshot, languag
     """The engine's display, signed for a change, with the unit's name where the display has none."""
     display = item.signed if kind in CHANGE_KINDS else item.display
     unit = item.unit
-    unit_name = "" if unit in (UNIT_PCT, UNIT_PP, UNIT_RANK) else glossary.unit_display(unit, language)
+    unit_name = "" if unit in (UNIT_PCT, UNIT_PP, UNIT_RANK) else unit_words(glossary, unit, language)
     return Figure(display, unit_name, item.value_text, item.name, label)
 
 
@@ -269,7 +269,7 @@ def input_view(key: AnswerKey, answer: Answer, glossary: GlossarySnapshot, langu
         what=" · ".join((glossary.display("entity", key.entity, language), metric, key.period.label)),
         fact=fact,
         shown=f"{fact.value:,f}" if fact else "",
-        unit_name=glossary.unit_display(fact.unit, language) if fact else "",
+        unit_name=unit_words(glossary, fact.unit, language) if fact else "",
     )
 
 
@@ -332,7 +332,7 @@ def ranking_view(
         chart=chart,
         rows=rows,
         title=title,
-        unit_name="" if unit in ("", UNIT_PCT, UNIT_PP) else glossary.unit_display(unit, language),
+        unit_name="" if unit in ("", UNIT_PCT, UNIT_PP) else unit_words(glossary, unit, language),
         missing=tuple(missing),
         omitted=labels["omitted"].format(count=chart["omitted"]) if chart and chart["omitted"] else "",
         inputs=tuple(input_view(i, answer, glossary, language) for i in inputs),

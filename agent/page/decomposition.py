@@ -22,7 +22,7 @@ from core.engine import UNIT_PCT, UNIT_PP, UNIT_RANK
 from core.glossary import GlossarySnapshot
 
 from .charts import chart_ranking
-from .labels import answer_language
+from .labels import answer_language, unit_words
 
 _AMOUNT_ROWS = ("part", "rest", "rest_left", "unallocated")
 
@@ -123,7 +123,7 @@ def _view(
         dimension=dimension,
         title=title,
         ratio=ratio,
-        unit_name="" if unit in ("", UNIT_PCT, UNIT_PP, UNIT_RANK) else glossary.unit_display(unit, language),
+        unit_name="" if unit in ("", UNIT_PCT, UNIT_PP, UNIT_RANK) else unit_words(glossary, unit, language),
         rows=tuple(rows),
         chart=chart_ranking(bars, tie_mark="") if bars else None,
         note="" if ratio else labels["adds_up"],

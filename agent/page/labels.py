@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from django.utils import translation
 from django.utils.translation import gettext
 
+from core.glossary import GlossarySnapshot
+from core.language.quantities.asked import count_unit, count_unit_display, money_unit, scaled_unit_display
 from core.model.types import (
     KIND_DEGRADED,
     KIND_REFUSAL,
@@ -94,3 +96,18 @@ def badge_in(badge: Badge | None, key: str) -> Badge | None:
     if badge is None or key not in names:
         return badge
     return Badge(names[key], badge.tone)
+
+
+def unit_words(glossary: GlossarySnapshot, code: str, language: str) -> str:
+    """A unit's name in the answer's language: the glossary's, or for a unit a conversion made
+    (`CNY_HUNDRED_MILLION`, `USD_M`, `TEN_THOUSAND_PERSONS`) the words the answer's text uses
+    (`亿元`, `USD m`, `万人`); the code only for a unit nothing names."""
+    if code in glossary.units:
+        return glossary.unit_display(code, language)
+    money = money_unit(code)
+    if money is not None:
+        return scaled_unit_display(*money, language)
+    counted = count_unit(code)
+    if counted is not None:
+        return count_unit_display(*counted, language)
+    return code

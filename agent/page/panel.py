@@ -26,7 +26,7 @@ from documents.locators import locator_human, locators_in_words
 from .cards import ComputedViews, answer_language_of, computed_cards
 from .charts import chart_bars
 from .decomposition import figures_of
-from .labels import answer_language, badge_in, panel_labels
+from .labels import answer_language, badge_in, panel_labels, unit_words
 from .say_once import shown_figures, text_once
 from .series import answer_series
 from .series_table import SeriesTable, series_view
@@ -168,7 +168,7 @@ def _input_row(fact: AnswerFact, glossary: GlossarySnapshot, language: str) -> I
         entity_name=glossary.display("entity", fact.entity, language),
         metric_name=metric,
         channel_name=glossary.display("channel", fact.channel, language),
-        unit_name=glossary.unit_display(fact.unit, language),
+        unit_name=unit_words(glossary, fact.unit, language),
         shown=f"{fact.value:,f}",
         printed=printed,
         place=locator_human(fact.locator, language=language, what=f"{metric}, {fact.period.label}"),
@@ -185,7 +185,8 @@ _MARKS = re.compile(r"[【】\[\]:：\s]")
 
 
 def _bare(text: str) -> str:
-    return _MARKS.sub("", text)
+    """A note as words alone (`【沿用上一问】…`, `沿用上一问：…`, `[From the previous question] …`)."""
+    return _MARKS.sub("", text).casefold()
 
 
 def _without_note(text: str, note: str) -> str:

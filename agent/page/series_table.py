@@ -20,7 +20,7 @@ from core.glossary import GlossarySnapshot
 
 from .cards import InputView, input_view
 from .charts import chart_line
-from .labels import answer_language
+from .labels import answer_language, unit_words
 from .series import DERIVED, FOUND, MISSING, Series, SeriesRow
 
 
@@ -109,7 +109,7 @@ def series_view(answer: Answer, language: str, series: Series, glossary: Glossar
     with answer_language(language):
         labels = series_labels()
     unit = series.unit
-    unit_name = "" if unit in ("", UNIT_PCT) else glossary.unit_display(unit, language)
+    unit_name = "" if unit in ("", UNIT_PCT) else unit_words(glossary, unit, language)
     rows = tuple(_row(row, answer, glossary, language) for row in series.rows)
     subject = _subject(series, glossary, language)
     asked = [row for row in series.rows if not row.base]
@@ -146,7 +146,7 @@ def _change_unit(series: Series, glossary: GlossarySnapshot, language: str) -> s
         return ""
     with answer_language(language):
         note = series_labels()["unit_note"]
-    return note.format(unit=glossary.unit_display(units.pop(), language))
+    return note.format(unit=unit_words(glossary, units.pop(), language))
 
 
 def _subject(series: Series, glossary: GlossarySnapshot, language: str) -> str:
@@ -173,7 +173,7 @@ def _row(row: SeriesRow, answer: Answer, glossary: GlossarySnapshot, language: s
         base=row.base,
         value=value,
         shown=shown,
-        unit_name="" if unit in ("", UNIT_PCT) else glossary.unit_display(unit, language),
+        unit_name="" if unit in ("", UNIT_PCT) else unit_words(glossary, unit, language),
         fact=row.fact,
         derived=tuple(
             Derivation(

@@ -123,6 +123,9 @@ def test_a_converted_value_is_shown_rounded_and_exact_in_its_inputs(browser, cle
     shown = turn.inner_text()
     assert "3,362.2" in shown and "3,362.212" not in shown, shown
     assert "24,015.8" in shown  # the stored value beside it, exact
+    ask(page, "集团2025年营收是多少亿元")
+    card = last_turn(page).locator(".computed-card").first.inner_text()
+    assert "亿元" in card and "CNY_" not in card, card  # a converted unit by its name, never its code
     context.close()
 
 
@@ -175,6 +178,10 @@ def test_a_follow_up_says_what_it_inherited_once_and_a_recent_question_reopens_i
     assert page.locator("article.turn").count() == turns  # nothing was asked again
     assert page.url.endswith("#turn-1")
     assert page.locator("#turn-1 .answer > .text").inner_text() == hong_kong
+    ask(page, "What was gross margin in FY2024?")
+    ask(page, "What about Hong Kong?")
+    said = last_turn(page).inner_text().casefold()
+    assert said.count("previous question") == 1, said  # the banner; not again in the meta line
     context.close()
 
 
