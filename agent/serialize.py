@@ -122,6 +122,18 @@ class SourceSerializer(serializers.Serializer):  # type: ignore[type-arg]
     locator = serializers.CharField()
     document_id = serializers.IntegerField(allow_null=True)
     snippet = serializers.CharField()
+    sensitivity = serializers.ChoiceField(
+        SENSITIVITIES,
+        required=False,
+        help_text="Only on a passage or document that is RESTRICTED (its own sensitivity or its document's), which "
+        "only a cleared caller receives: the page labels an answer built from it.",
+    )
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        shown: dict[str, Any] = super().to_representation(instance)
+        if shown.get("sensitivity") != RESTRICTED:  # said only where it asks for care
+            shown.pop("sensitivity", None)
+        return shown
 
 
 class GuardSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -294,6 +306,7 @@ class AnswerSource:
     locator: str
     document_id: int | None
     snippet: str
+    sensitivity: str | None = None  # RESTRICTED, or None
 
 
 @dataclass(frozen=True)
@@ -481,7 +494,14 @@ def _answer(data: Mapping[str, Any]) -> Answer:
         facts=tuple(_fact(f) for f in data["facts"]),
         tool_results=tuple(data.get("tool_results") or ()),
         sources=tuple(
-            AnswerSource(str(s["kind"]), str(s["doc"]), str(s["locator"]), s.get("document_id"), str(s["snippet"]))
+            AnswerSource(
+                str(s["kind"]),
+                str(s["doc"]),
+                str(s["locator"]),
+                s.get("document_id"),
+                str(s["snippet"]),
+                s.get("sensitivity"),
+            )
             for s in data["sources"]
         ),
         computed=tuple(_computed(c) for c in data.get("computed") or ()),

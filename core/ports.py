@@ -129,6 +129,7 @@ class RetrievedChunk:
     score: float
     document_id: int | None = None
     issuer: str = ""  # the entity code of the company whose document it is ("" when unknown)
+    sensitivity: str = ""  # RESTRICTED when the chunk or its document is; "" otherwise
 
 
 class NarrativeRetriever(Protocol):

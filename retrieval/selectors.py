@@ -17,7 +17,7 @@ from django.db.models import Q, QuerySet
 
 from common.access import visible_to, visible_to_sql
 from core.glossary import GlossarySnapshot
-from core.model.types import Source
+from core.model.types import RESTRICTED, Source
 from core.ports import RetrievedChunk
 from facts.selectors import glossary_snapshot
 
@@ -45,6 +45,7 @@ class SearchHit:
     snippet: str
     document_id: int
     issuer: str = ""  # the entity code of the company whose document it is ("" when unknown)
+    sensitivity: str = ""  # RESTRICTED when the chunk or its document is; "" otherwise
 
 
 _names_of: tuple[GlossarySnapshot | None, dict[frozenset[str], frozenset[tuple[str, ...]]]] = (None, {})
@@ -181,7 +182,7 @@ def chunk_search_many(
     by_id = {row[0]: row for row in _chunk_rows(wanted, cleared=cleared)} if wanted else {}
     return [
         [
-            SearchHit(pk, by_id[pk][1], by_id[pk][2], score, by_id[pk][3], by_id[pk][4], by_id[pk][5])
+            SearchHit(pk, by_id[pk][1], by_id[pk][2], score, by_id[pk][3], by_id[pk][4], by_id[pk][5], by_id[pk][6])
             for pk, score in ranked
             if pk in by_id
         ]
@@ -189,9 +190,9 @@ def chunk_search_many(
     ]
 
 
-def _chunk_rows(ids: list[int], *, cleared: bool) -> list[tuple[int, str, str, str, int, str]]:
-    """(id, document name, locator, text, document id, document issuer) of active chunks the caller
-    may see.
+def _chunk_rows(ids: list[int], *, cleared: bool) -> list[tuple[int, str, str, str, int, str, str]]:
+    """(id, document name, locator, text, document id, document issuer, RESTRICTED or "") of
+    active chunks the caller may see.
 
     Plain SQL: this runs on every search, and the ORM's query compilation cost more than the query.
     """
@@ -200,10 +201,11 @@ def _chunk_rows(ids: list[int], *, cleared: bool) -> list[tuple[int, str, str, s
     chunk_table, document_table = Chunk._meta.db_table, Chunk.document.field.related_model._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT c.id, d.name, c.locator, c.text, c.document_id, d.issuer FROM {chunk_table} c "
-            f"JOIN {document_table} d ON d.id = c.document_id "
+            f"SELECT c.id, d.name, c.locator, c.text, c.document_id, d.issuer, "
+            "CASE WHEN c.sensitivity = %s OR d.sensitivity = %s THEN %s ELSE '' END "
+            f"FROM {chunk_table} c JOIN {document_table} d ON d.id = c.document_id "
             f"WHERE c.id IN ({', '.join(['%s'] * len(ids))}) AND c.active{hidden}",
-            [*ids, *hidden_params],
+            [RESTRICTED, RESTRICTED, RESTRICTED, *ids, *hidden_params],
         )
         return [tuple(row) for row in cursor.fetchall()]
 
@@ -230,7 +232,10 @@ class OrmNarrativeRetriever:
     @staticmethod
     def _retrieved(found: list[list[SearchHit]]) -> list[list[RetrievedChunk]]:
         return [
-            [RetrievedChunk(h.chunk_id, h.doc, h.locator, h.snippet, h.score, h.document_id, h.issuer) for h in hits]
+            [
+                RetrievedChunk(h.chunk_id, h.doc, h.locator, h.snippet, h.score, h.document_id, h.issuer, h.sensitivity)
+                for h in hits
+            ]
             for hits in found
         ]
 
@@ -244,5 +249,6 @@ class OrmNarrativeRetriever:
         for document_id, group in list(grouped.items())[:k]:
             locators = "; ".join(h.locator for h in group[:3])
             snippet = group[0].snippet if len(group[0].snippet) <= 160 else group[0].snippet[:159] + "…"
-            sources.append(Source("document", group[0].doc, locators, document_id, snippet))
+            sensitivity = next((h.sensitivity for h in group if h.sensitivity), "")
+            sources.append(Source("document", group[0].doc, locators, document_id, snippet, sensitivity))
         return sources

@@ -20,7 +20,7 @@ from agent.models import ConversationTurn
 from agent.serialize import Answer, AnswerFact, AnswerSource, answer_from_json
 from core.glossary import GlossarySnapshot
 from core.model.sign import printed_differs, printed_display
-from core.model.types import KIND_BADGES, RESTRICTED, ROUTE_BADGES, SENSITIVITIES, AnswerSections, Badge
+from core.model.types import KIND_BADGES, RESTRICTED, ROUTE_BADGES, AnswerSections, Badge
 from documents.locators import locator_human, locators_in_words
 
 from .cards import ComputedViews, answer_language_of, computed_cards
@@ -152,7 +152,7 @@ def panel_build(turn: ConversationTurn, glossary: GlossarySnapshot) -> Panel:
         chart=chart,
         route_badge=route,
         kind_badge=kind,
-        sensitivity=_strictest(answer.facts),
+        sensitivity=_strictest(answer),
         labels=labels,
         feedback=turn.feedback,
     )
@@ -175,9 +175,10 @@ def _input_row(fact: AnswerFact, glossary: GlossarySnapshot, language: str) -> I
     )
 
 
-def _strictest(facts: tuple[AnswerFact, ...]) -> str | None:
-    """RESTRICTED when some fact shown is; None otherwise (the page labels only what is restricted)."""
-    levels = {f.sensitivity for f in facts if f.sensitivity in SENSITIVITIES}
+def _strictest(answer: Answer) -> str | None:
+    """RESTRICTED when some fact, passage or document the answer shows is; None otherwise (the
+    page labels only what is restricted)."""
+    levels = {f.sensitivity for f in answer.facts} | {s.sensitivity for s in answer.sources}
     return RESTRICTED if RESTRICTED in levels else None
 
 

@@ -314,6 +314,9 @@ class Source:
     locator: str
     document_id: int | None = None
     snippet: str = ""
+    # RESTRICTED when the passage or its document is (only a cleared caller receives one): the
+    # page labels an answer built from it; "" otherwise.
+    sensitivity: str = ""
 
 
 @dataclass(frozen=True)

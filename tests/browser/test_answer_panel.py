@@ -199,6 +199,8 @@ def test_an_answer_from_restricted_figures_is_labelled_for_the_cleared_analyst(b
         shot(turn, "panel-restricted.png")
     ask(page, "集团2025年营收是多少")
     assert last_turn(page).locator(".badge.sensitivity").count() == 0
+    ask(page, "哪些文件提到了东南亚扩张")  # a RESTRICTED document among those listed
+    assert last_turn(page).locator(".badge.sensitivity").inner_text() == "受限"
     context.close()
 
 

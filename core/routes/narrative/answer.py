@@ -293,7 +293,7 @@ def narrative_answer(
         )
         if language in QUOTES_IN_CHINESE and _CJK.search(grounded):
             grounded = f"{QUOTES_IN_CHINESE[language]}\n{grounded}"
-    sources = tuple(Source("chunk", c.doc, c.locator, c.document_id, c.text) for c in cited)
+    sources = tuple(Source("chunk", c.doc, c.locator, c.document_id, c.text, c.sensitivity) for c in cited)
     kind = KIND_ANSWER if grounded.strip() and sources else KIND_REFUSAL
     return NarrativeOutcome(grounded or NARRATIVE_NO_HITS[language], kind, sources, removed, scores, usage)
 

@@ -94,7 +94,7 @@ def figure_answer(
         return FigureAnswer(question, KIND_CLARIFICATION, replace(asked_back, question=question))
     lines = [f"{c.text}{_citation(c.chunk)}" for c in chosen]
     cited = list(dict.fromkeys(c.chunk for c in chosen))
-    sources = tuple(Source("chunk", c.doc, c.locator, c.document_id, c.text) for c in cited)
+    sources = tuple(Source("chunk", c.doc, c.locator, c.document_id, c.text, c.sensitivity) for c in cited)
     text = "\n".join([FIGURE_LABEL[language], *lines])
     return FigureAnswer(text, KIND_ANSWER, ClarificationResult(mode=CLARIFY_NONE), sources)
 
