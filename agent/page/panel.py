@@ -79,13 +79,9 @@ class Panel:
     labels: Mapping[str, str]
     feedback: int | None
 
-    # the template's names for what it shows
-    @property
-    def result(self) -> Answer:
-        return self.answer
-
     @property
     def facts(self) -> tuple[InputRow, ...]:
+        """The inputs table's rows, under the template's name for them."""
         return self.inputs
 
     @property
