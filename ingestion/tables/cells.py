@@ -18,7 +18,7 @@ from ..scales import Printed, unit_parse
 from ..statements import PARENT
 from ..values import UnitHint, is_numeric
 from .layout import _Column
-from .reading import _NOTHING, _SUB_ROW, _fold, _one, _Reader, _Reading, same_concept
+from .reading import _NOTHING, _SUB_ROW, _fold, _one, _Reader, _Reading
 from .units import _printed_merge, _unit_resolve, per_share_row
 
 Status = Literal["approved", "pending"]
@@ -271,16 +271,16 @@ def _period_resolve(scope: _Scope, column: _Column, entity: str) -> tuple[Period
 def _metric_resolve(scope: _Scope, row: _Row, column: _Column) -> tuple[str, str, list[str]]:
     """The metric, the alias a curator could add for the label ("" when none is needed), and problems.
 
-    A label the glossary cannot read still gets a guess (its one metric, else the closest metric
-    name), for the reviewer; the problem keeps the fact pending.
+    A label the glossary cannot read still gets a guess for the reviewer, only a metric of its
+    concept (`_label_metric`); the problem keeps the fact pending.
     """
     reader, reading = scope.reader, row.reading
     if row.heading:
         problem = f"under the heading '{row.heading}', which the glossary does not name with '{row.label}'"
-        return _one(reading.metrics) or "", reader.alias_text(row.label), [problem]
+        return _label_metric(reader, row), reader.alias_text(row.label), [problem]
     if row.repeated and not reading.qualified and row.inherited_metric is None:
         problem = f"'{row.label}' heads {row.repeated} rows of this table: name each under its heading"
-        return _one(reading.metrics) or "", reader.alias_text(row.label), [problem]
+        return _label_metric(reader, row), reader.alias_text(row.label), [problem]
     if row.known and len(reading.metrics) == 1:
         return reading.metrics[0], "", []
     if row.total:
@@ -297,15 +297,24 @@ def _metric_resolve(scope: _Scope, row: _Row, column: _Column) -> tuple[str, str
             return metric, "", []
         return "", reader.alias_text(row.label), ["the row label names no metric"]
     alias = reader.alias_text(row.label)
-    named = reading.metrics[0] if len(reading.metrics) == 1 else ""
-    if named and not same_concept(alias, reader.glossary.metrics[named].name):
-        named = ""  # 扣除非经常性损益的净利润 holds 净利润 but names a narrower concept
-    guess = named or reader.closest_metric(alias)
+    guess = _label_metric(reader, row)
     if row.known:
         problem = "several metrics in one label"
     else:
         problem = f"unknown row label '{alias}'" if alias else "empty row label"
     return guess, alias, [problem]
+
+
+def _label_metric(reader: _Reader, row: _Row) -> str:
+    """The one metric a label reads as when the glossary reads all of it; else a metric of the
+    label's concept (`concept_metrics`: a name that differs from the label only by formatting
+    and words that name nothing), the glossary's reading first; else none. A metric the label
+    merely contains (`营业外收入` holds `收入`) is never its guess."""
+    named = _one(row.reading.metrics)
+    if row.known and named:
+        return named
+    same = reader.concept_metrics(reader.alias_text(row.label))
+    return named if named in same else (same[0] if same else "")
 
 
 def _entity_resolve(context: _Context, row: _Reading, column: _Reading) -> tuple[str, list[str]]:

@@ -20,6 +20,8 @@ from ..headers import header_prepare, not_a_period, periods_rewrite
 from ..scales import Printed, scale_read, scale_strip, unit_parse
 from ..statements import label_as_printed
 from ..values import _BRACKETS, UnitHint, UnitMarkers
+from .concept import _SUB_ROW as _SUB_ROW  # read by the layout and the cells
+from .concept import concept_key
 
 # Two reference dates: a period that reads the same on both is absolute (FY2025), one that
 # does not is relative (去年, H1) and means nothing inside a document.
@@ -50,7 +52,6 @@ _MONTH_RANGES = {"1-3": "q1", "4-6": "q2", "7-9": "q3", "10-12": "q4", "1-6": "h
 _MONTH_RANGE = re.compile(r"(19[9][0-9]|20[0-9]{2}|2100)\s?年?\s?(1|4|7|10)\s?[-~–—至]\s?(3|6|9|12)\s?月(?:份)?")
 
 _HALF_FIRST = re.compile(r"(?<![a-z0-9])([12])h\s?(20[0-9]{2}|[0-9]{2})(?![0-9])")
-_FUZZY_CUTOFF = 0.6
 
 
 @dataclass(frozen=True)
@@ -134,9 +135,6 @@ def _holder_swap(label: str) -> Callable[[re.Match[str]], str]:
     return swap
 
 
-_SUB_ROW = re.compile(r"^(?:其中|of which|ofwhich|including|incl\.?|among which|thereof)\s*[:：,，]?\s*", re.IGNORECASE)
-
-
 def _distinct(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
@@ -152,10 +150,14 @@ class _Reader:
         self.glossary = glossary
         self.markers = UnitMarkers((u.code, u.name_zh, u.name_en) for u in glossary.units.values())
         self.cache: dict[tuple[str, bool], _Reading] = {}
-        self.closest: dict[str, str] = {}
-        self.metric_names = [
-            (text_normalize(text), code) for code in glossary.metrics for text in glossary.aliases_of("metric", code)
-        ]
+        self.concept_cache: dict[str, tuple[str, ...]] = {}
+        # concept key → (name or alias, code) of every metric named so (see `concept_key`)
+        self.concept_names: dict[str, list[tuple[str, str]]] = {}
+        for code in glossary.metrics:
+            for text in glossary.aliases_of("metric", code):
+                key = concept_key(text)
+                if key:
+                    self.concept_names.setdefault(key, []).append((text_normalize(text), code))
 
     def read(self, raw: str) -> _Reading:
         """A label, a title or a caption: only bracketed units and scales are set aside."""
@@ -280,51 +282,27 @@ class _Reader:
         text = " ".join(text.split()).strip(" :：-—–·")
         return text[2:].lstrip(" :：") if text.startswith("其中") else text
 
-    def closest_metric(self, label: str) -> str:
-        found = self.closest.get(label)
+    def concept_metrics(self, label: str) -> tuple[str, ...]:
+        """The metrics a label may be suggested under: those one of whose names or aliases is the
+        label's concept (`same_concept`), the closest by characters first; none for a label whose
+        words say something no metric's name says."""
+        found = self.concept_cache.get(label)
         if found is None:
-            found = self.closest[label] = self._closest(label)
+            found = self.concept_cache[label] = self._concept_metrics(label)
         return found
 
-    def _closest(self, label: str) -> str:
-        """The metric a label most likely is, for the reviewer: only one of the same concept (see
-        `same_concept`), else none; the closest by characters among those."""
-        best, score = "", _FUZZY_CUTOFF
-        matcher = difflib.SequenceMatcher(None, autojunk=False)
+    def _concept_metrics(self, label: str) -> tuple[str, ...]:
         normalized = text_normalize(label)
-        matcher.set_seq2(normalized)  # the label's index is built once
-        for name, code in self.metric_names:
-            matcher.set_seq1(name)
-            if matcher.real_quick_ratio() > score and matcher.quick_ratio() > score:
-                ratio = matcher.ratio()
-                if ratio > score and same_concept(normalized, name):
-                    best, score = code, ratio
-        return best
+        scored: dict[str, float] = {}
+        for name, code in self.concept_names.get(concept_key(label), []):
+            ratio = difflib.SequenceMatcher(None, normalized, name, autojunk=False).ratio()
+            scored[code] = max(ratio, scored.get(code, 0.0))
+        return tuple(sorted(scored, key=lambda code: (-scored[code], code)))
 
 
-# Words that join a name's parts without changing what it names (及 / 以及, 的), and names a
-# statement prints for one holder of the same equity (所有者 / 股东).
-_JOINERS = re.compile(r"以及|及|的|之|与|和|并")
-_SAME_HOLDER = re.compile(r"股东")
-
-
-def _concept_form(text: str) -> str:
-    text = _BRACKETS.sub("", text)
-    text = _SAME_HOLDER.sub("所有者", text)
-    return "".join(ch for ch in _JOINERS.sub("", text) if unicodedata.category(ch)[0] not in "PSZ")
-
-
-def same_concept(label: str, name: str) -> bool:
-    """Whether a label may be the metric `name` printed another way: the same head noun (Chinese
-    names are head-final: 净资产 is no 净利润) and no content of its own beyond joining words
-    and the holder's name (扣除非经常性损益的净利润 is a narrower concept than 净利润)."""
-    if label.isascii() or name.isascii():
-        return True  # an English label: the closest characters, as before
-    a, b = _concept_form(label), _concept_form(name)
-    if not a or not b or a[-2:] != b[-2:]:
-        return False
-    extra = set(a) - set(b)
-    return len(extra) <= 1 and len(a) <= len(b) + 1
+def concept_metrics(label: str, glossary: GlossarySnapshot) -> tuple[str, ...]:
+    """The metrics of a label's concept in `glossary`, the closest first (`_Reader.concept_metrics`)."""
+    return _reader_for(glossary).concept_metrics(label)
 
 
 def _bracketed_scale(normalized: str) -> Printed | None:

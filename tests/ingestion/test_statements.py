@@ -13,7 +13,7 @@ from core.model.types import Period
 from ingestion.ir import ExtractedDocument, Table
 from ingestion.statements import CONSOLIDATED, PARENT, header_dated, label_as_printed, statement_of
 from ingestion.tables import FactCandidate, document_facts, table_read
-from ingestion.tables.reading import same_concept
+from ingestion.tables.concept import same_concept
 
 FY2019 = Period("FY", "2019")
 METRICS = {

@@ -191,7 +191,7 @@ def test_unknown_row_label_is_pending_with_a_suggested_alias(glossary: GlossaryS
     close = got["营业总收入（百万元）"]
     assert close.status == "pending"
     assert close.suggested_alias == "营业总收入"
-    assert close.metric == "REVENUE"  # the closest metric, offered as a suggestion
+    assert close.metric == ""  # 营业总收入 is another concept than 营业收入: no suggestion
     assert close.unit == "CNY_M" and close.value == Decimal("128450.6")
     assert close.locator == "slide=3,table=1,row=营业总收入（百万元）,col=FY2025"
     far = got["经营活动现金流量净额"]
