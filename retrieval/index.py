@@ -154,12 +154,12 @@ class InProcessLexicalIndex:
     """BM25 over the stored tokens of every active chunk, cached per process.
 
     The first search of a process builds the index. After a change (the chunk set's version stamp
-    moved), by default two background threads take over while searches keep using what they have:
-    a refresh, which in about a second adds the chunks written since the index was built (scored
-    with the index's statistics) and drops the ones deleted or deactivated since, and a full
-    rebuild, which replaces both with an exact index when it is done. Any stale state is safe,
-    because every hit is re-read from the database with the caller's clearance and the chunk's
-    `active` flag: it can only miss the newest chunks until the refresh lands.
+    moved), the first search refreshes it before it runs: it adds the chunks written since the
+    index was built (scored with the index's statistics) and drops the ones deleted or deactivated
+    since (0.1–0.4 s at 100,000 chunks), so no process answers from before a write it could see.
+    By default a background thread then rebuilds the exact index and replaces the refreshed one
+    when it is done; searches meanwhile use the refreshed one. Every hit is re-read from the
+    database with the caller's clearance and the chunk's `active` flag as well.
     """
 
     _lock = threading.Lock()
@@ -177,9 +177,12 @@ class InProcessLexicalIndex:
                 cls._rebuild_in_background(token)
             return snapshot
         if snapshot is not None and background:
-            cls._refresh_in_background()
+            with cls._lock:  # the chunks written since, before this search: never an answer from before a write
+                if cls._snapshot is not None and cls._snapshot.token != token:
+                    cls._snapshot = cls._refreshed(cls._snapshot, token)
+                fresh = cls._snapshot
             cls._rebuild_in_background(token)
-            return snapshot
+            return fresh
         with cls._lock:
             if cls._snapshot is None or cls._snapshot.token != token:
                 cls._snapshot = cls._build(token)
@@ -214,21 +217,6 @@ class InProcessLexicalIndex:
                 cls._snapshot = fresh
 
         cls._in_background("_rebuilding", "ragspine-bm25-rebuild", rebuild)
-
-    @classmethod
-    def _refresh_in_background(cls) -> None:
-        def refresh() -> None:
-            base = cls._snapshot
-            if base is None:
-                return
-            token = retrieval_token()  # read first: whatever is written later moves it again
-            fresh = cls._refreshed(base, token)
-            with cls._lock:
-                # Only onto the main index it was made for: a rebuild that landed meanwhile wins.
-                if cls._snapshot is not None and cls._snapshot.bm25 is base.bm25:
-                    cls._snapshot = fresh
-
-        cls._in_background("_refreshing", "ragspine-bm25-refresh", refresh)
 
     @staticmethod
     def _refreshed(base: _Snapshot, token: str) -> _Snapshot:
