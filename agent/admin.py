@@ -1,5 +1,9 @@
 """Curator reports over the trace (the glossary-gap report and the feedback report), and the
-stored conversations, read-only."""
+stored conversations, read-only.
+
+The words asked are in the trace only while `RAGSPINE_LOG_QUESTIONS` is on, and then only team
+leads (`agent.view_question_text`) read them; everyone else reads the trace without them, and a
+stored question stays unread once the setting is off again (docs/operations.md)."""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from collections import Counter
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
@@ -15,6 +20,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from common.access import user_cleared
 from facts.concepts import metrics_of_concept
@@ -27,11 +33,18 @@ from .selectors import query_log_list
 
 TARGETS = {"entity": Entity, "metric": Metric, "channel": Channel}
 NARRATIVE_ROUTES = ("narrative", "find_documents")
+QUESTION_TEXT = "agent.view_question_text"
+
+
+def question_text_shown(request: HttpRequest) -> bool:
+    """Whether this curator reads the words asked: a team lead, while questions are logged."""
+    return bool(settings.RAGSPINE["LOG_QUESTIONS"]) and request.user.has_perm(QUESTION_TEXT)
 
 
 @admin.register(QueryLog)
 class QueryLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    """The trace, read-only: codes, counts and timings (never answers or values)."""
+    """The trace, read-only: codes, counts and timings (never answers or values); the words asked
+    for team leads only (`question_text_shown`), in the list, on a trace's page and in search."""
 
     list_display = ["created_at", "user", "route", "answer_kind", "clarification_mode", "routing_mode", "feedback"]
     list_filter = ["route", "answer_kind", "clarification_mode", "feedback"]
@@ -46,6 +59,21 @@ class QueryLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[QueryLog]:
         return query_log_list(cleared=user_cleared(request.user))
+
+    def get_list_display(self, request: HttpRequest) -> Any:
+        shown = list(super().get_list_display(request))
+        return [*shown[:2], "question_text", *shown[2:]] if question_text_shown(request) else shown
+
+    def get_search_fields(self, request: HttpRequest) -> Any:
+        return ["question"] if question_text_shown(request) else []
+
+    def get_exclude(self, request: HttpRequest, obj: Any = None) -> Any:
+        excluded = list(super().get_exclude(request, obj) or [])
+        return excluded if question_text_shown(request) else [*excluded, "question"]
+
+    @admin.display(description=gettext_lazy("Question asked"))
+    def question_text(self, log: QueryLog) -> str:
+        return log.question or "—"
 
     def get_urls(self) -> list[Any]:
         return [

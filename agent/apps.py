@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class AgentConfig(AppConfig):
     name = "agent"
-    verbose_name = "问答 Agent"
+    verbose_name = gettext_lazy("Questions & answers")
 
     def ready(self) -> None:
         from . import checks  # noqa: F401

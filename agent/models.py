@@ -33,6 +33,9 @@ class QueryLog(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        # Team leads read the words asked (`question`), kept only with `RAGSPINE_LOG_QUESTIONS`;
+        # granted per user, as the RESTRICTED clearance is (docs/operations.md).
+        permissions = [("view_question_text", "Can read the question text in the query log (team lead)")]
 
     def __str__(self) -> str:
         return f"{self.request_id} {self.route} {self.answer_kind}"

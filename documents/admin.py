@@ -16,22 +16,22 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 
 from common.access import ClearanceFilteredAdmin, user_cleared, visible_to
 from core.model.types import SENSITIVITIES
 from facts.models import Entity, FactMetric
 from facts.selectors import document_review_counts, facts_visible
-from ingestion.context import REPORT_TYPES
+from ingestion.context import REPORT_TYPES, IssuerProposal
 from ingestion.formats import EXTENSIONS, format_of
 from retrieval.embedders import embedder_build
 from retrieval.models import Chunk
 from retrieval.selectors import chunks_unembedded, vectors_pending
 from retrieval.tasks import chunks_embed_run
 
-from .jobs import ingest_job_create
+from .company_admin import company_create_view
+from .jobs import document_jobs_open, ingest_job_create, reread_job_create
 from .models import Document, DocumentFile, IngestJob
-from .services import ContextChoice, IngestError, context_set_merge, document_delete, document_reingest
+from .services import ContextChoice, IngestError, context_set_merge, document_delete
 from .warning_groups import WarningGroup, outcome_summary, warnings_grouped
 
 
@@ -241,12 +241,24 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
             self._reingest(request, document)
 
     def _reingest(self, request: HttpRequest, document: Document, context: ContextChoice | None = None) -> None:
-        try:
-            outcome = document_reingest(document=document, context=context)
-        except IngestError as error:
-            self.message_user(request, f"{document.name}：未重新读取，未写入任何内容：{error}", level=messages.ERROR)
-        else:
-            self.message_user(request, f"已重新读取：{outcome.summary(get_language())}")
+        """Queue the re-read for the background worker: no request waits on extraction."""
+        if not DocumentFile.objects.filter(document=document).exists():
+            self.message_user(
+                request,
+                f"未读取 {document.name}：此文档未保存原文件（在保存原文件之前导入），无法重新读取：请重新上传。",
+                level=messages.ERROR,
+            )
+            return
+        reread_job_create(document=document, context=context, created_by=request.user)
+        jobs = reverse("admin:documents_ingestjob_changelist")
+        self.message_user(
+            request,
+            format_html(
+                '已将 {} 加入后台队列，将按当前词表重新读取；文档页显示进度，结果见<a href="{}">导入任务</a>。',
+                document.name,
+                jobs,
+            ),
+        )
 
     def save_model(self, request: HttpRequest, obj: Document, form: Any, change: bool) -> None:
         """The context fields are written by the re-ingest they start, not by the form."""
@@ -268,7 +280,19 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
         if document is not None:
             counts = document_review_counts(document_id=document.pk, cleared=user_cleared(request.user))
             queue = f"{reverse('admin:facts_factmetric_review')}?document={document.pk}"
-            extra_context = {**(extra_context or {}), "review": {**counts, "queue": queue}}
+            running = list(document_jobs_open(document))
+            offer = bool(document.issuer_proposed) and not document.issuer and not running
+            if offer and request.user.has_perm("facts.add_entity"):
+                extra_context = {
+                    **(extra_context or {}),
+                    "proposal": IssuerProposal.from_dict(document.issuer_proposed),
+                }
+            extra_context = {
+                **(extra_context or {}),
+                "review": {**counts, "queue": queue},
+                "jobs_open": running,
+                "refresh_seconds": JOBS_REFRESH if running else 0,
+            }
         return super().change_view(request, object_id, form_url, extra_context)
 
     def reingest_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
@@ -278,12 +302,26 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
         self._reingest(request, document)
         return redirect("admin:documents_document_change", document.pk)
 
+    def company_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """Add the report's issuer to the glossary (`company_admin`), for a curator who may add entities."""
+        document = self.get_object(request, object_id)
+        allowed = request.user.has_perm("facts.add_entity") and request.user.has_perm("facts.add_alias")
+        if document is None or not allowed or not self.has_change_permission(request, document):
+            return redirect("admin:documents_document_changelist")
+        context = {**self.admin_site.each_context(request), "opts": self.model._meta, "original": document}
+        return company_create_view(request, document, context)
+
     def delete_model(self, request: HttpRequest, obj: Document) -> None:
         document_delete(document=obj)
 
     def get_urls(self) -> list[Any]:
         return [
             path("upload/", self.admin_site.admin_view(self.upload_view), name="documents_document_upload"),
+            path(
+                "<path:object_id>/company/",
+                self.admin_site.admin_view(self.company_view),
+                name="documents_document_company",
+            ),
             path(
                 "<path:object_id>/reingest/",
                 self.admin_site.admin_view(self.reingest_view),

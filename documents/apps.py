@@ -1,6 +1,7 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class DocumentsConfig(AppConfig):
     name = "documents"
-    verbose_name = "文档 Documents"
+    verbose_name = gettext_lazy("Documents")

@@ -14,7 +14,8 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from .models import IngestJob
+from .models import Document, IngestJob
+from .services import ContextChoice
 from .tasks import ingest_job_run, worker_name
 
 
@@ -42,6 +43,35 @@ def ingest_job_create(
     _enqueue(job)
     job.refresh_from_db()
     return job
+
+
+def reread_job_create(*, document: Document, context: ContextChoice | None = None, created_by: Any = None) -> IngestJob:
+    """Queue `document` to be read again from its stored file, with the current glossary and
+    `context` (what a curator set); returns at once. The document stays as it is until the job
+    commits its new reading, all at once."""
+    given = context.given() if context is not None else {}
+    job = IngestJob.objects.create(
+        kind=IngestJob.Kind.REREAD,
+        name=document.name[:255],
+        data=b"",
+        sensitivity=document.sensitivity,
+        document=document,
+        created_by=created_by,
+        issuer=given.get("issuer", ""),
+        report_type=given.get("report_type", ""),
+        report_period=given.get("period", ""),
+        context=context.as_dict() if context is not None else {},
+    )
+    _enqueue(job)
+    job.refresh_from_db()
+    return job
+
+
+def document_jobs_open(document: Document) -> QuerySet[IngestJob]:
+    """The jobs queued or running for `document`, newest first."""
+    return IngestJob.objects.filter(
+        document=document, status__in=[IngestJob.Status.QUEUED, IngestJob.Status.RUNNING]
+    ).order_by("-created_at")
 
 
 def _enqueue(job: IngestJob) -> None:

@@ -37,6 +37,9 @@ class Document(models.Model):
     report_type = models.CharField(max_length=12, blank=True, choices=[(t, t) for t in REPORT_TYPES])
     report_period = models.CharField(max_length=16, blank=True)
     context_evidence = models.TextField(blank=True)
+    # An issuer the glossary does not hold, as the document introduces it (`IssuerProposal.as_dict`:
+    # names, stock code, a proposed code, year-end month, currency); empty once an entity is its issuer.
+    issuer_proposed = models.JSONField(default=dict, blank=True)
     # What a curator set by hand (`issuer`, `report_type`, `period`, and `by`: who): it wins over
     # what the document says, at this ingestion and every later one.
     context_set = models.JSONField(default=dict, blank=True)
@@ -59,7 +62,7 @@ class DocumentFile(models.Model):
 
 
 class IngestJob(models.Model):
-    """One upload on its way through the background ingestion pipeline."""
+    """One upload, or one document read again, on its way through the background pipeline."""
 
     # A job is RESTRICTED when its upload was declared so or its document was classified so.
     RESTRICTED_LOOKUPS = ("sensitivity", "document__sensitivity")
@@ -70,7 +73,12 @@ class IngestJob(models.Model):
         DONE = "done", "done"
         FAILED = "failed", "failed"
 
+    class Kind(models.TextChoices):
+        UPLOAD = "upload", "upload"
+        REREAD = "reread", "reread"  # a stored document read again (`document`), with `context`
+
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.UPLOAD)
     name = models.CharField(max_length=255)
     data = models.BinaryField(editable=False)
     sensitivity = models.CharField(max_length=12, blank=True)
@@ -78,6 +86,8 @@ class IngestJob(models.Model):
     issuer = models.CharField(max_length=64, blank=True)
     report_type = models.CharField(max_length=12, blank=True)
     report_period = models.CharField(max_length=16, blank=True)
+    # A re-read's curator context (`ContextChoice`: the fields given, who, the fields cleared).
+    context = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     progress = models.PositiveSmallIntegerField(default=0)
     message = models.TextField(blank=True)  # in English, for the API and logs

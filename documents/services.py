@@ -85,6 +85,16 @@ class ContextChoice:
         said = {"issuer": self.issuer, "report_type": self.report_type, "period": self.period}
         return {key: value.strip() for key, value in said.items() if value and value.strip()}
 
+    def as_dict(self) -> dict[str, Any]:
+        """What a queued re-read keeps (`context_choice_read` reads it back)."""
+        return {**self.given(), "by": self.by, "cleared": sorted(self.cleared)}
+
+
+def context_choice_read(stored: dict[str, Any]) -> ContextChoice:
+    """A `ContextChoice` from `ContextChoice.as_dict`."""
+    said = {key: str(stored.get(key) or "") for key in ("issuer", "report_type", "period", "by")}
+    return ContextChoice(**said, cleared=frozenset(str(field) for field in stored.get("cleared") or ()))
+
 
 def _year_end_proposed(read: Any, issuer: str | None, glossary: Any) -> list[IngestWarning]:
     """The cover's `For the fiscal year ended May 31, 2019`, when the glossary sets no year-end
@@ -226,6 +236,8 @@ def document_ingest(
         document.issuer, document.report_type = issuer_code or "", report_type or ""
         document.report_period = period.label if period else ""
         document.context_evidence, document.context_set = evidence, hand
+        proposed = read.proposed if not issuer_code else None
+        document.issuer_proposed = proposed.as_dict() if proposed is not None else {}
         if uploaded_by is not None and getattr(uploaded_by, "is_authenticated", False):
             document.uploaded_by = uploaded_by
         document.full_clean()
@@ -252,15 +264,22 @@ def _context_apply(read: Any, hand: dict[str, str]) -> tuple[str | None, str | N
     return hand.get("issuer") or read.issuer, report_type, period, evidence.strip("; ")
 
 
-def document_reingest(*, document: Document, context: ContextChoice | None = None) -> DocumentOutcome:
+def document_reingest(
+    *, document: Document, context: ContextChoice | None = None, progress: Progress | None = None
+) -> DocumentOutcome:
     """Read a document again from its stored bytes, with the current glossary and what a curator
     set by hand (`context`); all or nothing. A cell's reviewed decision stays while it gives the
-    same value (`facts_replace`)."""
+    same value (`facts_replace`). Run by the background worker (`documents.jobs.reread_job_create`)."""
     data = DocumentFile.objects.filter(document=document).values_list("data", flat=True).first()
     if data is None:
         raise IngestError(f"{document.name}: its file is not stored (ingested before files were kept); upload it again")
     return document_ingest(
-        name=document.name, data=bytes(data), sensitivity=document.sensitivity, context=context, force=True
+        name=document.name,
+        data=bytes(data),
+        sensitivity=document.sensitivity,
+        context=context,
+        force=True,
+        progress=progress,
     )
 
 

@@ -13,7 +13,15 @@ from django.tasks import task
 from django.utils import timezone
 
 from .models import IngestJob
-from .services import ContextChoice, IngestError, document_ingest
+from .services import (
+    ContextChoice,
+    DocumentOutcome,
+    IngestError,
+    Progress,
+    context_choice_read,
+    document_ingest,
+    document_reingest,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -21,6 +29,29 @@ logger = logging.getLogger(__name__)
 @task()
 def ingest_job_run(job_id: str) -> str:
     return str(ingest_job_execute(job_id).status)
+
+
+def _run(job: IngestJob, progress: Progress) -> DocumentOutcome:
+    """An upload through the pipeline, or a stored document read again."""
+    if job.kind == IngestJob.Kind.REREAD:
+        if job.document is None:
+            raise IngestError("the document was deleted before it could be read again; nothing was written")
+        context = context_choice_read(job.context) if job.context else None
+        return document_reingest(document=job.document, context=context, progress=progress)
+    choice = ContextChoice(
+        issuer=job.issuer,
+        report_type=job.report_type,
+        period=job.report_period,
+        by=job.created_by.get_username() if job.created_by else "",
+    )
+    return document_ingest(
+        name=job.name,
+        data=bytes(job.data),
+        sensitivity=job.sensitivity or None,
+        uploaded_by=job.created_by,
+        progress=progress,
+        context=choice if choice.given() else None,
+    )
 
 
 def worker_name() -> str:
@@ -42,21 +73,8 @@ def ingest_job_execute(job_id: str) -> IngestJob:
     def progress(percent: int) -> None:
         IngestJob.objects.filter(pk=job.pk).update(progress=percent)
 
-    choice = ContextChoice(
-        issuer=job.issuer,
-        report_type=job.report_type,
-        period=job.report_period,
-        by=job.created_by.get_username() if job.created_by else "",
-    )
     try:
-        outcome = document_ingest(
-            name=job.name,
-            data=bytes(job.data),
-            sensitivity=job.sensitivity or None,
-            uploaded_by=job.created_by,
-            progress=progress,
-            context=choice if choice.given() else None,
-        )
+        outcome = _run(job, progress)
     except IngestError as error:
         job.status, job.message, job.progress = IngestJob.Status.FAILED, str(error), 100
     except DatabaseError:

@@ -1,19 +1,34 @@
 """Curator admin for the glossary: entities, metrics (with a "try it" preview of a metric's
-formula over real facts), channels, units, aliases and the company profile."""
+formula over real facts), channels, units, aliases and the company profile, and the glossary CSV's
+import (a preview, then confirm) and export."""
 
 from __future__ import annotations
 
+import base64
+import binascii
+import csv
+import hashlib
+from collections import Counter
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
+from django.contrib.auth import get_permission_codename
+from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Model
 from django.forms.models import BaseInlineFormSet
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.defaultfilters import filesizeformat
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
 
 from common.access import user_cleared
 from core.engine import UNIT_PCT, CannotCompute, number_display
@@ -22,7 +37,20 @@ from core.model.types import FactRecord, Period, SubTask
 
 from .models import Alias, Channel, CompanyProfile, Entity, Metric, Unit
 from .selectors import FormulaPreview, formula_preview, glossary_snapshot
-from .services import ALIAS_TARGETS, alias_conflict, alias_create, facts_sign_apply, metric_formula_problems
+from .services import (
+    ALIAS_TARGETS,
+    GlossaryPlanChanged,
+    GlossaryReport,
+    GlossaryRows,
+    ImportAborted,
+    alias_conflict,
+    alias_create,
+    facts_sign_apply,
+    glossary_export,
+    glossary_import,
+    glossary_rows_parse,
+    metric_formula_problems,
+)
 
 
 class AliasForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -56,12 +84,280 @@ class AliasInline(admin.TabularInline):  # type: ignore[type-arg]
     extra = 1
 
 
+# A file's base64 in the confirm form must stay under DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB by default).
+GLOSSARY_UPLOAD_MAX_BYTES = 1024 * 1024
+GLOSSARY_PREVIEW_MAX_AGE = 3600  # seconds
+_CONFIRM_SALT = "facts.glossary_admin.import_confirm"
+_GLOSSARY_MODELS: tuple[type[Model], ...] = (Entity, Metric, Channel, Alias)
+
+
+def _import_allowed(user: Any) -> bool:
+    """An import adds and changes entities, metrics, channels and aliases: the user must be allowed all."""
+    return all(
+        user.has_perm(f"facts.{get_permission_codename(action, model._meta)}")
+        for model in _GLOSSARY_MODELS
+        for action in ("add", "change")
+    )
+
+
+def _export_allowed(user: Any) -> bool:
+    """The user may view (or change) entities, metrics, channels and aliases."""
+    return all(
+        any(user.has_perm(f"facts.{get_permission_codename(action, model._meta)}") for action in ("view", "change"))
+        for model in _GLOSSARY_MODELS
+    )
+
+
+@dataclass(frozen=True)
+class GlossaryUpload:
+    """An uploaded glossary CSV: its bytes (carried to the confirm step) and its numbered rows."""
+
+    content: bytes
+    rows: GlossaryRows
+
+
+def _upload_read(content: bytes) -> GlossaryUpload:
+    """The upload with its rows, or a `ValidationError` saying why the file cannot be read."""
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValidationError(
+            gettext("The file is not UTF-8 text. Save it as “CSV UTF-8” and upload it again.")
+        ) from None
+    if "\x00" in text:
+        raise ValidationError(gettext("The file holds NUL characters: it is not a CSV text file."))
+    if not text.strip():
+        raise ValidationError(gettext("The file is empty."))
+    try:
+        rows = glossary_rows_parse(text)
+    except ImportAborted as aborted:
+        raise ValidationError(aborted.errors) from None
+    except csv.Error as error:
+        raise ValidationError(gettext("The file cannot be read as CSV: %(error)s") % {"error": error}) from None
+    if not rows:
+        raise ValidationError(gettext("The file has a header but no rows."))
+    return GlossaryUpload(content, rows)
+
+
+class GlossaryUploadForm(forms.Form):
+    file = forms.FileField(
+        label=gettext_lazy("Glossary CSV file"), widget=forms.FileInput(attrs={"accept": ".csv,text/csv"})
+    )
+
+    def clean_file(self) -> GlossaryUpload:
+        upload = self.cleaned_data["file"]
+        if upload.size > GLOSSARY_UPLOAD_MAX_BYTES:
+            raise ValidationError(
+                gettext("The file is %(size)s, over the %(limit)s the admin imports. Split it, or use %(command)s.")
+                % {
+                    "size": filesizeformat(upload.size),
+                    "limit": filesizeformat(GLOSSARY_UPLOAD_MAX_BYTES),
+                    "command": "manage.py import_glossary",
+                }
+            )
+        return _upload_read(upload.read())
+
+
+def _sha256(content: bytes) -> str:
+    return hashlib.sha256(content).hexdigest()
+
+
+class GlossaryConfirmForm(forms.Form):
+    """A previewed file, carried to the confirm step: its bytes in base64 (a hidden field keeps them
+    byte for byte) and a signed token of their hash and the preview's `GlossaryReport.digest`."""
+
+    content = forms.CharField(widget=forms.HiddenInput)
+    token = forms.CharField(widget=forms.HiddenInput)
+
+    @classmethod
+    def for_preview(cls, *, upload: GlossaryUpload, report: GlossaryReport) -> GlossaryConfirmForm:
+        token = signing.TimestampSigner(salt=_CONFIRM_SALT).sign(f"{_sha256(upload.content)}:{report.digest}")
+        return cls(initial={"content": base64.b64encode(upload.content).decode("ascii"), "token": token})
+
+    def clean(self) -> dict[str, Any]:
+        """Adds `upload` and `digest`: the file exactly as previewed and what the preview showed."""
+        cleaned = super().clean()
+        if self.errors:
+            raise ValidationError(gettext("The preview was not sent back whole. Upload the file again."))
+        altered = ValidationError(gettext("The preview was altered after it was made. Upload the file again."))
+        try:
+            content = base64.b64decode(cleaned["content"], validate=True)
+            signed = signing.TimestampSigner(salt=_CONFIRM_SALT).unsign(
+                cleaned["token"], max_age=GLOSSARY_PREVIEW_MAX_AGE
+            )
+        except signing.SignatureExpired:
+            raise ValidationError(gettext("The preview is more than an hour old. Upload the file again.")) from None
+        except (binascii.Error, signing.BadSignature):
+            raise altered from None
+        content_hash, _, digest = signed.partition(":")
+        if content_hash != _sha256(content):
+            raise altered
+        cleaned["upload"] = _upload_read(content)
+        cleaned["digest"] = digest
+        return cleaned
+
+
+def _tally(report: GlossaryReport) -> dict[str, int]:
+    """Codes created, updated and unchanged, aliases added and facts converted, as the rows say."""
+    actions = Counter({(row.kind, row.code): row.action for row in report.rows}.values())
+    return {
+        "created": actions["created"],
+        "updated": actions["updated"],
+        "unchanged": actions["unchanged"],
+        "aliases_added": sum(row.alias_added for row in report.rows),
+        "facts_converted": report.facts_converted,
+    }
+
+
+class GlossaryCsvAdmin:
+    """Mixed into the entity admin: the glossary CSV's import (upload, preview, confirm) and export,
+    listed in the facts app on the admin index and sidebar."""
+
+    admin_site: admin.AdminSite
+    model: type[Entity]
+
+    def glossary_csv_urls(self) -> list[Any]:
+        view = self.admin_site.admin_view
+        return [
+            path("glossary/import/", view(self.glossary_import_view), name="facts_glossary_import"),
+            path(
+                "glossary/import/confirm/",
+                view(require_POST(self.glossary_import_confirm)),
+                name="facts_glossary_import_confirm",
+            ),
+            path("glossary/export/", view(require_GET(self.glossary_export_view)), name="facts_glossary_export"),
+        ]
+
+    def index_entries(self, request: HttpRequest) -> list[dict[str, Any]]:
+        """The import and the export, each for a user allowed it (`ragspine_site.admin_site`)."""
+        entries = []
+        if _import_allowed(request.user):
+            entries.append(_index_entry(gettext("Import glossary CSV"), "import", view_only=False))
+        if _export_allowed(request.user):
+            entries.append(_index_entry(gettext("Export glossary CSV"), "export", view_only=True))
+        return entries
+
+    def glossary_import_view(self, request: HttpRequest) -> HttpResponse:
+        """The upload form; a file posted to it is previewed, row by row, and nothing is written."""
+        if not _import_allowed(request.user):
+            raise PermissionDenied
+        form = GlossaryUploadForm(request.POST, request.FILES) if request.method == "POST" else GlossaryUploadForm()
+        if form.is_valid():
+            upload: GlossaryUpload = form.cleaned_data["file"]
+            try:
+                report = glossary_import(rows=upload.rows, dry_run=True)
+            except ImportAborted as aborted:
+                return self._glossary_refused(request, aborted)
+            return self._glossary_preview(request, upload, report)
+        return self._glossary_page(request, "import", {"form": form})
+
+    def glossary_import_confirm(self, request: HttpRequest) -> HttpResponse:
+        """The previewed file imported, if the import does exactly what the preview showed;
+        otherwise nothing is written and the page says what the import would do now."""
+        if not _import_allowed(request.user):
+            raise PermissionDenied
+        form = GlossaryConfirmForm(request.POST)
+        if not form.is_valid():
+            return self._glossary_page(
+                request, "import", {"form": GlossaryUploadForm(), "problems": form.non_field_errors()}
+            )
+        upload: GlossaryUpload = form.cleaned_data["upload"]
+        changed = gettext(
+            "The glossary changed after the preview, so nothing was imported. This is what the import would do now."
+        )
+        try:
+            report = glossary_import(rows=upload.rows, expected=form.cleaned_data["digest"])
+        except GlossaryPlanChanged as plan_changed:
+            return self._glossary_preview(request, upload, plan_changed.report, notice=changed)
+        except ImportAborted as aborted:
+            return self._glossary_refused(request, aborted, notice=changed)
+        messages.success(request, _imported_message(report))
+        return redirect("admin:facts_entity_changelist")
+
+    def glossary_export_view(self, request: HttpRequest) -> HttpResponse:
+        """The glossary as a CSV download (UTF-8 with a BOM, which spreadsheets need), as the import reads it."""
+        if not _export_allowed(request.user):
+            raise PermissionDenied
+        response = HttpResponse(glossary_export().encode("utf-8-sig"), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="glossary-{timezone.localdate():%Y-%m-%d}.csv"'
+        return response
+
+    def _glossary_preview(
+        self, request: HttpRequest, upload: GlossaryUpload, report: GlossaryReport, notice: str = ""
+    ) -> HttpResponse:
+        tally = _tally(report)
+        changes = tally["created"] or tally["updated"] or tally["aliases_added"]
+        confirm = GlossaryConfirmForm.for_preview(upload=upload, report=report) if changes else None
+        context = {"rows": report.rows, "tally": tally, "confirm": confirm, "notice": notice}
+        return self._glossary_page(request, "preview", context)
+
+    def _glossary_refused(self, request: HttpRequest, aborted: ImportAborted, notice: str = "") -> HttpResponse:
+        context = {
+            "errors": aborted.errors,
+            "error_total": aborted.total_errors,
+            "errors_unshown": aborted.total_errors - len(aborted.errors),
+            "notice": notice,
+        }
+        return self._glossary_page(request, "preview", context)
+
+    def _glossary_page(self, request: HttpRequest, template: str, context: dict[str, Any]) -> TemplateResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": gettext("Import glossary CSV"),
+            "export_allowed": _export_allowed(request.user),
+            **context,
+        }
+        return TemplateResponse(request, f"admin/facts/glossary/{template}.html", context)
+
+
+def _index_entry(name: str, page: str, *, view_only: bool) -> dict[str, Any]:
+    """An entry shaped like the app list's own, for the `import` or the `export` page."""
+    return {
+        "name": name,
+        "object_name": f"Glossary{page.capitalize()}",
+        "admin_url": reverse(f"admin:facts_glossary_{page}"),
+        "add_url": None,
+        "view_only": view_only,
+        "perms": {"view": True, "change": not view_only},
+    }
+
+
+def _imported_message(report: GlossaryReport) -> str:
+    tally = _tally(report)
+    message = (
+        gettext(
+            "Glossary imported: %(created)d code(s) created, %(updated)d updated, %(aliases_added)d alias(es) added."
+        )
+        % tally
+    )
+    if tally["facts_converted"]:
+        message += " " + gettext("%(facts_converted)d fact(s) converted to a new sign convention.") % tally
+    return message
+
+
+class GlossaryCsvLinks:
+    """Mixed into the glossary's change lists: links to import and export the glossary CSV."""
+
+    change_list_template = "admin/facts/glossary/change_list.html"
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        links = {
+            "glossary_import_allowed": _import_allowed(request.user),
+            "glossary_export_allowed": _export_allowed(request.user),
+        }
+        return super().changelist_view(request, {**(extra_context or {}), **links})  # type: ignore[misc]
+
+
 @admin.register(Entity)
-class EntityAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class EntityAdmin(GlossaryCsvLinks, GlossaryCsvAdmin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["code", "name", "kind", "parent", "geography", "year_end_month", "currency"]
     list_filter = ["kind", "year_end_month", "currency"]
     search_fields = ["code", "name", "aliases__text"]
     inlines = [AliasInline]
+
+    def get_urls(self) -> list[Any]:
+        return [*self.glossary_csv_urls(), *super().get_urls()]
 
 
 class MetricForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -167,7 +463,7 @@ def _preview_shown(preview: FormulaPreview) -> dict[str, Any]:
 
 
 @admin.register(Metric)
-class MetricAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class MetricAdmin(GlossaryCsvLinks, admin.ModelAdmin):  # type: ignore[type-arg]
     form = MetricForm
     list_display = ["code", "name", "unit", "aggregation", "sign", "formula"]
     list_filter = ["sign"]
@@ -232,7 +528,7 @@ class MetricAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Channel)
-class ChannelAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ChannelAdmin(GlossaryCsvLinks, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["code", "name"]
     inlines = [AliasInline]
 
@@ -243,7 +539,7 @@ class UnitAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Alias)
-class AliasAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class AliasAdmin(GlossaryCsvLinks, admin.ModelAdmin):  # type: ignore[type-arg]
     form = AliasForm
     list_display = ["text", "kind", "entity", "metric", "channel"]
     list_filter = ["kind"]

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from core.glossary import alias_key
 from core.model.fx import RATE_AVERAGE, RATE_CLOSING
@@ -385,13 +385,7 @@ class FactMetric(models.Model):
             return
         missing = [name for name in ("metric", "entity", "unit") if getattr(self, f"{name}_id") is None]
         if missing:
-            hint = f"add the alias it suggests, '{self.suggested_alias}', and " if self.suggested_alias else ""
-            raise ValidationError(
-                {
-                    "review_status": f"Cannot approve: the fact has no {', '.join(missing)}. "
-                    f"In the glossary, {hint}re-ingest its document; or reject it."
-                }
-            )
+            raise ValidationError({"review_status": " ".join(self._lacking(name) for name in missing)})
         key = ("entity_id", "metric_id", "period_type", "period", "channel_id")
         holder = (
             FactMetric.objects.filter(review_status=self.Review.APPROVED, **{f: getattr(self, f) for f in key})
@@ -399,13 +393,32 @@ class FactMetric(models.Model):
             .first()
         )
         if holder is not None:
-            raise ValidationError(
-                {
-                    "review_status": f"Cannot approve: {self.entity_id} {self.metric_id} {self.period_label} "
-                    f"{self.channel_id} already has an approved fact: {holder.value} {holder.unit_id} from "
-                    f"{holder.source_doc} {holder.locator}. Reject the one that is wrong, then approve the other."
-                }
+            said = gettext(
+                "Cannot approve: %(key)s already has an approved fact: %(value)s %(unit)s from %(source)s %(place)s. "
+                "Reject the one that is wrong, then approve the other."
             )
+            key_said = f"{self.entity_id} {self.metric_id} {self.period_label} {self.channel_id}"
+            place = {
+                "value": holder.value,
+                "unit": holder.unit_id,
+                "source": holder.source_doc,
+                "place": holder.locator,
+            }
+            raise ValidationError({"review_status": said % {"key": key_said, **place}})
+
+    def _lacking(self, part: str) -> str:
+        """Why a fact without `part` cannot be approved, and what to do."""
+        if part == "entity":
+            return gettext(
+                "Cannot approve: the fact has no company. Create its company from its document's page "
+                "(the review queue offers it when the report names one), or reject the fact."
+            )
+        if part == "metric":
+            return gettext(
+                "Cannot approve: the fact has no metric. Give its row label '%(label)s' a metric in the review "
+                "queue, or reject the fact."
+            ) % {"label": self.suggested_alias or "?"}
+        return gettext("Cannot approve: the fact has no unit. Correct it in the review queue, or reject the fact.")
 
     def __str__(self) -> str:
         return f"{self.entity_id} {self.metric_id} {self.period_label} {self.channel_id} = {self.value}"
@@ -413,7 +426,9 @@ class FactMetric(models.Model):
 
 class FactDispute(models.Model):
     """An analyst's "this figure is wrong": a note on one fact, waiting in the curator's
-    review queue beside it until a curator resolves it."""
+    review queue beside it until a curator settles it: corrects the figure, confirms it or
+    rejects the fact (`facts.services.disputes.disputes_settle`). `resolved` is an older
+    outcome that says none of the three (the dispute list's bulk action)."""
 
     # A dispute is as sensitive as its fact, which is as sensitive as its document.
     SENSITIVITY_LOOKUPS = ("fact__sensitivity", "fact__document__sensitivity")
@@ -421,6 +436,9 @@ class FactDispute(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", "open"
         RESOLVED = "resolved", "resolved"
+        CORRECTED = "corrected", "corrected"
+        CONFIRMED = "confirmed", "confirmed"
+        REJECTED = "rejected", "rejected"
 
     fact = models.ForeignKey(FactMetric, on_delete=models.CASCADE, related_name="disputes")
     note = models.TextField(max_length=2000)
@@ -434,6 +452,10 @@ class FactDispute(models.Model):
     )
     resolved_at = models.DateTimeField(null=True, blank=True)
     resolution = models.CharField(max_length=255, blank=True)
+    # The figure as it stood when the dispute was settled, and the one a correction gave it: the
+    # analyst is told both, whatever the fact says later.
+    value_disputed = ExactDecimalField(null=True, blank=True)
+    value_corrected = ExactDecimalField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -2,7 +2,9 @@
 candidates grouped by company × metric × period × channel (a label the glossary does not know is
 its own group), groups with a metric first, each candidate with its value, statement (合并 /
 母公司), reason, locator and document; and the actions on a group or on every candidate a page
-shows, each one service call, atomic and logged as an admin change."""
+shows, each one service call, atomic and logged as an admin change. Above the candidates, the
+figures analysts disputed (`#disputes`), each with its open disputes and the three ways to settle
+them: correct the figure, confirm it or reject the fact."""
 
 from __future__ import annotations
 
@@ -16,20 +18,25 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
+from common.access import user_cleared
+
 from .concepts import metrics_of_concept
-from .models import FactMetric, Metric
+from .models import FactDispute, FactMetric, Metric
 from .reasons import PARENT_STATEMENT, reason_kinds, reason_shown
-from .review_forms import FactsForm, KeySetForm, LabelAliasForm, LabelMetricForm, QueueFilterForm
-from .selectors import glossary_snapshot
+from .review_forms import DisputeSettleForm, FactsForm, KeySetForm, LabelAliasForm, LabelMetricForm, QueueFilterForm
+from .selectors import disputes_open, glossary_snapshot
 from .services import fact_choose, facts_key_set, facts_reject, label_alias_add, label_metric_create
+from .services.disputes import disputes_settle
 
 GROUPS_PAGE = 300  # candidates per page; a group cut by the page goes on on the next one
 CLOSEST_SHOWN = 3  # same-concept metrics offered as one-click choices for a label
+DISPUTES_SHOWN = 500  # open disputes on the page, oldest first; the dispute list holds them all
 # Groups with a metric first on every database (SQLite puts NULL first, PostgreSQL last).
 _GROUP_ORDER = (
     F("metric_id").asc(nulls_last=True),
@@ -41,6 +48,12 @@ _GROUP_ORDER = (
     "channel_id",
     "pk",
 )
+
+
+# A label given a metric: the queue then shows its candidates waiting with it, whatever reason
+# the curator had filtered them by (the unknown label is no longer theirs).
+LABEL_GIVEN = ("reason",)
+NEWCOMERS_SHOWN = 5
 
 
 class ReviewQueueAdmin:
@@ -58,6 +71,7 @@ class ReviewQueueAdmin:
             path("review/alias/", view(require_POST(self.review_alias)), name="facts_factmetric_review_alias"),
             path("review/reject/", view(require_POST(self.review_reject)), name="facts_factmetric_review_reject"),
             path("review/metric/", view(require_POST(self.review_metric)), name="facts_factmetric_review_metric"),
+            path("review/dispute/", view(require_POST(self.review_dispute)), name="facts_factmetric_review_dispute"),
         ]
 
     def index_entries(self, request: HttpRequest) -> list[dict[str, Any]]:
@@ -66,9 +80,9 @@ class ReviewQueueAdmin:
         if not self.has_view_permission(request):  # type: ignore[attr-defined]
             return []
         waiting = self._candidates(request).count()
-        return [
+        entries = [
             {
-                "name": f"审核队列 · Review queue（{waiting}）",
+                "name": gettext("Review queue (%(count)s)") % {"count": waiting},
                 "object_name": "ReviewQueue",
                 "admin_url": reverse("admin:facts_factmetric_review"),
                 "add_url": None,
@@ -76,6 +90,57 @@ class ReviewQueueAdmin:
                 "perms": {"view": True},
             }
         ]
+        if request.user.has_perm("facts.view_factdispute"):
+            disputed = self._disputes(request).count()
+            entries.append(
+                {
+                    "name": gettext("Disputed figures (%(count)s open)") % {"count": disputed},
+                    "object_name": "OpenDisputes",
+                    "admin_url": reverse("admin:facts_factmetric_review") + "#disputes",
+                    "add_url": None,
+                    "view_only": not self._settle_allowed(request),
+                    "perms": {"view": True},
+                }
+            )
+        return entries
+
+    def _newcomers(self, request: HttpRequest) -> list[dict[str, Any]]:
+        """Documents whose candidates wait without a company because the glossary lacks their
+        issuer, with what each report says of it: the documents app offers to create it."""
+        if not request.user.has_perm("facts.add_entity"):
+            return []
+        rows = (
+            self._candidates(request)
+            .filter(entity__isnull=True, document__isnull=False, document__issuer="")
+            .values_list("document_id", "source_doc", "document__issuer_proposed")
+            .order_by("document_id")
+            .distinct()[:NEWCOMERS_SHOWN]
+        )
+        return [
+            {"document": pk, "name": name, "company": said.get("full_name") or said.get("short_name")}
+            for pk, name, said in rows
+            if said
+        ]
+
+    def _disputes(self, request: HttpRequest) -> QuerySet[FactDispute]:
+        """The open disputes this curator may see: none on a figure hidden from them."""
+        return disputes_open(cleared=user_cleared(request.user))
+
+    def _settle_allowed(self, request: HttpRequest) -> bool:
+        return bool(
+            self.has_change_permission(request)  # type: ignore[attr-defined]
+            and request.user.has_perm("facts.change_factdispute")
+        )
+
+    def _dispute_groups(self, request: HttpRequest) -> list[dict[str, Any]]:
+        """The open disputes, one group per fact, the fact first disputed first."""
+        if not request.user.has_perm("facts.view_factdispute"):
+            return []
+        shown = self._disputes(request).select_related("fact__entity", "fact__metric")[:DISPUTES_SHOWN]
+        groups: dict[int, dict[str, Any]] = {}
+        for dispute in shown:
+            groups.setdefault(dispute.fact_id, {"fact": dispute.fact, "disputes": []})["disputes"].append(dispute)
+        return list(groups.values())
 
     def _candidates(self, request: HttpRequest) -> QuerySet[FactMetric]:
         visible: QuerySet[FactMetric] = self.get_queryset(request)  # type: ignore[attr-defined]
@@ -128,7 +193,7 @@ class ReviewQueueAdmin:
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
-            "title": "审核队列 · Review queue",
+            "title": gettext("Review queue"),
             "filters": filters,
             "groups": groups,
             "page": page,
@@ -142,7 +207,16 @@ class ReviewQueueAdmin:
             "shown_ids": [fact.pk for fact in page.object_list],
             "entity_names": [(e.code, e.name) for e in glossary.in_scope_entities()[:500]],
         }
-        return TemplateResponse(request, "admin/facts/factmetric/review.html", context)
+        context["newcomers"] = self._newcomers(request)
+        disputes_seen = request.user.has_perm("facts.view_factdispute")
+        context |= {
+            "disputes_seen": disputes_seen,
+            "dispute_groups": self._dispute_groups(request),
+            "disputes_open": self._disputes(request).count() if disputes_seen else 0,
+            "disputes_shown": DISPUTES_SHOWN,
+            "disputes_settle": self._settle_allowed(request),
+        }
+        return TemplateResponse(request, "admin/facts/factmetric/review_with_disputes.html", context)
 
     def review_choose(self, request: HttpRequest) -> HttpResponse:
         self._change_allowed(request)
@@ -213,7 +287,7 @@ class ReviewQueueAdmin:
                 f"Alias added; {len(reread)} waiting candidates now have the metric and wait for approval."
             )
 
-        return self._act(request, act)
+        return self._act(request, act, unfiltered=LABEL_GIVEN)
 
     def review_reject(self, request: HttpRequest) -> HttpResponse:
         """Reject the selected candidates of a group, or every candidate the page showed."""
@@ -257,14 +331,39 @@ class ReviewQueueAdmin:
                 f"{len(reread)} waiting candidates now have it and wait for approval."
             )
 
+        return self._act(request, act, unfiltered=LABEL_GIVEN)
+
+    def review_dispute(self, request: HttpRequest) -> HttpResponse:
+        """Settle the open disputes on one figure: correct it, confirm it or reject the fact."""
+        if not self._settle_allowed(request):
+            raise PermissionDenied
+        form = DisputeSettleForm(request.POST)
+        if not form.is_valid():
+            return self._form_refused(request, form)
+        data = form.cleaned_data
+
+        def act() -> str:
+            fact, settled = disputes_settle(
+                disputes=self._disputes(request),
+                fact_id=data["fact"],
+                outcome=data["outcome"],
+                user=request.user,
+                resolution=data["resolution"],
+                value=data["value"],
+            )
+            said = _settled_said(data["outcome"], before=settled[0].value_disputed, after=fact.value)
+            self.log_change(request, fact, said)  # type: ignore[attr-defined]
+            return said
+
         return self._act(request, act)
 
     def _change_allowed(self, request: HttpRequest) -> None:
         if not self.has_change_permission(request):  # type: ignore[attr-defined]
             raise PermissionDenied
 
-    def _act(self, request: HttpRequest, act: Any) -> HttpResponse:
-        """Run one action and its log entries in one transaction: a refused action writes nothing."""
+    def _act(self, request: HttpRequest, act: Any, *, unfiltered: tuple[str, ...] = ()) -> HttpResponse:
+        """Run one action and its log entries in one transaction: a refused action writes nothing.
+        Done, the queue drops the filters in `unfiltered`."""
         try:
             with transaction.atomic():
                 said = act()
@@ -275,6 +374,8 @@ class ReviewQueueAdmin:
             messages.error(request, "该键刚被他人更改，请刷新后重试 · The key changed meanwhile; reload and try again.")
         else:
             messages.success(request, said)
+            if unfiltered:
+                return self._back(request, drop=unfiltered)
         return self._back(request)
 
     def _form_refused(self, request: HttpRequest, form: forms.Form) -> HttpResponse:
@@ -284,10 +385,22 @@ class ReviewQueueAdmin:
                 messages.error(request, f"{label}: {problem}" if label else problem)
         return self._back(request)
 
-    def _back(self, request: HttpRequest) -> HttpResponse:
-        back = request.POST.get("back", "").replace("\n", "").replace("\r", "")
+    def _back(self, request: HttpRequest, drop: tuple[str, ...] = ()) -> HttpResponse:
+        """The queue as the curator left it, less the filters in `drop`."""
+        back = QueryDict(request.POST.get("back", "").replace("\n", "").replace("\r", ""), mutable=True)
+        for name in drop:
+            back.pop(name, None)
         url = reverse("admin:facts_factmetric_review")
-        return HttpResponseRedirect(f"{url}?{back}" if back else url)
+        return HttpResponseRedirect(f"{url}?{back.urlencode()}" if back else url)
+
+
+def _settled_said(outcome: str, *, before: Any, after: Any) -> str:
+    """What settling a disputed figure did, for the curator's message and the fact's history."""
+    if outcome == FactDispute.Status.CORRECTED:
+        return gettext("Disputed figure corrected from %(before)s to %(after)s.") % {"before": before, "after": after}
+    if outcome == FactDispute.Status.REJECTED:
+        return gettext("Disputed fact rejected: %(before)s answers no more questions.") % {"before": before}
+    return gettext("Disputed figure confirmed: %(before)s stands.") % {"before": before}
 
 
 def _group_key(fact: FactMetric) -> tuple[Any, ...]:

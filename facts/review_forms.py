@@ -1,6 +1,7 @@
 """The review queue's forms: the filters a curator narrows the queue by, and the fields of its
-actions (pick facts, set a key, make a label an alias or a new metric). Each cleans what a
-curator typed into codes and periods, with the error said in Chinese and English."""
+actions (pick facts, set a key, make a label an alias or a new metric, settle a disputed figure).
+Each cleans what a curator typed into codes and periods, with the error said in Chinese and
+English."""
 
 from __future__ import annotations
 
@@ -10,13 +11,15 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy
 
 from core.language.periods import period_parse
 from core.model.types import Period
 
-from .models import FactMetric, Metric
+from .models import FactDispute, FactMetric, Metric
 from .reasons import PARENT_STATEMENT, REASON_KINDS, reason_kind_q
 from .selectors import glossary_snapshot, key_held
+from .services.disputes import OUTCOMES, RESOLUTION_LIMIT
 
 KEY_HELD, KEY_OPEN = "held", "open"
 
@@ -173,6 +176,25 @@ class LabelAliasForm(forms.Form):
             said = f"术语表中没有指标「{given}」· No metric in the glossary is called '{given}' (code, name or alias)."
             raise ValidationError({"metric": said})
         cleaned["metric"] = code
+        return cleaned
+
+
+class DisputeSettleForm(forms.Form):
+    """What a curator does with a disputed figure: correct it (to the figure as its source
+    prints it), confirm it or reject the fact, with a note the analyst reads."""
+
+    fact = forms.IntegerField(widget=forms.HiddenInput)
+    outcome = forms.ChoiceField(choices=[(outcome, outcome) for outcome in OUTCOMES])
+    value = forms.DecimalField(required=False, label=gettext_lazy("Right figure, as the source prints it"))
+    resolution = forms.CharField(
+        required=False, max_length=RESOLUTION_LIMIT, label=gettext_lazy("Note for the analyst")
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        correcting = cleaned.get("outcome") == FactDispute.Status.CORRECTED
+        if correcting and cleaned.get("value") is None and "value" not in self.errors:
+            self.add_error("value", gettext_lazy("Give the right figure to correct it."))
         return cleaned
 
 

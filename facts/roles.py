@@ -22,6 +22,8 @@ ROLES = (ANALYST, CURATOR)
 CURATED_APPS = ("facts", "documents", "faq", "agent", "retrieval")
 # RESTRICTED clearance is granted per user, never through a role.
 RESTRICTED_APP, RESTRICTED_CODENAME = "facts", "can_view_restricted"
+# So is a team lead's reading of the questions asked (`RAGSPINE_LOG_QUESTIONS`).
+PER_USER = ((RESTRICTED_APP, RESTRICTED_CODENAME), ("agent", "view_question_text"))
 
 
 class RoleError(Exception):
@@ -32,15 +34,15 @@ def roles_ensure(*, apps: Any = global_apps) -> tuple[Group, Group]:
     """Create or refresh the `analyst` and `curator` groups (`apps`: a migration's historical apps).
 
     Analysts have no model permission (asking needs a login only); curators have every permission
-    of the curated apps except the clearance."""
+    of the curated apps except those granted per user (`PER_USER`: the clearance, a lead's)."""
     group_model = apps.get_model("auth", "Group")
     permission_model = apps.get_model("auth", "Permission")
     analyst, _ = group_model.objects.get_or_create(name=ANALYST)
     curator, _ = group_model.objects.get_or_create(name=CURATOR)
     analyst.permissions.clear()
-    curated = permission_model.objects.filter(content_type__app_label__in=CURATED_APPS).exclude(
-        content_type__app_label=RESTRICTED_APP, codename=RESTRICTED_CODENAME
-    )
+    curated = permission_model.objects.filter(content_type__app_label__in=CURATED_APPS)
+    for app_label, codename in PER_USER:
+        curated = curated.exclude(content_type__app_label=app_label, codename=codename)
     curator.permissions.set(curated)
     return analyst, curator
 

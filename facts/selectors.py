@@ -6,6 +6,7 @@ import threading
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from typing import Any
 
 from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
@@ -30,7 +31,7 @@ from core.ports import ChangesHead, FiguresHead
 from .changes import changes_head
 from .figures import IN_BATCH, figures_get, figures_head
 from .fx import fx_rate_get
-from .models import Alias, Channel, CompanyProfile, Entity, FactMetric, GlossaryState, Metric, Unit
+from .models import Alias, Channel, CompanyProfile, Entity, FactDispute, FactMetric, GlossaryState, Metric, Unit
 
 _lock = threading.Lock()
 _cached: tuple[str, GlossarySnapshot] | None = None
@@ -409,3 +410,22 @@ class OrmFxRates:
 
     def rate(self, base: str, quote: str, period_type: str, period: str, rate_type: str) -> FxQuote | None:
         return fx_rate_get(base=base, quote=quote, period_type=period_type, period=period, rate_type=rate_type)
+
+
+def dispute_list(*, cleared: bool) -> QuerySet[FactDispute]:
+    """Disputes the caller may see: a dispute is as sensitive as its fact (and its document), so
+    one on a RESTRICTED figure is neither listed nor counted for the uncleared."""
+    disputes = FactDispute.objects.select_related("fact", "fact__document", "created_by", "resolved_by")
+    return visible_to(disputes, cleared=cleared, lookups=FactDispute.SENSITIVITY_LOOKUPS)
+
+
+def disputes_open(*, cleared: bool) -> QuerySet[FactDispute]:
+    """The open disputes the caller may see, oldest first: the curators' to-do."""
+    return dispute_list(cleared=cleared).filter(status=FactDispute.Status.OPEN).order_by("created_at", "pk")
+
+
+def disputes_filed(*, user: Any, cleared: bool) -> QuerySet[FactDispute]:
+    """The disputes `user` filed that they may still see, newest first ("my reports")."""
+    if user is None or not user.is_authenticated:
+        return FactDispute.objects.none()
+    return dispute_list(cleared=cleared).filter(created_by_id=user.pk).order_by("-created_at", "-pk")

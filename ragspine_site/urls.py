@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy
 from drf_spectacular.views import SpectacularAPIView
 
 from agent.api import AskApi, AskStreamApi, HealthApi, ReadyApi
@@ -10,6 +11,10 @@ from faq.api import FaqDetailApi, FaqListApi
 from protocols.chat import ChatCompletionApi, ModelDetailApi, ModelListApi
 from protocols.mcp_http import McpApi
 from retrieval.api import SearchApi
+
+admin.site.site_header = gettext_lazy("RAGSpine administration")
+admin.site.site_title = gettext_lazy("RAGSpine administration")
+admin.site.index_title = gettext_lazy("What curators keep")
 
 api = [
     path("ask", AskApi.as_view(), name="api-ask"),
@@ -41,6 +46,7 @@ urlpatterns = [
     path("turns/<int:index>/feedback", views.feedback, name="feedback"),
     path("turns/<int:index>/facts.csv", views.facts_csv, name="facts-csv"),
     path("disputes", views.dispute, name="dispute"),
+    path("reports", views.reports, name="reports"),
     path("documents/<int:document_id>/", views.document_view, name="document"),
     path("language/<str:code>", views.language_set, name="language"),
     path("admin/", admin.site.urls),

@@ -7,14 +7,21 @@ and line chart (`series_table`), a why's decompositions (`decomposition`), the b
 found facts, the inputs table with each source's place in words (`locator_human`), the sources,
 the banners and the sensitivity of the figures shown. The template, the CSV export and the
 event stream read the panel (or the same typed answer), so what they show agrees.
+
+A figure the analyst said is wrong carries their latest dispute's outcome (`DisputeMark`); the
+same words list their disputes under "my reports" (`dispute_rows`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
+from decimal import Decimal
 from typing import Any
+
+from django.utils.translation import get_language, pgettext
 
 from agent.models import ConversationTurn
 from agent.serialize import Answer, AnswerFact, AnswerSource, answer_from_json
@@ -22,6 +29,7 @@ from core.glossary import GlossarySnapshot
 from core.model.sign import printed_differs, printed_display
 from core.model.types import KIND_BADGES, RESTRICTED, ROUTE_BADGES, AnswerSections, Badge
 from documents.locators import locator_human, locators_in_words
+from facts.models import FactDispute
 
 from .cards import ComputedViews, answer_language_of, computed_cards
 from .charts import chart_bars
@@ -30,6 +38,21 @@ from .labels import answer_language, badge_in, panel_labels, unit_words
 from .say_once import shown_figures, text_once
 from .series import answer_series
 from .series_table import SeriesTable, series_view
+
+# Where a figure was read, as a stored answer and a fact both say it: its document and locator.
+FigurePlace = tuple[int, str]
+
+
+@dataclass(frozen=True)
+class DisputeMark:
+    """The analyst's latest dispute on a figure: its status (`open`, `corrected`, `confirmed`,
+    `rejected`; `resolved` for one settled without an outcome), said in words, the curator's
+    note and the figure a correction gave (every digit, as the inputs table shows figures)."""
+
+    status: str
+    label: str
+    resolution: str
+    corrected: str
 
 
 @dataclass(frozen=True)
@@ -45,6 +68,7 @@ class InputRow:
     shown: str
     printed: str  # as the report printed it, when the sign convention stored the amount
     place: str  # `locator_human`
+    dispute: DisputeMark | None = None  # the analyst said this figure is wrong
 
     @property
     def what(self) -> str:
@@ -89,13 +113,16 @@ class Panel:
         return self.labels["inputs"].format(count=len(self.inputs))
 
 
-def panel_build(turn: ConversationTurn, glossary: GlossarySnapshot) -> Panel:
-    """The panel of one stored turn."""
+def panel_build(
+    turn: ConversationTurn, glossary: GlossarySnapshot, disputes: Mapping[FigurePlace, FactDispute] | None = None
+) -> Panel:
+    """The panel of one stored turn; `disputes`, the analyst's latest dispute on each figure by
+    where it was read (`disputes_latest`), marks the figures they said are wrong."""
     answer = answer_from_json(turn.result)
     language = answer_language_of(answer, turn.question)
     with answer_language(language):
         labels = panel_labels()
-    inputs = tuple(_input_row(f, glossary, language) for f in answer.facts)
+    inputs = tuple(_input_row(f, glossary, language, disputes or {}) for f in answer.facts)
     listed = {row.fact.locator for row in inputs}
     sources = tuple(
         SourceRow(s, locator_human(s.locator, language=language))
@@ -154,8 +181,11 @@ def panel_build(turn: ConversationTurn, glossary: GlossarySnapshot) -> Panel:
     )
 
 
-def _input_row(fact: AnswerFact, glossary: GlossarySnapshot, language: str) -> InputRow:
+def _input_row(
+    fact: AnswerFact, glossary: GlossarySnapshot, language: str, disputes: Mapping[FigurePlace, FactDispute]
+) -> InputRow:
     metric = glossary.display("metric", fact.metric, language)
+    dispute = disputes.get((fact.document_id, fact.locator)) if fact.document_id is not None else None
     printed = ""
     if fact.printed_value is not None and printed_differs(fact.value, fact.printed_value):
         printed = printed_display(fact.printed_value)
@@ -168,7 +198,89 @@ def _input_row(fact: AnswerFact, glossary: GlossarySnapshot, language: str) -> I
         shown=f"{fact.value:,f}",
         printed=printed,
         place=locator_human(fact.locator, language=language, what=f"{metric}, {fact.period.label}"),
+        dispute=_mark_in(dispute, language) if dispute is not None else None,
     )
+
+
+def _mark_in(dispute: FactDispute, language: str) -> DisputeMark:
+    with answer_language(language):
+        return dispute_mark(dispute)
+
+
+def disputes_latest(disputes: Iterable[FactDispute]) -> dict[FigurePlace, FactDispute]:
+    """The first of `disputes` (newest first) on each figure read from a document, by its place."""
+    latest: dict[FigurePlace, FactDispute] = {}
+    for dispute in disputes:
+        if dispute.fact.document_id is not None:
+            latest.setdefault((dispute.fact.document_id, dispute.fact.locator), dispute)
+    return latest
+
+
+def dispute_mark(dispute: FactDispute) -> DisputeMark:
+    """A dispute's outcome in the active language."""
+    corrected = _figure(dispute.value_corrected)
+    said = {
+        FactDispute.Status.OPEN: pgettext("dispute status", "Your report: open, with the curators"),
+        FactDispute.Status.CORRECTED: pgettext("dispute status", "Your report: corrected to %(figure)s")
+        % {"figure": corrected},
+        FactDispute.Status.CONFIRMED: pgettext("dispute status", "Your report: confirmed, the figure stands"),
+        FactDispute.Status.REJECTED: pgettext("dispute status", "Your report: rejected, the figure is withdrawn"),
+        FactDispute.Status.RESOLVED: pgettext("dispute status", "Your report: resolved"),
+    }
+    return DisputeMark(
+        status=dispute.status, label=said.get(dispute.status, dispute.status), resolution=dispute.resolution,
+        corrected=corrected,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class DisputeRow:
+    """One of the analyst's disputes under "my reports": the figure as they disputed it, in words
+    of the page's language, their note and the outcome."""
+
+    filed_at: datetime
+    what: str  # company, metric, period (and channel)
+    figure: str  # the figure disputed, every digit
+    unit: str
+    source: str
+    place: str  # `locator_human`
+    document_id: int | None
+    locator: str
+    note: str
+    mark: DisputeMark
+    resolved_at: datetime | None
+
+
+def dispute_rows(disputes: Iterable[FactDispute], glossary: GlossarySnapshot) -> list[DisputeRow]:
+    """The analyst's disputes as "my reports" lists them, in the page's language."""
+    language = "en" if (get_language() or "").startswith("en") else "zh"
+    rows = []
+    for dispute in disputes:
+        fact = dispute.fact
+        metric = glossary.display("metric", fact.metric_id or "", language)
+        parts = [glossary.display("entity", fact.entity_id or "", language), metric, fact.period_label]
+        if fact.channel_id != "TOTAL":
+            parts.append(glossary.display("channel", fact.channel_id, language))
+        rows.append(
+            DisputeRow(
+                filed_at=dispute.created_at,
+                what=" · ".join(parts),
+                figure=_figure(fact.value if dispute.value_disputed is None else dispute.value_disputed),
+                unit=unit_words(glossary, fact.unit_id, language) if fact.unit_id else "",
+                source=fact.source_doc,
+                place=locator_human(fact.locator, language=language, what=f"{metric}, {fact.period_label}"),
+                document_id=fact.document_id,
+                locator=fact.locator,
+                note=dispute.note,
+                mark=dispute_mark(dispute),
+                resolved_at=dispute.resolved_at,
+            )
+        )
+    return rows
+
+
+def _figure(value: Decimal | None) -> str:
+    return "" if value is None else f"{value:,f}"
 
 
 def _strictest(answer: Answer) -> str | None:

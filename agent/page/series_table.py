@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from agent.serialize import Answer, AnswerComputed, AnswerFact
 from core.glossary import GlossarySnapshot
@@ -31,7 +31,7 @@ def series_labels() -> dict[str, str]:
         "value": gettext("Value"),
         "unit_note": gettext(" ({unit})"),
         "rate": gettext("Growth"),
-        "change": gettext("Change"),
+        "change": pgettext("series column", "Change"),
         "source": gettext("Source"),
         "missing": gettext("missing"),
         "missing_note": gettext("no figure in the fact table for this period"),
@@ -43,7 +43,7 @@ def series_labels() -> dict[str, str]:
         "formula": gettext("Formula"),
         "steps": gettext("Formulas of the growth per step ({count})"),
         "not_computed": gettext("not computed"),
-        "list_sep": gettext(", "),
+        "list_sep": pgettext("list separator", ", "),
         "range": gettext("{first}–{last}"),
         "chart": gettext("{subject} trend"),
     }

@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import escape
+from django.utils.html import escape, format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
@@ -32,14 +32,15 @@ from common.access import user_cleared
 from core.pipeline import ScopeError
 from documents.selectors import document_list
 from documents.viewer import cell_grid, document_format
-from facts.selectors import fact_list, glossary_snapshot
+from facts.models import FactDispute
+from facts.selectors import disputes_filed, fact_list, glossary_snapshot
 from facts.services.disputes import DisputeError, dispute_file
 from ingestion.ir import locator_place
 from retrieval.selectors import chunk_list
 
 from .export import answer_export
 from .forms import AskForm
-from .panel import Panel, panel_build
+from .panel import FigurePlace, Panel, dispute_rows, disputes_latest, panel_build
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -50,6 +51,7 @@ class HtmxHttpRequest(HttpRequest):
 
 
 CONVERSATION = "ragspine_conversation"  # the session keeps only the page's conversation id
+DISPUTES_MARKED = 500  # the analyst's newest disputes whose outcome an answer's figures show
 
 EXAMPLES = [
     "中国内地FY2025的营收是多少",
@@ -75,8 +77,24 @@ def _conversation(request: HttpRequest) -> Conversation | None:
 
 
 def _turns(request: HttpRequest) -> list[Panel]:
-    cleared, glossary = user_cleared(request.user), glossary_snapshot()
-    return [panel_build(t, glossary) for t in turn_list(conversation=_conversation(request), cleared=cleared)]
+    cleared, glossary, disputes = user_cleared(request.user), glossary_snapshot(), _disputes(request)
+    turns = turn_list(conversation=_conversation(request), cleared=cleared)
+    return [panel_build(t, glossary, disputes) for t in turns]
+
+
+def _panel(request: HttpRequest, turn: ConversationTurn) -> Panel:
+    return panel_build(turn, glossary_snapshot(), _disputes(request))
+
+
+def _disputes(request: HttpRequest) -> dict[FigurePlace, FactDispute]:
+    """The analyst's latest dispute on each figure they may still see, for the answers to show."""
+    filed = disputes_filed(user=request.user, cleared=user_cleared(request.user))
+    return disputes_latest(filed[:DISPUTES_MARKED])
+
+
+def _questions_logged() -> bool:
+    """The page says so while the trace keeps the words asked (`RAGSPINE_LOG_QUESTIONS`)."""
+    return bool(settings.RAGSPINE["LOG_QUESTIONS"])
 
 
 def _recent(request: HttpRequest) -> list[RecentQuestion]:
@@ -96,7 +114,13 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "agent/ask.html",
-        {"turns": _turns(request), "recent": _recent(request), "examples": EXAMPLES, "page_strings": _page_strings()},
+        {
+            "turns": _turns(request),
+            "recent": _recent(request),
+            "examples": EXAMPLES,
+            "page_strings": _page_strings(),
+            "questions_logged": _questions_logged(),
+        },
     )
 
 
@@ -119,7 +143,7 @@ def ask_view(request: HtmxHttpRequest) -> HttpResponse:
     if "text/event-stream" in request.headers.get("Accept", ""):
         return _turn_stream(request, turn)
     if request.htmx:
-        context = {"turn": panel_build(turn, glossary_snapshot()), "recent": _recent(request), "oob": True}
+        context = {"turn": _panel(request, turn), "recent": _recent(request), "oob": True}
         return render(request, "agent/ask.html#new-turn", context)
     return redirect(_turn_url(turn.position))
 
@@ -134,6 +158,7 @@ def _ask_refused(request: HtmxHttpRequest, form: AskForm, error: str) -> HttpRes
         "question": form.question_as_typed,
         "recent": _recent(request),
         "page_strings": _page_strings(),
+        "questions_logged": _questions_logged(),
     }
     return render(request, "agent/ask.html", context, status=400)
 
@@ -145,7 +170,7 @@ def _turn_url(index: int) -> str:
 def _turn_stream(request: HttpRequest, turn: ConversationTurn) -> StreamingHttpResponse:
     """The panel's text as `delta` events, then the rendered turn (`turn`): what streams is what
     the panel shows."""
-    panel = panel_build(turn, glossary_snapshot())
+    panel = _panel(request, turn)
     context = {"turn": panel, "recent": _recent(request), "oob": False}
     html = render_to_string("agent/ask.html#new-turn", context, request=request)
     request.session.save()
@@ -187,7 +212,7 @@ def feedback(request: HtmxHttpRequest, index: int) -> HttpResponse:
     QueryLog.objects.filter(request_id=turn.request_id, user=request.user).update(feedback=vote, feedback_reason=reason)
     turn_feedback_set(turn, vote)
     if request.htmx:
-        return render(request, "agent/ask.html#feedback", {"turn": panel_build(turn, glossary_snapshot())})
+        return render(request, "agent/ask.html#feedback", {"turn": _panel(request, turn)})
     return redirect(_turn_url(index))
 
 
@@ -233,7 +258,8 @@ def document_view(request: HttpRequest, document_id: int) -> HttpResponse:
 @login_required
 def dispute(request: HtmxHttpRequest) -> HttpResponse:
     """ "This figure is wrong": the analyst's note on the fact at a document's locator, into the
-    curator's review queue. A fact the analyst may not see is a 404, as a missing one."""
+    curators' review queue beside the fact; its outcome shows on the figure and under "my
+    reports". A fact the analyst may not see is a 404, as a missing one."""
     cleared = user_cleared(request.user)
     try:
         document_id = int(request.POST.get("document_id", ""))
@@ -247,10 +273,22 @@ def dispute(request: HtmxHttpRequest) -> HttpResponse:
     except DisputeError as error:
         return HttpResponse(f'<p class="dispute-error" role="alert">{escape(str(error))}</p>', status=422)
     if request.htmx:
-        done = gettext("Sent to the curators.")
-        return HttpResponse(f'<p class="dispute-done" role="status">{escape(done)}</p>')
+        link = format_html('<a href="{}">{}</a>', reverse("reports"), gettext("My reports"))
+        said = gettext(
+            "Sent to the curators’ review queue. Its outcome will show beside this figure and in %(reports)s."
+        )
+        return HttpResponse(f'<p class="dispute-done" role="status">{escape(said) % {"reports": link}}</p>')
     turn = request.POST.get("turn", "")
     return redirect(_turn_url(int(turn)) if turn.isdigit() else "/")
+
+
+@require_GET
+@login_required
+def reports(request: HttpRequest) -> HttpResponse:
+    """ "My reports": the figures the analyst said are wrong, newest first, each with its status
+    and the curator's resolution; a figure they may no longer see is not listed."""
+    filed = disputes_filed(user=request.user, cleared=user_cleared(request.user))
+    return render(request, "agent/reports.html", {"reports": dispute_rows(filed, glossary_snapshot())})
 
 
 @require_GET

@@ -1,21 +1,9 @@
 """Give the `curator` role the permissions of the models added since its roles were made (the
 analysts' disputes), as a fresh install and an upgraded one both expect."""
 
-from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
-from facts.roles import CURATED_APPS, roles_ensure
-
-
-def roles_refresh(apps, schema_editor):
-    for label in CURATED_APPS:
-        config = apps.get_app_config(label)
-        config.models_module = True  # a historical app config has none; `create_permissions` tests it
-        try:
-            create_permissions(config, apps=apps, verbosity=0, using=schema_editor.connection.alias)
-        finally:
-            config.models_module = None
-    roles_ensure(apps=apps)
+from facts.migrations._roles import roles_refresh
 
 
 class Migration(migrations.Migration):

@@ -21,7 +21,17 @@ from .glossary import (
     unit_ensure,
     unit_names,
 )
-from .glossary_import import GlossaryReport, ImportAborted, glossary_import, glossary_rows_read
+from .glossary_export import glossary_export
+from .glossary_import import (
+    GlossaryPlanChanged,
+    GlossaryReport,
+    GlossaryRowPlan,
+    GlossaryRows,
+    ImportAborted,
+    glossary_import,
+    glossary_rows_parse,
+    glossary_rows_read,
+)
 from .review_queue import fact_choose, facts_key_set, facts_reject, label_alias_add, label_metric_create
 
 __all__ = [
@@ -31,7 +41,10 @@ __all__ = [
     "AliasExists",
     "FxImportReport",
     "FxRateDraft",
+    "GlossaryPlanChanged",
     "GlossaryReport",
+    "GlossaryRowPlan",
+    "GlossaryRows",
     "ImportAborted",
     "alias_conflict",
     "alias_create",
@@ -48,7 +61,9 @@ __all__ = [
     "fx_rates_import",
     "fx_rows_read",
     "glossary_changed",
+    "glossary_export",
     "glossary_import",
+    "glossary_rows_parse",
     "glossary_rows_read",
     "label_alias_add",
     "label_metric_create",

@@ -19,7 +19,7 @@ from django.db.models import Exists, OuterRef
 from core.model.sign import SIGN_AS_PRINTED, sign_apply
 from ingestion.tables import FactCandidate
 
-from ..models import FactMetric
+from ..models import FactDispute, FactMetric
 from .fact_signs import metric_signs
 from .glossary import unit_ensure
 
@@ -92,7 +92,10 @@ def facts_replace(*, document_id: int, source_doc: str, candidates: Sequence[Fac
     decisions = {
         (locator, value): status for locator, value, status in decided.values_list("locator", "value", "review_status")
     }
-    FactMetric.objects.filter(document_id=document_id).delete()
+    # Disputed facts are kept aside, out of their key's way, until the new rows are written.
+    disputed = list(FactMetric.objects.filter(document_id=document_id, disputes__isnull=False).distinct())
+    FactMetric.objects.filter(document_id=document_id).exclude(pk__in=[f.pk for f in disputed]).delete()
+    FactMetric.objects.filter(pk__in=[f.pk for f in disputed]).update(review_status=FactMetric.Review.REJECTED)
     signs = metric_signs({candidate.metric for candidate in candidates if candidate.metric})
     counts = {"approved": 0, "pending": 0, "conflicts": 0}
     for candidate in candidates:
@@ -144,7 +147,34 @@ def facts_replace(*, document_id: int, source_doc: str, candidates: Sequence[Fac
             counts["conflicts"] += 1
         FactMetric.objects.create(**key, **values, review_note=note[:_NOTE_LENGTH], review_status="pending")
         counts["pending"] += 1
+    if disputed:
+        _disputes_carry(document_id, disputed)
     return counts
+
+
+def _disputes_carry(document_id: int, disputed: Sequence[FactMetric]) -> None:
+    """Analysts' disputes follow their cell to its new row (the same locator, metric, period and
+    channel), and a curator's correction stays while the cell still prints the figure it
+    corrected; the old rows go, with the disputes of a cell the document no longer has."""
+    fresh: dict[tuple[object, ...], FactMetric] = {}
+    for fact in FactMetric.objects.filter(document_id=document_id).exclude(pk__in=[f.pk for f in disputed]):
+        cell = (fact.locator, fact.metric_id, fact.period_type, fact.period, fact.channel_id)
+        if cell not in fresh or fact.review_status == FactMetric.Review.APPROVED:
+            fresh[cell] = fact
+    for old in disputed:
+        new = fresh.get((old.locator, old.metric_id, old.period_type, old.period, old.channel_id))
+        if new is None:
+            continue
+        correction = (
+            old.disputes.filter(status=FactDispute.Status.CORRECTED, value_corrected=old.value)
+            .order_by("-resolved_at")
+            .first()
+        )
+        if correction is not None and correction.value_disputed == new.value:
+            new.value, new.printed_value = old.value, old.printed_value
+            new.save(update_fields=["value", "printed_value"])
+        old.disputes.update(fact=new)
+    FactMetric.objects.filter(pk__in=[f.pk for f in disputed]).delete()
 
 
 def conflict_note(holder: FactMetric, reason: str = "") -> str:

@@ -1,16 +1,21 @@
-"""Glossary imports (`manage.py import_glossary`, `load_demo`): CSV rows merged into the glossary,
-all or nothing. Optional columns: `formula` defines formula metrics; `aggregation` (sum, end,
-none) and `sign` (as_printed, positive) are a metric's conventions; `year_end_month` (1–12) and
-`currency` (ISO 4217) are an entity's reporting conventions.
+"""Glossary imports (`manage.py import_glossary`, `load_demo`, the admin's import page): CSV rows
+merged into the glossary, all or nothing. Optional columns: `formula` defines formula metrics;
+`aggregation` (sum, end, none) and `sign` (as_printed, positive) are a metric's conventions;
+`year_end_month` (1–12) and `currency` (ISO 4217) are an entity's reporting conventions.
 `ImportAborted` is how every import (glossary, facts, FAQ) reports bad rows."""
 
 from __future__ import annotations
 
 import csv
+import dataclasses
+import hashlib
+import io
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -20,10 +25,12 @@ from core.glossary import AGGREGATIONS, alias_key
 from core.model.sign import SIGNS
 from core.model.types import CODE_RE, ENTITY_HOME, ENTITY_KINDS
 
-from ..models import Alias, Channel, CompanyProfile, Entity, Metric
+from ..models import Alias, Channel, CompanyProfile, Entity, Metric, Unit
 from ..selectors import glossary_load
 from .fact_signs import facts_sign_apply
 from .glossary import AliasDraft, aliases_create, glossary_changed, unit_ensure
+
+GlossaryRows = list[tuple[int, dict[str, str]]]
 
 
 class ImportAborted(Exception):
@@ -36,12 +43,42 @@ class ImportAborted(Exception):
         super().__init__("; ".join(errors[:5]) + more)
 
 
+@dataclass(frozen=True)
+class GlossaryRowPlan:
+    """What an import does with one CSV row: its code `created`, `updated` (the CSV columns in
+    `changed`) or `unchanged`, and its alias (blank: none) added or already in the glossary."""
+
+    number: int
+    kind: str
+    code: str
+    action: str
+    changed: tuple[str, ...]
+    alias: str
+    alias_added: bool
+
+
 @dataclass
 class GlossaryReport:
     created: dict[str, int] = field(default_factory=lambda: {"entity": 0, "metric": 0, "channel": 0, "alias": 0})
     updated: dict[str, int] = field(default_factory=lambda: {"entity": 0, "metric": 0, "channel": 0})
     aliases_unchanged: int = 0
     facts_converted: int = 0  # facts of metrics whose sign convention the import changed
+    rows: list[GlossaryRowPlan] = field(default_factory=list)
+
+    @property
+    def digest(self) -> str:
+        """A hash of what the import does, row by row: a preview's and its confirmed import's match."""
+        plan = [[dataclasses.astuple(row) for row in self.rows], self.facts_converted]
+        return hashlib.sha256(json.dumps(plan, ensure_ascii=False).encode()).hexdigest()
+
+
+class GlossaryPlanChanged(Exception):
+    """The import would not do what its preview said (the glossary changed in between) and wrote
+    nothing; `report` says what it would do now."""
+
+    def __init__(self, report: GlossaryReport):
+        self.report = report
+        super().__init__("the glossary changed since the preview")
 
 
 @dataclass
@@ -58,26 +95,47 @@ class _Target:
     year_end_month: str = ""
     currency: str = ""
     aliases: list[str] = field(default_factory=list)
+    alias_rows: list[int] = field(default_factory=list)  # the row of each alias
     rows: list[int] = field(default_factory=list)
     formula_rows: list[int] = field(default_factory=list)
 
 
-def glossary_rows_read(path: Path) -> list[tuple[int, dict[str, str]]]:
+_Outcome = tuple[str, tuple[str, ...]]  # ("created" | "updated" | "unchanged", the CSV columns changed)
+
+
+def glossary_rows_read(path: Path) -> GlossaryRows:
+    """The numbered rows of a glossary CSV file (UTF-8, with or without a BOM)."""
     with path.open(encoding="utf-8-sig", newline="") as handle:
-        reader = csv.DictReader(handle)
-        missing = {"kind", "code", "name", "alias"} - set(reader.fieldnames or [])
-        if missing:
-            raise ImportAborted([f"header: missing column(s) {', '.join(sorted(missing))}"])
-        return [(number, row) for number, row in enumerate(reader, start=2)]
+        return _glossary_rows(handle)
+
+
+def glossary_rows_parse(text: str) -> GlossaryRows:
+    """The numbered rows of a glossary CSV already decoded (an upload); `csv.Error` if it is no CSV."""
+    return _glossary_rows(io.StringIO(text.removeprefix("\ufeff"), newline=""))
+
+
+def _glossary_rows(handle: IO[str]) -> GlossaryRows:
+    reader = csv.DictReader(handle)
+    missing = {"kind", "code", "name", "alias"} - set(reader.fieldnames or [])
+    if missing:
+        raise ImportAborted([f"header: missing column(s) {', '.join(sorted(missing))}"])
+    return [(number, row) for number, row in enumerate(reader, start=2)]
 
 
 @transaction.atomic
-def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryReport:
+def glossary_import(
+    *, rows: Iterable[tuple[int, dict[str, str]]], dry_run: bool = False, expected: str | None = None
+) -> GlossaryReport:
     """Merge glossary rows (one per alias) into the database, all or nothing.
 
     Rows of one code merge; a metric row may carry a `formula`, checked with every formula the
     glossary would then hold. Any bad row raises `ImportAborted` with row numbers, and nothing is
-    written.
+    written. The report says what was done, in counts and row by row.
+
+    `dry_run` imports inside this transaction and rolls it back: the report says what an import
+    would do (the admin's preview) and nothing is written. `expected` is a preview's
+    `GlossaryReport.digest`: an import that would do anything else raises `GlossaryPlanChanged`
+    and writes nothing.
     """
     targets, errors = _glossary_targets(rows)
     errors += _glossary_conflicts(targets)
@@ -89,6 +147,23 @@ def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryRe
         if target.unit:
             unit_ensure(target.unit)
     entities = [t for t in targets.values() if t.kind == "entity"]
+    outcomes = _entities_write(entities, report)
+    outcomes |= _coded_write([t for t in targets.values() if t.kind != "entity"], report)
+    aliases_added = _aliases_write(targets, report)
+    home = next((t for t in entities if t.entity_kind == ENTITY_HOME), None)
+    if home is not None and not CompanyProfile.objects.filter(pk=1).exists():
+        CompanyProfile(home_company_name=home.name).save()
+    glossary_changed()
+    report.rows = _row_plans(targets, outcomes, aliases_added)
+    if expected is not None and report.digest != expected:
+        raise GlossaryPlanChanged(report)
+    if dry_run:
+        transaction.set_rollback(True)
+    return report
+
+
+def _entities_write(entities: list[_Target], report: GlossaryReport) -> dict[tuple[str, str], _Outcome]:
+    """Entities created and updated in bulk, then their parents set."""
     existing_entities = {e.code: e for e in Entity.objects.filter(code__in=[t.code for t in entities])}
     new_entities = [
         Entity(
@@ -103,31 +178,43 @@ def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryRe
     ]
     Entity.objects.bulk_create(new_entities, batch_size=500)
     report.created["entity"] = len(new_entities)
+    outcomes: dict[tuple[str, str], _Outcome] = {("entity", e.code): ("created", ()) for e in new_entities}
     changed = []
     for t in entities:
         entity = existing_entities.get(t.code)
         if entity is None:
             continue
         # A blank cell keeps what the glossary holds (a curator may have set it in admin).
-        wanted = (
-            t.name,
-            t.entity_kind or entity.kind,
-            int(t.year_end_month) if t.year_end_month else entity.year_end_month,
-            t.currency or entity.currency,
-        )
-        if (entity.name, entity.kind, entity.year_end_month, entity.currency) != wanted:
-            entity.name, entity.kind, entity.year_end_month, entity.currency = wanted
+        wanted = {
+            "name": t.name,
+            "kind": t.entity_kind or entity.kind,
+            "year_end_month": int(t.year_end_month) if t.year_end_month else entity.year_end_month,
+            "currency": t.currency or entity.currency,
+        }
+        columns = tuple(_ENTITY_COLUMNS[k] for k, v in wanted.items() if getattr(entity, k) != v)
+        if columns:
+            for k, v in wanted.items():
+                setattr(entity, k, v)
             changed.append(entity)
-    Entity.objects.bulk_update(changed, _ENTITY_COLUMNS, batch_size=500)
+        outcomes[("entity", t.code)] = ("updated" if columns else "unchanged", columns)
+    Entity.objects.bulk_update(changed, list(_ENTITY_COLUMNS), batch_size=500)
     report.updated["entity"] = len(changed)
     parent_of = {t.code: t.parent for t in entities if t.parent}
     children = [e for e in Entity.objects.filter(code__in=parent_of) if e.parent_id != parent_of[e.code]]
     for child in children:
         child.parent_id = parent_of[child.code]
+        action, columns = outcomes[("entity", child.code)]
+        outcomes[("entity", child.code)] = ("created", ()) if action == "created" else ("updated", (*columns, "parent"))
     Entity.objects.bulk_update(children, ["parent"], batch_size=500)
+    return outcomes
 
+
+def _coded_write(targets: list[_Target], report: GlossaryReport) -> dict[tuple[str, str], _Outcome]:
+    """Metrics and channels created or updated one by one; a metric whose sign convention changes
+    has its facts converted, as a change in admin converts them."""
+    outcomes: dict[tuple[str, str], _Outcome] = {}
     for model, kind in ((Metric, "metric"), (Channel, "channel")):
-        for t in (t for t in targets.values() if t.kind == kind):
+        for t in (t for t in targets if t.kind == kind):
             defaults: dict[str, str] = {"name": t.name}
             if kind == "metric":
                 defaults["unit_id"] = t.unit
@@ -138,38 +225,61 @@ def glossary_import(*, rows: Iterable[tuple[int, dict[str, str]]]) -> GlossaryRe
                 if t.sign:  # and a blank sign
                     defaults["sign"] = t.sign
             obj, created = model.objects.get_or_create(code=t.code, defaults=defaults)  # type: ignore[attr-defined]
+            columns = tuple(k.removesuffix("_id") for k, v in defaults.items() if getattr(obj, k) != v)
+            outcomes[(kind, t.code)] = ("created", ()) if created else ("updated" if columns else "unchanged", columns)
             if created:
                 report.created[kind] += 1
-            elif any(getattr(obj, k) != v for k, v in defaults.items()):
+            elif columns:
                 resigned = kind == "metric" and obj.sign != defaults.get("sign", obj.sign)
                 for k, v in defaults.items():
                     setattr(obj, k, v)
                 obj.save()
                 report.updated[kind] += 1
-                if resigned:  # its facts are converted, as a change in admin converts them
+                if resigned:
                     report.facts_converted += facts_sign_apply(metric_code=obj.code, sign=obj.sign)
+    return outcomes
 
+
+def _aliases_write(targets: dict[tuple[str, str], _Target], report: GlossaryReport) -> set[int]:
+    """The aliases the glossary lacks, added; the rows whose alias was added."""
     # The file was checked against itself and the database above; an alias already there is kept.
     known_keys = set(Alias.objects.values_list("key", flat=True))
     drafts = []
+    added_rows = set()
     for t in targets.values():
-        for text in t.aliases:
+        for number, text in zip(t.alias_rows, t.aliases, strict=True):
             key = alias_key(text)
             if key in known_keys:
                 report.aliases_unchanged += 1
                 continue
             known_keys.add(key)
             drafts.append(AliasDraft(t.kind, text, t.code))
+            added_rows.add(number)
     try:
         report.created["alias"] = len(aliases_create(drafts=drafts, glossary=glossary_load()))
     except ValidationError as error:
         raise ImportAborted(error.messages) from None
+    return added_rows
 
-    home = next((t for t in entities if t.entity_kind == ENTITY_HOME), None)
-    if home is not None and not CompanyProfile.objects.filter(pk=1).exists():
-        CompanyProfile(home_company_name=home.name).save()
-    glossary_changed()
-    return report
+
+def _row_plans(
+    targets: dict[tuple[str, str], _Target], outcomes: dict[tuple[str, str], _Outcome], aliases_added: set[int]
+) -> list[GlossaryRowPlan]:
+    alias_of = {number: text for t in targets.values() for number, text in zip(t.alias_rows, t.aliases, strict=True)}
+    plans = [
+        GlossaryRowPlan(
+            number=number,
+            kind=t.kind,
+            code=t.code,
+            action=outcomes[(t.kind, t.code)][0],
+            changed=outcomes[(t.kind, t.code)][1],
+            alias=alias_of.get(number, ""),
+            alias_added=number in aliases_added,
+        )
+        for t in targets.values()
+        for number in t.rows
+    ]
+    return sorted(plans, key=lambda plan: plan.number)
 
 
 _FIELDS = {
@@ -187,9 +297,16 @@ _WHAT = {
     "year_end_month": "with year_end_month",
     "currency": "in currency",
 }
-_ENTITY_COLUMNS = ["name", "kind", "year_end_month", "currency"]
+# An entity's fields the import writes, each with its CSV column.
+_ENTITY_COLUMNS = {"name": "name", "kind": "entity_kind", "year_end_month": "year_end_month", "currency": "currency"}
 _CONVENTIONS = ("year_end_month", "currency")
 _CURRENCY = re.compile(r"^[A-Z]{3}$")
+# What the glossary's columns hold (the same for entities, metrics and channels); PostgreSQL refuses more.
+_MAX_LENGTHS = {
+    "code": Entity._meta.get_field("code").max_length or 0,
+    "name": Entity._meta.get_field("name").max_length or 0,
+    "unit": Unit._meta.get_field("code").max_length or 0,
+}
 
 
 def _convention_problem(name: str, given: str) -> str | None:
@@ -225,6 +342,10 @@ def _glossary_targets(rows: Iterable[tuple[int, dict[str, str]]]) -> tuple[dict[
             continue
         if not CODE_RE.match(code):
             errors.append(f"row {number}: code '{code}' must be upper-case letters, digits and _")
+            continue
+        too_long = next((column for column, most in _MAX_LENGTHS.items() if len(value[column]) > most), None)
+        if too_long:
+            errors.append(f"row {number}: {too_long} has more than {_MAX_LENGTHS[too_long]} characters")
             continue
         if kind == "entity" and entity_kind and entity_kind not in ENTITY_KINDS:
             errors.append(f"row {number}: entity_kind must be one of {', '.join(ENTITY_KINDS)}")
@@ -275,6 +396,7 @@ def _glossary_targets(rows: Iterable[tuple[int, dict[str, str]]]) -> tuple[dict[
             target.formula_rows.append(number)
         if value["alias"]:
             target.aliases.append(value["alias"])
+            target.alias_rows.append(number)
     errors += _glossary_fill(targets)
     homes = [t.code for t in targets.values() if t.entity_kind == ENTITY_HOME]
     db_home = Entity.objects.filter(kind=ENTITY_HOME).exclude(code__in=homes).values_list("code", flat=True).first()

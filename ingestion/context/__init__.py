@@ -28,6 +28,10 @@ entity read at the most places, the earliest on a tie; the report is a title rea
 else the most frequent. A dated period is read in the issuer's fiscal calendar when a curator set
 its year-end month; `year_end` is the day the cover says the fiscal year ended, which proposes
 that month to a curator when the glossary has none.
+
+When no entity of the glossary is the issuer, what the document says of its issuer (names, stock
+code, year-end, currency) is `proposed` for a curator to add the company in one step
+(`newcomer.issuer_proposed`).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from core.model.types import Period
 
 from ..ir import ExtractedDocument
 from .issuer import issuers_read, named_in
+from .newcomer import IssuerProposal, issuer_proposed
 from .places import choose, places_read
 from .report import (
     ANNUAL,
@@ -55,7 +60,15 @@ from .report import (
     reports_read,
 )
 
-__all__ = ["ANNUAL", "HALF_YEAR", "QUARTERLY", "REPORT_TYPES", "DocumentContext", "document_context"]
+__all__ = [
+    "ANNUAL",
+    "HALF_YEAR",
+    "QUARTERLY",
+    "REPORT_TYPES",
+    "DocumentContext",
+    "IssuerProposal",
+    "document_context",
+]
 
 
 @dataclass(frozen=True)
@@ -67,6 +80,8 @@ class DocumentContext:
     period: Period | None = None
     evidence: str = ""
     year_end: date | None = None  # the day the cover says the fiscal year ended
+    # What the document says of an issuer the glossary does not hold (`issuer` is None).
+    proposed: IssuerProposal | None = None
 
 
 def document_context(doc: ExtractedDocument, glossary: GlossarySnapshot) -> DocumentContext:
@@ -92,4 +107,5 @@ def document_context(doc: ExtractedDocument, glossary: GlossarySnapshot) -> Docu
             period = named_period
         if (report_type, period) != (report or (None, None)):
             evidence.append(f"{report_label(report_type, period)}: file name «{doc.name}»")
-    return DocumentContext(issuer, report_type, period, "; ".join(evidence), cover_year_end(places))
+    proposed = issuer_proposed(places, doc) if issuer is None else None
+    return DocumentContext(issuer, report_type, period, "; ".join(evidence), cover_year_end(places), proposed)

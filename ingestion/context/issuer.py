@@ -21,30 +21,30 @@ _CJK = r"\u3400-\u4dbf\u4e00-\u9fff"
 _NAME_LABEL = r"公司的?(?:中文)?(?:名称|简称)|(?:股票|证券|[abh]股)简称|编制单位|发行人(?:名称)?|company name"
 _CODE_LABEL = r"(?:公司|股票|证券|[abh]股)代码|stock code|ticker(?: symbol)?|trading symbols?(?:\(s\))?"
 _LABEL = rf"(?<![{_CJK}a-z])(?:(?P<name>{_NAME_LABEL})|(?P<code>{_CODE_LABEL}))"
-_LABELLED = re.compile(rf"{_LABEL}\s?:\s?")
-_LABEL_CELL = re.compile(rf"{_LABEL}\s?:?")
+LABELLED = re.compile(rf"{_LABEL}\s?:\s?")
+LABEL_CELL = re.compile(rf"{_LABEL}\s?:?")
 # A value printed under its column header: a share class's short name and code, never the
 # `公司名称` column of a list of subsidiaries.
-_UNDER_HEADER = re.compile(
+UNDER_HEADER = re.compile(
     r"(?:股票|证券|[abh]股)(?:简称|代码)|stock code|ticker(?: symbol)?|trading symbols?(?:\(s\))?"
 )
 # Company-form words, which a name may add to its alias (`四方科技` + `集团股份有限公司`).
-_FORMS = re.compile(
+FORMS = re.compile(
     r"股份有限公司|有限责任公司|有限公司|集团|控股|股份|公司"
     r"|\b(?:co|ltd|limited|inc|incorporated|corp|corporation|company|group|holdings?|plc|llc|lp|sa|nv|ag|se|the)\b"
 )
-_REGISTRANT = re.compile(r"\(?\s?exact name of (?:the )?registrant")
+REGISTRANT = re.compile(r"\(?\s?exact name of (?:the )?registrant")
 
 
 def issuers_read(places: list[Place], doc: ExtractedDocument, glossary: GlossarySnapshot) -> Iterator[Seen]:
     for index, place in enumerate(places):
-        for label in _LABELLED.finditer(place.text):
+        for label in LABELLED.finditer(place.text):
             rest = place.text[label.end() :]
-            following = _LABELLED.search(rest)
+            following = LABELLED.search(rest)
             value = rest[: following.start()] if following else rest
             yield from _labelled(label, value, place, glossary)
-        if _REGISTRANT.search(place.text):
-            before = _REGISTRANT.split(place.text)[0].strip()
+        if REGISTRANT.search(place.text):
+            before = REGISTRANT.split(place.text)[0].strip()
             source = before or (places[index - 1].text if index else "")
             code = _named(source, glossary)
             if code is not None:
@@ -59,18 +59,18 @@ def issuers_read(places: list[Place], doc: ExtractedDocument, glossary: Glossary
             if code is not None:
                 yield Seen(code, f"cover {place.text}", place)
     for cell, right, below in cells_read(doc):
-        label = _LABEL_CELL.fullmatch(cell.text)
+        label = LABEL_CELL.fullmatch(cell.text)
         if label is None:
-            for inline in _LABELLED.finditer(cell.text):
-                following = _LABELLED.search(cell.text, inline.end())
+            for inline in LABELLED.finditer(cell.text):
+                following = LABELLED.search(cell.text, inline.end())
                 value = cell.text[inline.end() : following.start() if following else None]
                 yield from _labelled(inline, value, cell, glossary)
             continue
         values = [right]
-        if _UNDER_HEADER.fullmatch(label.group(0).rstrip(" :")):
+        if UNDER_HEADER.fullmatch(label.group(0).rstrip(" :")):
             values.append(below)
         for value in values:
-            if value is not None and not _LABEL_CELL.fullmatch(value.text):
+            if value is not None and not LABEL_CELL.fullmatch(value.text):
                 yield from _labelled(label, value.text, cell, glossary)
 
 
@@ -100,7 +100,7 @@ def _named(text: str, glossary: GlossarySnapshot) -> str | None:
     _, positions = compact_view(text)
     blank = {index for m in matches for index in positions[m.start : m.end]}
     rest = "".join(" " if i in blank else ch for i, ch in enumerate(text))
-    return matches[0].code if not re.sub(r"[\W_0-9]+", "", _FORMS.sub(" ", rest)) else None
+    return matches[0].code if not re.sub(r"[\W_0-9]+", "", FORMS.sub(" ", rest)) else None
 
 
 def named_in(text: str, glossary: GlossarySnapshot) -> str | None:

@@ -32,6 +32,7 @@ from django.core.management import call_command
 from rest_framework.authtoken.models import Token
 
 from facts.models import FactMetric, Metric
+from tests.browser.curator_actions import Actions
 from tests.browser.support import shot
 
 REPORTS = Path(__file__).resolve().parents[3] / "shared" / "bench" / "reports"
@@ -51,34 +52,6 @@ TOTAL_ASSETS = "总资产"
 ASKED = ["营业收入", "净利润", "经营活动产生的现金流量净额", "研发费用"]
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-class Actions:
-    """Each curator action in the browser, counted: a click, a fill, a select, an upload, an address typed."""
-
-    def __init__(self, page) -> None:
-        self.page, self.count = page, 0
-
-    def goto(self, url: str) -> None:
-        self.count += 1
-        self.page.goto(url)
-
-    def click(self, target, **kwargs) -> None:
-        self.count += 1
-        (self.page.locator(target) if isinstance(target, str) else target).click(**kwargs)
-        self.page.wait_for_load_state()  # a click that posts a form reloads the page
-
-    def fill(self, target, text: str) -> None:
-        self.count += 1
-        (self.page.locator(target) if isinstance(target, str) else target).fill(text)
-
-    def select(self, target, **option) -> None:
-        self.count += 1
-        (self.page.locator(target) if isinstance(target, str) else target).select_option(**option)
-
-    def upload(self, target: str, path: Path) -> None:
-        self.count += 1
-        self.page.set_input_files(target, str(path))
 
 
 def _migration_seeds() -> None:

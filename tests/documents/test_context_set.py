@@ -14,7 +14,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from documents.models import Document, DocumentFile
+from documents.models import Document, DocumentFile, IngestJob
 from documents.services import ContextChoice, IngestError, document_ingest, document_reingest
 from facts.models import FactMetric
 from facts.services import facts_review
@@ -266,12 +266,15 @@ def test_admin_re_ingest_button_and_action(glossary: None) -> None:
     browser.force_login(curator_make())
     hk = Document.objects.get(name="hk.docx")
     response = browser.post(f"/admin/documents/document/{hk.pk}/reingest/", follow=True)
-    assert "已重新读取：hk.docx：已替换，" in response.content.decode()
+    assert "已将 hk.docx 加入后台队列" in response.content.decode()
+    job = IngestJob.objects.get(kind="reread")  # the test settings run a queued job at once
+    assert job.status == "done" and job.document_id == hk.pk and job.outcome["document"] == "hk.docx"
     assert FactMetric.objects.get(source_doc="hk.docx", period="2025").review_status == "rejected"
     pks = list(Document.objects.values_list("pk", flat=True))
     response = browser.post("/admin/documents/document/", {"action": "reingest", "_selected_action": pks}, follow=True)
     page = response.content.decode()
-    assert "hk.docx：已替换" in page and "old.docx: its file is not stored" in page
+    assert "已将 hk.docx 加入后台队列" in page and "未读取 old.docx：此文档未保存原文件" in page
+    assert IngestJob.objects.filter(kind="reread", document=hk).count() == 2
 
 
 def test_admin_upload_takes_the_context(glossary: None) -> None:

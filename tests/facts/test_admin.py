@@ -58,7 +58,7 @@ def test_approving_a_fact_without_a_metric_on_its_page_says_the_metric_is_missin
     metric_make()
     fact = _pending(metric_id=None, suggested_alias="营收合计")
     page = _approve(curator, fact)
-    assert "has no metric" in page and "营收合计" in page
+    assert "没有指标" in page and "营收合计" in page
     assert FactMetric.objects.get(pk=fact.pk).review_status == "pending"
 
 
@@ -66,7 +66,7 @@ def test_approving_a_fact_without_an_entity_or_unit_names_both(curator: Client) 
     metric_make()
     fact = _pending(entity_id=None, unit_id=None)
     page = _approve(curator, fact)
-    assert "has no entity, unit" in page
+    assert "没有所属公司" in page and "没有单位" in page and "创建其公司" in page
     assert FactMetric.objects.get(pk=fact.pk).review_status == "pending"
 
 
@@ -94,7 +94,7 @@ def test_approving_a_fact_whose_key_is_held_names_the_approved_fact(curator: Cli
     _pending(review_status="approved")
     fact = _pending(value=Decimal("1.5"), source_doc="second.xlsx")
     page = _approve(curator, fact)
-    assert "already has an approved fact: 24015.8 CNY_M from report.xlsx" in page
+    assert "已有批准值：24015.8 CNY_M，来自 report.xlsx" in page
     assert FactMetric.objects.get(pk=fact.pk).review_status == "pending"
 
 

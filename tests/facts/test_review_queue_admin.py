@@ -120,7 +120,7 @@ def test_approve_this_one_is_refused_while_an_approved_fact_holds_the_key(curato
     chosen, other = _pending("1200.5", "page=40"), _pending("980.1", "page=90")
     response = curator.post(QUEUE + "choose/", {"choose": chosen.pk}, follow=True)
     assert response.status_code == 200
-    assert "already has an approved fact: 7 CNY_M from a.pdf p=1" in _messages(response)[0]
+    assert "已有批准值：7 CNY_M，来自 a.pdf p=1" in _messages(response)[0]
     assert set(FactMetric.objects.filter(pk__in=[chosen.pk, other.pk]).values_list("review_status", flat=True)) == {
         "pending"
     }
@@ -130,7 +130,7 @@ def test_approve_this_one_is_refused_while_an_approved_fact_holds_the_key(curato
 def test_approve_this_one_is_refused_for_a_candidate_without_metric(curator: Client) -> None:
     chosen = _pending("1.1", "p=1", "unknown row label '坪效'", metric_id=None, suggested_alias="坪效")
     response = curator.post(QUEUE + "choose/", {"choose": chosen.pk}, follow=True)
-    assert "the fact has no metric" in _messages(response)[0]
+    assert "该事实没有指标" in _messages(response)[0] and "坪效" in _messages(response)[0]
     assert FactMetric.objects.get(pk=chosen.pk).review_status == "pending"
 
 
@@ -450,7 +450,7 @@ def test_the_queue_is_on_the_admin_index_app_index_and_sidebar_with_its_pending_
     _pending("1200.5", "page=40")
     _pending("980.1", "page=90", PARENT)
     FactMetric.objects.create(**{**KEY, "metric_id": "NET_PROFIT"}, value=Decimal(1), unit_id="CNY_M", locator="p=1")
-    link = re.compile(r'<a href="/admin/facts/factmetric/review/"[^>]*>审核队列 · Review queue（2）</a>')
+    link = re.compile(r'<a href="/admin/facts/factmetric/review/"[^>]*>审核队列（2）</a>')
     for url in ("/admin/", "/admin/facts/", "/admin/documents/document/"):  # the index, the app, a sidebar
         page = curator.get(url).content.decode()
         assert link.search(page), url
@@ -468,7 +468,20 @@ def test_the_queue_entry_counts_only_what_the_user_may_see_and_needs_the_facts_v
     _pending("2.2", "p=2", document=restricted, sensitivity="RESTRICTED", period="2020")
     client = Client()
     client.force_login(curator_make())
-    assert "审核队列 · Review queue（1）" in client.get("/admin/").content.decode()
+    assert "审核队列（1）" in client.get("/admin/").content.decode()
     staff = get_user_model().objects.create_user(username="clerk", is_staff=True)
     client.force_login(staff)
     assert "审核队列" not in client.get("/admin/").content.decode()
+
+
+def test_a_label_given_a_metric_shows_its_candidates_waiting_with_it_whatever_reason_was_filtered(
+    curator: Client,
+) -> None:
+    _pending("1.1", "p=1", "unknown row label '纯利'", metric_id=None, suggested_alias="纯利")
+    back = "reason=label&q=%E7%BA%AF%E5%88%A9&document=7"
+    response = curator.post(QUEUE + "alias/", {"text": "纯利", "metric": "NET_PROFIT", "back": back})
+    assert response.status_code == 302
+    kept = response["Location"].split("?", 1)[1]
+    assert "reason=" not in kept and "document=7" in kept and "q=%E7%BA%AF%E5%88%A9" in kept
+    refused = curator.post(QUEUE + "alias/", {"text": "纯利", "metric": "不存在的指标", "back": back})
+    assert "reason=label" in refused["Location"]  # nothing changed: the queue as the curator left it

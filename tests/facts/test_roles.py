@@ -20,7 +20,8 @@ ROLES_MIGRATION = ("facts", "0010_roles")
 
 def curated_permissions() -> set[str]:
     every = Permission.objects.filter(content_type__app_label__in=CURATED_APPS)
-    return {f"{p.content_type.app_label}.{p.codename}" for p in every} - {"facts.can_view_restricted"}
+    granted_per_user = {"facts.can_view_restricted", "agent.view_question_text"}  # never through a role
+    return {f"{p.content_type.app_label}.{p.codename}" for p in every} - granted_per_user
 
 
 def group_permissions(name: str) -> set[str]:
