@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from decimal import Decimal
 from typing import Any
 
@@ -55,3 +56,12 @@ def curator_make(username: str = "curator") -> Any:
     user = get_user_model().objects.create_user(username=username, is_staff=True)
     user.groups.add(curators)
     return user
+
+
+def migration_seeds() -> None:
+    """What the migrations seed on a fresh install (units, the TOTAL channel): a transactional
+    test that ran before this one flushed it with every other row."""
+    from django.apps import apps
+
+    for migration in ("0002_seed_units_and_total", "0008_unit_as_printed", "0009_seed_statement_units"):
+        importlib.import_module(f"facts.migrations.{migration}").seed(apps, None)

@@ -18,7 +18,6 @@ curator-review-queue-cleared.png (after).
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 import urllib.request
@@ -34,6 +33,7 @@ from rest_framework.authtoken.models import Token
 from facts.models import FactMetric, Metric
 from tests.browser.curator_actions import Actions
 from tests.browser.support import shot
+from tests.factories import migration_seeds
 
 REPORTS = Path(__file__).resolve().parents[3] / "shared" / "bench" / "reports"
 REPORT = REPORTS / "sifang_2019_annual_report.pdf"
@@ -54,20 +54,11 @@ ASKED = ["营业收入", "净利润", "经营活动产生的现金流量净额",
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def _migration_seeds() -> None:
-    """What the migrations seed on a fresh install (units, the TOTAL channel): a transactional
-    test that ran before this one flushed it with every other row."""
-    from django.apps import apps
-
-    for migration in ("0002_seed_units_and_total", "0008_unit_as_printed", "0009_seed_statement_units"):
-        importlib.import_module(f"facts.migrations.{migration}").seed(apps, None)
-
-
 @pytest.fixture
 def fresh_install(live_server):
     if not REPORT.exists():
         pytest.skip(f"{REPORT} is absent: the shared bench reports are not on this machine")
-    _migration_seeds()
+    migration_seeds()
     call_command("import_glossary", str(REPORTS / "glossary.csv"), stdout=StringIO())
     call_command("create_user", CURATOR, "--role", "curator", "--cleared", "--password", PASSWORD, stdout=StringIO())
     return live_server.url

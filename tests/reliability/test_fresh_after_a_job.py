@@ -20,19 +20,21 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
+from tests.factories import migration_seeds
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 SCRIPT = HERE / "fresh_process.py"
 ASK_BUSINESS = "远岫精工的主营业务是什么"
 ASK_REVENUE = "远岫精工2024年营业收入是多少"
-# the rows the migrations wrote (units, roles) are back for every case: each flushes the tables
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _database_url(tmp_path: Path) -> str:
     """The database both processes use: the test database on PostgreSQL; on SQLite (held in
     memory by the test run) a file, migrated and loaded with the demo data by a process of its own."""
     if connection.vendor == "postgresql":
+        migration_seeds()  # a transactional test that ran before flushed what the migrations wrote
         call_command("load_demo", stdout=StringIO())
         db = connection.settings_dict
         return f"postgres://{db['USER']}@/{db['NAME']}?host={db['HOST']}"
