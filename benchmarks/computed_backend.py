@@ -202,16 +202,36 @@ def main() -> None:
             if n >= 5:
                 times.append(elapsed * 1000)
         times.sort()
+        stage = _stage_p50(name, len(times))
         shapes[name] = {
             "n": len(times),
             "p50_ms": round(statistics.median(times), 2),
             "p95_ms": round(times[int(0.95 * (len(times) - 1))], 2),
             "wrong_answers": len(wrong),
             "wrong_examples": wrong[:3],
+            **stage,
         }
     result["asks"] = shapes
     print(json.dumps(result, ensure_ascii=False))
     sys.stdout.flush()
+
+
+def _stage_p50(shape: str, timed: int) -> dict[str, Any]:
+    """A why's own stage (the change and its splits, the numbers alone), from the trace of the
+    last `timed` asks: SPEC §12 sets it a target of its own. The first ask's is the cold figure:
+    nothing kept by the process yet."""
+    if shape != "why":
+        return {}
+    from agent.models import QueryLog
+
+    stages = [t.get("why") for t in QueryLog.objects.order_by("id").values_list("timings_ms", flat=True)]
+    stages = [s for s in stages if s is not None]
+    if not stages:
+        return {"why_stage_p50_ms": None}
+    return {
+        "why_stage_first_ms": round(stages[-(timed + 5)], 2) if len(stages) >= timed + 5 else None,
+        "why_stage_p50_ms": round(statistics.median(stages[-timed:]), 2),
+    }
 
 
 def series_right(body: dict[str, Any], i: int, j: int) -> bool:

@@ -1,33 +1,43 @@
 """One metric's largest changes between two periods across many entities, read for a why
-(`changes_head`): the head of the changes and what they all add up to, in one statement,
-clearance-filtered in the query like `figures_get` and `figures_head`. A why over thousands of
-subsidiaries lists ten of them; the rest is one row, so only its sum is needed."""
+(`changes_head`): the head of the changes and what they all add up to. A why over thousands of
+subsidiaries lists ten of them; the rest is one row, so only its sum is needed.
+
+Both periods' figures are read once, in one statement with the facts' write stamp
+(`FactsStamp`), paired and ranked here, exactly, and kept: every later why of the same metric,
+channel and periods, for any list of entities and either clearance, is answered from what was
+kept while the stamp stands. Any write of a fact, or of a document's level, changes the stamp in
+the database, whoever makes it, so what was kept is never read after it. Clearance is applied
+per question, to the kept pairs, as `facts_visible` would: a figure takes the stricter of its
+own level and its document's."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from decimal import Decimal
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Collection, Iterable
+from contextlib import suppress
+from decimal import Decimal, Inexact, localcontext
+from itertools import chain
 from typing import Any
 
 from django.db import connection
 
-from common.access import sensitivity_strictest_sql, visible_to_sql
-from core.model.types import SENSITIVITIES, Period
+from common.access import sensitivity_strictest_sql
+from core.model.types import RESTRICTED, SENSITIVITIES, Period
 from core.ports import ChangesHead
 
-from .figures import IN_BATCH, _entities_stamp, _entity_codes, _stamp_now
-from .models import FactMetric
+from .models import FactMetric, FactsStamp
 
-# The exact sum is trusted only while every partial sum of the changes keeps this many digits:
+# The exact sum is given only while every partial sum of the changes keeps this many digits:
 # the engine sums them at 34 (`core.engine.formula.PRECISION`), and a sum it would round is
 # left to it (None: the caller reads every figure).
 DIGITS = 33
-# SQLite keeps a decimal as text. A value is its integer part (`CAST AS INTEGER`, exact) and its
-# fraction, summed apart: the integer parts as doubles, exact below 2^53 in all; the fractions
-# as doubles, each off by at most `value × 2^-50`, their sum by `count² × 2^-52` more. When
-# that is below a quarter of the values' last decimal place, rounding the fractions' sum to it
-# gives the exact sum.
-_EXACT_INTEGERS = 2.0**52
+KEPT = 32  # the metric, channel and period pairs a process keeps, the least recently used dropped
+LARGEST = 200_000  # a field with more figures than this is not kept: the caller reads every figure
+
+# (entity, now, before, level now, level before, unit now, unit before,
+#  change, hidden now, hidden before, strictest rank, most decimals, largest magnitude)
+Pair = tuple[str, Decimal, Decimal, str, str, str, str, Decimal, bool, bool, int, int, Decimal]
 
 
 def changes_head(
@@ -41,223 +51,233 @@ def changes_head(
     top: int = 10,
 ) -> ChangesHead | None:
     """The first `top` changes of one metric from `before` to `now` across `entities` for one
-    channel, largest `|now − before|` first and ties by entity code, with the count, units,
-    strictest level and exact sum of them all and the entities with a figure in one period only
-    (`ChangesHead`): one statement, two when some entity has a figure in one period only.
-
-    The database ranks the pairs exactly. PostgreSQL subtracts numerics. SQLite keeps a decimal
-    as text: it ranks `|now − before|` as a double rounded to `scale` decimals, which is the
-    change itself (equal changes equal, a larger one larger) while the values have at most
-    `scale` decimals and few enough digits (`_ranks_exactly`); the same statement says whether
-    they had, and is read once more with their own scale when it was too small. Which rows
-    belong to `entities` is said as `figures_head` says it. None when neither list is short,
-    or the order or the sum cannot be told exactly: the caller reads every figure."""
+    channel, largest `|now − before|` first and ties by entity code (as Python orders text),
+    with the count, units, strictest level and exact sum of them all and the entities with a
+    figure the caller may see in one period only (`ChangesHead`). None when the field is too
+    large to keep, or its sum has more digits than the engine keeps: the caller reads every
+    figure."""
     if top < 1:
         raise ValueError(f"top must be at least 1, not {top}")
+    field = _field(metric, now, before, channel)
+    if field is None:
+        return None
     wanted = entities if isinstance(entities, (set, frozenset, dict)) else set(entities)
-    for fresh in (False, True):
-        stamp, excluded = None, None
-        if len(wanted) > IN_BATCH:
-            stamp, known = _entity_codes(fresh=fresh)
-            excluded = sorted(known - wanted)
-            if len(excluded) > IN_BATCH:
-                if fresh or _stamp_now() == stamp:
-                    return None  # too many to list
-                continue  # the codes remembered are out of date: read them again
-        read = _Read(metric, wanted, excluded, now, before, channel, cleared)
-        scale = SCALE
-        while True:
-            rows, totals, lacking, read_under = read.head(top, scale)
-            if stamp is not None and read_under != stamp:
-                break  # an entity came or went since the codes were read: read them again
-            if totals is None:
-                return None
-            count, units, strictest, total, (scale_read, largest) = totals
-            if not read.postgres and not _ranks_exactly(scale_read, largest, scale):
-                if scale_read > scale and _ranks_exactly(scale_read, largest, scale_read):
-                    scale = scale_read
-                    continue
-                return None
-            return ChangesHead(
-                rows=tuple(sorted(rows, key=lambda row: (-abs(row[1] - row[2]), row[0]))),
-                count=count,
-                units=units,
-                sensitivity=strictest,
-                lacking=lacking,
-                total=total,
-            )
-    return None
+    return field.head(wanted, cleared=cleared, top=top)
 
 
-SCALE = 4  # the decimals SQLite ranks changes at first: most figures have fewer
+class _Field:
+    """Every entity's figure of one metric and channel in two periods, paired: the pairs ranked
+    by the size of their change, and the entities with a figure in one period only."""
 
+    def __init__(self, token: str | None, pairs: list[Pair], alone: list[tuple[str, bool]]) -> None:
+        self.token = token
+        # `copy_abs` and `copy_negate` are exact; `abs` and `-` round to the context.
+        pairs.sort(key=lambda pair: (pair[7].copy_abs().copy_negate(), pair[0]))
+        self.pairs = tuple(pairs)
+        self.alone = tuple(alone)
+        self._by_clearance: dict[bool, _Seen] = {}
 
-def _ranks_exactly(scale_read: int, largest: Decimal, scale: int) -> bool:
-    """Whether changes rounded to `scale` decimals as doubles rank as the changes do: every
-    value has at most `scale` decimals, and every change (below `2 × largest`) has at most 14
-    digits in all, so that a double holds it to far better than half its last decimal."""
-    return scale_read <= scale and (2 * largest).adjusted() + 1 + scale <= 14
-
-
-_PAIR_COLUMNS = "n.entity AS e, n.value AS v1, b.value AS v0, n.level AS l1, b.level AS l0, n.unit AS u1, b.unit AS u0"
-Row = tuple[str, Decimal, Decimal, str, str, str, str]
-# count, units, strictest level, exact sum, and the values' most decimals and largest magnitude
-Totals = tuple[int, frozenset[str], str, Decimal, tuple[int, Decimal]]
-
-
-class _Read:
-    """The statements of one `changes_head`: its SQL, built once (read again when SQLite must
-    rank at more decimals)."""
-
-    def __init__(
-        self,
-        metric: str,
-        wanted: Collection[str],
-        excluded: list[str] | None,
-        now: Period,
-        before: Period,
-        channel: str,
-        cleared: bool,
-    ) -> None:
-        meta = FactMetric._meta
-        documents = meta.get_field("document").related_model._meta  # documents sits above facts: no import
-        metric_c, entity_c, channel_c, unit_c, document_c = (
-            f"f.{meta.get_field(name).column}" for name in ("metric", "entity", "channel", "unit", "document")
-        )
-        self.postgres = connection.vendor == "postgresql"
-        self.excluded = excluded
-        level, level_params = sensitivity_strictest_sql("f.sensitivity", "d.sensitivity")
-        hidden, hidden_params = visible_to_sql(level, cleared=cleared)
-        if excluded is None:
-            members = f" AND {entity_c} IN ({', '.join(['%s'] * len(wanted))})"
-            member_params: list[object] = sorted(wanted)
-        else:
-            members = f" AND {entity_c} NOT IN ({', '.join(['%s'] * len(excluded))})" if excluded else ""
-            member_params = list(excluded)
-        source = (
-            f"FROM {meta.db_table} f LEFT JOIN {documents.db_table} d ON d.{documents.pk.column} = {document_c} "
-            f"WHERE {metric_c} = %s AND {channel_c} = %s AND f.review_status = %s{hidden}{members}"
-        )
-        tail = [*(level_params if hidden else ()), *hidden_params, *member_params]
-
-        def field(period: Period) -> tuple[str, list[object]]:
-            sql = (
-                f"(SELECT {entity_c} AS entity, f.value AS value, {level} AS level, {unit_c} AS unit "
-                f"{source} AND f.period_type = %s AND f.period = %s)"
-            )
-            params = [*level_params, metric, channel, FactMetric.Review.APPROVED, *tail]
-            return sql, [*params, period.period_type, period.period]
-
-        (self.now_sql, self.now_params), (self.before_sql, self.before_params) = field(now), field(before)
-
-    def _pairs(self) -> tuple[str, list[object]]:
-        return (
-            f"{self.now_sql} n JOIN {self.before_sql} b ON b.entity = n.entity",
-            [*self.now_params, *self.before_params],
-        )
-
-    def _totals(self, tag: int, source: str) -> str:
-        """One period's figures in `source` (`entity, value, level, unit`): its units, how many,
-        its entities (the index reads them in order, so two periods with the same entities
-        almost always list them alike), the sum's parts, the most decimals, the largest value
-        and the strictest level. Each period apart: two ranges of the index, no grouping."""
-        ranked = " ".join(f"WHEN %s THEN {i}" for i in range(len(SENSITIVITIES) - 1))
-        strictest = f"max(CASE level {ranked} ELSE {len(SENSITIVITIES) - 1} END)"
-        if self.postgres:
-            listed = "string_agg(entity, ',' ORDER BY entity)"
-            sums = "sum(value), NULL, max(scale(value)), max(abs(value))"
-        else:
-            listed = "group_concat(entity, ',')"
-            sums = (
-                "total(CAST(value AS INTEGER)), total(CAST(value AS REAL) - CAST(value AS INTEGER)), "
-                "max(CASE instr(value, '.') WHEN 0 THEN 0 ELSE length(value) - instr(value, '.') END), "
-                "max(abs(CAST(value AS REAL)))"
-            )
-        return (
-            f"SELECT {tag}, NULL, NULL, NULL, NULL, NULL, min(unit), max(unit), NULL, "
-            f"count(*), {listed}, {sums}, {strictest}, NULL FROM {source} s"
-        )
-
-    def _order(self, scale: int) -> str:
-        """The pairs' order: largest change first, then by entity code as Python orders text."""
-        if self.postgres:
-            return 'abs(n.value - b.value) DESC, n.entity COLLATE "C"'
-        return f"round(abs(CAST(n.value AS REAL) - CAST(b.value AS REAL)), {int(scale)}) DESC, n.entity"
-
-    def _statement(self, top: int, scale: int, now: str, before: str, params: list[object]) -> list[Any]:
-        """The head of the pairs, and `now`'s and `before`'s totals (`_totals`), with the stamp."""
-        ranks = list(SENSITIVITIES[:-1])
-        stamp = f" UNION ALL SELECT 2, {'NULL, ' * 15}{_entities_stamp()}" if self.excluded is not None else ""
-        pairs, pair_params = self._pairs()
-        sql = (
-            f"SELECT 0, e, v1, v0, l1, l0, u1, u0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM "
-            f"(SELECT {_PAIR_COLUMNS} FROM {pairs} ORDER BY {self._order(scale)} LIMIT %s) n_b "
-            f"UNION ALL {self._totals(1, now)} UNION ALL {self._totals(3, before)}{stamp}"
-        )
-        return self._fetch(
-            sql, [*pair_params, top, *ranks, *params[: len(params) // 2], *ranks, *params[len(params) // 2 :]]
-        )
-
-    def head(self, top: int, scale: int) -> tuple[list[Row], Totals | None, frozenset[str], str | None]:
-        """The first `top` pairs, the totals (None when the sum cannot be told exactly), the
-        entities with a figure in one period only, and the stamp read under."""
-        rows = self._statement(top, scale, self.now_sql, self.before_sql, [*self.now_params, *self.before_params])
-        now, before = (next(row for row in rows if row[0] == tag) for tag in (1, 3))
-        read_under = next((row[16] for row in rows if row[0] == 2), None)
-        # At most one figure per entity and period: the same entities listed alike have both.
-        if not (now[9] == before[9] and now[10] == before[10]):
-            return self._lacking(top, scale, read_under)  # some entity has a figure in one period only
-        return [_row(row) for row in rows if row[0] == 0], self._sum(now, before), frozenset(), read_under
-
-    def _lacking(
-        self, top: int, scale: int, read_under: str | None
-    ) -> tuple[list[Row], Totals | None, frozenset[str], str | None]:
-        """`head` when the periods' entities differ (or were listed apart): the totals from the
-        pairs alone, and the entities with a figure in one period only, in a second statement
-        (the same snapshot as the first only when nothing was written between them)."""
-        pairs, pair_params = self._pairs()
-        now = f"(SELECT n.entity AS entity, n.value AS value, n.level AS level, n.unit AS unit FROM {pairs})"
-        before = f"(SELECT b.entity AS entity, b.value AS value, b.level AS level, b.unit AS unit FROM {pairs})"
-        rows = self._statement(top, scale, now, before, [*pair_params, *pair_params])
-        both = (
-            f"(SELECT entity FROM {self.now_sql} n UNION ALL SELECT entity FROM {self.before_sql} b) s "
-            "GROUP BY entity HAVING count(*) = 1"
-        )
-        alone = self._fetch(f"SELECT entity FROM {both}", [*self.now_params, *self.before_params])
-        totals = self._sum(*(next(row for row in rows if row[0] == tag) for tag in (1, 3)))
-        return [_row(row) for row in rows if row[0] == 0], totals, frozenset(row[0] for row in alone), read_under
-
-    def _fetch(self, sql: str, params: list[object]) -> list[Any]:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            return list(cursor.fetchall())
-
-    def _sum(self, now: tuple[Any, ...], before: tuple[Any, ...]) -> Totals | None:
-        """The pairs' totals from both periods' (the same entities in each): the exact sum of
-        their changes, or None when it cannot be told exactly."""
-        count = int(now[9])
-        units = frozenset(str(u) for row in (now, before) for u in row[6:8] if u is not None)
+    def head(self, wanted: Collection[str], *, cleared: bool, top: int) -> ChangesHead | None:
+        seen = self._seen(cleared)
+        missing = seen.entities.difference(wanted)
+        if len(missing) * 4 > seen.count:  # a small part of the field: count it afresh
+            seen = _Seen([pair for pair in seen.pairs if pair[0] in wanted], seen.lacking.intersection(wanted))
+            missing = frozenset()
+        lacking = seen.lacking.intersection(wanted) if len(seen.lacking) else seen.lacking
+        dropped = [seen.by_entity[entity] for entity in missing]
+        count = seen.count - len(dropped)
         if not count:
-            return 0, units, SENSITIVITIES[0], Decimal(0), (0, Decimal(0))
-        strictest = SENSITIVITIES[max(int(now[15]), int(before[15]))]
-        scale = max(int(now[13]), int(before[13]))
-        largest = max(Decimal(str(now[14])), Decimal(str(before[14])))
-        read = (scale, largest)
-        values = 2 * count
-        # Every partial sum of the changes is below `values × largest` and has `scale` decimals.
-        if (values * largest).adjusted() + 1 + scale > DIGITS:
+            return ChangesHead(
+                rows=(), count=0, units=frozenset(), sensitivity=SENSITIVITIES[0], lacking=lacking, total=Decimal(0)
+            )
+        # Every partial sum of the changes is below `2 × count × largest` and has `scale` decimals;
+        # the whole field's bound holds for any part of it, and a part that fails it is measured.
+        if seen.total is None or (2 * count * seen.largest).adjusted() + 1 + seen.scale > DIGITS:
+            if not dropped:
+                return None
+            return self._afresh(seen, wanted, lacking, top)
+        rows = []
+        for pair in seen.pairs:
+            if pair[0] not in missing:
+                rows.append(pair[:7])
+                if len(rows) == top:
+                    break
+        with localcontext() as context:
+            context.prec = 2 * DIGITS
+            context.traps[Inexact] = True
+            total = seen.total - sum((pair[7] for pair in dropped), Decimal(0))
+        units = seen.units - Counter(chain.from_iterable(pair[5:7] for pair in dropped))
+        ranks = seen.ranks - Counter(pair[10] for pair in dropped)
+        return ChangesHead(
+            rows=tuple(rows),
+            count=count,
+            units=frozenset(units),
+            sensitivity=SENSITIVITIES[max(ranks)],
+            lacking=lacking,
+            total=total,
+        )
+
+    def _afresh(self, seen: _Seen, wanted: Collection[str], lacking: frozenset[str], top: int) -> ChangesHead | None:
+        part = _Seen([pair for pair in seen.pairs if pair[0] in wanted], lacking)
+        if part.total is None or (2 * part.count * part.largest).adjusted() + 1 + part.scale > DIGITS:
             return None
-        if self.postgres:
-            return count, units, strictest, Decimal(str(now[11])) - Decimal(str(before[11])), read
-        integers = float(now[11]) - float(before[11])  # exact: integers below 2^52 in all
-        fractions = float(now[12]) - float(before[12])
-        error = values * (float(largest) + 1) * 2.0**-50 + values * values * 2.0**-52
-        if values * (float(largest) + 1) >= _EXACT_INTEGERS or error >= 10.0**-scale / 4:
-            return None
-        fraction = Decimal(fractions).quantize(Decimal(1).scaleb(-scale))
-        return count, units, strictest, Decimal(int(integers)) + fraction, read
+        return ChangesHead(
+            rows=tuple(pair[:7] for pair in part.pairs[:top]),
+            count=part.count,
+            units=frozenset(part.units),
+            sensitivity=SENSITIVITIES[max(part.ranks)],
+            lacking=lacking,
+            total=part.total,
+        )
+
+    def _seen(self, cleared: bool) -> _Seen:
+        """What a caller of this clearance sees of the field, summed once (a race computes it twice)."""
+        seen = self._by_clearance.get(cleared)
+        if seen is None:
+            if cleared:
+                seen = _Seen(list(self.pairs), [entity for entity, _ in self.alone])
+            else:
+                # A pair with one side hidden is, to this caller, a figure in one period only.
+                lacking = [pair[0] for pair in self.pairs if pair[8] != pair[9]]
+                lacking += [entity for entity, hidden in self.alone if not hidden]
+                seen = _Seen([pair for pair in self.pairs if not (pair[8] or pair[9])], lacking)
+            self._by_clearance[cleared] = seen
+        return seen
 
 
-def _row(row: tuple[object, ...]) -> Row:
-    now, before = Decimal(str(row[2])), Decimal(str(row[3]))
-    return (str(row[1]), now, before, str(row[4]), str(row[5]), str(row[6]), str(row[7]))
+class _Seen:
+    """The pairs one caller sees, in rank order, and their totals: count, exact sum of the
+    changes, units and levels (counted, so that leaving a few entities out is a subtraction),
+    the most decimals and largest magnitude; and the entities with a figure in one period only."""
+
+    def __init__(self, pairs: list[Pair], lacking: Iterable[str]) -> None:
+        self.pairs = pairs
+        self.by_entity = {pair[0]: pair for pair in pairs}
+        self.entities = frozenset(self.by_entity)
+        self.lacking = frozenset(lacking)
+        self.count = len(pairs)
+        self.units = Counter(chain.from_iterable(pair[5:7] for pair in pairs))
+        self.ranks = Counter(pair[10] for pair in pairs)
+        self.scale = max((pair[11] for pair in pairs), default=0)
+        self.largest = max((pair[12] for pair in pairs), default=Decimal(0))
+        self.total: Decimal | None = None  # a sum past any the engine keeps (see `DIGITS`) is not needed
+        with localcontext() as context:
+            context.prec = 4 * DIGITS
+            context.traps[Inexact] = True
+            with suppress(Inexact):
+                self.total = sum((pair[7] for pair in pairs), Decimal(0))
+
+
+_kept: OrderedDict[tuple[object, ...], _Field] = OrderedDict()
+_lock = threading.Lock()
+
+
+def _field(metric: str, now: Period, before: Period, channel: str) -> _Field | None:
+    """The field kept for these figures while the stamp stands, else read (and kept)."""
+    key = (connection.alias, connection.settings_dict.get("NAME"), metric, channel, now, before)
+    with _lock:
+        kept = _kept.get(key)
+    if kept is not None and kept.token is not None and kept.token == _token():
+        with _lock:
+            if key in _kept:
+                _kept.move_to_end(key)
+        return kept
+    field = _read(metric, now, before, channel)
+    if field is not None and field.token is not None:
+        with _lock:
+            _kept[key] = field
+            _kept.move_to_end(key)
+            while len(_kept) > KEPT:
+                _kept.popitem(last=False)
+    return field
+
+
+def _token() -> str | None:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT token FROM {FactsStamp._meta.db_table} WHERE id = 1")
+        row = cursor.fetchone()
+    return None if row is None else str(row[0])
+
+
+def _read(metric: str, now: Period, before: Period, channel: str) -> _Field | None:
+    """Both periods' approved figures with their levels and the stamp, in one statement (one
+    snapshot: the stamp is that of the figures read), paired exactly."""
+    meta = FactMetric._meta
+    documents = meta.get_field("document").related_model._meta  # documents sits above facts: no import
+    metric_c, entity_c, channel_c, unit_c, document_c = (
+        f"f.{meta.get_field(name).column}" for name in ("metric", "entity", "channel", "unit", "document")
+    )
+    level, level_params = sensitivity_strictest_sql("f.sensitivity", "d.sensitivity")
+    figures = (
+        f"SELECT %s, {entity_c}, f.value, {level}, {unit_c} FROM {meta.db_table} f "
+        f"LEFT JOIN {documents.db_table} d ON d.{documents.pk.column} = {document_c} "
+        f"WHERE {metric_c} = %s AND f.period_type = %s AND f.period = %s AND {channel_c} = %s "
+        "AND f.review_status = %s"
+    )
+    text = "CAST(token AS TEXT)" if connection.vendor == "sqlite" else "token"
+    sql = (
+        f"SELECT 2, {text}, NULL, NULL, NULL FROM {FactsStamp._meta.db_table} WHERE id = 1 "
+        f"UNION ALL {figures} UNION ALL {figures}"
+    )
+    params: list[object] = []
+    for tag, period in ((1, now), (0, before)):
+        params += [tag, *level_params, metric, period.period_type, period.period, channel, FactMetric.Review.APPROVED]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchmany(LARGEST * 2 + 2)
+        if cursor.fetchone() is not None:
+            return None
+    token = next((str(row[1]) for row in rows if row[0] == 2), None)
+    return _paired(token, (row for row in rows if row[0] == 1), (row for row in rows if row[0] == 0))
+
+
+def _paired(token: str | None, now: Iterable[Any], before: Iterable[Any]) -> _Field | None:
+    """Values come as the database keeps them: text on SQLite, decimals on PostgreSQL."""
+    last = len(SENSITIVITIES) - 1
+    ranks = {level: rank for rank, level in enumerate(SENSITIVITIES)}
+    earlier = {row[1]: row for row in before}
+    pairs: list[Pair] = []
+    alone: list[tuple[str, bool]] = []
+    with localcontext() as context:
+        context.prec = 4 * DIGITS
+        context.traps[Inexact] = True
+        for _, entity, raw, level, unit in now:
+            other = earlier.pop(entity, None)
+            if other is None:
+                alone.append((entity, level == RESTRICTED))
+                continue
+            _, _, raw_before, level_before, unit_before = other
+            value, value_before = Decimal(raw), Decimal(raw_before)
+            try:
+                change = value - value_before
+            except Inexact:
+                return None  # digits beyond any sum the engine keeps: the caller reads every figure
+            pairs.append(
+                (
+                    entity,
+                    value,
+                    value_before,
+                    level,
+                    level_before,
+                    unit,
+                    unit_before,
+                    change,
+                    level == RESTRICTED,
+                    level_before == RESTRICTED,
+                    max(ranks.get(level, last), ranks.get(level_before, last)),
+                    max(_decimals(raw), _decimals(raw_before)),
+                    max(value.copy_abs(), value_before.copy_abs()),
+                )
+            )
+    alone += [(row[1], row[3] == RESTRICTED) for row in earlier.values()]
+    return _Field(token, pairs, alone)
+
+
+def _decimals(raw: str | Decimal) -> int:
+    """The decimals a value is kept with: SQLite's text (`ExactDecimalField` writes it plain,
+    without an exponent), or PostgreSQL's decimal."""
+    if isinstance(raw, str):
+        point = raw.find(".")
+        return 0 if point < 0 else len(raw) - point - 1
+    exponent = raw.as_tuple().exponent
+    return -exponent if isinstance(exponent, int) and exponent < 0 else 0

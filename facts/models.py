@@ -257,6 +257,20 @@ class GlossaryState(models.Model):
     token = models.CharField(max_length=32, default="")
 
 
+class FactsStamp(models.Model):
+    """What the facts read at this moment are: a token the database itself changes on every
+    write of a fact and on every change of a document's level (triggers, `0021_facts_stamp`),
+    whatever wrote it: the ORM, raw SQL, an import or another process. A reader that reads the
+    token in the statement that reads the facts can keep what it derived from them, and use it
+    while the token stands (`facts.changes`). A rolled-back write leaves the token it replaced,
+    with the facts it replaced; no write ever sets a token that was set before (random)."""
+
+    token = models.CharField(max_length=32)
+
+    class Meta:
+        default_permissions = ()  # written by the database's triggers only: nobody edits it
+
+
 class FactMetric(models.Model):
     class Review(models.TextChoices):
         APPROVED = "approved", "approved"

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from core.model.types import ANSWER_KINDS, ANSWER_ROUTES, CLARIFY_MODES, CODE_RE, ROUTING_MODES, AgentResult
 
 PERIOD_LABEL_RE = re.compile(r"^(FY[0-9]{4}|[0-9]{4}H[12]|[0-9]{4}Q[1-4])$")
-STAGES = frozenset({"parse", "clarify", "faq", "structured", "narrative", "retrieval", "synthesis", "total"})
+STAGES = frozenset({"parse", "clarify", "faq", "structured", "why", "narrative", "retrieval", "synthesis", "total"})
 USAGE_KEYS = frozenset({"input_tokens", "output_tokens"})
 TOOL_STATUSES = frozenset({"found", "not_found", "unrecognized_param"})
 MAX_TERM = 32

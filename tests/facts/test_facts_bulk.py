@@ -8,6 +8,8 @@ import random
 from decimal import Decimal
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from core.model.types import RESTRICTED, Period, SubTask
 from facts import selectors
@@ -42,6 +44,32 @@ def test_bulk_read_equals_one_by_one_reads_with_and_without_clearance(demo) -> N
     )
     assert task.key in selectors.facts_get([task], cleared=True)
     assert selectors.facts_get([task], cleared=False) == {}
+
+
+def test_a_few_keys_over_several_channels_are_one_query_of_exactly_those_keys(demo) -> None:
+    """A why's lineage: the whole and its channels in two periods, and a quarter beside them. One
+    statement reads their cross product; a fact it reads that no key named is not returned."""
+    entities = ["ACME_GROUP", "ACME_CN", "ACME_HK"]
+    periods = [Period("FY", "2024"), Period("FY", "2025"), Period("QUARTER", "2025Q4")]
+    rng = random.Random(11)
+    for _ in range(20):
+        tasks = [
+            SubTask("REVENUE", rng.choice(entities), rng.choice(periods), rng.choice(["TOTAL", "ONLINE", "STORE"]))
+            for _ in range(rng.randint(2, 12))
+        ]
+        for cleared in (True, False):
+            one_by_one = {t.key: f for t in tasks if (f := selectors.fact_queried(t, cleared=cleared)) is not None}
+            with CaptureQueriesContext(connection) as queries:
+                assert selectors.facts_get(tasks, cleared=cleared) == one_by_one
+            assert len(queries) == 1
+    assert FactMetric.objects.filter(entity_id="ACME_CN", channel_id="STORE", period="2025").exists()
+    asked = [
+        SubTask("REVENUE", "ACME_CN", Period("FY", "2025"), "ONLINE"),
+        SubTask("REVENUE", "ACME_HK", Period("FY", "2024"), "STORE"),
+    ]
+    assert SubTask("REVENUE", "ACME_CN", Period("FY", "2025"), "STORE").key not in selectors.facts_get(
+        asked, cleared=True
+    )
 
 
 def test_bulk_read_batches_long_entity_lists(demo) -> None:

@@ -402,6 +402,11 @@ def markdown(results: dict[str, Any]) -> str:
                 f"| p50 < 20 ms | {figures['p50_ms']} ms / {figures['p95_ms']} ms, "
                 f"{figures['wrong_answers']} wrong of {figures['n'] + 5} |"
             )
+            if figures.get("why_stage_p50_ms") is not None:
+                lines.append(
+                    f"| the why's numbers (the trace's `why` stage), {computed['backend']} (p50; first ask) "
+                    f"| p50 < 20 ms | {figures['why_stage_p50_ms']} ms; {figures.get('why_stage_first_ms')} ms |"
+                )
     for search in [*results.get("search", []), *results.get("search_hybrid", [])]:
         for lexical, figures in search["search_http"].items():
             mode = figures.get("mode", "bm25")

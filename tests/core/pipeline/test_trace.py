@@ -88,6 +88,15 @@ def test_unrecognised_terms_are_kept_for_the_gap_report(glossary, store) -> None
     assert "利润" in trace_from_result(result, user_id=None, store_question=False).unrecognized_terms
 
 
+def test_every_stage_timed_is_kept(glossary, store) -> None:
+    """A why's decomposition is timed apart from the passages that follow it (SPEC §12 sets it a
+    target of its own), and the trace keeps every stage the pipeline laps."""
+    result = _answer("香港收入为什么下降", glossary, store, reference_date=date(2026, 3, 15))
+    trace = trace_from_result(result, user_id=None, store_question=False)
+    assert {"structured", "why", "narrative", "total"} <= trace.timings_ms.keys()
+    assert set(result.timings) <= trace.timings_ms.keys()
+
+
 # -- a trace rule drops or redacts what it must not store; it never fails the answer -------------
 def _answer(question: str, glossary, store, **extra):  # type: ignore[no-untyped-def]
     return answer_question(question, glossary=glossary, store=store, provider=MockProvider(), cleared=True, **extra)
