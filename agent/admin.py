@@ -20,7 +20,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from common.access import user_cleared
 from facts.concepts import metrics_of_concept
@@ -116,7 +116,7 @@ class QueryLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
-            "title": "术语缺口报告",
+            "title": gettext("Glossary gaps"),
             "rows": rows(counts[False]),
             "narrative_rows": rows(counts[True]),
             "targets": targets,
@@ -128,10 +128,10 @@ class QueryLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         term = request.POST.get("term", "").strip()[:64]
         action = request.POST.get("action", "alias")
         if not term:
-            messages.error(request, "缺少说法。")
+            messages.error(request, gettext("No term was given."))
         elif action == "dismiss":
             GlossaryGapDismissal.objects.get_or_create(term=term, defaults={"dismissed_by": request.user})
-            messages.success(request, f"已忽略「{term}」，报告中不再列出。")
+            messages.success(request, gettext("'%(term)s' dismissed: the report no longer lists it.") % {"term": term})
         elif action == "metric":
             self._metric_create(request, term)
         else:
@@ -142,28 +142,30 @@ class QueryLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         code = request.POST.get("code", "").strip()
         unit = request.POST.get("unit", "").strip()
         if not code or not unit:
-            messages.error(request, "新建指标需要代码和单位。")
+            messages.error(request, gettext("A new metric needs a code and a unit."))
             return
         try:
             metric_create(code=code, name=term, unit=unit, alias=term)
         except ValidationError as error:
-            messages.error(request, "；".join(error.messages))
+            messages.error(request, pgettext("list separator", "; ").join(error.messages))
             return
-        messages.success(request, f"已新建指标「{term}」（{code}，{unit}），并以「{term}」为别名。")
+        said = gettext("Metric '%(term)s' (%(code)s, %(unit)s) created, with '%(term)s' as its alias.")
+        messages.success(request, said % {"term": term, "code": code, "unit": unit})
 
     def _alias_add(self, request: HttpRequest, term: str) -> None:
         kind, _, code = request.POST.get("target", "").partition(":")
         model = TARGETS.get(kind)
         target = model.objects.filter(code=code).first() if model else None
         if target is None:
-            messages.error(request, "请选择要关联的指标、实体或渠道。")
+            messages.error(request, gettext("Choose the metric, entity or channel the term names."))
             return
         try:
             alias_create(kind=kind, text=term, code=code)
         except ValidationError as error:
-            messages.error(request, "；".join(error.messages))
+            messages.error(request, pgettext("list separator", "; ").join(error.messages))
             return
-        messages.success(request, f"已添加别名「{term}」→ {target}，下一个问题即生效。")
+        said = gettext("Alias '%(term)s' → %(target)s added; the next question uses it.")
+        messages.success(request, said % {"term": term, "target": target})
 
     def feedback_view(self, request: HttpRequest) -> HttpResponse:
         logs = self.get_queryset(request).exclude(feedback=None)
@@ -175,7 +177,7 @@ class QueryLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
-            "title": "反馈报告",
+            "title": gettext("Feedback"),
             "by_route": sorted(by_route.items()),
             "recent": recent,
         }

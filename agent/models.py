@@ -5,16 +5,23 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 
 class QueryLog(models.Model):
-    request_id = models.CharField(max_length=64, unique=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    route = models.CharField(max_length=16)
-    routing_mode = models.CharField(max_length=16)
-    clarification_mode = models.CharField(max_length=24)
-    answer_kind = models.CharField(max_length=16)
+    request_id = models.CharField(verbose_name=pgettext_lazy("field", "request ID"), max_length=64, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        verbose_name=pgettext_lazy("field", "user"),
+    )
+    created_at = models.DateTimeField(verbose_name=pgettext_lazy("field", "asked at"), auto_now_add=True, db_index=True)
+    route = models.CharField(verbose_name=pgettext_lazy("field", "route"), max_length=16)
+    routing_mode = models.CharField(verbose_name=pgettext_lazy("field", "routing mode"), max_length=16)
+    clarification_mode = models.CharField(verbose_name=pgettext_lazy("field", "clarification mode"), max_length=24)
+    answer_kind = models.CharField(verbose_name=pgettext_lazy("field", "answer kind"), max_length=16)
     slots = models.JSONField(default=dict)
     tool_status_counts = models.JSONField(default=dict)
     fabrication_guard_triggered = models.BooleanField(default=False)
@@ -25,13 +32,19 @@ class QueryLog(models.Model):
     timings_ms = models.JSONField(default=dict)
     provider_seconds = models.FloatField(default=0.0)
     usage = models.JSONField(default=dict)
-    unrecognized_terms = models.JSONField(default=list)
-    question = models.TextField(null=True, blank=True)
+    unrecognized_terms = models.JSONField(verbose_name=pgettext_lazy("field", "unrecognised terms"), default=list)
+    question = models.TextField(verbose_name=pgettext_lazy("field", "question"), null=True, blank=True)
     asker_cleared = models.BooleanField(default=False)  # hidden from uncleared curators
-    feedback = models.SmallIntegerField(null=True, blank=True, choices=[(1, "👍"), (-1, "👎")])
-    feedback_reason = models.CharField(max_length=500, blank=True)
+    feedback = models.SmallIntegerField(
+        verbose_name=pgettext_lazy("field", "feedback"), null=True, blank=True, choices=[(1, "👍"), (-1, "👎")]
+    )
+    feedback_reason = models.CharField(
+        verbose_name=pgettext_lazy("field", "feedback reason"), max_length=500, blank=True
+    )
 
     class Meta:
+        verbose_name = gettext_lazy("question log")
+        verbose_name_plural = gettext_lazy("question logs")
         ordering = ["-created_at"]
         # Team leads read the words asked (`question`), kept only with `RAGSPINE_LOG_QUESTIONS`;
         # granted per user, as the RESTRICTED clearance is (docs/operations.md).
@@ -48,13 +61,22 @@ class Conversation(models.Model):
     so the same name used by two users names two conversations, and neither can read the other.
     """
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations")
-    external_id = models.CharField(max_length=64)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True, db_index=True)
-    turns_total = models.PositiveIntegerField(default=0)  # the next turn's position
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="conversations",
+        verbose_name=pgettext_lazy("field", "user"),
+    )
+    external_id = models.CharField(verbose_name=pgettext_lazy("field", "conversation ID"), max_length=64)
+    created_at = models.DateTimeField(verbose_name=pgettext_lazy("field", "created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(verbose_name=pgettext_lazy("field", "updated at"), auto_now=True, db_index=True)
+    turns_total = models.PositiveIntegerField(
+        verbose_name=pgettext_lazy("field", "turns"), default=0
+    )  # the next turn's position
 
     class Meta:
+        verbose_name = gettext_lazy("conversation")
+        verbose_name_plural = gettext_lazy("conversations")
         constraints = [
             models.UniqueConstraint(fields=["user", "external_id"], name="conversation_external_id_per_user")
         ]
@@ -75,18 +97,22 @@ class ConversationTurn(models.Model):
     """
 
     conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="turns")
-    position = models.PositiveIntegerField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    position = models.PositiveIntegerField(verbose_name=pgettext_lazy("field", "position"))
+    created_at = models.DateTimeField(verbose_name=pgettext_lazy("field", "created at"), auto_now_add=True)
     question = models.TextField()
-    intent = models.JSONField(null=True, blank=True)
+    intent = models.JSONField(verbose_name=pgettext_lazy("field", "intent"), null=True, blank=True)
     result = models.JSONField(default=dict)
     sections = models.JSONField(default=dict)
     note = models.TextField(blank=True)
-    request_id = models.CharField(max_length=64)
+    request_id = models.CharField(verbose_name=pgettext_lazy("field", "request ID"), max_length=64)
     asker_cleared = models.BooleanField(default=False)
-    feedback = models.SmallIntegerField(null=True, blank=True, choices=[(1, "👍"), (-1, "👎")])
+    feedback = models.SmallIntegerField(
+        verbose_name=pgettext_lazy("field", "feedback"), null=True, blank=True, choices=[(1, "👍"), (-1, "👎")]
+    )
 
     class Meta:
+        verbose_name = gettext_lazy("turn")
+        verbose_name_plural = gettext_lazy("turns")
         constraints = [models.UniqueConstraint(fields=["conversation", "position"], name="turn_position_unique")]
         ordering = ["conversation", "position"]
 
@@ -101,6 +127,10 @@ class GlossaryGapDismissal(models.Model):
     term = models.CharField(max_length=64, unique=True)
     dismissed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     dismissed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = gettext_lazy("dismissed glossary gap")
+        verbose_name_plural = gettext_lazy("dismissed glossary gaps")
 
     def __str__(self) -> str:
         return self.term

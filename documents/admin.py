@@ -16,6 +16,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from common.access import ClearanceFilteredAdmin, user_cleared, visible_to
 from core.model.types import SENSITIVITIES
@@ -32,28 +33,24 @@ from .company_admin import company_create_view
 from .jobs import document_jobs_open, ingest_job_create, reread_job_create
 from .models import Document, DocumentFile, IngestJob
 from .services import ContextChoice, IngestError, context_set_merge, document_delete
-from .warning_groups import WarningGroup, outcome_summary, warnings_grouped
+from .warning_groups import job_message_shown, outcome_summary, warnings_grouped
 
-
-def _english_beside(group: WarningGroup) -> str:
-    english = group.kind_in_english()
-    return f" · {english}" if english != group.kind_shown() else ""
-
-
+_NO_FILE = gettext_lazy(
+    "The document's file was not kept (it was imported before files were), so it cannot be read again: upload it again."
+)
 JOBS_REFRESH = 5  # seconds between reloads of the job list while a job is unfinished
 _CONTEXT_FIELDS = {"issuer": "issuer", "report_type": "report_type", "report_period": "period"}
 _REPORT_TYPE_NAMES = {
-    "annual": "年度报告 · annual",
-    "half_year": "半年度报告 · half-year",
-    "quarterly": "季度报告 · quarterly",
+    "annual": gettext_lazy("annual report"),
+    "half_year": gettext_lazy("half-year report"),
+    "quarterly": gettext_lazy("quarterly report"),
 }
+_AS_READ = gettext_lazy("as the document says")
 _REPORT_TYPE_CHOICES = [(t, _REPORT_TYPE_NAMES.get(t, t)) for t in REPORT_TYPES]
 
 
 def _entity_choices() -> list[tuple[str, str]]:
-    return [("", "按文档所读")] + [
-        (code, f"{code} {name}") for code, name in Entity.objects.values_list("code", "name")
-    ]
+    return [("", _AS_READ)] + [(code, f"{code} {name}") for code, name in Entity.objects.values_list("code", "name")]
 
 
 def _context_check(choice: ContextChoice, stored: dict[str, str]) -> None:
@@ -64,13 +61,24 @@ def _context_check(choice: ContextChoice, stored: dict[str, str]) -> None:
 
 
 class UploadForm(forms.Form):
-    files = forms.FileField(widget=forms.ClearableFileInput(attrs={"allow_multiple_selected": True}), label="文件")
-    sensitivity = forms.ChoiceField(choices=[("", "自动判断")] + [(s, s) for s in SENSITIVITIES], required=False)
-    issuer = forms.ChoiceField(label="发行主体", required=False)
-    report_type = forms.ChoiceField(
-        label="报告类型", choices=[("", "按文档所读"), *_REPORT_TYPE_CHOICES], required=False
+    files = forms.FileField(
+        widget=forms.ClearableFileInput(attrs={"allow_multiple_selected": True}), label=gettext_lazy("Files")
     )
-    report_period = forms.CharField(label="报告期", required=False, max_length=16, help_text="FY2019、2019H1、2019Q3")
+    sensitivity = forms.ChoiceField(
+        label=gettext_lazy("Sensitivity"),
+        choices=[("", gettext_lazy("decide automatically"))] + [(s, s) for s in SENSITIVITIES],
+        required=False,
+    )
+    issuer = forms.ChoiceField(label=gettext_lazy("Issuer"), required=False)
+    report_type = forms.ChoiceField(
+        label=gettext_lazy("Report type"), choices=[("", _AS_READ), *_REPORT_TYPE_CHOICES], required=False
+    )
+    report_period = forms.CharField(
+        label=gettext_lazy("Report period"),
+        required=False,
+        max_length=16,
+        help_text=gettext_lazy("FY2019, 2019H1, 2019Q3"),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -85,14 +93,14 @@ class UploadForm(forms.Form):
 class DocumentForm(forms.ModelForm):  # type: ignore[type-arg]
     """The document page: the context is the curator's to set; a change reads the document again."""
 
-    issuer = forms.ChoiceField(label="发行主体 · issuer", required=False)
+    issuer = forms.ChoiceField(label=gettext_lazy("Issuer"), required=False)
     report_type = forms.ChoiceField(
-        label="报告类型 · report type",
-        choices=[("", "按文档所读 · as the document says"), *_REPORT_TYPE_CHOICES],
-        required=False,
+        label=gettext_lazy("Report type"), choices=[("", _AS_READ), *_REPORT_TYPE_CHOICES], required=False
     )
     report_period = forms.CharField(
-        label="报告期 · report period", required=False, help_text="FY2019、2019H1、2019Q3；更改后按新信息重新读取文档"
+        label=gettext_lazy("Report period"),
+        required=False,
+        help_text=gettext_lazy("FY2019, 2019H1, 2019Q3; a change reads the document again with it"),
     )
 
     class Meta:
@@ -103,7 +111,9 @@ class DocumentForm(forms.ModelForm):  # type: ignore[type-arg]
         super().__init__(*args, **kwargs)
         choices = _entity_choices()
         if self.instance.issuer and self.instance.issuer not in dict(choices):
-            choices.append((self.instance.issuer, f"{self.instance.issuer}（不在词表中）"))
+            choices.append(
+                (self.instance.issuer, gettext("%(code)s (not in the glossary)") % {"code": self.instance.issuer})
+            )
         self.fields["issuer"].choices = choices  # type: ignore[attr-defined]
 
     def context_choice(self, by: str = "") -> ContextChoice | None:
@@ -121,9 +131,7 @@ class DocumentForm(forms.ModelForm):  # type: ignore[type-arg]
         if choice is not None and self.instance.pk:
             _context_check(choice, self.instance.context_set)
             if not DocumentFile.objects.filter(document=self.instance).exists():
-                raise forms.ValidationError(
-                    "此文档未保存原文件（在保存原文件之前导入），无法按新的信息重新读取：请重新上传。"
-                )
+                raise forms.ValidationError(_NO_FILE)
         return data
 
 
@@ -158,11 +166,11 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
     ]
     actions = ["delete_with_facts", "embed_again", "reingest"]
 
-    @admin.display(description="chunks")
+    @admin.display(description=gettext_lazy("chunks"))
     def chunk_count(self, document: Document) -> int:
         return document.chunks.count()
 
-    @admin.display(description="vectors")
+    @admin.display(description=gettext_lazy("vectors"))
     def vector_count(self, document: Document) -> str:
         """Chunks embedded by the configured embedder, of all the document's chunks."""
         embedder = embedder_build()
@@ -177,9 +185,17 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
             visible = visible_to(Chunk.objects.filter(active=True), cleared=user_cleared(request.user))
             total = visible.count()
             pending = vectors_pending(cleared=user_cleared(request.user))
-            line = f"向量（{embedder.signature}）：已嵌入 {total - pending} / {total} 个分块。"
+            named = {"embedder": embedder.signature, "done": total - pending, "total": total, "pending": pending}
+            line = gettext("Vectors (%(embedder)s): %(done)s of %(total)s chunks embedded.") % named
             if pending:
-                line += f"其余 {pending} 个正由后台嵌入，在此之前按关键词（BM25）检索，不会漏检。"
+                line += (
+                    " "
+                    + gettext(
+                        "The other %(pending)s are being embedded in the background; until then they are found by "
+                        "keywords (BM25), so none is missed."
+                    )
+                    % named
+                )
             messages.info(request, line)
         return super().changelist_view(request, extra_context)
 
@@ -190,26 +206,32 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
         counted = facts.order_by().values("document").annotate(n=Count("pk")).values("n")
         return super().get_queryset(request).annotate(visible_fact_count=Coalesce(Subquery(counted), 0))
 
-    @admin.display(description="facts", ordering="visible_fact_count")
+    @admin.display(description=gettext_lazy("facts"), ordering="visible_fact_count")
     def fact_count(self, document: Document) -> int:
         return document.visible_fact_count  # type: ignore[attr-defined]
 
-    @admin.display(description="warnings")
+    @admin.display(description=gettext_lazy("warnings"))
     def warning_summary(self, document: Document) -> str:
         """The most pressing kind and how many in all; the change form groups them."""
         if not document.warnings:
             return ""
         groups = warnings_grouped(document.warnings)
         first = groups[0]
-        return f"{first.count} × {first.kind_shown()}（共 {len(document.warnings)} 条，{len(groups)} 类）"
+        said = gettext("%(count)s × %(kind)s (%(total)s in all, %(kinds)s kinds)")
+        return said % {
+            "count": first.count,
+            "kind": first.kind_shown(),
+            "total": len(document.warnings),
+            "kinds": len(groups),
+        }
 
-    @admin.display(description="warnings")
+    @admin.display(description=gettext_lazy("warnings"))
     def warning_list(self, document: Document) -> str:
-        """One line per kind, financial statements first: how many, why (in the curator's language,
-        English beside) and where."""
+        """One line per kind, financial statements first: how many, why (in the curator's language)
+        and where."""
         groups = warnings_grouped(document.warnings)
-        rows = ((g.count, g.kind_shown(), _english_beside(g), g.places_shown) for g in groups)
-        return format_html_join(mark_safe("<br>"), "<b>{} ×</b> {}{} <small>{}</small>", rows) or "—"
+        rows = ((g.count, g.kind_shown(), g.places_shown) for g in groups)
+        return format_html_join(mark_safe("<br>"), "<b>{} ×</b> {} <small>{}</small>", rows) or "—"
 
     def get_actions(
         self, request: HttpRequest, action_location: ActionLocation = ActionLocation.CHANGE_LIST
@@ -218,24 +240,36 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
         actions.pop("delete_selected", None)
         return actions
 
-    @admin.action(description="删除所选文档（连同其事实与分块）", permissions=["delete"])
+    @admin.action(
+        description=gettext_lazy("Delete the selected documents (with their facts and chunks)"), permissions=["delete"]
+    )
     def delete_with_facts(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
         for document in queryset:
             document_delete(document=document)
-        self.message_user(request, "已删除。")
+        self.message_user(request, pgettext("documents", "Deleted."))
 
-    @admin.action(description="为所选文档尚无向量的分块排队嵌入（后台）", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Queue the selected documents' chunks without vectors to be embedded (background)"),
+        permissions=["change"],
+    )
     def embed_again(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
         if not embedder_build().enabled:
-            self.message_user(request, "未配置嵌入模型（RAGSPINE_EMBEDDER），无需嵌入。", level=messages.WARNING)
+            said = gettext("No embedding model is configured (RAGSPINE_EMBEDDER): nothing to embed.")
+            self.message_user(request, said, level=messages.WARNING)
             return
         count = 0
         for document in queryset:
             chunks_embed_run.enqueue(document.pk)
             count += 1
-        self.message_user(request, f"已加入嵌入队列：{count} 个文档。")
+        said = ngettext(
+            "Queued to be embedded: %(count)s document.", "Queued to be embedded: %(count)s documents.", count
+        )
+        self.message_user(request, said % {"count": count})
 
-    @admin.action(description="用当前词表重新读取所选文档（保留已审核的判断）", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Read the selected documents again with the current glossary (reviews are kept)"),
+        permissions=["change"],
+    )
     def reingest(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
         for document in queryset:
             self._reingest(request, document)
@@ -243,20 +277,20 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
     def _reingest(self, request: HttpRequest, document: Document, context: ContextChoice | None = None) -> None:
         """Queue the re-read for the background worker: no request waits on extraction."""
         if not DocumentFile.objects.filter(document=document).exists():
-            self.message_user(
-                request,
-                f"未读取 {document.name}：此文档未保存原文件（在保存原文件之前导入），无法重新读取：请重新上传。",
-                level=messages.ERROR,
-            )
+            said = gettext("%(document)s was not read: %(why)s") % {"document": document.name, "why": _NO_FILE}
+            self.message_user(request, said, level=messages.ERROR)
             return
         reread_job_create(document=document, context=context, created_by=request.user)
         jobs = reverse("admin:documents_ingestjob_changelist")
         self.message_user(
             request,
             format_html(
-                '已将 {} 加入后台队列，将按当前词表重新读取；文档页显示进度，结果见<a href="{}">导入任务</a>。',
-                document.name,
-                jobs,
+                gettext(
+                    "{document} is queued to be read again with the current glossary; its page shows the progress "
+                    'and <a href="{jobs}">Ingest jobs</a> the outcome.'
+                ),
+                document=document.name,
+                jobs=jobs,
             ),
         )
 
@@ -342,7 +376,8 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
             queued = 0
             for upload in request.FILES.getlist("files"):
                 if format_of(upload.name) is None:
-                    messages.error(request, f"{upload.name}：不支持的格式（{', '.join(EXTENSIONS)}）")
+                    said = gettext("%(name)s: not a format read here (%(formats)s)")
+                    messages.error(request, said % {"name": upload.name, "formats": ", ".join(EXTENSIONS)})
                     continue
                 ingest_job_create(
                     name=upload.name,
@@ -355,14 +390,15 @@ class DocumentAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[t
                 )
                 queued += 1
             if queued:
-                messages.success(request, f"已加入处理队列：{queued} 个文件。")
+                said = ngettext("Queued to be read: %(count)s file.", "Queued to be read: %(count)s files.", queued)
+                messages.success(request, said % {"count": queued})
             return redirect("admin:documents_ingestjob_changelist")
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
-            "title": "上传文档",
+            "title": gettext("Upload documents"),
             "form": form,
-            "formats": "、".join(extension.removeprefix(".") for extension in EXTENSIONS),
+            "formats": pgettext("list separator", ", ").join(extension.removeprefix(".") for extension in EXTENSIONS),
             "accept": ",".join(EXTENSIONS),
         }
         return TemplateResponse(request, "admin/documents/upload.html", context)
@@ -394,12 +430,12 @@ class IngestJobAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[
     ]
     readonly_fields = fields
 
-    @admin.display(description="结果 · message")
+    @admin.display(description=pgettext_lazy("ingest job", "Outcome"))
     def message_shown(self, job: IngestJob) -> str:
-        """A done job's outcome in the curator's language; else the message as written."""
-        return outcome_summary(job.outcome) if job.outcome else job.message
+        """A done job's outcome, else its message, in the curator's language."""
+        return outcome_summary(job.outcome) if job.outcome else job_message_shown(job.message)
 
-    @admin.display(description="document", ordering="document__name")
+    @admin.display(description=gettext_lazy("Document"), ordering="document__name")
     def document_link(self, job: IngestJob) -> str:
         """The document the job wrote, opening its page (context, review links, warnings)."""
         if job.document_id is None:
@@ -407,16 +443,21 @@ class IngestJobAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[
         url = reverse("admin:documents_document_change", args=[job.document_id])
         return format_html('<a href="{}">{}</a>', url, job.document)
 
-    @admin.display(description="上传时指定 · set on upload")
+    @admin.display(description=gettext_lazy("Set on upload"))
     def context_asked(self, job: IngestJob) -> str:
         """The issuer, report type and period given with the upload; blank ones are read from
         the document (shown on the document's page)."""
+        fields = UploadForm.base_fields
         asked = [
-            f"{label} {value}"
-            for label, value in (("发行主体", job.issuer), ("报告类型", job.report_type), ("报告期", job.report_period))
+            f"{fields[name].label} {value}"
+            for name, value in (
+                ("issuer", job.issuer),
+                ("report_type", _REPORT_TYPE_NAMES.get(job.report_type, job.report_type)),
+                ("report_period", job.report_period),
+            )
             if value
         ]
-        return "，".join(asked) or "无：按文档所读 · none: read from the document"
+        return pgettext("list separator", ", ").join(asked) or gettext("none: read from the document")
 
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         """While a job this curator may see is queued or running, the list reloads itself."""

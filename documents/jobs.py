@@ -17,6 +17,7 @@ from django.utils import timezone
 from .models import Document, IngestJob
 from .services import ContextChoice
 from .tasks import ingest_job_run, worker_name
+from .warning_groups import JOB_RETRYING, JOB_WORKER_GONE
 
 
 def ingest_job_create(
@@ -120,7 +121,7 @@ def ingest_jobs_recover(*, jobs: QuerySet[IngestJob] | None = None, mine_too: bo
                 status=IngestJob.Status.QUEUED,
                 progress=0,
                 worker="",
-                message=f"retrying: attempt {job.attempts} stopped",
+                message=JOB_RETRYING % {"attempts": job.attempts},
             )
             if claimed:
                 _enqueue(job)
@@ -131,7 +132,7 @@ def ingest_jobs_recover(*, jobs: QuerySet[IngestJob] | None = None, mine_too: bo
                 progress=100,
                 data=b"",
                 finished_at=now,
-                message=f"the worker stopped during ingestion {job.attempts} times; nothing was written",
+                message=JOB_WORKER_GONE % {"attempts": job.attempts},
             )
             counts["failed"] += claimed
     return counts

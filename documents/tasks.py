@@ -1,5 +1,7 @@
 """Background tasks (Django's tasks framework; the worker is `manage.py ingest_worker`): run one
-queued ingestion job through the pipeline and record, under the worker's name, how it went."""
+queued ingestion job through the pipeline and record, under the worker's name, how it went. The
+worker has no reader: its messages are English msgids (`warning_groups.JOB_MESSAGES`), said in the
+curator's language when the admin shows them."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from .services import (
     document_ingest,
     document_reingest,
 )
+from .warning_groups import JOB_DATABASE_REFUSED, JOB_DELETED
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +38,7 @@ def _run(job: IngestJob, progress: Progress) -> DocumentOutcome:
     """An upload through the pipeline, or a stored document read again."""
     if job.kind == IngestJob.Kind.REREAD:
         if job.document is None:
-            raise IngestError("the document was deleted before it could be read again; nothing was written")
+            raise IngestError(JOB_DELETED)
         context = context_choice_read(job.context) if job.context else None
         return document_reingest(document=job.document, context=context, progress=progress)
     choice = ContextChoice(
@@ -82,10 +85,7 @@ def ingest_job_execute(job_id: str) -> IngestJob:
         # "running" for ever, and the curator is told what happened without a trace
         logger.exception("ingest job %s failed", job.pk)
         job.status, job.progress = IngestJob.Status.FAILED, 100
-        job.message = (
-            "导入失败：数据库拒绝写入，文档未保存，请联系管理员查看服务器日志。"
-            " · The database refused the write; nothing was saved (see the server log)."
-        )
+        job.message = JOB_DATABASE_REFUSED
     else:
         job.status, job.message, job.document, job.progress = (
             IngestJob.Status.DONE,

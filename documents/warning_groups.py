@@ -3,19 +3,22 @@ kind, with counts, in the curator's language.
 
 Ingestion gives one warning per table or file, each with a stable `code` (`table.no_period_axis`,
 `pdf.undecodable_lines`, …) and its English words; a 150-page report has hundreds. The code is
-named here, in Chinese and English (`WARNING_KINDS`); a code this module does not know is shown
-in the words ingestion gave. `warnings_grouped` gives one group per kind with how many and where,
+named here by a msgid (`WARNING_KINDS`, translated in the catalogues); a code this module does not
+know is shown in the words ingestion gave. `warnings_grouped` gives one group per kind with how many and where,
 the kinds about a financial statement first, then the most frequent; `warnings_summary` and
 `outcome_summary` say it in one line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import get_language
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext, ngettext_lazy, pgettext
 
 from ingestion.ir import PDF_EMPTY_PASSWORD, PDF_UNDECODABLE_LINES, YEAR_END_PROPOSED, IngestWarning
 
@@ -25,51 +28,61 @@ SUMMARY_PLACES = 3
 
 @dataclass(frozen=True)
 class WarningKind:
-    zh: str
-    en: str
+    words: Any  # a lazy msgid; `%(count)s`: what the kind counts, summed over its warnings
     statement: bool = False  # about a financial statement: listed first
 
+    def said(self, count: int) -> str:
+        """The kind in the active language."""
+        return str(self.words % {"count": count})
 
-# `{count}`: what the kind counts, summed over its warnings.
+
 WARNING_KINDS: dict[str, WarningKind] = {
     "table.equity_changes": WarningKind(
-        "所有者权益变动表：各列是权益项目，不是期间",
-        "a statement of changes in equity: its columns are equity components, not periods",
+        gettext_lazy("a statement of changes in equity: its columns are equity components, not periods"),
         statement=True,
     ),
     "table.no_period_axis": WarningKind(
-        "未找到期间行或期间列（年份、日期或财年）",
-        "no row or column of periods (years, dates or fiscal years) was found",
+        gettext_lazy("no row or column of periods (years, dates or fiscal years) was found")
     ),
-    "table.due_schedule": WarningKind(
-        "按到期年份列示的金额表：年份是到期日，不是期间",
-        "a schedule of amounts due by year: its years are due dates",
-    ),
+    "table.due_schedule": WarningKind(gettext_lazy("a schedule of amounts due by year: its years are due dates")),
     "table.sub_annual": WarningKind(
-        "各列为季度、半年或年初至今，仅凭年份无法确定期间",
-        "its columns are quarters, halves or year-to-date, which a year alone does not name",
+        gettext_lazy("its columns are quarters, halves or year-to-date, which a year alone does not name")
     ),
-    "table.no_period_column": WarningKind("没有列标题指明期间", "no column header names a period"),
+    "table.no_period_column": WarningKind(gettext_lazy("no column header names a period")),
     YEAR_END_PROPOSED: WarningKind(
-        "封面载明了财年截止日，而词表未设该公司的财年截止月份：请设置",
-        "the cover names the fiscal year's end and the glossary sets no year-end month: set it for the company",
+        gettext_lazy(
+            "the cover names the fiscal year's end and the glossary sets no year-end month: set it for the company"
+        ),
         statement=True,
     ),
-    "table.no_value_cell": WarningKind("期间列下没有数值", "no value cell under a period column"),
+    "table.no_value_cell": WarningKind(gettext_lazy("no value cell under a period column")),
     PDF_EMPTY_PASSWORD: WarningKind(
-        "PDF 以空用户密码加密（仅限制权限），已照常读取",
-        "the PDF is encrypted with an empty user password (permissions only); read as usual",
+        gettext_lazy("the PDF is encrypted with an empty user password (permissions only); read as usual")
     ),
     PDF_UNDECODABLE_LINES: WarningKind(
-        "{count} 行文字无法解码（字体缺少 Unicode 映射）",
-        "{count} lines of text could not be decoded (fonts without a Unicode mapping)",
+        ngettext_lazy(
+            "%(count)s line of text could not be decoded (fonts without a Unicode mapping)",
+            "%(count)s lines of text could not be decoded (fonts without a Unicode mapping)",
+            "count",
+        )
     ),
 }
-_STATUS = {"created": ("已新建", "created"), "replaced": ("已替换", "replaced"), "unchanged": ("未变", "unchanged")}
+# Outcome statuses as `DocumentOutcome` writes them.
+_STATUS = {
+    "created": gettext_noop("created"),
+    "replaced": gettext_noop("replaced"),
+    "unchanged": gettext_noop("unchanged"),
+}
 
 
-def _chinese(language: str | None) -> bool:
-    return not (language or get_language() or "zh").startswith("en")
+@contextmanager
+def _said_in(language: str | None) -> Iterator[None]:
+    """`language` (`en`, or any Chinese tag for the default) for the block; None: the active one."""
+    if language is None:
+        yield
+        return
+    with translation.override("en" if language.startswith("en") else "zh-hans"):
+        yield
 
 
 @dataclass
@@ -86,14 +99,12 @@ class WarningGroup:
         return kind is not None and kind.statement
 
     def kind_shown(self, language: str | None = None) -> str:
-        """The kind in the curator's language (`zh`, the default, or `en`)."""
+        """The kind in the curator's language (the active one unless `language` says)."""
         kind = WARNING_KINDS.get(self.code)
         if kind is None:
             return self.text
-        return (kind.zh if _chinese(language) else kind.en).format(count=self.counted)
-
-    def kind_in_english(self) -> str:
-        return self.kind_shown("en")
+        with _said_in(language):
+            return kind.said(self.counted)
 
     @property
     def places_shown(self) -> str:
@@ -125,34 +136,66 @@ def warnings_grouped(warnings: Iterable[Mapping[str, Any] | IngestWarning]) -> l
 
 
 def warnings_summary(warnings: Sequence[Mapping[str, Any] | IngestWarning], language: str | None = None) -> str:
-    """`242 条警告：166 × 未找到期间行或期间列… (table=1; …)；…` in the curator's language ("" for none)."""
+    """`242 warnings: 166 × no row or column of periods… (table=1; …); …` in the curator's language
+    ("" for none)."""
     if not warnings:
         return ""
-    chinese = _chinese(language)
-    kinds = ("；" if chinese else "; ").join(
-        f"{g.count} × {g.kind_shown(language)}" + (f" ({g.places_listed(SUMMARY_PLACES)})" if g.places else "")
-        for g in warnings_grouped(warnings)
-    )
-    if chinese:
-        return f"{len(warnings)} 条警告：{kinds}"
-    return f"{len(warnings)} warning{'s' if len(warnings) > 1 else ''}: {kinds}"
+    with _said_in(language):
+        kinds = pgettext("list separator", "; ").join(
+            f"{g.count} × {g.kind_shown()}" + (f" ({g.places_listed(SUMMARY_PLACES)})" if g.places else "")
+            for g in warnings_grouped(warnings)
+        )
+        said = ngettext("%(count)s warning: %(kinds)s", "%(count)s warnings: %(kinds)s", len(warnings))
+        return said % {"count": len(warnings), "kinds": kinds}
 
 
 def outcome_summary(outcome: Mapping[str, Any], language: str | None = None) -> str:
     """An ingestion's outcome (`DocumentOutcome.as_dict`) in one line, in the curator's language."""
     facts = outcome.get("facts", {})
-    approved, pending, conflicts = (facts.get(k, 0) for k in ("approved", "pending", "conflicts"))
-    status, chunks, sensitivity = outcome.get("status", ""), outcome.get("chunks", 0), outcome.get("sensitivity", "")
+    conflicts = facts.get("conflicts", 0)
+    status = outcome.get("status", "")
     warnings = outcome.get("warnings", [])
-    if _chinese(language):
-        line = (
-            f"{outcome.get('document', '')}：{_STATUS.get(status, (status,))[0]}，{chunks} 个分块，"
-            f"{approved} 条已批准事实，{pending} 条待审核{f'（{conflicts} 条与已批准值冲突）' if conflicts else ''}，"
-            f"{sensitivity}"
-        )
-        return f"{line}；{warnings_summary(warnings, language)}" if warnings else line
-    line = (
-        f"{outcome.get('document', '')}: {status}, {chunks} chunk(s), {approved} fact(s), "
-        f"{pending} pending for review{f', {conflicts} conflicting' if conflicts else ''}, {sensitivity}"
+    with _said_in(language):
+        line = gettext(
+            "%(document)s: %(status)s, %(chunks)s chunk(s), %(approved)s fact(s), %(pending)s pending for "
+            "review%(conflicts)s, %(sensitivity)s"
+        ) % {
+            "document": outcome.get("document", ""),
+            "status": gettext(_STATUS[status]) if status in _STATUS else status,
+            "chunks": outcome.get("chunks", 0),
+            "approved": facts.get("approved", 0),
+            "pending": facts.get("pending", 0),
+            "conflicts": gettext(", %(count)s conflicting") % {"count": conflicts} if conflicts else "",
+            "sensitivity": outcome.get("sensitivity", ""),
+        }
+        if not warnings:
+            return line
+        return pgettext("list separator", "; ").join([line, warnings_summary(warnings)])
+
+
+# What the worker writes in `IngestJob.message`, in English (the API and the logs read it): said
+# again in the curator's language when shown. A message of no known form is shown as written.
+JOB_DELETED = gettext_noop("the document was deleted before it could be read again; nothing was written")
+JOB_DATABASE_REFUSED = gettext_noop("The database refused the write; nothing was saved (see the server log).")
+JOB_RETRYING = gettext_noop("retrying: attempt %(attempts)s stopped")
+JOB_WORKER_GONE = gettext_noop("the worker stopped during ingestion %(attempts)s times; nothing was written")
+JOB_MESSAGES = (JOB_DELETED, JOB_DATABASE_REFUSED, JOB_RETRYING, JOB_WORKER_GONE)
+
+
+def _job_pattern(msgid: str) -> re.Pattern[str]:
+    """The messages `msgid` writes: each `%(name)s` any text, named."""
+    parts = re.split(r"%\((\w+)\)s", msgid)
+    return re.compile(
+        "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)) + "$"
     )
-    return f"{line}; {warnings_summary(warnings, 'en')}" if warnings else line
+
+
+_JOB_PATTERNS = tuple((_job_pattern(msgid), msgid) for msgid in JOB_MESSAGES)
+
+
+def job_message_shown(message: str) -> str:
+    """A job's message in the active language."""
+    for pattern, msgid in _JOB_PATTERNS:
+        if found := pattern.match(message):
+            return gettext(msgid) % found.groupdict()
+    return message

@@ -12,6 +12,7 @@ from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from common.access import ClearanceFilteredAdmin, user_cleared, visible_to
 from core.model.sign import printed_differs, printed_display
@@ -20,12 +21,13 @@ from . import fx_admin, glossary_admin  # noqa: F401  (register the FX table's a
 from .models import FactDispute, FactMetric
 from .reasons import PARENT_STATEMENT, REASON_KINDS, reason_kind_q, reason_shown
 from .review_admin import ReviewQueueAdmin
+from .review_forms import STATEMENTS
 from .services import facts_review
 from .services.disputes import disputes_resolve
 
 
 class ReasonKindFilter(admin.SimpleListFilter):
-    title = "原因 · reason"
+    title = gettext_lazy("Reason")
     parameter_name = "reason"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
@@ -36,11 +38,11 @@ class ReasonKindFilter(admin.SimpleListFilter):
 
 
 class StatementFilter(admin.SimpleListFilter):
-    title = "报表 · statement"
+    title = gettext_lazy("Statement")
     parameter_name = "statement"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("consolidated", "合并 · consolidated"), ("parent", "母公司 · parent")]
+        return list(STATEMENTS)
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[FactMetric]) -> QuerySet[FactMetric]:
         if self.value() == "parent":
@@ -57,11 +59,11 @@ def _open_disputes() -> QuerySet[FactDispute]:
 class DisputedFilter(admin.SimpleListFilter):
     """Facts an analyst has said are wrong, still waiting for a curator."""
 
-    title = "反馈 · disputes"
+    title = gettext_lazy("Disputes")
     parameter_name = "disputed"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("open", "有未处理的反馈 · open disputes")]
+        return [("open", gettext("Open disputes"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[FactMetric]) -> QuerySet[FactMetric]:
         return queryset.filter(Exists(_open_disputes())) if self.value() == "open" else queryset
@@ -133,43 +135,52 @@ class FactMetricAdmin(ReviewQueueAdmin, ClearanceFilteredAdmin, admin.ModelAdmin
             .annotate(open_dispute_count=Coalesce(Subquery(counted, output_field=IntegerField()), 0))
         )
 
-    @admin.display(description="未处理的反馈 · open disputes")
+    @admin.display(description=gettext_lazy("Open disputes"))
     def open_disputes(self, fact: FactMetric) -> int:
         return fact.open_dispute_count  # type: ignore[attr-defined]
 
-    @admin.display(description="原表列示 · printed")
+    @admin.display(description=gettext_lazy("printed"))
     def printed(self, fact: FactMetric) -> str:
         """The figure as the report printed it, when the metric's sign convention stored the amount."""
         printed = fact.printed_value
         return printed_display(printed) if printed is not None and printed_differs(fact.value, printed) else ""
 
-    @admin.display(description="原因 · reason", ordering="review_note")
+    @admin.display(description=gettext_lazy("Reason"), ordering="review_note")
     def reason(self, fact: FactMetric) -> str:
         return format_html('<span title="{}">{}</span>', fact.review_note, reason_shown(fact.review_note))
 
-    @admin.action(description="批准所选事实（进入问答）")
+    @admin.action(description=gettext_lazy("Approve the selected facts (they answer questions)"))
     def approve(self, request: HttpRequest, queryset: QuerySet[FactMetric]) -> None:
         outcome = facts_review(facts=queryset, status=FactMetric.Review.APPROVED)
-        self.message_user(request, f"已批准 {outcome.changed} 条事实。")
+        said = ngettext("Approved %(count)s fact.", "Approved %(count)s facts.", outcome.changed)
+        self.message_user(request, said % {"count": outcome.changed})
         if outcome.held:
             self.message_user(
                 request,
-                f"{outcome.held} 条未批准：同一指标、实体、期间和渠道已有已批准的事实，或所选事实中有两条同键"
-                "（见审核备注）。请先驳回其中错误的一条，再批准另一条。",
+                gettext(
+                    "%(count)s not approved: an approved fact holds the same metric, entity, period and channel, "
+                    "or two of those selected share it (see the review note). Reject the wrong one first, then "
+                    "approve the other."
+                )
+                % {"count": outcome.held},
                 messages.WARNING,
             )
         if outcome.incomplete:
             self.message_user(
                 request,
-                f"{outcome.incomplete} 条未批准：缺少指标、实体或单位。"
-                "请先在术语表中添加建议的别名并重新导入文档，或驳回。",
+                gettext(
+                    "%(count)s not approved: the metric, entity or unit is missing. Add the suggested alias to "
+                    "the glossary and read the document again, or reject them."
+                )
+                % {"count": outcome.incomplete},
                 messages.WARNING,
             )
 
-    @admin.action(description="驳回所选事实")
+    @admin.action(description=gettext_lazy("Reject the selected facts"))
     def reject(self, request: HttpRequest, queryset: QuerySet[FactMetric]) -> None:
         outcome = facts_review(facts=queryset, status=FactMetric.Review.REJECTED)
-        self.message_user(request, f"已驳回 {outcome.changed} 条事实。")
+        said = ngettext("Rejected %(count)s fact.", "Rejected %(count)s facts.", outcome.changed)
+        self.message_user(request, said % {"count": outcome.changed})
 
 
 @admin.register(FactDispute)
@@ -188,23 +199,25 @@ class FactDisputeAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignor
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    @admin.display(description="事实 · fact")
+    @admin.display(description=pgettext_lazy("dispute", "Fact"))
     def fact_link(self, dispute: FactDispute) -> str:
         url = reverse("admin:facts_factmetric_change", args=[dispute.fact_id])
         fact = dispute.fact
         return format_html('<a href="{}">{} {} {}</a>', url, fact.entity_id, fact.metric_id, fact.period_label)
 
-    @admin.display(description="数值与来源 · figure")
+    @admin.display(description=gettext_lazy("Figure and source"))
     def figure(self, dispute: FactDispute) -> str:
         fact = dispute.fact
         return format_html("{} {} · {} <code>{}</code>", fact.value, fact.unit_id or "", fact.source_doc, fact.locator)
 
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         open_count = self.get_queryset(request).filter(status=FactDispute.Status.OPEN).count()
-        extra_context = {**(extra_context or {}), "title": f"数字有误的反馈 · disputes ({open_count} open)"}
+        title = gettext("Figures reported wrong (%(count)s open)") % {"count": open_count}
+        extra_context = {**(extra_context or {}), "title": title}
         return super().changelist_view(request, extra_context)
 
-    @admin.action(description="标记为已处理 · resolve")
+    @admin.action(description=gettext_lazy("Mark as resolved"))
     def resolve(self, request: HttpRequest, queryset: QuerySet[FactDispute]) -> None:
         count = disputes_resolve(disputes=queryset, user=request.user)
-        self.message_user(request, f"{count} dispute(s) resolved.", messages.SUCCESS)
+        said = ngettext("%(count)s dispute resolved.", "%(count)s disputes resolved.", count)
+        self.message_user(request, said % {"count": count}, messages.SUCCESS)

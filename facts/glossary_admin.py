@@ -27,7 +27,7 @@ from django.template.defaultfilters import filesizeformat
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import get_language, gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from common.access import user_cleared
@@ -389,10 +389,17 @@ class FormulaTryForm(forms.Form):
 
     formula = forms.CharField(required=False, widget=forms.TextInput(attrs={"size": 80, "spellcheck": "false"}))
     unit = forms.ModelChoiceField(Unit.objects.all(), to_field_name="code", required=False)
-    try_entity = forms.CharField(label="实体 · entity", max_length=255, help_text="code, name or alias")
-    try_period = forms.CharField(label="期间 · period", max_length=64, help_text="FY2025, 2025H1, 2025Q3, 2025年 …")
+    try_entity = forms.CharField(
+        label=gettext_lazy("Entity"), max_length=255, help_text=gettext_lazy("code, name or alias")
+    )
+    try_period = forms.CharField(
+        label=gettext_lazy("Period"), max_length=64, help_text=gettext_lazy("FY2025, 2025H1, 2025Q3 …")
+    )
     try_channel = forms.CharField(
-        label="渠道 · channel", max_length=255, required=False, help_text="code, name or alias; blank: TOTAL"
+        label=gettext_lazy("Channel"),
+        max_length=255,
+        required=False,
+        help_text=gettext_lazy("code, name or alias; blank: TOTAL"),
     )
 
     def clean_try_entity(self) -> str:
@@ -402,7 +409,9 @@ class FormulaTryForm(forms.Form):
         text = self.cleaned_data["try_period"]
         period = period_parse(text, date.today())
         if period is None:
-            raise ValidationError(f"'{text}' is not one period; write FY2025, 2025H1 or 2025Q3.")
+            raise ValidationError(
+                gettext("'%(text)s' is not one period; write FY2025, 2025H1 or 2025Q3.") % {"text": text}
+            )
         return period
 
     def clean_try_channel(self) -> str:
@@ -410,33 +419,41 @@ class FormulaTryForm(forms.Form):
         return _glossary_code("channel", text) if text else "TOTAL"
 
 
+_UNKNOWN = {
+    "entity": gettext_lazy("No entity in the glossary is called '%(text)s' (code, name or alias)."),
+    "channel": gettext_lazy("No channel in the glossary is called '%(text)s' (code, name or alias)."),
+}
+
+
 def _glossary_code(kind: str, text: str) -> str:
     code = glossary_snapshot().resolve(kind, text)
     if code is None:
-        raise ValidationError(f"No {kind} in the glossary is called '{text}' (code, name or alias).")
+        raise ValidationError(str(_UNKNOWN[kind]) % {"text": text})
     return code
 
 
 def _label(form: forms.Form, key: str) -> str:
     field = form.fields.get(key)
-    return str(field.label or key) if field is not None else "input"
+    return str(field.label or key) if field is not None else gettext("input")
 
 
 def _preview_shown(preview: FormulaPreview) -> dict[str, Any]:
-    """The preview in words: names from the glossary, values with their units, facts with lineage."""
+    """The preview in words, in the curator's language: names from the glossary, values with their
+    units, facts with lineage, and the engine's formula or reason."""
     glossary = glossary_snapshot()
+    language = "en" if (get_language() or "").startswith("en") else "zh"
 
     def key(metric: str, entity: str, period: Period, channel: str) -> dict[str, str]:
         return {
-            "metric": glossary.display("metric", metric, "zh"),
+            "metric": glossary.display("metric", metric, language),
             "code": metric,
-            "entity": glossary.display("entity", entity, "zh"),
+            "entity": glossary.display("entity", entity, language),
             "period": period.label,
-            "channel": glossary.display("channel", channel, "zh"),
+            "channel": glossary.display("channel", channel, language),
         }
 
     def amount(value: str, unit: str) -> str:
-        return value if unit == UNIT_PCT else f"{value} {glossary.unit_display(unit, 'zh')}".strip()
+        return value if unit == UNIT_PCT else f"{value} {glossary.unit_display(unit, language)}".strip()
 
     def fact(f: FactRecord) -> dict[str, str]:
         value = number_display(f.value) + ("%" if f.unit == UNIT_PCT else "")
@@ -455,8 +472,10 @@ def _preview_shown(preview: FormulaPreview) -> dict[str, Any]:
     if isinstance(outcome, CannotCompute):
         shown["missing"] = [key(t.metric, t.entity, t.period, t.channel) for t in outcome.missing]
         shown["pending"] = [fact(f) for f in preview.pending]
+        shown["reason"] = outcome.reason.text(language)
     else:
         shown["value"] = amount(outcome.display, outcome.unit)
+        shown["formula_words"] = outcome.formula_words(language)
     if preview.stored is not None:
         shown["stored"] = fact(preview.stored)
     return shown
@@ -477,12 +496,8 @@ class MetricAdmin(GlossaryCsvLinks, admin.ModelAdmin):  # type: ignore[type-arg]
         super().save_model(request, obj, form, change)
         if change and "sign" in form.changed_data:
             converted = facts_sign_apply(metric_code=obj.code, sign=obj.sign)
-            self.message_user(
-                request,
-                f"符号约定已改为 {obj.sign}，已按原表数值换算 {converted} 条事实 · "
-                f"Sign convention set to {obj.sign}: {converted} fact(s) converted from their printed figures.",
-                messages.SUCCESS,
-            )
+            said = gettext("Sign convention set to %(sign)s: %(count)s fact(s) converted from their printed figures.")
+            self.message_user(request, said % {"sign": obj.sign, "count": converted}, messages.SUCCESS)
 
     def change_view(
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
@@ -499,7 +514,7 @@ class MetricAdmin(GlossaryCsvLinks, admin.ModelAdmin):  # type: ignore[type-arg]
         with `HX-Request`, only the `formula-preview` fragment."""
         metric = self.get_object(request, unquote(object_id))
         if metric is None:
-            raise Http404("No such metric.")
+            raise Http404(gettext("No such metric."))
         if not self.has_view_or_change_permission(request, metric):
             raise PermissionDenied
         saved = {"formula": metric.formula, "unit": metric.unit_id}
@@ -517,7 +532,7 @@ class MetricAdmin(GlossaryCsvLinks, admin.ModelAdmin):  # type: ignore[type-arg]
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "original": metric,
-            "title": f"试算公式 · Try the formula of {metric.code}",
+            "title": gettext("Try the formula of %(code)s") % {"code": metric.code},
             "form": form,
             "problems": [f"{_label(form, k)}: {m}" for k, ms in form.errors.items() for m in ms],
             "preview": preview,

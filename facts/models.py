@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from core.glossary import alias_key
 from core.model.fx import RATE_AVERAGE, RATE_CLOSING
@@ -63,11 +63,15 @@ class ExactDecimalField(models.Field):  # type: ignore[type-arg]
 
 
 class Unit(models.Model):
-    code = models.CharField(max_length=32, unique=True, validators=[code_validator])
-    name_zh = models.CharField(max_length=32, blank=True)
-    name_en = models.CharField(max_length=32, blank=True)
+    code = models.CharField(
+        verbose_name=pgettext_lazy("field", "code"), max_length=32, unique=True, validators=[code_validator]
+    )
+    name_zh = models.CharField(verbose_name=pgettext_lazy("field", "Chinese name"), max_length=32, blank=True)
+    name_en = models.CharField(verbose_name=pgettext_lazy("field", "English name"), max_length=32, blank=True)
 
     class Meta:
+        verbose_name = gettext_lazy("unit")
+        verbose_name_plural = gettext_lazy("units")
         ordering = ["code"]
 
     def __str__(self) -> str:
@@ -75,18 +79,32 @@ class Unit(models.Model):
 
 
 class Entity(models.Model):
-    code = models.CharField(max_length=64, unique=True, validators=[code_validator])
-    name = models.CharField(max_length=255)
-    kind = models.CharField(max_length=12, choices=[(k, k) for k in ENTITY_KINDS], default="subsidiary")
-    parent = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, to_field="code", related_name="children"
+    code = models.CharField(
+        verbose_name=pgettext_lazy("field", "code"), max_length=64, unique=True, validators=[code_validator]
     )
-    geography = models.CharField(max_length=64, blank=True)
+    name = models.CharField(verbose_name=pgettext_lazy("field", "name"), max_length=255)
+    kind = models.CharField(
+        verbose_name=pgettext_lazy("field", "kind"),
+        max_length=12,
+        choices=[(k, k) for k in ENTITY_KINDS],
+        default="subsidiary",
+    )
+    parent = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        to_field="code",
+        related_name="children",
+        verbose_name=pgettext_lazy("field", "parent"),
+    )
+    geography = models.CharField(verbose_name=pgettext_lazy("field", "geography"), max_length=64, blank=True)
     year_end_month = models.PositiveSmallIntegerField(
+        verbose_name=pgettext_lazy("field", "year-end month"),
         null=True,
         blank=True,
         validators=[MinValueValidator(1), MaxValueValidator(12)],
-        help_text=(
+        help_text=gettext_lazy(
             "The month the company's fiscal year ends in, 1–12 (12 for calendar years, 3 for years "
             "ending in March): its tables' dated headers are read as the fiscal year ending then, and "
             "a 52/53-week year as the fiscal year it ends in. Blank: not set; a dated column is the "
@@ -94,18 +112,20 @@ class Entity(models.Model):
         ),
     )
     currency = models.CharField(
+        verbose_name=pgettext_lazy("field", "currency"),
         max_length=3,
         blank=True,
         validators=[currency_validator],
-        help_text=(
+        help_text=gettext_lazy(
             "The company's reporting currency, an ISO 4217 code of three capitals (USD, EUR, CNY, "
             "TWD …): what a bare $ in its tables means. Blank: not set."
         ),
     )
 
     class Meta:
+        verbose_name = gettext_lazy("entity")
+        verbose_name_plural = gettext_lazy("entities")
         ordering = ["code"]
-        verbose_name_plural = "entities"
         constraints = [
             models.UniqueConstraint(fields=["kind"], condition=Q(kind="home"), name="one_home_entity"),
             models.CheckConstraint(
@@ -119,13 +139,22 @@ class Entity(models.Model):
 
 
 class Metric(models.Model):
-    code = models.CharField(max_length=64, unique=True, validators=[code_validator])
-    name = models.CharField(max_length=255)
-    unit = models.ForeignKey(Unit, on_delete=models.PROTECT, to_field="code", db_column="unit_code")
-    description = models.TextField(blank=True)
+    code = models.CharField(
+        verbose_name=pgettext_lazy("field", "code"), max_length=64, unique=True, validators=[code_validator]
+    )
+    name = models.CharField(verbose_name=pgettext_lazy("field", "name"), max_length=255)
+    unit = models.ForeignKey(
+        Unit,
+        on_delete=models.PROTECT,
+        to_field="code",
+        db_column="unit_code",
+        verbose_name=pgettext_lazy("field", "unit"),
+    )
+    description = models.TextField(verbose_name=pgettext_lazy("field", "description"), blank=True)
     formula = models.TextField(
+        verbose_name=pgettext_lazy("field", "formula"),
         blank=True,
-        help_text=(
+        help_text=gettext_lazy(
             "Blank for a stored metric. Otherwise an expression over metric codes with + - * /, "
             "parentheses and decimal constants, e.g. OPERATING_PROFIT / REVENUE; it may use other "
             "formula metrics. A PCT metric's formula gives a fraction, shown × 100 with %. "
@@ -133,6 +162,7 @@ class Metric(models.Model):
         ),
     )
     aggregation = models.CharField(
+        verbose_name=pgettext_lazy("field", "aggregation"),
         max_length=8,
         blank=True,
         choices=[
@@ -140,19 +170,20 @@ class Metric(models.Model):
             ("end", "end (a value at a date)"),
             ("none", "none (a ratio)"),
         ],
-        help_text=(
+        help_text=gettext_lazy(
             "How the metric adds up over periods: sum for flows, end for balances and counts at a date, "
             "none for ratios and margins. Blank: from the unit (PCT → none, else sum)."
         ),
     )
     sign = models.CharField(
+        verbose_name=pgettext_lazy("field", "sign convention"),
         max_length=10,
         choices=[
             (SIGN_AS_PRINTED, "as printed (the value as the statement prints it)"),
             (SIGN_POSITIVE, "positive (the amount: an outflow such as capex or dividends paid)"),
         ],
         default=SIGN_AS_PRINTED,
-        help_text=(
+        help_text=gettext_lazy(
             "How a fact of this metric stores the figure a report prints. As printed: (1,577) is stored "
             "as -1577. Positive: the amount, 1577, whether the report prints (1,577) or 1,577; the "
             "printed figure stays in the fact's lineage. Changing it converts this metric's facts at "
@@ -161,6 +192,8 @@ class Metric(models.Model):
     )
 
     class Meta:
+        verbose_name = gettext_lazy("metric")
+        verbose_name_plural = gettext_lazy("metrics")
         ordering = ["code"]
 
     def __str__(self) -> str:
@@ -168,10 +201,14 @@ class Metric(models.Model):
 
 
 class Channel(models.Model):
-    code = models.CharField(max_length=64, unique=True, validators=[code_validator])
-    name = models.CharField(max_length=255)
+    code = models.CharField(
+        verbose_name=pgettext_lazy("field", "code"), max_length=64, unique=True, validators=[code_validator]
+    )
+    name = models.CharField(verbose_name=pgettext_lazy("field", "name"), max_length=255)
 
     class Meta:
+        verbose_name = gettext_lazy("channel")
+        verbose_name_plural = gettext_lazy("channels")
         ordering = ["code"]
 
     def __str__(self) -> str:
@@ -186,17 +223,39 @@ class Alias(models.Model):
         METRIC = "metric", "metric"
         CHANNEL = "channel", "channel"
 
-    kind = models.CharField(max_length=8, choices=Kind.choices)
-    text = models.CharField(max_length=255)
+    kind = models.CharField(verbose_name=pgettext_lazy("field", "kind"), max_length=8, choices=Kind.choices)
+    text = models.CharField(verbose_name=pgettext_lazy("field", "text"), max_length=255)
     key = models.CharField(max_length=255, unique=True, editable=False)
-    entity = models.ForeignKey(Entity, null=True, blank=True, on_delete=models.CASCADE, related_name="aliases")
-    metric = models.ForeignKey(Metric, null=True, blank=True, on_delete=models.CASCADE, related_name="aliases")
-    channel = models.ForeignKey(Channel, null=True, blank=True, on_delete=models.CASCADE, related_name="aliases")
-    created_at = models.DateTimeField(auto_now_add=True)
+    entity = models.ForeignKey(
+        Entity,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="aliases",
+        verbose_name=pgettext_lazy("field", "entity"),
+    )
+    metric = models.ForeignKey(
+        Metric,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="aliases",
+        verbose_name=pgettext_lazy("field", "metric"),
+    )
+    channel = models.ForeignKey(
+        Channel,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="aliases",
+        verbose_name=pgettext_lazy("field", "channel"),
+    )
+    created_at = models.DateTimeField(verbose_name=pgettext_lazy("field", "created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = gettext_lazy("alias")
+        verbose_name_plural = gettext_lazy("aliases")
         ordering = ["kind", "text"]
-        verbose_name_plural = "aliases"
         constraints = [
             models.CheckConstraint(
                 condition=(
@@ -236,7 +295,11 @@ class Alias(models.Model):
 class CompanyProfile(models.Model):
     """The one company this deployment serves."""
 
-    home_company_name = models.CharField(max_length=255)
+    home_company_name = models.CharField(verbose_name=pgettext_lazy("field", "home company name"), max_length=255)
+
+    class Meta:
+        verbose_name = gettext_lazy("company profile")
+        verbose_name_plural = gettext_lazy("company profiles")
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.pk = 1
@@ -296,6 +359,7 @@ class FactMetric(models.Model):
         db_index=False,
         null=True,
         blank=True,
+        verbose_name=pgettext_lazy("field", "metric"),
     )
     entity = models.ForeignKey(
         Entity,
@@ -305,26 +369,45 @@ class FactMetric(models.Model):
         db_index=False,
         null=True,
         blank=True,
+        verbose_name=pgettext_lazy("field", "entity"),
     )
-    period_type = models.CharField(max_length=8, choices=PERIOD_TYPES)
-    period = models.CharField(max_length=8)
+    period_type = models.CharField(
+        verbose_name=pgettext_lazy("field", "period type"), max_length=8, choices=PERIOD_TYPES
+    )
+    period = models.CharField(verbose_name=pgettext_lazy("field", "period"), max_length=8)
     channel = models.ForeignKey(
-        Channel, on_delete=models.PROTECT, to_field="code", db_column="channel_code", default="TOTAL", db_index=False
+        Channel,
+        on_delete=models.PROTECT,
+        to_field="code",
+        db_column="channel_code",
+        default="TOTAL",
+        db_index=False,
+        verbose_name=pgettext_lazy("field", "channel"),
     )
-    value = ExactDecimalField()
+    value = ExactDecimalField(verbose_name=pgettext_lazy("field", "value"))
     # Lineage of the sign: the figure as the report printed it, kept when the metric's sign
     # convention stores another value (a `positive` metric stores `(1,577)` as 1577); null when
     # `value` is the printed figure.
     printed_value = ExactDecimalField(
+        verbose_name=pgettext_lazy("field", "printed value"),
         null=True,
         blank=True,
-        help_text="The figure as the report printed it, when the metric's sign convention stores the amount.",
+        help_text=gettext_lazy(
+            "The figure as the report printed it, when the metric's sign convention stores the amount."
+        ),
     )
     unit = models.ForeignKey(
-        Unit, on_delete=models.PROTECT, to_field="code", db_column="unit_code", db_index=False, null=True, blank=True
+        Unit,
+        on_delete=models.PROTECT,
+        to_field="code",
+        db_column="unit_code",
+        db_index=False,
+        null=True,
+        blank=True,
+        verbose_name=pgettext_lazy("field", "unit"),
     )
-    source_doc = models.CharField(max_length=255)
-    locator = models.CharField(max_length=255)
+    source_doc = models.CharField(verbose_name=pgettext_lazy("field", "source document"), max_length=255)
+    locator = models.CharField(verbose_name=pgettext_lazy("field", "locator"), max_length=255)
     document = models.ForeignKey(
         "documents.Document",
         null=True,
@@ -332,18 +415,38 @@ class FactMetric(models.Model):
         on_delete=models.SET_NULL,
         related_name="facts",
         db_index=False,
+        verbose_name=pgettext_lazy("field", "document"),
     )
-    valid_as_of = models.DateField(null=True, blank=True)
-    sensitivity = models.CharField(max_length=12, choices=[(s, s) for s in SENSITIVITIES], default="INTERNAL")
-    review_status = models.CharField(max_length=10, choices=Review.choices, default=Review.APPROVED)
-    suggested_alias = models.CharField(max_length=255, blank=True)
-    review_note = models.CharField(max_length=255, blank=True, help_text="Why the row waits for review.")
+    valid_as_of = models.DateField(verbose_name=pgettext_lazy("field", "valid as of"), null=True, blank=True)
+    sensitivity = models.CharField(
+        verbose_name=pgettext_lazy("field", "sensitivity"),
+        max_length=12,
+        choices=[(s, s) for s in SENSITIVITIES],
+        default="INTERNAL",
+    )
+    review_status = models.CharField(
+        verbose_name=pgettext_lazy("field", "review status"),
+        max_length=10,
+        choices=Review.choices,
+        default=Review.APPROVED,
+    )
+    suggested_alias = models.CharField(
+        verbose_name=pgettext_lazy("field", "suggested alias"), max_length=255, blank=True
+    )
+    review_note = models.CharField(
+        verbose_name=pgettext_lazy("field", "review note"),
+        max_length=255,
+        blank=True,
+        help_text=gettext_lazy("Why the row waits for review."),
+    )
     # A curator approved or rejected the row (`facts_review`): re-ingesting its document keeps
     # the decision while the same cell gives the same value.
     reviewed = models.BooleanField(default=False, db_default=False)  # raw-SQL imports leave it out
-    ingested_at = models.DateTimeField(auto_now=True)
+    ingested_at = models.DateTimeField(verbose_name=pgettext_lazy("field", "ingested at"), auto_now=True)
 
     class Meta:
+        verbose_name = gettext_lazy("fact")
+        verbose_name_plural = gettext_lazy("facts")
         ordering = ["entity_id", "metric_id", "period_type", "period", "channel_id"]
         constraints = [
             # One approved fact per key answers questions; pending and rejected rows may share
@@ -454,24 +557,44 @@ class FactDispute(models.Model):
         CONFIRMED = "confirmed", "confirmed"
         REJECTED = "rejected", "rejected"
 
-    fact = models.ForeignKey(FactMetric, on_delete=models.CASCADE, related_name="disputes")
-    note = models.TextField(max_length=2000)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    fact = models.ForeignKey(
+        FactMetric, on_delete=models.CASCADE, related_name="disputes", verbose_name=pgettext_lazy("field", "fact")
+    )
+    note = models.TextField(verbose_name=pgettext_lazy("field", "note"), max_length=2000)
+    status = models.CharField(
+        verbose_name=pgettext_lazy("field", "status"),
+        max_length=10,
+        choices=Status.choices,
+        default=Status.OPEN,
+        db_index=True,
+    )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=pgettext_lazy("field", "filed by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(verbose_name=pgettext_lazy("field", "filed at"), auto_now_add=True)
     resolved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=pgettext_lazy("field", "resolved by"),
     )
-    resolved_at = models.DateTimeField(null=True, blank=True)
-    resolution = models.CharField(max_length=255, blank=True)
+    resolved_at = models.DateTimeField(verbose_name=pgettext_lazy("field", "resolved at"), null=True, blank=True)
+    resolution = models.CharField(verbose_name=pgettext_lazy("field", "resolution"), max_length=255, blank=True)
     # The figure as it stood when the dispute was settled, and the one a correction gave it: the
     # analyst is told both, whatever the fact says later.
-    value_disputed = ExactDecimalField(null=True, blank=True)
-    value_corrected = ExactDecimalField(null=True, blank=True)
+    value_disputed = ExactDecimalField(verbose_name=pgettext_lazy("field", "disputed value"), null=True, blank=True)
+    value_corrected = ExactDecimalField(verbose_name=pgettext_lazy("field", "corrected value"), null=True, blank=True)
 
     class Meta:
+        verbose_name = gettext_lazy("dispute")
+        verbose_name_plural = gettext_lazy("disputes")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:

@@ -1,14 +1,17 @@
 """Why a candidate waits for review, read from its note: the kind of each reason (unknown label,
 conflict, parent-company statement, scale, other) as a filter, and its words in the curator's
-language. A note is the ingestion's reasons joined by `; `; a reason of no known form is shown
-as written."""
+language. A note is the ingestion's reasons joined by `; `; each reason of a known form is a
+msgid (the English catalogue says it as ingestion wrote it), one of no known form is shown as
+written."""
 
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 
 from django.db.models import Q
-from django.utils.translation import get_language
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_lazy
 
 PARENT_STATEMENT = "a parent-company statement"
 
@@ -28,60 +31,97 @@ REASON_MARKERS: dict[str, tuple[str, ...]] = {
     "scale": ("scale", "unit ", "printed in "),
 }
 REASON_KINDS = {
-    "label": "未知行标签 · unknown label",
-    "conflict": "数值冲突 · conflict",
-    "parent": "母公司报表 · parent statement",
-    "scale": "单位或数量级 · scale",
-    "other": "其他 · other",
+    "label": pgettext_lazy("review reason", "unknown label"),
+    "conflict": pgettext_lazy("review reason", "conflict"),
+    "parent": pgettext_lazy("review reason", "parent statement"),
+    "scale": pgettext_lazy("review reason", "scale"),
+    "other": pgettext_lazy("review reason", "other"),
 }
 
-_ZH: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+# Each reason of a known form as ingestion writes it, and its words as a msgid: its groups are
+# the msgid's values, so the English catalogue says the reason back as written.
+_SAID: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), words)
     for pattern, words in (
-        (r"^unknown row label '(.*)'$", r"术语表不认识行标签「\1」"),
-        (r"^empty row label$", "行标签为空"),
-        (r"^the row label names no metric$", "行标签未指明指标"),
-        (r"^several metrics in one label$", "一个行标签含多个指标"),
+        (r"^unknown row label '(?P<label>.*)'$", gettext_noop("unknown row label '%(label)s'")),
+        (r"^empty row label$", gettext_noop("empty row label")),
+        (r"^the row label names no metric$", gettext_noop("the row label names no metric")),
+        (r"^several metrics in one label$", gettext_noop("several metrics in one label")),
         (
-            r"^under the heading '(.*)', which the glossary does not name with '(.*)'$",
-            r"标题「\1」下的「\2」：术语表未给出对应指标",
+            r"^under the heading '(?P<heading>.*)', which the glossary does not name with '(?P<label>.*)'$",
+            gettext_noop("under the heading '%(heading)s', which the glossary does not name with '%(label)s'"),
         ),
         (
-            r"^'(.*)' heads (\d+) rows of this table: name each under its heading$",
-            r"「\1」在本表中出现 \2 次：请按各自的标题命名",
+            r"^'(?P<label>.*)' heads (?P<count>\d+) rows of this table: name each under its heading$",
+            gettext_noop("'%(label)s' heads %(count)s rows of this table: name each under its heading"),
         ),
         (
-            r"^a total row: the glossary does not say which metric '(.*)' totals$",
-            r"合计行：术语表未说明「\1」是哪个指标的合计",
+            r"^a total row: the glossary does not say which metric '(?P<label>.*)' totals$",
+            gettext_noop("a total row: the glossary does not say which metric '%(label)s' totals"),
         ),
         (
-            r"^columns (.+) all hold (\S+): add their groups as channels or split the table$",
-            r"列 \1 都是 \2 的数：请把各列组设为渠道，或拆分表格",
+            r"^columns (?P<columns>.+) all hold (?P<period>\S+): add their groups as channels or split the table$",
+            gettext_noop("columns %(columns)s all hold %(period)s: add their groups as channels or split the table"),
         ),
-        (r"^conflicts with the approved value (.+?) from (.+)$", r"与已批准的数值 \1 不一致（来源：\2）"),
-        (r"^conflicts with the approved value (.+)$", r"与已批准的数值 \1 不一致"),
-        (r"^conflicts with an approved value from (.+)$", r"与已批准的数值不一致（来源：\1）"),
-        (r"^conflicting values in document \((.+)\)$", r"同一文档中数值不一致（\1）"),
-        (r"^conflicting values in document$", "同一文档中数值不一致"),
-        (r"^differs from the consolidated statement's (.+) at (.+)$", r"与合并报表的 \1（\2）不一致"),
         (
-            r"^a parent-company statement \((.+) of the parent alone\): never the group's figure$",
-            r"母公司报表（\1，仅母公司）：不是合并数",
+            r"^conflicts with the approved value (?P<value>.+?) from (?P<source>.+)$",
+            gettext_noop("conflicts with the approved value %(value)s from %(source)s"),
         ),
-        (r"^no scale stated.*$", "未注明数量单位（行、列、表题及前一句均未注明）"),
-        (r"^a scale of (.+) has no unit$", r"数量级 \1 没有对应单位"),
         (
-            r"^the table states a scale of (.+) for every figure: is (.+) counted in it\?$",
-            r"全表注明数量级 \1：\2 是否按此计量？",
+            r"^conflicts with the approved value (?P<value>.+)$",
+            gettext_noop("conflicts with the approved value %(value)s"),
         ),
-        (r"^the row states a scale of (.+) for (.+), which is in (.+)$", r"该行注明数量级 \1，但 \2 以 \3 计"),
-        (r"^unit (\S+) but (\S+) is in (\S+)$", r"单位为 \1，但 \2 以 \3 计"),
-        (r"^printed in (\S+) but (\S+) is in (\S+)$", r"以 \1 列示，但 \2 以 \3 计"),
-        (r"^the table excepts percentages: is '(.+)' one\?$", r"表中百分比除外：「\1」是百分比吗？"),
-        (r"^an external entity$", "外部实体"),
-        (r"^several entities in one label$", "一个标签含多个实体"),
-        (r"^no entity in the title, sheet name or first cell$", "标题、工作表名和首格均未指明实体"),
-        (r"^the same figure waits for review$", "同一数字待审核"),
+        (
+            r"^conflicts with an approved value from (?P<source>.+)$",
+            gettext_noop("conflicts with an approved value from %(source)s"),
+        ),
+        (
+            r"^conflicting values in document \((?P<places>.+)\)$",
+            gettext_noop("conflicting values in document (%(places)s)"),
+        ),
+        (r"^conflicting values in document$", gettext_noop("conflicting values in document")),
+        (
+            r"^differs from the consolidated statement's (?P<metric>.+) at (?P<place>.+)$",
+            gettext_noop("differs from the consolidated statement's %(metric)s at %(place)s"),
+        ),
+        (
+            r"^a parent-company statement \((?P<what>.+) of the parent alone\): never the group's figure$",
+            gettext_noop("a parent-company statement (%(what)s of the parent alone): never the group's figure"),
+        ),
+        (
+            r"^no scale stated \(the row, its column, the table's title or the sentence before it name none\)$",
+            gettext_noop(
+                "no scale stated (the row, its column, the table's title or the sentence before it name none)"
+            ),
+        ),
+        (r"^a scale of (?P<scale>.+) has no unit$", gettext_noop("a scale of %(scale)s has no unit")),
+        (
+            r"^the table states a scale of (?P<scale>.+) for every figure: is (?P<label>.+) counted in it\?$",
+            gettext_noop("the table states a scale of %(scale)s for every figure: is %(label)s counted in it?"),
+        ),
+        (
+            r"^the row states a scale of (?P<scale>.+) for (?P<label>.+), which is in (?P<unit>.+)$",
+            gettext_noop("the row states a scale of %(scale)s for %(label)s, which is in %(unit)s"),
+        ),
+        (
+            r"^unit (?P<unit>\S+) but (?P<metric>\S+) is in (?P<metric_unit>\S+)$",
+            gettext_noop("unit %(unit)s but %(metric)s is in %(metric_unit)s"),
+        ),
+        (
+            r"^printed in (?P<unit>\S+) but (?P<metric>\S+) is in (?P<metric_unit>\S+)$",
+            gettext_noop("printed in %(unit)s but %(metric)s is in %(metric_unit)s"),
+        ),
+        (
+            r"^the table excepts percentages: is '(?P<label>.+)' one\?$",
+            gettext_noop("the table excepts percentages: is '%(label)s' one?"),
+        ),
+        (r"^an external entity$", gettext_noop("an external entity")),
+        (r"^several entities in one label$", gettext_noop("several entities in one label")),
+        (
+            r"^no entity in the title, sheet name or first cell$",
+            gettext_noop("no entity in the title, sheet name or first cell"),
+        ),
+        (r"^the same figure waits for review$", gettext_noop("the same figure waits for review")),
     )
 )
 
@@ -108,15 +148,15 @@ def reason_kinds(note: str) -> list[str]:
 
 
 def reason_shown(note: str, language: str | None = None) -> str:
-    """The note in the curator's language: in Chinese (the default), each reason of a known form
-    translated and the others as written; in English, the note as written."""
-    if (language or get_language() or "zh").startswith("en"):
-        return note
-    return "；".join(_reason_zh(part.strip()) for part in note.split("; ") if part.strip())
+    """The note in the curator's language (`language`, else the active one): each reason of a
+    known form in its words, the others as written."""
+    with translation.override(language) if language else nullcontext():
+        parts = [_reason_said(part.strip()) for part in note.split("; ") if part.strip()]
+        return pgettext("list separator", "; ").join(parts)
 
 
-def _reason_zh(reason: str) -> str:
-    for pattern, words in _ZH:
-        if pattern.match(reason):
-            return pattern.sub(words, reason)
+def _reason_said(reason: str) -> str:
+    for pattern, words in _SAID:
+        if found := pattern.match(reason):
+            return gettext(words) % found.groupdict()
     return reason

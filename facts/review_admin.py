@@ -1,7 +1,7 @@
 """The review queue as a curator works it (`admin/facts/factmetric/review/`): pending
 candidates grouped by company × metric × period × channel (a label the glossary does not know is
-its own group), groups with a metric first, each candidate with its value, statement (合并 /
-母公司), reason, locator and document; and the actions on a group or on every candidate a page
+its own group), groups with a metric first, each candidate with its value, statement
+(consolidated or parent), reason, locator and document; and the actions on a group or on every candidate a page
 shows, each one service call, atomic and logged as an admin change. Above the candidates, the
 figures analysts disputed (`#disputes`), each with its open disputes and the three ways to settle
 them: correct the figure, confirm it or reject the fact."""
@@ -21,7 +21,7 @@ from django.db.models import F, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext, pgettext
 from django.views.decorators.http import require_POST
 
 from common.access import user_cleared
@@ -29,7 +29,15 @@ from common.access import user_cleared
 from .concepts import metrics_of_concept
 from .models import FactDispute, FactMetric, Metric
 from .reasons import PARENT_STATEMENT, reason_kinds, reason_shown
-from .review_forms import DisputeSettleForm, FactsForm, KeySetForm, LabelAliasForm, LabelMetricForm, QueueFilterForm
+from .review_forms import (
+    STATEMENTS,
+    DisputeSettleForm,
+    FactsForm,
+    KeySetForm,
+    LabelAliasForm,
+    LabelMetricForm,
+    QueueFilterForm,
+)
 from .selectors import disputes_open, glossary_snapshot
 from .services import fact_choose, facts_key_set, facts_reject, label_alias_add, label_metric_create
 from .services.disputes import disputes_settle
@@ -223,17 +231,16 @@ class ReviewQueueAdmin:
         try:
             fact_id = int(request.POST.get("choose", ""))
         except ValueError:
-            messages.error(request, "请选择一条候选 · Choose one candidate.")
+            messages.error(request, gettext("Choose one candidate."))
             return self._back(request)
 
         def act() -> str:
             chosen, rejected = fact_choose(candidates=self._candidates(request), fact_id=fact_id)
-            self.log_change(request, chosen, "审核队列：批准此条 · review queue: approved, others of the key rejected")  # type: ignore[attr-defined]
+            self.log_change(request, chosen, gettext("Review queue: approved, the others of its key rejected"))  # type: ignore[attr-defined]
             for other in rejected:
-                self.log_change(
-                    request, other, f"审核队列：驳回，已批准 #{chosen.pk} · review queue: rejected for #{chosen.pk}"
-                )  # type: ignore[attr-defined]
-            return f"已批准 1 条，驳回同键其余 {len(rejected)} 条 · Approved 1, rejected {len(rejected)} of its key."
+                said = gettext("Review queue: rejected for #%(chosen)s") % {"chosen": chosen.pk}
+                self.log_change(request, other, said)  # type: ignore[attr-defined]
+            return gettext("Approved 1, rejected %(count)s of its key.") % {"count": len(rejected)}
 
         return self._act(request, act)
 
@@ -262,10 +269,12 @@ class ReviewQueueAdmin:
                 if v
             )
             for fact in changed:
-                self.log_change(request, fact, f"审核队列：更正 · review queue: set {said}")  # type: ignore[attr-defined]
-            return (
-                f"已更正 {len(changed)} 条候选，仍待批准 · Corrected {len(changed)} candidates; they wait for approval."
-            )
+                self.log_change(request, fact, gettext("Review queue: set %(key)s") % {"key": said})  # type: ignore[attr-defined]
+            return ngettext(
+                "Corrected %(count)s candidate; it waits for approval.",
+                "Corrected %(count)s candidates; they wait for approval.",
+                len(changed),
+            ) % {"count": len(changed)}
 
         return self._act(request, act)
 
@@ -280,11 +289,15 @@ class ReviewQueueAdmin:
             alias, reread = label_alias_add(
                 candidates=self._candidates(request), text=data["text"], metric_code=data["metric"]
             )
+            named = {"alias": alias.text, "code": alias.target_code, "count": len(reread)}
             for fact in reread:
-                self.log_change(request, fact, f"审核队列：别名「{alias.text}」→ {alias.target_code}")  # type: ignore[attr-defined]
+                self.log_change(request, fact, gettext("Review queue: alias '%(alias)s' → %(code)s") % named)  # type: ignore[attr-defined]
             return (
-                f"已添加别名「{alias.text}」→ {alias.target_code}；{len(reread)} 条候选已取得该指标，待批准 · "
-                f"Alias added; {len(reread)} waiting candidates now have the metric and wait for approval."
+                gettext(
+                    "Alias '%(alias)s' → %(code)s added; %(count)s waiting candidates now have the metric "
+                    "and wait for approval."
+                )
+                % named
             )
 
         return self._act(request, act, unfiltered=LABEL_GIVEN)
@@ -299,8 +312,10 @@ class ReviewQueueAdmin:
         def act() -> str:
             rejected = facts_reject(candidates=self._candidates(request), fact_ids=form.cleaned_data["facts"])
             for fact in rejected:
-                self.log_change(request, fact, "审核队列：驳回 · review queue: rejected")  # type: ignore[attr-defined]
-            return f"已驳回 {len(rejected)} 条候选 · Rejected {len(rejected)} candidates."
+                self.log_change(request, fact, gettext("Review queue: rejected"))  # type: ignore[attr-defined]
+            return ngettext("Rejected %(count)s candidate.", "Rejected %(count)s candidates.", len(rejected)) % {
+                "count": len(rejected)
+            }
 
         return self._act(request, act)
 
@@ -323,12 +338,22 @@ class ReviewQueueAdmin:
                 unit=data["unit"],
                 aggregation=data["aggregation"],
             )
+            named = {
+                "name": metric.name,
+                "code": metric.code,
+                "unit": metric.unit_id,
+                "label": data["text"],
+                "count": len(reread),
+            }
             for fact in reread:
-                self.log_change(request, fact, f"审核队列：新建指标 {metric.code}，别名「{data['text']}」")  # type: ignore[attr-defined]
+                said = gettext("Review queue: new metric %(code)s, alias '%(label)s'") % named
+                self.log_change(request, fact, said)  # type: ignore[attr-defined]
             return (
-                f"已新建指标「{metric.name}」（{metric.code}，{metric.unit_id}），以「{data['text']}」为别名；"
-                f"{len(reread)} 条候选已取得该指标，待批准 · Metric {metric.code} created; "
-                f"{len(reread)} waiting candidates now have it and wait for approval."
+                gettext(
+                    "Metric '%(name)s' (%(code)s, %(unit)s) created with '%(label)s' as its alias; %(count)s "
+                    "waiting candidates now have it and wait for approval."
+                )
+                % named
             )
 
         return self._act(request, act, unfiltered=LABEL_GIVEN)
@@ -368,10 +393,10 @@ class ReviewQueueAdmin:
             with transaction.atomic():
                 said = act()
         except ValidationError as error:
-            messages.error(request, "；".join(error.messages))
+            messages.error(request, pgettext("list separator", "; ").join(error.messages))
         except IntegrityError:
             # Another curator changed the key between the check and the write.
-            messages.error(request, "该键刚被他人更改，请刷新后重试 · The key changed meanwhile; reload and try again.")
+            messages.error(request, gettext("The key changed meanwhile; reload and try again."))
         else:
             messages.success(request, said)
             if unfiltered:
@@ -416,7 +441,7 @@ def _label_waits(facts: list[FactMetric]) -> bool:
 def _candidate_shown(fact: FactMetric, own_note: str) -> dict[str, Any]:
     return {
         "fact": fact,
-        "statement": "母公司 · parent" if PARENT_STATEMENT in fact.review_note else "合并 · consolidated",
+        "statement": dict(STATEMENTS)["parent" if PARENT_STATEMENT in fact.review_note else "consolidated"],
         "reason": reason_shown(own_note),
         "reason_en": own_note,
     }

@@ -1,7 +1,7 @@
 """The review queue's forms: the filters a curator narrows the queue by, and the fields of its
 actions (pick facts, set a key, make a label an alias or a new metric, settle a disputed figure).
-Each cleans what a curator typed into codes and periods, with the error said in Chinese and
-English."""
+Each cleans what a curator typed into codes and periods, with the error said in the curator's
+language."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from core.language.periods import period_parse
 from core.model.types import Period
@@ -22,6 +22,14 @@ from .selectors import glossary_snapshot, key_held
 from .services.disputes import OUTCOMES, RESOLUTION_LIMIT
 
 KEY_HELD, KEY_OPEN = "held", "open"
+STATEMENTS = [
+    ("consolidated", pgettext_lazy("statement", "consolidated")),
+    ("parent", pgettext_lazy("statement", "parent")),
+]
+_UNKNOWN = {
+    "metric": gettext_lazy("No metric in the glossary is called '%(text)s' (code, name or alias)."),
+    "entity": gettext_lazy("No company in the glossary is called '%(text)s' (code, name or alias)."),
+}
 
 
 class QueueFilterForm(forms.Form):
@@ -29,30 +37,33 @@ class QueueFilterForm(forms.Form):
     document = forms.ModelChoiceField(
         FactMetric._meta.get_field("document").related_model.objects.none(),  # type: ignore[union-attr]
         required=False,
-        label="文档 · document",
+        label=gettext_lazy("Document"),
     )
     statement = forms.ChoiceField(
-        choices=[("", "全部 · all"), ("consolidated", "合并 · consolidated"), ("parent", "母公司 · parent")],
+        choices=[("", gettext_lazy("All")), *STATEMENTS],
         required=False,
-        label="报表 · statement",
+        label=gettext_lazy("Statement"),
     )
     reason = forms.ChoiceField(
-        choices=[("", "全部 · all"), *REASON_KINDS.items()], required=False, label="原因 · reason"
+        choices=[("", gettext_lazy("All")), *REASON_KINDS.items()], required=False, label=gettext_lazy("Reason")
     )
     q = forms.CharField(
-        required=False, label="指标 · metric", help_text="名称、代码、别名或行标签 · name, code, alias or label"
+        required=False, label=gettext_lazy("Metric"), help_text=gettext_lazy("name, code, alias or label")
     )
     period = forms.CharField(
-        required=False, max_length=64, label="期间 · period", widget=forms.TextInput(attrs={"placeholder": "FY2019"})
+        required=False,
+        max_length=64,
+        label=gettext_lazy("Period"),
+        widget=forms.TextInput(attrs={"placeholder": "FY2019"}),
     )
     key = forms.ChoiceField(
         choices=[
-            ("", "全部 · all"),
-            (KEY_HELD, "同键已有批准值 · beside an approved figure"),
-            (KEY_OPEN, "尚无批准值 · no approved figure yet"),
+            ("", gettext_lazy("All")),
+            (KEY_HELD, gettext_lazy("beside an approved figure")),
+            (KEY_OPEN, gettext_lazy("no approved figure yet")),
         ],
         required=False,
-        label="键 · key",
+        label=pgettext_lazy("review queue", "Key"),
     )
 
     def __init__(self, *args: Any, visible: QuerySet[FactMetric], **kwargs: Any) -> None:
@@ -97,7 +108,7 @@ class QueueFilterForm(forms.Form):
 class FactsForm(forms.Form):
     """Candidates chosen on the page: a group's ticked rows, or every row the page shows."""
 
-    facts = forms.TypedMultipleChoiceField(coerce=int, choices=[], label="候选 · candidates")
+    facts = forms.TypedMultipleChoiceField(coerce=int, choices=[], label=gettext_lazy("Candidates"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -109,9 +120,9 @@ class FactsForm(forms.Form):
 class KeySetForm(FactsForm):
     """The metric, company and period to give the selected candidates, each as a curator writes it."""
 
-    metric = forms.CharField(required=False, max_length=255, label="指标 · metric")
-    entity = forms.CharField(required=False, max_length=255, label="公司 · company")
-    period = forms.CharField(required=False, max_length=64, label="期间 · period")
+    metric = forms.CharField(required=False, max_length=255, label=gettext_lazy("Metric"))
+    entity = forms.CharField(required=False, max_length=255, label=gettext_lazy("Company"))
+    period = forms.CharField(required=False, max_length=64, label=gettext_lazy("Period"))
 
     def clean_metric(self) -> Any:
         return _glossary_row("metric", self.cleaned_data["metric"])
@@ -125,7 +136,7 @@ class KeySetForm(FactsForm):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         if not self.errors and not any(cleaned.get(k) for k in ("metric", "entity", "period")):
-            raise ValidationError("请填写指标、公司或期间 · Give a metric, a company or a period.")
+            raise ValidationError(gettext("Give a metric, a company or a period."))
         return cleaned
 
 
@@ -133,14 +144,14 @@ class LabelMetricForm(forms.Form):
     """A new metric made of a row label: its code, its name (the label unless given), its unit
     and how it adds up; the label becomes its first alias."""
 
-    text = forms.CharField(max_length=255, label="行标签 · label")
-    code = forms.CharField(max_length=64, label="代码 · code")
-    name = forms.CharField(max_length=255, required=False, label="名称 · name")
-    unit = forms.CharField(max_length=32, label="单位 · unit")
+    text = forms.CharField(max_length=255, label=gettext_lazy("Row label"))
+    code = forms.CharField(max_length=64, label=gettext_lazy("Code"))
+    name = forms.CharField(max_length=255, required=False, label=gettext_lazy("Name"))
+    unit = forms.CharField(max_length=32, label=gettext_lazy("Unit"))
     aggregation = forms.ChoiceField(
         choices=[("", ""), *(Metric._meta.get_field("aggregation").choices or [])],
         required=False,
-        label="累计方式 · adds up as",
+        label=gettext_lazy("Adds up as"),
     )
 
     def clean_code(self) -> str:
@@ -152,7 +163,7 @@ class LabelMetricForm(forms.Form):
     def clean_unit(self) -> str:
         code = self.cleaned_data["unit"].strip()
         if code not in glossary_snapshot().units:
-            raise ValidationError(f"术语表中没有单位 {code} · No unit {code} in the glossary.")
+            raise ValidationError(gettext("No unit %(code)s in the glossary.") % {"code": code})
         return code
 
 
@@ -160,9 +171,9 @@ class LabelAliasForm(forms.Form):
     """The metric a row label names: one of the closest offered (`closest`, a code), else the
     metric typed (`metric`: a code, name or alias, against the page's one list of metrics)."""
 
-    text = forms.CharField(max_length=255, label="行标签 · label")
-    metric = forms.CharField(max_length=255, required=False, label="指标 · metric")
-    closest = forms.CharField(max_length=64, required=False, label="相近指标 · closest metric")
+    text = forms.CharField(max_length=255, label=gettext_lazy("Row label"))
+    metric = forms.CharField(max_length=255, required=False, label=gettext_lazy("Metric"))
+    closest = forms.CharField(max_length=64, required=False, label=gettext_lazy("Closest metric"))
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -170,11 +181,10 @@ class LabelAliasForm(forms.Form):
             return cleaned
         given = (cleaned.get("closest") or cleaned.get("metric") or "").strip()
         if not given:
-            raise ValidationError({"metric": "请选择或填写一个指标 · Choose or type a metric."})
+            raise ValidationError({"metric": gettext("Choose or type a metric.")})
         code = glossary_snapshot().resolve("metric", given)
         if code is None:
-            said = f"术语表中没有指标「{given}」· No metric in the glossary is called '{given}' (code, name or alias)."
-            raise ValidationError({"metric": said})
+            raise ValidationError({"metric": str(_UNKNOWN["metric"]) % {"text": given}})
         cleaned["metric"] = code
         return cleaned
 
@@ -204,7 +214,7 @@ def _period_read(text: str) -> Period | None:
         return None
     period = period_parse(text, date.today())
     if period is None:
-        raise ValidationError(f"「{text}」不是一个期间 · '{text}' is not one period; write FY2019, 2019H1 or 2019Q3.")
+        raise ValidationError(gettext("'%(text)s' is not one period; write FY2019, 2019H1 or 2019Q3.") % {"text": text})
     return period
 
 
@@ -214,8 +224,6 @@ def _glossary_row(kind: str, text: str) -> Any:
         return None
     code = glossary_snapshot().resolve(kind, text)
     if code is None:
-        raise ValidationError(
-            f"术语表中没有「{text}」· No {kind} in the glossary is called '{text}' (code, name or alias)."
-        )
+        raise ValidationError(str(_UNKNOWN[kind]) % {"text": text})
     model = FactMetric._meta.get_field(kind).related_model
     return model.objects.get(code=code)  # type: ignore[union-attr]

@@ -9,14 +9,28 @@ from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path
+from django.utils.translation import gettext, gettext_lazy
 
 from common.access import ClearanceFilteredAdmin
+from core.gates.faq import EXCLUDED_REAL_TIME, EXCLUDED_STRUCTURED
 from core.gates.security import security_screen
 from core.parse.intent import parse_intent
 from facts.selectors import glossary_snapshot
 
 from .models import FAQItem
-from .selectors import faq_decide
+from .selectors import DISABLED, NO_MATCH, OUTSIDE_WINDOW, RESTRICTED_ITEM, faq_decide
+
+SECURITY_REFUSED = "security gate: out of scope (refused before any FAQ lookup)"
+# Why a question would not be answered from the FAQ, in the curator's language.
+REASONS_SAID = {
+    SECURITY_REFUSED: gettext_lazy("security gate: out of scope (refused before any FAQ lookup)"),
+    EXCLUDED_STRUCTURED: gettext_lazy("structured question or a filled slot"),
+    EXCLUDED_REAL_TIME: gettext_lazy("real-time cue"),
+    NO_MATCH: gettext_lazy("no FAQ item matches this wording"),
+    DISABLED: gettext_lazy("the matching item is disabled"),
+    OUTSIDE_WINDOW: gettext_lazy("the matching item is outside its validity window"),
+    RESTRICTED_ITEM: gettext_lazy("the matching item is RESTRICTED (never served as a cached answer)"),
+}
 
 
 @admin.register(FAQItem)
@@ -56,14 +70,15 @@ class FAQItemAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[ty
             intent = parse_intent(question, glossary, reference)
             verdict = security_screen(raw_question=question, glossary=glossary, language=intent.language)
             if verdict.refused:
-                outcome = {"hit": False, "reason": "security gate: out of scope (refused before any FAQ lookup)"}
+                outcome = {"hit": False, "reason": REASONS_SAID[SECURITY_REFUSED]}
             else:
                 decision = faq_decide(intent, reference_date=reference)
-                outcome = {"hit": decision.item is not None, "item": decision.item, "reason": decision.reason}
+                reason = REASONS_SAID.get(decision.reason, decision.reason)
+                outcome = {"hit": decision.item is not None, "item": decision.item, "reason": reason}
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
-            "title": "测试问题是否命中 FAQ",
+            "title": gettext("Would the FAQ answer this question?"),
             "question": question,
             "reference_date": reference.isoformat(),
             "outcome": outcome,

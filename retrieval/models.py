@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from core.model.types import SENSITIVITIES
 
@@ -43,14 +44,19 @@ class Chunk(models.Model):
     locator = models.CharField(max_length=255)
     heading = models.CharField(max_length=255, blank=True)
     sensitivity = models.CharField(max_length=12, choices=[(s, s) for s in SENSITIVITIES], default="INTERNAL")
-    tokens = models.TextField(help_text="Retrieval tokens, space-separated, stored at ingestion.")
+    tokens = models.TextField(help_text=gettext_lazy("Retrieval tokens, space-separated, stored at ingestion."))
     embedding = EmbeddingField(null=True, blank=True)
     embedder = models.CharField(
-        max_length=120, blank=True, default="", help_text="Signature of the embedder the vector was made with."
+        max_length=120,
+        blank=True,
+        default="",
+        help_text=gettext_lazy("Signature of the embedder the vector was made with."),
     )
     active = models.BooleanField(default=True)
 
     class Meta:
+        verbose_name = gettext_lazy("chunk")
+        verbose_name_plural = gettext_lazy("chunks")
         ordering = ["document_id", "seq"]
         constraints = [models.UniqueConstraint(fields=["document", "seq"], name="chunk_document_seq")]
         indexes = [models.Index(fields=["active", "sensitivity"], name="chunk_active_sensitivity")]

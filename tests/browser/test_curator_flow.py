@@ -128,7 +128,7 @@ def test_a_new_curator_clears_the_headline_figures_of_a_real_report(browser, fre
     # 总资产 is printed as 资产总计 and the glossary has no such metric: make one from the label.
     act.select("#id_key", value="")
     act.fill("#id_q", "资产总计")
-    act.click(page.get_by_role("button", name="筛选 · Filter"))
+    act.click(page.get_by_role("button", name="筛选"))
     shot(page, "curator-review-queue-label.png")
     new_metric = page.locator(".label-metric").first  # a label's forms act on every period of it
     act.fill(new_metric.locator("input[name=code]"), "TOTAL_ASSETS")
@@ -137,7 +137,8 @@ def test_a_new_curator_clears_the_headline_figures_of_a_real_report(browser, fre
     act.click(new_metric.locator("button[type=submit]"))
     assert "总资产" in page.locator("ul.messagelist").inner_text()
     group = page.locator("tbody.review-group", has_text=f"FY{gold['year']}").first
-    consolidated = group.locator("tr.candidate", has_text="合并 · consolidated").first
+    statement = page.locator("td.statement", has_text=re.compile("^合并$"))
+    consolidated = group.locator("tr.candidate").filter(has=statement).first
     act.click(consolidated.get_by_role("button", name=re.compile("批准此条")))
     shot(page, "curator-review-queue-cleared.png")
 

@@ -150,9 +150,7 @@ def test_try_it_says_when_a_stored_figure_wins(curator: Client) -> None:
         _try_url("REVENUE"), {"formula": "OPERATING_PROFIT * 2", "try_entity": "香港", "try_period": "FY2025"}
     )
     assert page.context_data["value"] == "3,864.8 百万元"
-    assert page.context_data["stored"]["value"] == "24,015.8 百万元" and "Answers show the stored figure" in (
-        page.content.decode()
-    )
+    assert page.context_data["stored"]["value"] == "24,015.8 百万元" and "回答显示存储的数据" in (page.content.decode())
 
 
 HK_2025 = {"try_entity": "香港", "try_period": "FY2025"}
@@ -161,10 +159,10 @@ HK_2025 = {"try_entity": "香港", "try_period": "FY2025"}
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"try_entity": "Atlantis", "try_period": "FY2025"}, "No entity in the glossary is called &#x27;Atlantis"),
-        ({"try_entity": "香港", "try_period": "sometime"}, "&#x27;sometime&#x27; is not one period"),
-        ({**HK_2025, "try_channel": "卫星"}, "No channel in the glossary"),
-        ({"try_entity": "香港", "try_period": ""}, "期间 · period: "),
+        ({"try_entity": "Atlantis", "try_period": "FY2025"}, "术语表中没有实体「Atlantis」"),
+        ({"try_entity": "香港", "try_period": "sometime"}, "「sometime」不是一个期间"),
+        ({**HK_2025, "try_channel": "卫星"}, "术语表中没有渠道「卫星」"),
+        ({"try_entity": "香港", "try_period": ""}, "期间: "),
         ({"formula": "NET_PROFIT * (", **HK_2025}, "unexpected end of formula"),
         ({"formula": "NET_PROFIT / PROFIT", **HK_2025}, "unknown metric code PROFIT"),
         ({"formula": "NET_MARGIN + 1", **HK_2025}, "cycle NET_MARGIN → NET_MARGIN"),

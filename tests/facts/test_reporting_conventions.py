@@ -124,7 +124,7 @@ def test_a_curator_sets_the_conventions_in_admin_and_the_next_snapshot_has_them(
     url = f"/admin/facts/entity/{entity.pk}/change/"
     page = client.get(url)
     assert 'name="year_end_month"' in page.content.decode() and 'name="currency"' in page.content.decode()
-    assert "fiscal year ends in, 1–12" in page.content.decode()
+    assert "公司财年结束的月份，1–12" in page.content.decode()
     data = {
         "code": "ACME_HK",
         "name": "ACME香港",

@@ -64,7 +64,7 @@ def test_the_queue_groups_candidates_by_key_with_statement_locator_and_document(
     assert "ACME香港 × 营业收入 <code>REVENUE</code> × FY2019" in page
     revenue = page.split("ACME香港 × 营业收入")[1].split("review-group")[0]
     assert "1200.5 CNY_M" in revenue and "980.1 CNY_M" in revenue
-    assert "合并 · consolidated" in revenue and "母公司 · parent" in revenue
+    assert 'class="statement">合并<' in revenue and 'class="statement">母公司<' in revenue
     assert "page=90,table=2" in revenue
     assert "母公司报表（income，仅母公司）：不是合并数" in revenue
     # One document on the page is named once above the groups; several, on each row.
@@ -151,10 +151,10 @@ def test_a_wrong_period_or_metric_is_a_form_error_and_writes_nothing(curator: Cl
     row = _pending("1.1", "p=1")
     response = curator.post(QUEUE + "key/", {"facts": [row.pk], "metric": "净利润", "period": "sometime"}, follow=True)
     assert response.status_code == 200
-    assert any("is not one period" in m for m in _messages(response))
+    assert any("不是一个期间" in m for m in _messages(response))
     response = curator.post(QUEUE + "key/", {"facts": [row.pk], "metric": "坪效"}, follow=True)
     assert response.status_code == 200
-    assert any("No metric in the glossary is called '坪效'" in m for m in _messages(response))
+    assert any("术语表中没有指标「坪效」" in m for m in _messages(response))
     assert FactMetric.objects.get(pk=row.pk).metric_id == "REVENUE"
     assert not LogEntry.objects.exists()
 
@@ -218,7 +218,7 @@ def test_the_alias_takes_a_closest_choice_or_a_metric_typed_by_name_and_refuses_
 ) -> None:
     row = _pending("1.1", "p=1", "unknown row label '纯利'", metric_id=None, suggested_alias="纯利")
     response = curator.post(QUEUE + "alias/", {"text": "纯利", "metric": "不存在的指标"}, follow=True)
-    assert any("No metric in the glossary is called '不存在的指标'" in m for m in _messages(response))
+    assert any("术语表中没有指标「不存在的指标」" in m for m in _messages(response))
     assert not Alias.objects.filter(text="纯利").exists()
     response = curator.post(QUEUE + "alias/", {"text": "纯利", "metric": "净利润"}, follow=True)  # a name typed
     assert Alias.objects.get(text="纯利").target_code == "NET_PROFIT"
@@ -319,7 +319,7 @@ def test_the_key_and_period_filters(curator: Client) -> None:
     assert shown(period="FY2018") == {earlier.pk}
     assert shown(period="2019年", key="held") == {beside.pk}
     page = curator.get(QUEUE, {"period": "sometime"}).content.decode()
-    assert "is not one period" in page and not shown(period="sometime")  # an error, not every candidate
+    assert "不是一个期间" in page and not shown(period="sometime")  # an error, not every candidate
 
 
 def test_the_document_filter_of_a_document_whose_queue_was_cleared_shows_an_empty_queue(curator: Client) -> None:
@@ -344,7 +344,7 @@ def test_a_group_beside_an_approved_figure_offers_rejection_not_approval(curator
     _pending("33.3", "page=41", metric_id="NET_PROFIT")
     page = curator.get(QUEUE).content.decode()
     revenue, profit = page.split("× 营业收入")[1].split("review-group")[0], page.split("× 净利润")[1]
-    assert "只能驳回 · reject only" in revenue and 'name="choose"' not in revenue
+    assert "只能驳回" in revenue and 'name="choose"' not in revenue
     assert 'name="choose"' in profit
 
 
@@ -368,7 +368,7 @@ def test_a_new_metric_made_of_a_label_takes_its_waiting_candidates(curator: Clie
         _pending("1309.3", "page=62", f"{PARENT}; {label}", metric_id=None, suggested_alias="资产总计"),
     ]
     page = curator.get(QUEUE).content.decode()
-    assert 'name="choose"' not in page and "先给指标 · metric first" in page  # approving would be refused
+    assert 'name="choose"' not in page and "先给指标" in page  # approving would be refused
     form = page.split('class="label-metric"')[1].split("</form>")[0]
     assert 'name="name" value="资产总计"' in form and 'name="unit" list="unit-names" value="CNY_M"' in form
     data = {"text": "资产总计", "code": "TOTAL_ASSETS", "name": "总资产", "unit": "CNY_M", "aggregation": "end"}
@@ -388,10 +388,10 @@ def test_a_new_metric_made_of_a_label_takes_its_waiting_candidates(curator: Clie
 def test_a_new_metric_that_clashes_is_a_message_and_writes_nothing(curator: Client) -> None:
     row = _pending("1.1", "p=1", "unknown row label '坪效'", metric_id=None, suggested_alias="坪效")
     for data, said in [
-        ({"code": "REVENUE", "unit": "CNY_M"}, "Code"),  # a code taken
+        ({"code": "REVENUE", "unit": "CNY_M"}, "代码"),  # a code taken
         ({"code": "bad code", "unit": "CNY_M"}, "code"),
-        ({"code": "", "unit": "CNY_M"}, "代码 · code"),
-        ({"code": "PING_XIAO", "unit": "平方米"}, "No unit 平方米"),  # no unit is made on the way
+        ({"code": "", "unit": "CNY_M"}, "代码"),
+        ({"code": "PING_XIAO", "unit": "平方米"}, "术语表中没有单位 平方米"),  # no unit is made on the way
     ]:
         response = curator.post(QUEUE + "metric/", {"text": "坪效", **data}, follow=True)
         assert response.status_code == 200 and any(said in m for m in _messages(response)), _messages(response)

@@ -253,7 +253,7 @@ def test_changing_the_sign_in_admin_converts_the_metrics_facts_and_changing_it_b
         (Decimal("9"), Decimal("-9"), "rejected"),
     ]
     said = [str(m) for m in get_messages(page.wsgi_request)]
-    assert any("3 fact(s) converted" in m for m in said), said
+    assert any("已按原表数值换算 3 条事实" in m for m in said), said
     page = client.post(url, post_data(client.get(url), sign="as_printed"))
     assert page.status_code == 302
     assert _capex_rows() == [

@@ -135,12 +135,12 @@ def test_the_admin_tester_names_the_exclusion(demo, client) -> None:
     url = "/admin/faq/faqitem/test/"
     for question, expected in [
         ("财年是怎么定义的", "命中"),
-        ("最新的财年是怎么定义的", "real-time cue"),
-        ("差旅报销标准是什么", "disabled"),
-        ("年报什么时候发布", "validity window"),
+        ("最新的财年是怎么定义的", "实时性"),
+        ("差旅报销标准是什么", "已停用"),
+        ("年报什么时候发布", "有效期"),
         ("蓝鲸项目进展如何", "RESTRICTED"),
-        ("营收是多少", "structured"),
-        ("竞安的财年是怎么定义的", "security gate"),
+        ("营收是多少", "结构化问题"),
+        ("竞安的财年是怎么定义的", "安全闸门"),
     ]:
         page = client.get(url, {"question": question, "reference_date": date(2026, 3, 15).isoformat()})
         assert page.status_code == 200 and expected in page.content.decode(), question
