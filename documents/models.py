@@ -14,10 +14,10 @@ from ingestion.context import REPORT_TYPES
 
 class Document(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", "pending"
-        PROCESSING = "processing", "processing"
-        READY = "ready", "ready"
-        FAILED = "failed", "failed"
+        PENDING = "pending", pgettext_lazy("document status", "pending")
+        PROCESSING = "processing", pgettext_lazy("document status", "processing")
+        READY = "ready", pgettext_lazy("document status", "ready")
+        FAILED = "failed", pgettext_lazy("document status", "failed")
 
     name = models.CharField(verbose_name=pgettext_lazy("field", "name"), max_length=255, unique=True)
     sha256 = models.CharField(verbose_name=pgettext_lazy("field", "SHA-256"), max_length=64, blank=True, db_index=True)
@@ -88,14 +88,15 @@ class IngestJob(models.Model):
     RESTRICTED_LOOKUPS = ("sensitivity", "document__sensitivity")
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "queued"
-        RUNNING = "running", "running"
-        DONE = "done", "done"
-        FAILED = "failed", "failed"
+        QUEUED = "queued", pgettext_lazy("job status", "queued")
+        RUNNING = "running", pgettext_lazy("job status", "running")
+        DONE = "done", pgettext_lazy("job status", "done")
+        FAILED = "failed", pgettext_lazy("job status", "failed")
 
     class Kind(models.TextChoices):
-        UPLOAD = "upload", "upload"
-        REREAD = "reread", "reread"  # a stored document read again (`document`), with `context`
+        UPLOAD = "upload", pgettext_lazy("job kind", "upload")
+        # a stored document read again (`document`), with `context`
+        REREAD = "reread", pgettext_lazy("job kind", "read again")
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     kind = models.CharField(

@@ -15,7 +15,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from core.glossary import alias_key
 from core.model.fx import RATE_AVERAGE, RATE_CLOSING
 from core.model.sign import SIGN_AS_PRINTED, SIGN_POSITIVE
-from core.model.types import ENTITY_KINDS, SENSITIVITIES, Period
+from core.model.types import SENSITIVITIES, Period
 
 from .periods import period_absolute
 
@@ -78,6 +78,15 @@ class Unit(models.Model):
         return self.code
 
 
+# Every kind in `ENTITY_KINDS`, named in the admin's language.
+ENTITY_KIND_CHOICES = [
+    ("home", pgettext_lazy("entity kind", "home")),
+    ("subsidiary", pgettext_lazy("entity kind", "subsidiary")),
+    ("peer", pgettext_lazy("entity kind", "peer")),
+    ("external", pgettext_lazy("entity kind", "external")),
+]
+
+
 class Entity(models.Model):
     code = models.CharField(
         verbose_name=pgettext_lazy("field", "code"), max_length=64, unique=True, validators=[code_validator]
@@ -86,7 +95,7 @@ class Entity(models.Model):
     kind = models.CharField(
         verbose_name=pgettext_lazy("field", "kind"),
         max_length=12,
-        choices=[(k, k) for k in ENTITY_KINDS],
+        choices=ENTITY_KIND_CHOICES,
         default="subsidiary",
     )
     parent = models.ForeignKey(
@@ -166,9 +175,9 @@ class Metric(models.Model):
         max_length=8,
         blank=True,
         choices=[
-            ("sum", "sum (a flow: revenue, profit)"),
-            ("end", "end (a value at a date)"),
-            ("none", "none (a ratio)"),
+            ("sum", gettext_lazy("sum (a flow: revenue, profit)")),
+            ("end", gettext_lazy("end (a value at a date)")),
+            ("none", gettext_lazy("none (a ratio)")),
         ],
         help_text=gettext_lazy(
             "How the metric adds up over periods: sum for flows, end for balances and counts at a date, "
@@ -179,8 +188,8 @@ class Metric(models.Model):
         verbose_name=pgettext_lazy("field", "sign convention"),
         max_length=10,
         choices=[
-            (SIGN_AS_PRINTED, "as printed (the value as the statement prints it)"),
-            (SIGN_POSITIVE, "positive (the amount: an outflow such as capex or dividends paid)"),
+            (SIGN_AS_PRINTED, gettext_lazy("as printed (the value as the statement prints it)")),
+            (SIGN_POSITIVE, gettext_lazy("positive (the amount: an outflow such as capex or dividends paid)")),
         ],
         default=SIGN_AS_PRINTED,
         help_text=gettext_lazy(
@@ -219,9 +228,9 @@ class Alias(models.Model):
     """Another way of naming an entity, a metric or a channel. Exactly one target is set."""
 
     class Kind(models.TextChoices):
-        ENTITY = "entity", "entity"
-        METRIC = "metric", "metric"
-        CHANNEL = "channel", "channel"
+        ENTITY = "entity", pgettext_lazy("alias kind", "entity")
+        METRIC = "metric", pgettext_lazy("alias kind", "metric")
+        CHANNEL = "channel", pgettext_lazy("alias kind", "channel")
 
     kind = models.CharField(verbose_name=pgettext_lazy("field", "kind"), max_length=8, choices=Kind.choices)
     text = models.CharField(verbose_name=pgettext_lazy("field", "text"), max_length=255)
@@ -336,9 +345,9 @@ class FactsStamp(models.Model):
 
 class FactMetric(models.Model):
     class Review(models.TextChoices):
-        APPROVED = "approved", "approved"
-        PENDING = "pending", "pending"
-        REJECTED = "rejected", "rejected"
+        APPROVED = "approved", pgettext_lazy("review status", "approved")
+        PENDING = "pending", pgettext_lazy("review status", "pending")
+        REJECTED = "rejected", pgettext_lazy("review status", "rejected")
 
     # A fact is as sensitive as the stricter of its own level and its document's (a fact imported
     # with no document: its own). Reads derive it (`facts.selectors.facts_visible`); it is never
@@ -551,11 +560,11 @@ class FactDispute(models.Model):
     SENSITIVITY_LOOKUPS = ("fact__sensitivity", "fact__document__sensitivity")
 
     class Status(models.TextChoices):
-        OPEN = "open", "open"
-        RESOLVED = "resolved", "resolved"
-        CORRECTED = "corrected", "corrected"
-        CONFIRMED = "confirmed", "confirmed"
-        REJECTED = "rejected", "rejected"
+        OPEN = "open", pgettext_lazy("dispute status", "open")
+        RESOLVED = "resolved", pgettext_lazy("dispute status", "resolved")
+        CORRECTED = "corrected", pgettext_lazy("dispute status", "corrected")
+        CONFIRMED = "confirmed", pgettext_lazy("dispute status", "confirmed")
+        REJECTED = "rejected", pgettext_lazy("dispute status", "rejected")
 
     fact = models.ForeignKey(
         FactMetric, on_delete=models.CASCADE, related_name="disputes", verbose_name=pgettext_lazy("field", "fact")

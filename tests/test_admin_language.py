@@ -200,9 +200,15 @@ CHINESE_LABELS = {
         ("Approve", "Reject selected", "unknown metric", "Fact metrics"),
         ("批准此条", "原因", "审核队列"),
     ),
-    "fact list": (("fact metric", "open disputes", "printed"), ("原因", "报表")),
+    "fact list": (
+        ("fact metric", "open disputes", "printed", "approved", "pending"),
+        ("原因", "报表", "已批准", "待审核"),
+    ),
     "upload": (("Upload", "Ingest jobs"), ("上传", "发行主体")),
-    "ingest jobs": (("ingest job", "outcome", "reloads every"), ("结果", "导入任务", "自动刷新")),
+    "ingest jobs": (
+        ("ingest job", "outcome", "reloads every", "done"),  # "queued" is a file name here
+        ("结果", "导入任务", "自动刷新", "排队中", "已完成"),
+    ),
     "document": (("Re-read", "chunks", "nothing waits", "approved;"), ("用当前词表重新读取", "审核")),
     "document list": (("media type", "warnings", "uploaded at"), ("警告",)),
     "company": (("Create and read", "Other names"), ("首页",)),
@@ -212,7 +218,7 @@ CHINESE_LABELS = {
     "faq list": (("FAQ item", "test this question", "hit count"), ("测试问题",)),
     "glossary gaps": (("Add alias", "Dismiss"), ("添加别名", "忽略")),
     "feedback": (("By route", "Helpful"), ("按路由", "有用")),
-    "disputes": (("fact dispute", "disputes (", "figure"), ("数字有误的反馈",)),
+    "disputes": (("fact dispute", "disputes (", "figure"), ("数字有误的反馈", "未处理")),
 }
 
 
