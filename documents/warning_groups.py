@@ -179,18 +179,81 @@ JOB_DELETED = gettext_noop("the document was deleted before it could be read aga
 JOB_DATABASE_REFUSED = gettext_noop("The database refused the write; nothing was saved (see the server log).")
 JOB_RETRYING = gettext_noop("retrying: attempt %(attempts)s stopped")
 JOB_WORKER_GONE = gettext_noop("the worker stopped during ingestion %(attempts)s times; nothing was written")
-JOB_MESSAGES = (JOB_DELETED, JOB_DATABASE_REFUSED, JOB_RETRYING, JOB_WORKER_GONE)
+# What ingestion says of a file it refuses (`ingestion.extract` and the readers, `services`), as it
+# writes it; a test reads every refusal the readers can give and finds its form here.
+INGEST_REFUSALS = (
+    gettext_noop("%(name)s: the file is damaged (not a readable zip package)."),
+    gettext_noop("%(name)s: unpacks to more than %(size)s; the file is refused as too large."),
+    gettext_noop("%(name)s: mislabelled: the content is %(what)s, not a PDF."),
+    gettext_noop("%(name)s: mislabelled: the content is an Office file, not a PDF."),
+    gettext_noop("%(name)s: not a PDF (no %%PDF header); the file is damaged or mislabelled."),
+    gettext_noop("%(name)s: mislabelled: the content is a PDF, not %(ext)s."),
+    gettext_noop("%(name)s: not a valid %(format)s; the file is damaged."),
+    gettext_noop("%(name)s: mislabelled: a zip archive that is not an Office document (no [Content_Types].xml)."),
+    gettext_noop("%(name)s: mislabelled: the content is a %(label)s (%(found)s), not %(ext)s."),
+    gettext_noop("%(name)s: mislabelled: the content is %(what)s, not an HTML page."),
+    gettext_noop("%(name)s: mislabelled: binary content in a %(ext)s text file."),
+    gettext_noop("%(name)s: unsupported file type '%(ext)s'; supported: %(supported)s."),
+    gettext_noop("%(name)s: the file is empty."),
+    gettext_noop("%(name)s: %(size)s exceeds the size limit of %(limit)s."),
+    gettext_noop(
+        "%(name)s: the file could not be read as %(ext)s (%(error)s); it is damaged or not a valid %(format)s file."
+    ),
+    gettext_noop("%(name)s: the file contains no text or tables."),
+    gettext_noop("%(name)s: the PDF is password-protected (encrypted); remove the password and upload it again."),
+    gettext_noop("%(name)s: the PDF could not be read (%(error)s); the file is damaged."),
+    gettext_noop("%(name)s: the PDF has no pages."),
+    gettext_noop("%(name)s: %(count)s pages exceed the limit of %(limit)s."),
+    gettext_noop(
+        "%(name)s: no readable text: the PDF's fonts have no Unicode mapping (or it is scanned); OCR is not supported."
+    ),
+    gettext_noop("%(name)s: mislabelled: binary content in an HTML file."),
+    gettext_noop(
+        "%(name)s: the text is neither UTF-8 nor GB18030 (GBK), and no <meta charset> names its encoding; "
+        "save it as UTF-8 and upload again."
+    ),
+    gettext_noop("%(name)s: mislabelled: the content is not HTML (no HTML tags)."),
+    gettext_noop(
+        "%(name)s: its tables expand to more than %(count)s cells (merged cells included); "
+        "the file is refused as too large."
+    ),
+    gettext_noop("%(name)s: more than %(count)s filled cells; the workbook is too large."),
+    gettext_noop("sheet %(sheet)s: the used range is too large to read as a table."),
+    gettext_noop("%(name)s: %(count)s sheets exceed the limit of %(limit)s."),
+    gettext_noop("%(name)s: the text is not UTF-8; save it as UTF-8 and upload again."),
+    gettext_noop("%(name)s: %(count)s slides exceed the limit of %(limit)s."),
+    gettext_noop("period «%(period)s» is not one of FY2019, 2019H1, 2019Q3"),
+    gettext_noop("unknown entity code «%(code)s»: add it to the glossary or pick one of its entities"),
+    gettext_noop("report type «%(type)s» is not one of %(types)s"),
+    gettext_noop("period %(period)s is not the period of a %(type)s report"),
+    gettext_noop("a document name is 1 to 255 characters, without '/'"),
+    gettext_noop("%(name)s: its file is not stored (ingested before files were kept); upload it again"),
+    gettext_noop("%(name)s: the file is password-protected (encrypted); remove the password and upload it again."),
+    gettext_noop(
+        "%(name)s: this is a legacy binary Office file (%(legacy)s), not %(ext)s; "
+        "save it as %(format)s and upload again."
+    ),
+    gettext_noop("sensitivity must be one of %(levels)s"),
+)
+JOB_MESSAGES = (JOB_DELETED, JOB_DATABASE_REFUSED, JOB_RETRYING, JOB_WORKER_GONE, *INGEST_REFUSALS)
 
 
 def _job_pattern(msgid: str) -> re.Pattern[str]:
-    """The messages `msgid` writes: each `%(name)s` any text, named."""
+    """The messages `msgid` writes: each `%(name)s` any text, named; `%%` a percent sign."""
     parts = re.split(r"%\((\w+)\)s", msgid)
     return re.compile(
-        "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)) + "$"
+        "".join(
+            re.escape(part.replace("%%", "%")) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
+        )
+        + "$",
+        re.S,
     )
 
 
-_JOB_PATTERNS = tuple((_job_pattern(msgid), msgid) for msgid in JOB_MESSAGES)
+# The most particular form first: a message some form with fewer blanks says whole is that one's.
+_JOB_PATTERNS = tuple(
+    (_job_pattern(msgid), msgid) for msgid in sorted(JOB_MESSAGES, key=lambda msgid: msgid.count("%("))
+)
 
 
 def job_message_shown(message: str) -> str:
