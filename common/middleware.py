@@ -7,6 +7,7 @@ import sys
 import uuid
 from collections.abc import Callable
 
+from django.conf import settings
 from django.db import (
     DatabaseError,
     DataError,
@@ -17,10 +18,12 @@ from django.db import (
     ProgrammingError,
 )
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import translation
 
 logger = logging.getLogger("ragspine")
 
 API_PREFIX = "/v1/"
+MCP_PATH = "/mcp"
 # Plain HTML: the site's templates need the database (sessions, the user) to render.
 UNAVAILABLE_PAGE = (
     '<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>RAGSpine</title>'
@@ -82,6 +85,22 @@ class RequestIdMiddleware:
         response = self.get_response(request)
         response["X-Request-ID"] = request.request_id  # type: ignore[attr-defined]
         return response
+
+
+class ApiLanguageMiddleware:
+    """A program that calls the API and says no language reads English: the site's default
+    (Chinese) is for people in a browser, whose browser says which language they read. Placed
+    after `LocaleMiddleware`; an `Accept-Language` header or the language cookie still decides."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        spoken = "HTTP_ACCEPT_LANGUAGE" in request.META or settings.LANGUAGE_COOKIE_NAME in request.COOKIES
+        if not spoken and request.path.startswith((API_PREFIX, MCP_PATH)):
+            translation.activate("en")
+            request.LANGUAGE_CODE = "en"  # type: ignore[attr-defined]
+        return self.get_response(request)
 
 
 class ApiErrorMiddleware:

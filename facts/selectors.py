@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import threading
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
@@ -152,7 +153,9 @@ def fact_filter(facts: QuerySet[FactMetric], *, filters: dict[str, str]) -> Quer
         if filters.get(kind):
             code = glossary.resolve(kind, filters[kind])
             if code is None:
-                raise FactFilterError(kind, f"'{filters[kind]}' is not in the glossary.")
+                raise FactFilterError(
+                    kind, f"'{filters[kind]}' is not in the glossary.{_closest(glossary, kind, filters[kind])}"
+                )
             facts = facts.filter(**{f"{kind}_id": code})
     if filters.get("period"):
         period = period_parse(filters["period"])
@@ -160,6 +163,23 @@ def fact_filter(facts: QuerySet[FactMetric], *, filters: dict[str, str]) -> Quer
             raise FactFilterError("period", f"'{filters['period']}' is not a period.")
         facts = facts.filter(period_type=period.period_type, period=period.period)
     return facts
+
+
+def _closest(glossary: GlossarySnapshot, kind: str, given: str) -> str:
+    """ " Closest: …" naming the codes whose code or names are nearest `given`, so a caller (a model
+    over MCP) can correct itself; competitors are never offered."""
+    records = {"entity": glossary.entities, "metric": glossary.metrics, "channel": glossary.channels}[kind]
+    names: dict[str, str] = {}
+    for code in records:
+        if kind == "entity" and glossary.is_external(code):
+            continue
+        for name in (code, *glossary.aliases_of(kind, code)):
+            names.setdefault(name.casefold(), code)
+    near = difflib.get_close_matches(given.strip().casefold(), list(names), n=8, cutoff=0.5)
+    codes = list(dict.fromkeys(names[name] for name in near))[:3]
+    if not codes:
+        return ""
+    return " Closest: " + ", ".join(f"{code} ({records[code].name})" for code in codes) + "."
 
 
 _FACT_COLUMNS = (

@@ -49,7 +49,14 @@ def answer_reply(
         conversation_id=conversation_id,
         follows=follows,
     )
-    return {**result_as_dict(result), "conversation_id": conversation_id}
+    return {**result_as_dict(result), "conversation_id": conversation_id, "usage": _usage(result.usage)}
+
+
+def _usage(used: dict[str, int]) -> dict[str, int]:
+    """OpenAI's usage object from the tokens a model was sent and wrote for this answer: none
+    when no model was asked (the structured route, a lexical answer)."""
+    prompt, completion = int(used.get("input_tokens", 0)), int(used.get("output_tokens", 0))
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
 
 
 def answer_lineage(reply: dict[str, Any]) -> dict[str, Any]:
@@ -69,3 +76,8 @@ class LineageSerializer(serializers.Serializer):  # type: ignore[type-arg]
     sources = SourceSerializer(many=True)
     clarification = ClarificationSerializer()
     guard = GuardSerializer()
+    notes = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="What the endpoint did with the request that a client may not expect (parts skipped).",
+    )

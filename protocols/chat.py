@@ -22,6 +22,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from django.http import StreamingHttpResponse
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
@@ -38,9 +39,12 @@ from agent.conversation import MAX_TURNS
 from common.api.authentication import ClearanceTokenAuthentication
 from common.api.fields import QuestionTextField, StrictCharField
 from common.api.schema import ERRORS
+from core.language.normalize import text_normalize
+from facts.selectors import glossary_snapshot
 
 from .answers import LineageSerializer, answer_lineage, answer_reply
 from .auth import BearerTokenAuthentication
+from .chat_tasks import ChatTask, chat_task, chat_task_reply
 from .openai_errors import ErrorSerializer, ModelNotFound, openai_exception_handler
 
 MODEL = "ragspine"
@@ -80,6 +84,12 @@ class OpenAIApi(APIView):
 
 
 # -- the request --------------------------------------------------------------------------------
+class Content(str):
+    """A message's text, and the types of the parts it came with that hold no text (skipped)."""
+
+    skipped: tuple[str, ...] = ()
+
+
 @extend_schema_field(
     {
         "oneOf": [
@@ -88,37 +98,43 @@ class OpenAIApi(APIView):
                 "type": "array",
                 "items": {
                     "type": "object",
-                    "required": ["type", "text"],
-                    "properties": {"type": {"type": "string", "enum": ["text"]}, "text": {"type": "string"}},
+                    "required": ["type"],
+                    "properties": {"type": {"type": "string"}, "text": {"type": "string"}},
                 },
             },
         ],
         "nullable": True,
-        "description": "Text, or a list of text parts (joined by line breaks).",
+        "description": "Text, or a list of content parts: text parts are joined by line breaks, others skipped.",
     }
 )
 class MessageContentField(serializers.Field):  # type: ignore[type-arg]
-    """A message's content: text, or a list of content parts of which only text parts exist here."""
+    """A message's content: text, or a list of content parts. Text parts are read; an image, a
+    file or audio is skipped (`Content.skipped`): a pasted screenshot earlier in a chat must not
+    break every later turn. The question itself must have text (`ChatRequestSerializer`)."""
 
-    def to_internal_value(self, data: Any) -> str:
+    def to_internal_value(self, data: Any) -> Content:
         if data is None:
-            return ""
+            return Content("")
+        skipped: list[str] = []
         if isinstance(data, list):
             texts = []
             for part in data:
                 if not isinstance(part, dict) or not isinstance(part.get("type"), str):
                     raise serializers.ValidationError("each content part must be an object with a `type`.")
                 if part["type"] != "text":
-                    raise serializers.ValidationError(f"only text content parts are read, not `{part['type'][:40]}`.")
+                    skipped.append(part["type"][:40])
+                    continue
                 if not isinstance(part.get("text"), str):
                     raise serializers.ValidationError("a text part needs its `text` as text.")
                 texts.append(part["text"])
             data = "\n".join(texts)
         if not isinstance(data, str):
-            raise serializers.ValidationError("must be text or a list of text parts.")
+            raise serializers.ValidationError("must be text or a list of content parts.")
         if "\x00" in data:
             raise serializers.ValidationError("must not contain NUL characters.")
-        return data
+        content = Content(data)
+        content.skipped = tuple(skipped)
+        return content
 
     def to_representation(self, value: Any) -> Any:
         return value
@@ -133,6 +149,13 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
+def _nulls_dropped(data: Any, names: Sequence[str]) -> Any:
+    """OpenAI reads `null` as "not given" (an SDK sends it when wrapper code passes `n=None`)."""
+    if isinstance(data, dict) and any(data.get(name, ...) is None for name in names):
+        return {key: value for key, value in data.items() if not (key in names and value is None)}
+    return data
+
+
 @extend_schema_serializer(component_name="ChatMessage")
 class MessageSerializer(serializers.Serializer):  # type: ignore[type-arg]
     role = serializers.ChoiceField(ROLES)
@@ -140,15 +163,24 @@ class MessageSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 def transcript_key(questions: Sequence[str]) -> str:
-    """The conversation id of a transcript, from its user messages: the same prefix, the same id."""
-    digest = hashlib.sha256("\x1e".join(questions).encode()).hexdigest()
+    """The conversation id of a transcript, from its user messages: the same prefix, the same id,
+    whatever spaces or line breaks a client pasted around or inside them (`text_normalize`)."""
+    digest = hashlib.sha256("\x1e".join(" ".join(text_normalize(q).split()) for q in questions).encode()).hexdigest()
     return f"chat-{digest[:40]}"
+
+
+STRUCTURED = (
+    "RAGSpine answers in its own text with its lineage in `ragspine`; it does not fill a JSON schema "
+    "or call tools. Leave `{param}` out (or ask for text) and read `ragspine` for structured data."
+)
 
 
 @extend_schema_serializer(component_name="ChatCompletionRequest")
 class ChatRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    """OpenAI's request; its other parameters (temperature, max_tokens, tools, …) are accepted and
-    not used: the answer is RAGSpine's, whatever they ask of a model."""
+    """OpenAI's request. Sampling parameters (temperature, top_p, seed, …) are accepted and not
+    used: the answer is RAGSpine's, whatever they ask of a model. A parameter that asks for a
+    different kind of reply than a text answer (`response_format` with a JSON schema or JSON
+    object, a `tool_choice` that forces a tool) is refused by name rather than ignored."""
 
     model = StrictCharField(max_length=128, help_text=f"`{MODEL}` (see `GET /v1/models`).")
     messages = MessageSerializer(many=True, allow_empty=False, max_length=MAX_MESSAGES)
@@ -159,9 +191,35 @@ class ChatRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
         max_value=1,
         error_messages={"max_value": "RAGSpine gives one answer per request: n must be 1."},
     )
+    response_format = serializers.JSONField(
+        required=False, help_text='`{"type": "text"}` only: the answer is text, its lineage in `ragspine`.'
+    )
+    tool_choice = serializers.JSONField(required=False, help_text="`none` or `auto`: RAGSpine calls no tools.")
+    stream_options = serializers.JSONField(
+        required=False, help_text="`include_usage: true` adds a last chunk with `usage` before `[DONE]`."
+    )
     reference_date = ReferenceDateField(
         required=False, help_text="RAGSpine's own: the date relative periods are read from (as for /v1/ask)."
     )
+
+    def to_internal_value(self, data: Any) -> Any:
+        optional = ("stream", "n", "response_format", "tool_choice", "stream_options", "reference_date")
+        return super().to_internal_value(_nulls_dropped(data, optional))
+
+    def validate_response_format(self, value: Any) -> Any:
+        if not (isinstance(value, dict) and value.get("type") == "text"):
+            raise serializers.ValidationError(STRUCTURED.format(param="response_format"))
+        return value
+
+    def validate_tool_choice(self, value: Any) -> Any:
+        if value not in ("none", "auto"):
+            raise serializers.ValidationError(STRUCTURED.format(param="tool_choice"))
+        return value
+
+    def validate_stream_options(self, value: Any) -> Any:
+        if not isinstance(value, dict) or not isinstance(value.get("include_usage", False), bool):
+            raise serializers.ValidationError("must be an object; `include_usage` true or false.")
+        return value
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         messages = data["messages"]
@@ -169,12 +227,23 @@ class ChatRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
         if not users:
             raise serializers.ValidationError({"messages": ["needs a `user` message: the last one is the question."]})
         last = users[-1]
+        content = messages[last].get("content", "")
+        data["task"] = chat_task(str(content)) if len(content) <= 100_000 else None
+        data["notes"] = []
+        if data["task"] is not None:
+            data["question"], data["earlier"] = "", []
+            return data  # a chat UI's own prompt, as long as it likes: no question to check
         try:
-            question = QuestionTextField(max_length=2000).run_validation(messages[last].get("content", ""))
-        except serializers.ValidationError as error:
-            raise serializers.ValidationError({"messages": {last: {"content": error.detail}}}) from None
+            question = QuestionTextField(max_length=2000).run_validation(content)
+        except serializers.ValidationError as invalid:
+            detail: Any = invalid.detail
+            if getattr(content, "skipped", ()) and not str(content).strip():
+                detail = [f"the question must be text: RAGSpine does not read `{content.skipped[0]}` parts."]
+            raise serializers.ValidationError({"messages": {last: {"content": detail}}}) from None
         data["question"] = question
         data["earlier"] = [messages[index].get("content", "") for index in users[:-1]]
+        skipped = sorted({kind for message in messages for kind in getattr(message.get("content"), "skipped", ())})
+        data["notes"] = [f"Parts that are not text were skipped: {', '.join(skipped)}."] if skipped else []
         return data
 
 
@@ -201,7 +270,9 @@ class CompletionSerializer(serializers.Serializer):  # type: ignore[type-arg]
     created = serializers.IntegerField()
     model = serializers.CharField()
     choices = ChoiceSerializer(many=True)
-    usage = serializers.JSONField(allow_null=True, help_text="Always null: no tokens are counted here.")
+    usage = serializers.JSONField(
+        help_text="The tokens a model was sent and wrote for this answer: 0 when no model was asked."
+    )
     system_fingerprint = serializers.CharField(allow_null=True)
     ragspine = LineageSerializer(help_text="The answer's lineage; OpenAI clients ignore it.")
 
@@ -234,7 +305,26 @@ def text_pieces(text: str, size: int = PIECE) -> Iterator[str]:
         start = end
 
 
-def completion_of(reply: dict[str, Any], *, created: int) -> dict[str, Any]:
+def _lineage(reply: dict[str, Any], notes: Sequence[str]) -> dict[str, Any]:
+    if "task" in reply:  # a chat UI's background task: no question was answered
+        return {"request_id": reply["request_id"], "task": reply["task"], "notes": list(notes)}
+    return {**answer_lineage(reply), "notes": list(notes)}
+
+
+TASK_NOTE = "A chat UI's background task (a title, tags, follow-ups), answered from the glossary: nothing was asked."
+
+
+def _task_in(messages: list[Any]) -> ChatTask | None:
+    """The background task the last user message is (`chat_tasks`), read before validation."""
+    users = [message for message in messages if isinstance(message, dict) and message.get("role") == "user"]
+    content = users[-1].get("content") if users else None
+    if isinstance(content, list):
+        texts = [part.get("text") for part in content if isinstance(part, dict)]
+        content = "\n".join(text for text in texts if isinstance(text, str))
+    return chat_task(content) if isinstance(content, str) and len(content) <= 100_000 else None
+
+
+def completion_of(reply: dict[str, Any], *, created: int, notes: Sequence[str] = ()) -> dict[str, Any]:
     message = {"role": "assistant", "content": reply["answer"], "refusal": None}
     return {
         "id": f"chatcmpl-{reply['request_id']}",
@@ -242,25 +332,33 @@ def completion_of(reply: dict[str, Any], *, created: int) -> dict[str, Any]:
         "created": created,
         "model": MODEL,
         "choices": [{"index": 0, "message": message, "finish_reason": "stop", "logprobs": None}],
-        "usage": None,
+        "usage": reply["usage"],
         "system_fingerprint": None,
-        "ragspine": answer_lineage(reply),
+        "ragspine": _lineage(reply, notes),
     }
 
 
-def completion_chunks(reply: dict[str, Any], *, created: int) -> Iterator[str]:
-    """The stream of an answer that is already complete and guarded: its text in pieces."""
+def completion_chunks(
+    reply: dict[str, Any], *, created: int, notes: Sequence[str] = (), usage: bool = False
+) -> Iterator[str]:
+    """The stream of an answer that is already complete and guarded: its text in pieces; with
+    `usage`, a last chunk with no choices and the usage, as OpenAI's `include_usage` sends."""
     head = {"id": f"chatcmpl-{reply['request_id']}", "object": "chat.completion.chunk", "created": created}
     head |= {"model": MODEL, "system_fingerprint": None}
 
+    def line(body: dict[str, Any]) -> str:
+        return f"data: {json.dumps({**head, **body}, ensure_ascii=False)}\n\n"
+
     def chunk(delta: dict[str, str], finish_reason: str | None = None, **extra: Any) -> str:
         choice = {"index": 0, "delta": delta, "finish_reason": finish_reason, "logprobs": None}
-        return f"data: {json.dumps({**head, 'choices': [choice], **extra}, ensure_ascii=False)}\n\n"
+        return line({"choices": [choice], **extra, **({"usage": None} if usage else {})})
 
     yield chunk({"role": "assistant", "content": ""})
     for piece in text_pieces(reply["answer"]):
         yield chunk({"content": piece})
-    yield chunk({}, "stop", ragspine=answer_lineage(reply))
+    yield chunk({}, "stop", ragspine=_lineage(reply, notes))
+    if usage:
+        yield line({"choices": [], "usage": reply["usage"]})
     yield "data: [DONE]\n\n"
 
 
@@ -271,6 +369,17 @@ class ChatCompletionApi(OpenAIApi):
 
     InputSerializer = ChatRequestSerializer
     OutputSerializer = CompletionSerializer
+
+    def get_throttles(self) -> list[Any]:
+        """A chat UI's background task (`chat_tasks`) costs no throttle slot: it asks nothing."""
+        return [] if self._task() is not None else super().get_throttles()
+
+    def _task(self) -> ChatTask | None:
+        if not hasattr(self, "_found_task"):
+            data = self.request.data
+            messages = data.get("messages") if isinstance(data, dict) else None
+            self._found_task = _task_in(messages) if isinstance(messages, list) else None
+        return self._found_task
 
     @extend_schema(
         request=ChatRequestSerializer,
@@ -291,6 +400,13 @@ class ChatCompletionApi(OpenAIApi):
         data = serializer.validated_data
         if data["model"] != MODEL:
             raise ModelNotFound(data["model"])
+        task = data["task"]
+        if task is not None:
+            today = data.get("reference_date") or timezone.localdate()
+            answer = chat_task_reply(task, glossary_snapshot(), today)
+            reply = {"request_id": request._request.request_id, "answer": answer, "task": task.kind}
+            reply["usage"] = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+            return self._replied(reply, data, [*data["notes"], TASK_NOTE])
         questions = [*data["earlier"], data["question"]]
         # As a conversation keeps its last MAX_TURNS turns, a transcript's last MAX_TURNS prefixes count.
         follows = [transcript_key(questions[:end]) for end in range(len(questions) - 1, 0, -1)][:MAX_TURNS]
@@ -302,11 +418,16 @@ class ChatCompletionApi(OpenAIApi):
             conversation_id=transcript_key(questions),
             follows=follows,
         )
+        return self._replied(reply, data, data["notes"])
+
+    def _replied(self, reply: dict[str, Any], data: dict[str, Any], notes: Sequence[str]) -> Any:
         created = int(time.time())
         if not data["stream"]:
-            return Response(completion_of(reply, created=created))
+            return Response(completion_of(reply, created=created, notes=notes))
+        usage = bool(data.get("stream_options", {}).get("include_usage"))
         response = StreamingHttpResponse(
-            completion_chunks(reply, created=created), content_type="text/event-stream; charset=utf-8"
+            completion_chunks(reply, created=created, notes=notes, usage=usage),
+            content_type="text/event-stream; charset=utf-8",
         )
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"

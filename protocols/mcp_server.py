@@ -14,6 +14,7 @@ MCP specification has input validation reported, so a model can correct itself).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
@@ -25,8 +26,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.shared.exceptions import MCPError
-from mcp_types import CallToolResult, TextContent
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
+
+from retrieval.embedders import embedder_build
 
 from . import tools
 from .callers import ASK_SCOPE, CALLER, INTERNAL_ERROR, INVALID_PARAMS, THROTTLED, Caller, throttle_wait
@@ -172,14 +175,16 @@ async def ask(
 
 async def search(
     query: Annotated[str, Field(description="Words to look for in the documents.")],
-    k: Annotated[int, Field(description="How many passages, 1 to 50.")] = 10,
+    k: Annotated[int, Field(description="How many passages, 1 to 50.", ge=1, le=50)] = 10,
     mode: Annotated[
         Literal["bm25", "vector", "hybrid"],
         Field(description="Ranking: lexical, vector or both (vector needs an embedder)."),
     ] = "hybrid",
 ) -> Hits:
     """Search the document passages you may see; each hit has its document id and locator, which
-    `document` opens in context."""
+    `document` opens in context. The documents are searched as written (the company's reports,
+    mostly Chinese): a company, metric or channel named in English is also searched under the
+    names the glossary gives it in Chinese; other English words match only English text."""
     return await _as_caller(tools.search_tool, query=query, k=k, mode=mode)  # type: ignore[return-value]
 
 
@@ -190,8 +195,8 @@ async def facts(
     entity: Annotated[str | None, Field(description="An entity code or alias, e.g. ACME_HK or 香港.")] = None,
     period: Annotated[str | None, Field(description="A period label: FY2025, 2025H1, 2025Q4.")] = None,
     channel: Annotated[str | None, Field(description="A channel code or alias; TOTAL is the whole.")] = None,
-    limit: Annotated[int, Field(description="How many facts, 1 to 1,000.")] = 50,
-    offset: Annotated[int, Field(description="How many to skip.")] = 0,
+    limit: Annotated[int, Field(description="How many facts, 1 to 1,000.", ge=1, le=1000)] = 50,
+    offset: Annotated[int, Field(description="How many to skip.", ge=0)] = 0,
 ) -> Facts:
     """List approved facts you may see, each with its value, unit, source document and locator."""
     return await _as_caller(  # type: ignore[return-value]
@@ -208,7 +213,7 @@ async def facts(
 async def document(
     document_id: Annotated[int, Field(description="The `document_id` of a source, hit or fact.")],
     locator: Annotated[str, Field(description="Its `locator`, as given (e.g. page=1,para=1-2 or sheet=…!C4).")],
-    around: Annotated[int, Field(description="Passages to show before and after a passage, 0 to 5.")] = 1,
+    around: Annotated[int, Field(description="Passages to show before and after a passage, 0 to 5.", ge=0, le=5)] = 1,
 ) -> Located:
     """Open a cited passage or table cell in its document: a passage with the passages around it,
     or a cell with the other cells of its row and column and the passages of its page or slide."""
@@ -217,11 +222,57 @@ async def document(
     )
 
 
-TOOLS = [Tool.from_function(fn) for fn in (ask, search, facts, document)]
+class GlossaryName(TypedDict):
+    code: str
+    name: str
+    aliases: list[str]
+    unit: NotRequired[str]
+    kind: NotRequired[str]
+
+
+class Glossary(TypedDict):
+    metrics: NotRequired[list[GlossaryName]]
+    entities: NotRequired[list[GlossaryName]]
+    channels: NotRequired[list[GlossaryName]]
+
+
+async def glossary(
+    kind: Annotated[
+        Literal["metric", "entity", "channel"] | None,
+        Field(description="Only metrics, only companies or only channels; all three when left out."),
+    ] = None,
+) -> Glossary:
+    """The codes and names `facts` and `ask` understand: metrics with their unit, companies (the
+    home company, its subsidiaries and peers) and channels, each with every alias it answers to,
+    in Chinese and English. Use a code or any alias as `facts`' `metric`, `entity` or `channel`."""
+    return await _as_caller(tools.glossary_tool, kind=kind)  # type: ignore[return-value]
+
+
+# Every tool reads: a host may run them without asking the user each time. (`ask` keeps the
+# caller's conversation and the trace, as every question does; it changes nothing the caller sees.)
+READS = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+TOOLS = [Tool.from_function(fn, annotations=READS) for fn in (ask, search, facts, document, glossary)]
+
+
+def _tools() -> list[Tool]:
+    """The tools as this server offers them: `search` offers `vector` ranking only with an embedder."""
+    if embedder_build().enabled:
+        return list(TOOLS)
+    search_tool = next(tool for tool in TOOLS if tool.name == "search")
+    schema = copy.deepcopy(search_tool.parameters)
+    schema["properties"]["mode"]["enum"] = ["bm25", "hybrid"]
+    schema["properties"]["mode"]["description"] = (
+        "Ranking: lexical, or lexical with vectors when the server has an embedder."
+    )
+    narrowed = search_tool.model_copy(update={"parameters": schema})
+    return [narrowed if tool.name == "search" else tool for tool in TOOLS]
+
+
 INSTRUCTIONS = (
     "RAGSpine answers questions about a company's figures and documents with lineage. Use `ask` for a "
     "question; every figure in its answer comes from the approved fact table with its source. Use "
-    "`search`, `facts` and `document` to look at the sources themselves."
+    "`search`, `facts` and `document` to look at the sources themselves, and `glossary` for the codes and "
+    "names they understand."
 )
 
 
@@ -283,14 +334,14 @@ class ToolGate:
 
 
 def mcp_server(*, throttle: bool) -> MCPServer:
-    """A new server with the four tools. `throttle`: apply the API's throttles per message (the
+    """A new server with the five tools. `throttle`: apply the API's throttles per message (the
     HTTP view applies them itself, with a 429 and Retry-After)."""
     server: MCPServer = MCPServer(
         "ragspine",
         title="RAGSpine",
         instructions=INSTRUCTIONS,
         version="1.0.0",
-        tools=list(TOOLS),
+        tools=_tools(),
         subscriptions=False,
         log_level="WARNING",
     )

@@ -23,7 +23,7 @@ from documents.models import Document
 from documents.selectors import locator_context
 from facts.api import FactListApi
 from facts.models import FactMetric
-from facts.selectors import FactFilterError, fact_filter, fact_list
+from facts.selectors import FactFilterError, fact_filter, fact_list, glossary_snapshot
 from retrieval.api import SearchApi
 from retrieval.models import Chunk
 from retrieval.selectors import SearchModeUnavailable, chunk_search
@@ -77,7 +77,7 @@ def search_tool(user: Any, *, query: str, k: int = 10, mode: str = "hybrid") -> 
     and locator (what `document_tool` opens)."""
     data = _validated(SearchApi.InputSerializer(data={"q": query, "k": k, "mode": mode}))
     try:
-        hits = chunk_search(data["q"], cleared=user_cleared(user), k=data["k"], mode=data["mode"])
+        hits = chunk_search(data["q"], cleared=user_cleared(user), k=data["k"], mode=data["mode"], names=True)
     except SearchModeUnavailable as error:
         raise ToolInputError(f"mode: {error}") from None
     return {
@@ -177,3 +177,29 @@ def document_tool(user: Any, *, document_id: int, locator: str, around: int = 1)
         "column": _fact_rows(context.column),
         "place": [_passage(chunk) for chunk in context.place],
     }
+
+
+def glossary_tool(user: Any, *, kind: str | None = None) -> dict[str, Any]:
+    """The codes `facts` and `ask` understand, with every name and alias each answers to: the
+    metrics (with their unit), the companies (the home company and its subsidiaries, and peers;
+    never a competitor, which no question may ask about) and the channels. The glossary holds no
+    figure and no RESTRICTED level, so every caller sees the same list."""
+    glossary = glossary_snapshot()
+    found: dict[str, Any] = {}
+    if kind in (None, "metric"):
+        found["metrics"] = [
+            {"code": m.code, "name": m.name, "unit": m.unit, "aliases": glossary.aliases_of("metric", m.code)}
+            for m in sorted(glossary.metrics.values(), key=lambda m: m.code)
+        ]
+    if kind in (None, "entity"):
+        found["entities"] = [
+            {"code": e.code, "name": e.name, "kind": e.kind, "aliases": glossary.aliases_of("entity", e.code)}
+            for e in sorted(glossary.entities.values(), key=lambda e: e.code)
+            if not glossary.is_external(e.code)
+        ]
+    if kind in (None, "channel"):
+        found["channels"] = [
+            {"code": c.code, "name": c.name, "aliases": glossary.aliases_of("channel", c.code)}
+            for c in sorted(glossary.channels.values(), key=lambda c: c.code)
+        ]
+    return found

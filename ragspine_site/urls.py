@@ -36,6 +36,9 @@ api = [
     path("chat/completions", ChatCompletionApi.as_view(), name="api-chat-completions"),
     path("models", ModelListApi.as_view(), name="api-models"),
     path("models/<str:model>", ModelDetailApi.as_view(), name="api-model"),
+    # A base URL written with a trailing slash (`…/v1/`) is common in chat UIs' settings.
+    path("chat/completions/", ChatCompletionApi.as_view(schema=None), name="api-chat-completions-slash"),
+    path("models/", ModelListApi.as_view(schema=None), name="api-models-slash"),
 ]
 
 urlpatterns = [

@@ -56,7 +56,9 @@ class SearchApi(APIView):
         params.is_valid(raise_exception=True)
         data = params.validated_data
         try:
-            hits = chunk_search(data["q"], cleared=user_cleared(request.user), k=data["k"], mode=data["mode"])
+            hits = chunk_search(
+                data["q"], cleared=user_cleared(request.user), k=data["k"], mode=data["mode"], names=True
+            )
         except SearchModeUnavailable as error:
             raise serializers.ValidationError({"mode": str(error)}) from None
         response = Response(

@@ -17,6 +17,7 @@ from django.db.models import Q, QuerySet
 
 from common.access import visible_to, visible_to_sql
 from core.glossary import GlossarySnapshot
+from core.language.normalize import text_normalize
 from core.model.types import RESTRICTED, Source
 from core.ports import RetrievedChunk
 from facts.selectors import glossary_snapshot
@@ -158,8 +159,32 @@ def vectors_pending(*, cleared: bool) -> int:
     return cached[1]
 
 
-def chunk_search(query: str, *, cleared: bool, k: int = 10, mode: str = "hybrid") -> list[SearchHit]:
-    return chunk_search_many([query], cleared=cleared, k=k, mode=mode)[0]
+def chunk_search(
+    query: str, *, cleared: bool, k: int = 10, mode: str = "hybrid", names: bool = False
+) -> list[SearchHit]:
+    """Passages ranked for `query`; with `names`, also under the glossary's other names for what
+    it names (`query_names_added`): a caller's own search, in whatever language it writes."""
+    asked = query_names_added(query, glossary_snapshot()) if names else query
+    return chunk_search_many([asked], cleared=cleared, k=k, mode=mode)[0]
+
+
+def query_names_added(query: str, glossary: GlossarySnapshot) -> str:
+    """`query` with every other name the glossary gives each metric, entity and channel it names:
+    "Hong Kong revenue decline" also searches 香港 and 营收 in Chinese documents (and a Chinese
+    query the English names of English ones). Words the glossary does not know are searched as
+    written; the embedder, when on, matches across languages by itself."""
+    found = glossary.match(text_normalize(query))
+    if not found:
+        return query
+    asked = text_normalize(query)
+    names = dict.fromkeys(
+        name
+        for match in found
+        if not match.external
+        for name in glossary.aliases_of(match.kind, match.code)
+        if text_normalize(name) not in asked
+    )
+    return " ".join([query, *names]) if names else query
 
 
 def chunk_search_many(

@@ -79,7 +79,7 @@ def test_the_mcp_client_gets_answers_and_sources_over_http(live_server: Any, dem
         return seen
 
     seen = asyncio.run(session())
-    assert set(seen["tools"]) == {"ask", "search", "facts", "document"}
+    assert set(seen["tools"]) == {"ask", "search", "facts", "document", "glossary"}
     assert all(tool.output_schema for tool in seen["tools"].values())
 
     figure = structured(seen["figure"])
@@ -182,7 +182,9 @@ def test_failures_before_the_server_are_jsonrpc_errors_with_their_status(demo: d
 
 def test_bad_tool_calls_say_what_is_wrong(analyst: APIClient) -> None:
     unknown = _rpc(analyst, "tools/call", {"name": "drop_tables", "arguments": {}}).json()
-    assert unknown["error"]["code"] == -32602 and "ask, search, facts, document" in unknown["error"]["message"]
+    assert (
+        unknown["error"]["code"] == -32602 and "ask, search, facts, document, glossary" in unknown["error"]["message"]
+    )
     cases = {
         "search": ({"query": "芯片", "k": [1]}, "k:"),
         "document": ({"document_id": "five", "locator": "page=1"}, "document_id:"),
