@@ -87,6 +87,42 @@ class RequestIdMiddleware:
         return response
 
 
+class CorsMiddleware:
+    """Cross-origin calls to the API and `/mcp` from the origins `RAGSPINE_CORS_ORIGINS` names, and
+    from no other: a preflight is answered here, before authentication (a browser sends it
+    without the token), and every answer to such an origin says it may be read. Credentials are
+    the token in `Authorization`, never a cookie, so no cookie is allowed across origins."""
+
+    HEADERS = (
+        "Authorization, Content-Type, Accept, Accept-Language, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID"
+    )
+    EXPOSED = "Retry-After, X-Request-ID, Mcp-Session-Id, WWW-Authenticate"
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        origin = request.headers.get("Origin", "").rstrip("/")
+        allowed = (
+            bool(origin)
+            and origin in settings.RAGSPINE_CORS_ORIGINS
+            and request.path.startswith((API_PREFIX, MCP_PATH))
+        )
+        if allowed and request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
+            response = HttpResponse(status=204)
+            response["Access-Control-Allow-Methods"] = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
+            response["Access-Control-Allow-Headers"] = self.HEADERS
+            response["Access-Control-Max-Age"] = "600"
+        else:
+            response = self.get_response(request)
+        if allowed:
+            response["Access-Control-Allow-Origin"] = origin
+            response["Access-Control-Expose-Headers"] = self.EXPOSED
+        if origin:
+            response["Vary"] = ", ".join(filter(None, [response.get("Vary", ""), "Origin"]))
+        return response
+
+
 class ApiLanguageMiddleware:
     """A program that calls the API and says no language reads English: the site's default
     (Chinese) is for people in a browser, whose browser says which language they read. Placed

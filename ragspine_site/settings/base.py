@@ -24,6 +24,7 @@ env = environ.Env(
     RAGSPINE_LOG_QUESTIONS=(bool, False),
     RAGSPINE_ASK_RATE=(str, "120/min"),
     RAGSPINE_API_RATE=(str, "600/min"),
+    RAGSPINE_CORS_ORIGINS=(list, []),
 )
 
 DEBUG = env("DJANGO_DEBUG")
@@ -54,6 +55,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "common.middleware.RequestIdMiddleware",
+    "common.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -67,6 +69,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "common.middleware.ApiErrorMiddleware",
 ]
+# Web pages on these origins (`https://chat.example.com`) may call the API and `/mcp` from the
+# browser with a token: a browser-side chat client or MCP inspector. None by default.
+RAGSPINE_CORS_ORIGINS = [origin.rstrip("/") for origin in env("RAGSPINE_CORS_ORIGINS")]
 
 ROOT_URLCONF = "ragspine_site.urls"
 WSGI_APPLICATION = "ragspine_site.wsgi.application"

@@ -123,3 +123,29 @@ def test_the_stdio_server_shows_a_cleared_user_what_the_probes_look_for(demo_fil
 
     text, named = _serve(demo_file, demo_file["tokens"]["analyst_cleared"], session)
     assert secrets_in(text) and named["document_ids"] & set(demo_file["rows"]["document_ids"])
+
+
+def test_a_line_that_is_no_message_is_answered_and_the_session_goes_on(demo_file: dict[str, Any]) -> None:
+    """A client that writes a broken line hears why (-32700, or -32600 for JSON that is not a
+    message) and the server keeps serving: the next request is answered."""
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+    lines = ["{not json", json.dumps({"hello": "world"}), json.dumps(initialize)]
+    done = subprocess.run(
+        [sys.executable, "manage.py", "mcp"],
+        cwd=ROOT,
+        env={**demo_file["env"], "RAGSPINE_API_TOKEN": demo_file["tokens"]["analyst"]},
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    replies = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    assert [reply.get("error", {}).get("code") for reply in replies[:2]] == [-32700, -32600], done.stderr[-2000:]
+    assert all(reply["id"] is None for reply in replies[:2])
+    assert replies[2]["id"] == 1 and replies[2]["result"]["serverInfo"]["name"] == "ragspine"
