@@ -101,7 +101,7 @@ def test_a_new_curator_clears_the_headline_figures_of_a_real_report(browser, fre
     act.upload("input[type=file]", REPORT)
     act.click("form input[type=submit][value='上传']")
     page.wait_for_url(re.compile(r"/admin/documents/ingestjob/"))
-    assert "done" in page.locator("#result_list").inner_text()
+    assert "已完成" in page.locator("#result_list").inner_text()  # done, in the curator's language
 
     # The job names its document; the document page shows what the report says it is.
     act.click(page.locator("#result_list a", has_text=REPORT.name).last)

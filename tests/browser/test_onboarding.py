@@ -142,7 +142,7 @@ def _onboard(page, act: Actions, report: Path) -> dict[str, str]:
     _until(
         page,
         f"[...document.querySelectorAll('#result_list tr')].some(row => row.innerText.includes({report.name!r}) "
-        "&& row.innerText.includes('done'))",
+        "&& row.innerText.includes('已完成'))",  # the job's status, in the curator's language
     )
     act.click(page.locator("#result_list a", has_text=report.name).last)
     page.wait_for_url(re.compile(r"/admin/documents/document/\d+/change/"))
