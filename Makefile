@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: messages run test test-sqlite test-postgres lint-imports bench bench-quick reliability venv venv-dev clean
+.PHONY: messages run test test-sqlite test-postgres lint-imports bench bench-quick reliability reliability-sqlite venv venv-dev clean
 
 $(VENV)/.base: requirements.txt
 	@PYTHON=$$(scripts/find-python) || exit 1; \
@@ -59,6 +59,9 @@ bench-quick: venv-dev
 # Load and fault drill against gunicorn + PostgreSQL on 127.0.0.1 (a few minutes; see RELIABILITY.md).
 reliability: venv-dev
 	$(PY) scripts/reliability.py
+
+reliability-sqlite: venv-dev
+	$(PY) scripts/reliability.py --database sqlite
 
 clean:
 	rm -rf $(VENV) var/*.sqlite3*

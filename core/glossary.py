@@ -118,7 +118,9 @@ class GlossarySnapshot:
             if (alias.kind, alias.code) not in self._alias_texts:
                 continue
             pairs.append((alias.text, self._target(alias.kind, alias.code)))
-            self._alias_texts[(alias.kind, alias.code)].append(alias.text)
+            texts = self._alias_texts[(alias.kind, alias.code)]
+            if all(alias.text.casefold() != text.casefold() for text in texts):
+                texts.append(alias.text)
         self.matcher = GlossaryMatcher(pairs)
         self._pairs = tuple(pairs)
         self._home = next((code for code, info in self.entities.items() if info.kind == ENTITY_HOME), None)

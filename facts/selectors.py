@@ -165,9 +165,14 @@ def fact_filter(facts: QuerySet[FactMetric], *, filters: dict[str, str]) -> Quer
     return facts
 
 
+_NEAR_SPELLING = 0.7  # difflib's ratio: a slip of a letter or two, not a shared syllable
+
+
 def _closest(glossary: GlossarySnapshot, kind: str, given: str) -> str:
-    """ " Closest: …" naming the codes whose code or names are nearest `given`, so a caller (a model
-    over MCP) can correct itself; competitors are never offered."""
+    """ " Closest: …" naming the codes whose code or names are spelt nearly as `given`, so a caller
+    (a model over MCP) can correct a slip; competitors are never offered. A word with no near
+    spelling is offered no code (sharing a few letters says nothing of meaning), only where the
+    list is."""
     records = {"entity": glossary.entities, "metric": glossary.metrics, "channel": glossary.channels}[kind]
     names: dict[str, str] = {}
     for code in records:
@@ -175,10 +180,10 @@ def _closest(glossary: GlossarySnapshot, kind: str, given: str) -> str:
             continue
         for name in (code, *glossary.aliases_of(kind, code)):
             names.setdefault(name.casefold(), code)
-    near = difflib.get_close_matches(given.strip().casefold(), list(names), n=8, cutoff=0.5)
+    near = difflib.get_close_matches(given.strip().casefold(), list(names), n=8, cutoff=_NEAR_SPELLING)
     codes = list(dict.fromkeys(names[name] for name in near))[:3]
     if not codes:
-        return ""
+        return f" No {kind} code is spelt like it; the MCP `glossary` tool lists every code with its names."
     return " Closest: " + ", ".join(f"{code} ({records[code].name})" for code in codes) + "."
 
 

@@ -175,6 +175,13 @@ STRUCTURED = (
 )
 
 
+LIMITS = ("max_tokens", "max_completion_tokens")
+LIMIT_NOTE = (
+    "`{param}` was not applied: RAGSpine never cuts an answer, which could halve a figure or part it from its source."
+)
+_LIMIT_HELP = "Not applied: the answer comes back whole, and `ragspine.notes` says so."
+
+
 @extend_schema_serializer(component_name="ChatCompletionRequest")
 class ChatRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
     """OpenAI's request. Sampling parameters (temperature, top_p, seed, …) are accepted and not
@@ -201,9 +208,19 @@ class ChatRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
     reference_date = ReferenceDateField(
         required=False, help_text="RAGSpine's own: the date relative periods are read from (as for /v1/ask)."
     )
+    max_tokens = serializers.IntegerField(required=False, min_value=1, help_text=_LIMIT_HELP)
+    max_completion_tokens = serializers.IntegerField(required=False, min_value=1, help_text=_LIMIT_HELP)
 
     def to_internal_value(self, data: Any) -> Any:
-        optional = ("stream", "n", "response_format", "tool_choice", "stream_options", "reference_date")
+        optional = (
+            "stream",
+            "n",
+            "response_format",
+            "tool_choice",
+            "stream_options",
+            "reference_date",
+            *LIMITS,
+        )
         return super().to_internal_value(_nulls_dropped(data, optional))
 
     def validate_response_format(self, value: Any) -> Any:
@@ -228,7 +245,10 @@ class ChatRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
             raise serializers.ValidationError({"messages": ["needs a `user` message: the last one is the question."]})
         last = users[-1]
         content = messages[last].get("content", "")
-        data["task"] = chat_task(str(content)) if len(content) <= 100_000 else None
+        if "task" in self.context:  # the view read it once already, to spare the throttle
+            data["task"] = self.context["task"]
+        else:
+            data["task"] = chat_task(str(content)) if len(content) <= 100_000 else None
         data["notes"] = []
         if data["task"] is not None:
             data["question"], data["earlier"] = "", []
@@ -244,6 +264,7 @@ class ChatRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
         data["earlier"] = [messages[index].get("content", "") for index in users[:-1]]
         skipped = sorted({kind for message in messages for kind in getattr(message.get("content"), "skipped", ())})
         data["notes"] = [f"Parts that are not text were skipped: {', '.join(skipped)}."] if skipped else []
+        data["notes"] += [LIMIT_NOTE.format(param=param) for param in LIMITS if param in data]
         return data
 
 
@@ -395,7 +416,7 @@ class ChatCompletionApi(OpenAIApi):
         description=DESCRIPTION,
     )
     def post(self, request: Request) -> Response | StreamingHttpResponse:
-        serializer = self.InputSerializer(data=request.data)
+        serializer = self.InputSerializer(data=request.data, context={"task": self._task()})
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         if data["model"] != MODEL:

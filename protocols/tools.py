@@ -11,7 +11,7 @@ a document the caller may not see is not found, in the same words as one that do
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rest_framework import serializers
 
@@ -29,6 +29,9 @@ from retrieval.models import Chunk
 from retrieval.selectors import SearchModeUnavailable, chunk_search
 
 from .answers import answer_lineage, answer_reply
+
+if TYPE_CHECKING:
+    from core.glossary import GlossarySnapshot
 
 
 class ToolInputError(ValueError):
@@ -179,6 +182,11 @@ def document_tool(user: Any, *, document_id: int, locator: str, around: int = 1)
     }
 
 
+def _others(glossary: GlossarySnapshot, kind: str, record: Any) -> list[str]:
+    """The names a code answers to besides the one listed as its `name`."""
+    return [text for text in glossary.aliases_of(kind, record.code) if text != record.name]
+
+
 def glossary_tool(user: Any, *, kind: str | None = None) -> dict[str, Any]:
     """The codes `facts` and `ask` understand, with every name and alias each answers to: the
     metrics (with their unit), the companies (the home company and its subsidiaries, and peers;
@@ -188,18 +196,18 @@ def glossary_tool(user: Any, *, kind: str | None = None) -> dict[str, Any]:
     found: dict[str, Any] = {}
     if kind in (None, "metric"):
         found["metrics"] = [
-            {"code": m.code, "name": m.name, "unit": m.unit, "aliases": glossary.aliases_of("metric", m.code)}
+            {"code": m.code, "name": m.name, "unit": m.unit, "aliases": _others(glossary, "metric", m)}
             for m in sorted(glossary.metrics.values(), key=lambda m: m.code)
         ]
     if kind in (None, "entity"):
         found["entities"] = [
-            {"code": e.code, "name": e.name, "kind": e.kind, "aliases": glossary.aliases_of("entity", e.code)}
+            {"code": e.code, "name": e.name, "kind": e.kind, "aliases": _others(glossary, "entity", e)}
             for e in sorted(glossary.entities.values(), key=lambda e: e.code)
             if not glossary.is_external(e.code)
         ]
     if kind in (None, "channel"):
         found["channels"] = [
-            {"code": c.code, "name": c.name, "aliases": glossary.aliases_of("channel", c.code)}
+            {"code": c.code, "name": c.name, "aliases": _others(glossary, "channel", c)}
             for c in sorted(glossary.channels.values(), key=lambda c: c.code)
         ]
     return found

@@ -150,3 +150,23 @@ def test_the_apis_other_doors(site: str, demo: dict[str, Any]) -> None:
 
 def _cjk(text: str) -> bool:
     return any("\u4e00" <= character <= "\u9fff" for character in text)
+
+
+def test_a_token_limit_is_said_to_be_unapplied_never_cuts_a_figure(sdk: openai.OpenAI) -> None:
+    """OpenAI cuts a reply at `max_tokens` (`finish_reason: "length"`); RAGSpine never cuts an
+    answer (a cut can halve a figure or part it from its source), so the whole answer comes back
+    and `ragspine.notes` says the limit was not applied, rather than ignoring it silently."""
+    for limit in ({"max_tokens": 3}, {"max_completion_tokens": 3}):
+        answer = sdk.chat.completions.create(model="ragspine", messages=[_user(FIGURE)], extra_body=ASK, **limit)  # type: ignore[call-overload]
+        assert "96,120.3" in answer.choices[0].message.content
+        assert answer.choices[0].finish_reason == "stop"
+        assert any(next(iter(limit)) in note and "not applied" in note for note in answer.ragspine["notes"])
+    unlimited = sdk.chat.completions.create(
+        model="ragspine", messages=[_user(FIGURE)], extra_body={**ASK, "max_tokens": None}
+    )
+    assert unlimited.ragspine["notes"] == []
+    with pytest.raises(openai.BadRequestError) as refused:
+        sdk.chat.completions.create(
+            model="ragspine", messages=[_user(FIGURE)], extra_body={**ASK, "max_tokens": "many"}
+        )
+    assert refused.value.body["param"] == "max_tokens"  # type: ignore[index]
