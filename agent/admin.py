@@ -30,6 +30,7 @@ from facts.services import alias_create, metric_create
 
 from .models import Conversation, ConversationTurn, GlossaryGapDismissal, QueryLog
 from .selectors import query_log_list
+from .services import gap_dismiss
 
 TARGETS = {"entity": Entity, "metric": Metric, "channel": Channel}
 NARRATIVE_ROUTES = ("narrative", "find_documents")
@@ -130,7 +131,7 @@ class QueryLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         if not term:
             messages.error(request, gettext("No term was given."))
         elif action == "dismiss":
-            GlossaryGapDismissal.objects.get_or_create(term=term, defaults={"dismissed_by": request.user})
+            gap_dismiss(term=term, user=request.user)
             messages.success(request, gettext("'%(term)s' dismissed: the report no longer lists it.") % {"term": term})
         elif action == "metric":
             self._metric_create(request, term)

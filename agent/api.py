@@ -18,12 +18,12 @@ from rest_framework.throttling import ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
 from common.api.fields import QuestionTextField, StrictCharField
-from core.model.types import AgentResult, AnswerSections
+from core.model.result import AnswerSections
 from facts.selectors import glossary_snapshot, glossary_token
 
-from .bootstrap import ask
 from .conversation import MAX_ID, ConversationError
-from .serialize import AskResultSerializer, result_as_dict
+from .serialize import AskResultSerializer
+from .services import Asked, question_ask
 
 
 @extend_schema_serializer(component_name="AskStreamEvent")
@@ -95,17 +95,17 @@ class AskApi(APIView):
 
     @extend_schema(request=InputSerializer, responses={200: AskReplySerializer}, summary="Ask a question")
     def post(self, request: Request) -> Response:
-        result, conversation_id = self.answer(request)
-        return Response(self.reply(result, conversation_id))
+        asked, conversation_id = self.answer(request)
+        return Response(self.reply(asked, conversation_id))
 
-    def answer(self, request: Request) -> tuple[AgentResult, str | None]:
+    def answer(self, request: Request) -> tuple[Asked, str | None]:
         """Validate the request and answer it, as a turn of the named conversation if any."""
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         conversation_id = data.get("conversation_id") or None
         try:
-            result = ask(
+            asked = question_ask(
                 data["question"],
                 user=request.user,
                 reference_date=data.get("reference_date"),
@@ -115,12 +115,12 @@ class AskApi(APIView):
             )
         except ConversationError as error:
             raise serializers.ValidationError({"conversation_id": [str(error)]}) from None
-        return result, conversation_id
+        return asked, conversation_id
 
     @staticmethod
-    def reply(result: AgentResult, conversation_id: str | None) -> dict[str, Any]:
+    def reply(asked: Asked, conversation_id: str | None) -> dict[str, Any]:
         """The `/v1/ask` object plus `conversation_id` (null when the question named none)."""
-        return {**result_as_dict(result), "conversation_id": conversation_id}
+        return {**asked.data, "conversation_id": conversation_id}
 
 
 class HealthApi(APIView):
@@ -169,8 +169,8 @@ class AskStreamApi(AskApi):
         summary="Ask, streamed as server-sent events",
     )
     def post(self, request: Request) -> StreamingHttpResponse:  # type: ignore[override]
-        result, conversation_id = self.answer(request)
-        events = answer_events(self.reply(result, conversation_id), result.sections)
+        asked, conversation_id = self.answer(request)
+        events = answer_events(self.reply(asked, conversation_id), asked.result.sections)
         response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"

@@ -14,17 +14,12 @@ from dataclasses import asdict, replace
 from typing import Any
 
 from core.language.periods import period_parse
-from core.model.types import (
-    CLARIFY_ASK_FIRST,
-    CLARIFY_OUT_OF_SCOPE_ENTITY,
-    KIND_ANSWER,
-    KIND_REFUSAL,
-    AgentResult,
-    Operation,
-    ParsedIntent,
-    Part,
-    Period,
-)
+from core.model.clarification import CLARIFY_ASK_FIRST, CLARIFY_OUT_OF_SCOPE_ENTITY
+from core.model.intent import ParsedIntent, Part
+from core.model.operation import Operation
+from core.model.period import Period
+from core.model.registry import KIND_ANSWER, KIND_REFUSAL
+from core.model.result import AgentResult
 
 MAX_TURNS = 20
 MAX_RECENT = 10

@@ -21,9 +21,8 @@ from django.contrib.auth import get_user_model
 
 from agent.golden import case_problems, expectations_check
 
-from .bootstrap import ask
 from .models import Conversation
-from .serialize import result_as_dict
+from .services import question_ask
 
 GATES = (
     "numeric_accuracy",
@@ -97,14 +96,14 @@ def case_evaluate(case: dict[str, Any]) -> CaseOutcome:
     conversation_id = f"golden-{uuid.uuid4().hex}" if before else None
     try:
         for question in before:
-            ask(question, user=user, reference_date=reference, conversation_id=conversation_id)
+            question_ask(question, user=user, reference_date=reference, conversation_id=conversation_id)
         began = time.perf_counter()
-        answer = ask(case["question"], user=user, reference_date=reference, conversation_id=conversation_id)
+        asked = question_ask(case["question"], user=user, reference_date=reference, conversation_id=conversation_id)
         seconds = time.perf_counter() - began
     finally:
         if conversation_id is not None:
             Conversation.objects.filter(user=user, external_id=conversation_id).delete()
-    verdict = expectations_check(case, result_as_dict(answer))
+    verdict = expectations_check(case, asked.data)
     return CaseOutcome(case["id"], not verdict.failures, verdict.failures, verdict.gates, verdict.fabricated, seconds)
 
 

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
-from core.model.types import ROUTE_FAQ, ParsedIntent
+from core.model.intent import ParsedIntent
+from core.model.registry import ROUTE_FAQ
 
 from .conversation import MAX_RECENT, intent_from_json
 from .models import Conversation, ConversationTurn, QueryLog

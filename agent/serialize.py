@@ -17,17 +17,12 @@ from rest_framework import serializers
 from common.api.fields import FactSourceSerializer
 from core.engine import KINDS, RANK_ORDERS
 from core.language.periods import period_parse
-from core.model.types import (
-    ANSWER_KINDS,
-    ANSWER_ROUTES,
-    CLARIFY_MODES,
-    RESTRICTED,
-    ROUTING_MODES,
-    SENSITIVITIES,
-    SOURCE_KINDS,
-    AgentResult,
-    Period,
-)
+from core.model.clarification import CLARIFY_MODES
+from core.model.facts import RESTRICTED, SENSITIVITIES
+from core.model.intent import ROUTING_MODES
+from core.model.period import Period
+from core.model.registry import ANSWER_KINDS, ANSWER_ROUTES
+from core.model.result import SOURCE_KINDS, AgentResult
 
 
 class PeriodField(serializers.CharField):

@@ -8,7 +8,7 @@ loads (`OMP_WAIT_POLICY=PASSIVE` always):
 - two cores, one process: `OMP_NUM_THREADS=2` (the engine parallelises a batch over its texts);
 - query latency: single `query()` calls (one text each) of CMRC questions, after one warm-up call;
 - memory: VmRSS after the model loads, after the first query and VmHWM after the batch run.
-Chunks are CMRC dev sentence windows (`retrieval_bench.speed_corpus`) of 380–420 characters.
+Chunks are CMRC dev sentence windows (`corpora.speed_corpus`) of 380–420 characters.
 Vectors are not cached here: every chunk is embedded. Prints one JSON line.
 
     python -m benchmarks.e5_speed [--chunks 64] [--queries 200]
@@ -116,7 +116,7 @@ def _run(texts: list[str], *, processes: int, threads: int) -> dict:
 
 def chunks_pick(n: int) -> list[str]:
     """`n` CMRC sentence windows of 380–420 characters (the chunk size), in corpus order."""
-    from benchmarks.retrieval_bench import cmrc_corpus, speed_corpus
+    from benchmarks.corpora import cmrc_corpus, speed_corpus
 
     passages, _ = cmrc_corpus()
     windows, _, _ = speed_corpus(passages, 100_000)
@@ -129,7 +129,8 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=64)
     parser.add_argument("--queries", type=int, default=200)
     args = parser.parse_args()
-    from benchmarks.retrieval_bench import SEED, cmrc_corpus
+    from benchmarks.corpora import cmrc_corpus
+    from benchmarks.retrieval_bench import SEED
 
     texts = chunks_pick(args.chunks)
     _, queries = cmrc_corpus()

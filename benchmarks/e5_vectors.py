@@ -25,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.corpora import cmrc_corpus, speed_corpus, tatqa_corpus  # noqa: E402
+
 BLOCK = 32
 DIM = 384
 KINDS = ("passage", "query")
@@ -118,8 +120,6 @@ def vectors_cached(
 
 def bench_texts(shared_dir: Path | None = None, n_chunks: int = 10_000) -> list[tuple[str, str, list[str]]]:
     """Every (label, kind, texts) the retrieval and search benchmarks embed, cheapest first."""
-    from benchmarks.retrieval_bench import cmrc_corpus, speed_corpus, tatqa_corpus
-
     passages, cmrc_queries = cmrc_corpus(shared_dir=shared_dir)
     paragraphs, tatqa_queries = tatqa_corpus(shared_dir=shared_dir)
     chunks, _sources, _described = speed_corpus(passages, n_chunks)

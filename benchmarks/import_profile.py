@@ -54,7 +54,7 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from facts.importing import facts_import, rows_from_csv
+    from facts.services.fact_import import facts_import, rows_from_csv
 
     call_command("migrate", verbosity=0)
     call_command("import_glossary", str(args.workdir / args.glossary), stdout=StringIO())

@@ -127,7 +127,7 @@ def reports_measure(workdir: Path) -> dict[str, object]:
     from django.core.management import call_command
     from django.db import connection
 
-    from core.model.types import Period
+    from core.model.period import Period
     from documents.services import document_ingest
     from facts.models import FactMetric
     from facts.selectors import glossary_snapshot

@@ -1,7 +1,7 @@
 """The two multi-host lexical paths (`docs/operations.md`) at scale, for one backend, in fresh
 processes (`python -m benchmarks.lexical_scale --backend sqlite|postgres --chunks N --workdir DIR`).
 
-1. Corpus: `--chunks` chunks of `retrieval_bench.speed_corpus` (CMRC 2018 dev sentence windows;
+1. Corpus: `--chunks` chunks of `corpora.speed_corpus` (CMRC 2018 dev sentence windows;
    past the ~100k unique windows, copies with a ` #copyN` suffix), stored as chunks of documents of
    100 with their product tokens (`retrieval.text.tokens`; a copy's tokens are its window's tokens
    plus the suffix's, the same bag of words as tokenising the copy).
@@ -68,7 +68,7 @@ def _store(n_chunks: int) -> dict[str, Any]:
     """Store `n_chunks` chunks with their tokens; returns how the corpus was made."""
     from django.db import connection, transaction
 
-    from benchmarks.retrieval_bench import cmrc_corpus, speed_corpus
+    from benchmarks.corpora import cmrc_corpus, speed_corpus
     from documents.models import Document
     from retrieval.models import Chunk
     from retrieval.services import retrieval_changed
@@ -128,7 +128,7 @@ def _store(n_chunks: int) -> dict[str, Any]:
 
 
 def _questions(count: int) -> list[str]:
-    from benchmarks.retrieval_bench import cmrc_corpus
+    from benchmarks.corpora import cmrc_corpus
 
     _, queries = cmrc_corpus()
     return [question for question, _ in queries[:count]]

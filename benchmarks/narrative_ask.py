@@ -3,7 +3,7 @@
 
 A fresh SQLite database gets the demo (`load_demo`) and every demo chunk its e5 vector. Then the
 golden set's narrative and composite questions (ids `nar-*`) are asked in process through
-`agent.bootstrap.ask` (mock provider, the golden user and reference date): one warm-up round, then
+`agent.services.question_ask` (mock provider, the golden user and reference date): one warm-up round, then
 `--rounds` timed rounds, first with `RAGSPINE_EMBEDDER=none`, then with `e5-small`. Each answer's
 text and citations (document and locator of every source, and the cited chunks in order) are
 printed as a fingerprint, so two runs (two commits) can be compared answer by answer.
@@ -50,7 +50,7 @@ def main() -> None:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from agent.bootstrap import ask
+    from agent.services import question_ask
     from retrieval.embedders import E5SmallEmbedder
     from retrieval.services import chunks_embed
 
@@ -73,11 +73,11 @@ def main() -> None:
         for round_ in range(args.rounds + 1):
             for case in cases:
                 began = time.perf_counter()
-                answer = ask(
+                answer = question_ask(
                     case["question"],
                     user=users[case["user"]],
                     reference_date=date.fromisoformat(case["reference_date"]),
-                )
+                ).result
                 elapsed = (time.perf_counter() - began) * 1000
                 fingerprint = _fingerprint(answer)
                 if round_ == 0:

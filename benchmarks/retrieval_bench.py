@@ -13,7 +13,7 @@
   vector rescue, min-max and z-score fusion); a fusion's parameters are tuned on the other set.
   Traditional Chinese: CMRC turned Traditional with OpenCC, product BM25 against plain bigram BM25.
 
-The data is read in place from `../shared/bench/` (never copied). Run:
+The corpora come from `benchmarks.corpora`, which reads the data in place from `../shared/bench/`. Run:
     .venv/bin/python -m benchmarks.retrieval_bench [--quick] [--semantic (the semantic figures only)]
 """
 
@@ -36,64 +36,15 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # also runnable as `python benchmarks/retrieval_bench.py`
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.corpora import Query, cmrc_corpus, speed_corpus, tatqa_corpus  # noqa: E402
 from retrieval.engine import BM25Index  # noqa: E402
 from retrieval.fusion import scores_fuse  # noqa: E402
 from retrieval.text import tokens  # noqa: E402
 
-SHARED_DIR = Path(__file__).resolve().parents[2] / "shared" / "bench"
-CMRC_FILE = "cmrc2018_dev.json"
-TATQA_FILE = "tatqa_dataset_dev.json"
-CHUNK_CHARS = 480  # the chunk size: sentence windows longer than this are not used
 SEED = 20180
 K1, B = 1.5, 0.75
 
-Query = tuple[str, frozenset[int]]  # (question, indexes of its relevant documents)
 Ranker = Callable[[str], Sequence[int]]  # query -> document indexes, best first
-
-_SENTENCE_END = re.compile(r"(?<=[。！？\n])")
-
-
-# --- data -------------------------------------------------------------------------------------
-
-
-def _load(path: Path | None, shared_dir: Path | None, name: str) -> object:
-    file = Path(path) if path is not None else Path(shared_dir or SHARED_DIR) / name
-    with file.open(encoding="utf-8") as handle:
-        return json.load(handle)
-
-
-def cmrc_corpus(path: Path | None = None, *, shared_dir: Path | None = None) -> tuple[list[str], list[Query]]:
-    """CMRC 2018 dev: corpus = every `paragraphs[].context`; each question's relevant passage is its own."""
-    data = _load(path, shared_dir, CMRC_FILE)
-    corpus: list[str] = []
-    queries: list[Query] = []
-    for article in data["data"]:  # type: ignore[index]
-        for paragraph in article["paragraphs"]:
-            doc = len(corpus)
-            corpus.append(paragraph["context"])
-            queries.extend((qa["question"], frozenset({doc})) for qa in paragraph["qas"])
-    return corpus, queries
-
-
-def tatqa_corpus(path: Path | None = None, *, shared_dir: Path | None = None) -> tuple[list[str], list[Query]]:
-    """TAT-QA dev: corpus = every `paragraphs[].text`; queries = text / table-text questions with
-    `rel_paragraphs`; relevant = the paragraphs of their own document whose `order` is listed there
-    (`rel_paragraphs` holds strings, `order` ints)."""
-    data = _load(path, shared_dir, TATQA_FILE)
-    corpus: list[str] = []
-    queries: list[Query] = []
-    for document in data:  # type: ignore[union-attr]
-        by_order: dict[int, int] = {}
-        for paragraph in document["paragraphs"]:
-            by_order[int(paragraph["order"])] = len(corpus)
-            corpus.append(paragraph["text"])
-        for question in document["questions"]:
-            if question["answer_from"] not in ("text", "table-text") or not question["rel_paragraphs"]:
-                continue
-            relevant = frozenset(by_order[int(order)] for order in question["rel_paragraphs"] if int(order) in by_order)
-            if relevant:
-                queries.append((question["question"], relevant))
-    return corpus, queries
 
 
 # --- quality ----------------------------------------------------------------------------------
@@ -455,64 +406,6 @@ def traditional(*, shared_dir: Path | None = None) -> dict:
 
 
 # --- speed ------------------------------------------------------------------------------------
-
-
-def _sentences(passage: str) -> list[str]:
-    return [part.strip() for part in _SENTENCE_END.split(passage) if part.strip(" \t\n。！？")]
-
-
-def speed_corpus(passages: Sequence[str], n_chunks: int) -> tuple[list[str], list[int], dict]:
-    """`n_chunks` chunks cut from `passages`, with each chunk's source passage.
-
-    Every passage is split into sentences (on 。！？ and newline). Chunks are taken width by width:
-    all single sentences, then all overlapping windows of 2 consecutive sentences, then 3, ... (a
-    window is kept only while it fits in CHUNK_CHARS, or if it is a single sentence). If the unique
-    windows run out before `n_chunks`, the pool is repeated with a suffix `#copyN` (round N) until
-    the corpus is full; the copies also belong to their source passage.
-    """
-    split = [_sentences(passage) for passage in passages]
-    by_width: dict[int, list[tuple[str, int]]] = {}
-    for source, sentences in enumerate(split):
-        for start in range(len(sentences)):
-            text = ""
-            for width, sentence in enumerate(sentences[start:], 1):
-                text += sentence
-                if width > 1 and len(text) > CHUNK_CHARS:
-                    break
-                by_width.setdefault(width, []).append((text, source))
-    pool = [item for width in sorted(by_width) for item in by_width[width]]
-    chunks: list[str] = []
-    sources: list[int] = []
-    round_ = 0
-    while len(chunks) < n_chunks and pool:
-        for text, source in pool[: n_chunks - len(chunks)]:
-            chunks.append(text if round_ == 0 else f"{text} #copy{round_}")
-            sources.append(source)
-        round_ += 1
-    unique = min(len(pool), n_chunks)
-    widths_used: list[int] = []
-    remaining = unique
-    for width in sorted(by_width):
-        if remaining <= 0:
-            break
-        widths_used.append(width)
-        remaining -= len(by_width[width])
-    described = {
-        "chunks": len(chunks),
-        "passages": len(passages),
-        "sentences": len(by_width.get(1, [])),
-        "unique_windows": unique,
-        "windows_available": len(pool),
-        "window_widths_sentences": f"1..{widths_used[-1]}" if widths_used else "none",
-        "suffixed_copies": len(chunks) - unique,
-        "avg_chars": round(statistics.fmean(len(text) for text in chunks), 1) if chunks else 0.0,
-        "how": (
-            f"CMRC passages split into sentences on 。！？\\n; every window of 1, 2, 3, ... consecutive sentences "
-            f"of one passage (windows over {CHUNK_CHARS} chars dropped), taken width by width; when the unique "
-            "windows run out the pool is repeated with a ' #copyN' suffix. A chunk's relevant passage is its source."
-        ),
-    }
-    return chunks, sources, described
 
 
 def _percentiles(samples_ms: Sequence[float]) -> dict:

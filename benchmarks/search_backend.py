@@ -4,7 +4,7 @@ backend, in a fresh process (`python -m benchmarks.search_backend --backend sqli
 1. Ingestion: generated markdown documents (CMRC passages as sections) through
    `documents.services.document_ingest` — the service `manage.py ingest`, the upload jobs and
    `load_demo` use. `--ingest-docs 0` skips it.
-2. Corpus: 100,000 chunks cut from CMRC 2018 dev passages (`retrieval_bench.speed_corpus`),
+2. Corpus: 100,000 chunks cut from CMRC 2018 dev passages (`corpora.speed_corpus`),
    tokenised by the product tokenizer and stored as chunks of 1,000 documents. With a mode other
    than bm25, every chunk also gets the real e5 vector of its text (`benchmarks.e5_vectors`:
    read from the disk cache, embedded on a miss), written by `_vectors_store`.
@@ -288,7 +288,7 @@ def main() -> None:
     from django.core.management import call_command
     from rest_framework.authtoken.models import Token
 
-    from benchmarks.retrieval_bench import cmrc_corpus, speed_corpus
+    from benchmarks.corpora import cmrc_corpus, speed_corpus
     from retrieval.models import Chunk
 
     call_command("migrate", verbosity=0)

@@ -19,7 +19,7 @@ from django.db import connection
 from django.db.models import Case, CharField, Model, Q, QuerySet, Value, When
 from django.http import HttpRequest
 
-from core.model.types import RESTRICTED, SENSITIVITIES
+from core.model.facts import RESTRICTED, SENSITIVITIES
 
 SENSITIVITY = ("sensitivity",)
 

@@ -16,8 +16,9 @@ from core.engine.formula import formulas_check
 from core.evasion.view import evasion_key, evasion_view
 from core.language.matcher import AliasTarget, GlossaryMatcher, MatchView
 from core.language.normalize import text_normalize
+from core.model.facts import ENTITY_EXTERNAL, ENTITY_HOME
+from core.model.intent import Match
 from core.model.sign import SIGN_AS_PRINTED
-from core.model.types import ENTITY_EXTERNAL, ENTITY_HOME, Match
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,11 @@ from decimal import Decimal
 from typing import Any, Protocol, runtime_checkable
 
 from core.glossary import GlossarySnapshot
+from core.model.facts import FactRecord, SubTask
 from core.model.fx import FxQuote
-from core.model.trace import TraceRecord
-from core.model.types import FactRecord, ParsedIntent, Period, Source, SubTask
+from core.model.intent import ParsedIntent
+from core.model.period import Period
+from core.model.result import Source
 
 
 class FactStore(Protocol):
@@ -162,6 +164,13 @@ class ScopedNarrativeRetriever(NarrativeRetriever, Protocol):
     ) -> list[list[RetrievedChunk]]: ...
 
 
+class ScreenedPassages(NarrativeRetriever, Protocol):
+    """A retriever whose passages were screened (`core.gates.screening.ScreenedRetriever`): it
+    can say, in the asker's language, what it held back."""
+
+    def notice(self, language: str) -> str: ...
+
+
 @dataclass(frozen=True)
 class ToolCall:
     id: str
@@ -207,8 +216,30 @@ class FaqHit:
     source: str
 
 
+@dataclass(frozen=True)
+class FaqCandidate:
+    """An FAQ item whose wording matches a question, with everything the gate decides on
+    (`core.gates.faq.faq_decide`): whether it is enabled, its validity window, its level."""
+
+    id: int
+    version: int
+    question: str
+    answer: str
+    source: str
+    sensitivity: str
+    enabled: bool = True
+    valid_from: date | None = None
+    valid_until: date | None = None
+
+    def hit(self) -> FaqHit:
+        return FaqHit(id=self.id, version=self.version, answer=self.answer, source=self.source)
+
+
 class FaqLookup(Protocol):
-    def lookup(self, intent: ParsedIntent, *, cleared: bool, reference_date: date) -> FaqHit | None: ...
+    """The FAQ store: the items whose wording matches, newest version first. It decides nothing
+    (the gate does) and writes nothing (a served hit is counted by the caller of the pipeline)."""
+
+    def candidates(self, question: str) -> Sequence[FaqCandidate]: ...
 
 
 class FxRates(Protocol):
@@ -223,7 +254,17 @@ class FxRates(Protocol):
         ...
 
 
-class TraceSink(Protocol):
-    """Where the bootstrap writes each question's trace; it accepts only a validated `TraceRecord`."""
+@dataclass(frozen=True)
+class Ports:
+    """What `answer_question` reads through, wired once per question (`agent.bootstrap`): the
+    glossary, the fact store and the LLM always; the documents, an LLM that routes questions,
+    the FAQ, an LLM that writes prose and the FX rates when there are any."""
 
-    def record(self, trace: TraceRecord) -> None: ...
+    glossary: GlossarySnapshot
+    store: FactStore
+    provider: LLMProvider
+    retriever: NarrativeRetriever | None = None
+    parser: IntentParser | None = None
+    faq: FaqLookup | None = None
+    synthesizer: LLMProvider | None = None
+    fx: FxRates | None = None

@@ -19,7 +19,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from common.access import ClearanceFilteredAdmin, user_cleared, visible_to
-from core.model.types import SENSITIVITIES
+from core.model.facts import SENSITIVITIES
 from facts.models import Entity, FactMetric
 from facts.selectors import document_review_counts, facts_visible
 from ingestion.context import REPORT_TYPES, IssuerProposal

@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.model.types import SENSITIVITIES
+from core.model.facts import SENSITIVITIES
 from facts.selectors import glossary_snapshot
 from ingestion.context import REPORT_TYPES
 from ingestion.formats import EXTENSIONS, format_of

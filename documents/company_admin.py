@@ -15,7 +15,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from core.model.types import CODE_RE, ENTITY_EXTERNAL, ENTITY_HOME, ENTITY_PEER, ENTITY_SUBSIDIARY
+from core.model.facts import CODE_RE, ENTITY_EXTERNAL, ENTITY_HOME, ENTITY_PEER, ENTITY_SUBSIDIARY
 from facts.models import Entity
 from facts.services.entities import EntityDraft, entity_create
 from ingestion.context import IssuerProposal

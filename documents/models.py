@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from core.model.types import SENSITIVITIES
+from core.model.facts import SENSITIVITIES
 from ingestion.context import REPORT_TYPES
 
 

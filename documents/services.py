@@ -18,7 +18,8 @@ from django.conf import settings
 from django.db import transaction
 
 from core.language.periods import period_from_parts
-from core.model.types import SENSITIVITIES, Period
+from core.model.facts import SENSITIVITIES
+from core.model.period import Period
 from facts.selectors import glossary_snapshot
 from facts.services import facts_delete, facts_replace
 from ingestion.context import REPORT_TYPES, document_context

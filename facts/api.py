@@ -25,12 +25,12 @@ from common.api.fields import FactSourceSerializer
 from common.api.pagination import StrictLimitOffsetPagination
 from common.api.permissions import CuratorWrites
 from core.glossary import AGGREGATIONS
+from core.model.facts import SENSITIVITIES
 from core.model.sign import SIGNS
-from core.model.types import SENSITIVITIES
 
 from .models import Alias, FactDispute, FactMetric, Metric
 from .selectors import FactFilterError, fact_filter, fact_list, glossary_snapshot
-from .services import AliasExists, alias_create
+from .services import AliasExists, alias_create, alias_delete
 from .services.disputes import NOTE_LIMIT, DisputeError, dispute_file
 
 
@@ -143,7 +143,7 @@ class AliasDetailApi(APIView):
 
     @extend_schema(responses={204: None}, summary="Delete an alias")
     def delete(self, request: Request, pk: int) -> Response:
-        get_object_or_404(Alias, pk=pk).delete()
+        alias_delete(alias=get_object_or_404(Alias, pk=pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -23,7 +23,8 @@ from typing import Any
 from django.db import connection
 
 from common.access import sensitivity_strictest_sql
-from core.model.types import RESTRICTED, SENSITIVITIES, Period
+from core.model.facts import RESTRICTED, SENSITIVITIES
+from core.model.period import Period
 from core.ports import ChangesHead
 
 from .models import FactMetric, FactsStamp

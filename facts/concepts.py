@@ -6,7 +6,7 @@ the review queue and the glossary-gap report, and the same rule ingestion sugges
 from __future__ import annotations
 
 from core.glossary import GlossarySnapshot
-from ingestion.tables.reading import concept_metrics
+from ingestion.tables.glossary_reader import concept_metrics
 
 
 def metrics_of_concept(label: str, glossary: GlossarySnapshot) -> list[tuple[str, str]]:

@@ -13,7 +13,8 @@ from decimal import Decimal
 from django.db import connection
 
 from common.access import sensitivity_strictest_sql, visible_to_sql
-from core.model.types import SENSITIVITIES, Period
+from core.model.facts import SENSITIVITIES
+from core.model.period import Period
 from core.ports import FiguresHead
 
 from .models import Entity, FactMetric, GlossaryState

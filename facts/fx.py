@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
 from core.model.fx import FxQuote
-from core.model.types import Period
+from core.model.period import Period
 
 from .models import FxRate
 

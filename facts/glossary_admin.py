@@ -33,7 +33,8 @@ from django.views.decorators.http import require_GET, require_POST
 from common.access import user_cleared
 from core.engine import UNIT_PCT, CannotCompute, number_display
 from core.language.periods import period_parse
-from core.model.types import FactRecord, Period, SubTask
+from core.model.facts import FactRecord, SubTask
+from core.model.period import Period
 
 from .models import Alias, Channel, CompanyProfile, Entity, Metric, Unit
 from .selectors import FormulaPreview, formula_preview, glossary_snapshot

@@ -13,9 +13,10 @@ from django.db.models import F, Q
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from core.glossary import alias_key
+from core.model.facts import SENSITIVITIES
 from core.model.fx import RATE_AVERAGE, RATE_CLOSING
+from core.model.period import Period
 from core.model.sign import SIGN_AS_PRINTED, SIGN_POSITIVE
-from core.model.types import SENSITIVITIES, Period
 
 from .periods import period_absolute
 

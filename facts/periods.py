@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from core.language.periods import period_parse
-from core.model.types import Period
+from core.model.period import Period
 
 
 def period_absolute(text: str) -> Period | None:

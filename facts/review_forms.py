@@ -14,7 +14,7 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from core.language.periods import period_parse
-from core.model.types import Period
+from core.model.period import Period
 
 from .models import FactDispute, FactMetric, Metric
 from .reasons import PARENT_STATEMENT, REASON_KINDS, reason_kind_q

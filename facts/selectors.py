@@ -26,8 +26,9 @@ from core.glossary import (
     glossary_build,
 )
 from core.language.periods import period_parse
+from core.model.facts import FactRecord, SubTask
 from core.model.fx import FxQuote
-from core.model.types import FactRecord, Period, SubTask
+from core.model.period import Period
 from core.ports import ChangesHead, FiguresHead
 
 from .changes import changes_head

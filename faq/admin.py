@@ -12,13 +12,21 @@ from django.urls import path
 from django.utils.translation import gettext, gettext_lazy
 
 from common.access import ClearanceFilteredAdmin
-from core.gates.faq import EXCLUDED_REAL_TIME, EXCLUDED_STRUCTURED
+from core.gates.faq import (
+    DISABLED,
+    EXCLUDED_REAL_TIME,
+    EXCLUDED_STRUCTURED,
+    NO_MATCH,
+    OUTSIDE_WINDOW,
+    RESTRICTED_ITEM,
+    faq_decide,
+)
 from core.gates.security import security_screen
 from core.parse.intent import parse_intent
 from facts.selectors import glossary_snapshot
 
 from .models import FAQItem
-from .selectors import DISABLED, NO_MATCH, OUTSIDE_WINDOW, RESTRICTED_ITEM, faq_decide
+from .selectors import OrmFaqLookup
 
 SECURITY_REFUSED = "security gate: out of scope (refused before any FAQ lookup)"
 # Why a question would not be answered from the FAQ, in the curator's language.
@@ -72,9 +80,9 @@ class FAQItemAdmin(ClearanceFilteredAdmin, admin.ModelAdmin):  # type: ignore[ty
             if verdict.refused:
                 outcome = {"hit": False, "reason": REASONS_SAID[SECURITY_REFUSED]}
             else:
-                decision = faq_decide(intent, reference_date=reference)
+                decision = faq_decide(intent, OrmFaqLookup(), reference_date=reference)
                 reason = REASONS_SAID.get(decision.reason, decision.reason)
-                outcome = {"hit": decision.item is not None, "item": decision.item, "reason": reason}
+                outcome = {"hit": decision.candidate is not None, "item": decision.candidate, "reason": reason}
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
@@ -17,6 +18,7 @@ from common.api.permissions import CuratorWrites
 
 from .models import FAQItem
 from .selectors import faq_item_list
+from .services import faq_item_create, faq_item_delete, faq_item_update
 
 
 class FAQItemSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
@@ -68,8 +70,11 @@ class FaqListApi(APIView):
     def post(self, request: Request) -> Response:
         serializer = FAQItemSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        serializer.save()
-        return Response(serializer.data, status=status.HTTP_201_CREATED)
+        try:
+            item = faq_item_create(**serializer.validated_data)
+        except ValidationError as error:
+            raise serializers.ValidationError(error.message_dict) from None
+        return Response(FAQItemSerializer(item).data, status=status.HTTP_201_CREATED)
 
 
 class FaqDetailApi(APIView):
@@ -82,12 +87,16 @@ class FaqDetailApi(APIView):
 
     @extend_schema(request=FAQItemSerializer, responses={200: FAQItemSerializer}, summary="Change an FAQ item")
     def patch(self, request: Request, pk: int) -> Response:
-        serializer = FAQItemSerializer(get_object_or_404(_faq_items(request), pk=pk), data=request.data, partial=True)
+        item = get_object_or_404(_faq_items(request), pk=pk)
+        serializer = FAQItemSerializer(item, data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
-        serializer.save()
-        return Response(serializer.data)
+        try:
+            item = faq_item_update(item=item, **serializer.validated_data)
+        except ValidationError as error:
+            raise serializers.ValidationError(error.message_dict) from None
+        return Response(FAQItemSerializer(item).data)
 
     @extend_schema(responses={204: None}, summary="Delete an FAQ item")
     def delete(self, request: Request, pk: int) -> Response:
-        get_object_or_404(_faq_items(request), pk=pk).delete()
+        faq_item_delete(item=get_object_or_404(_faq_items(request), pk=pk))
         return Response(status=status.HTTP_204_NO_CONTENT)

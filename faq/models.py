@@ -7,7 +7,7 @@ from typing import Any
 from django.db import models
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from core.model.types import SENSITIVITIES
+from core.model.facts import SENSITIVITIES
 
 
 class FAQItem(models.Model):

@@ -1,38 +1,23 @@
-"""FAQ matching over a per-process key index (rebuilt when the FAQ table changes)."""
+"""FAQ matching over a per-process key index (rebuilt when the FAQ table changes): reads only."""
 
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
-from datetime import date
 
 from django.conf import settings
-from django.db.models import Count, F, Max, QuerySet
-from django.utils import timezone
+from django.db.models import Count, Max, QuerySet
 
 from common.access import visible_to
-from core.gates.faq import faq_exclusion, faq_key, jaccard
-from core.model.types import RESTRICTED, ParsedIntent
-from core.ports import FaqHit
+from core.gates.faq import faq_key, jaccard
+from core.ports import FaqCandidate
 from retrieval.text import tokens
 
 from .models import FAQItem
-
-NO_MATCH = "no FAQ item matches this wording"
-DISABLED = "the matching item is disabled"
-OUTSIDE_WINDOW = "the matching item is outside its validity window"
-RESTRICTED_ITEM = "the matching item is RESTRICTED (never served as a cached answer)"
 
 
 def faq_item_list(*, cleared: bool) -> QuerySet[FAQItem]:
     """FAQ items the caller may see (the API lists and edits these)."""
     return visible_to(FAQItem.objects.all(), cleared=cleared)
-
-
-@dataclass(frozen=True)
-class FaqVerdict:
-    item: FAQItem | None
-    reason: str
 
 
 class _KeyIndex:
@@ -63,36 +48,26 @@ class _KeyIndex:
         return found
 
 
-def faq_decide(intent: ParsedIntent, *, reference_date: date) -> FaqVerdict:
-    """Which item would answer, or why none does. No side effects (the admin's tester uses it)."""
-    excluded = faq_exclusion(intent)
-    if excluded:
-        return FaqVerdict(None, excluded)
-    ids = _KeyIndex.candidates(intent.raw_question)
-    if not ids:
-        return FaqVerdict(None, NO_MATCH)
-    reason = NO_MATCH
-    for item in FAQItem.objects.filter(pk__in=ids).order_by("-version", "pk"):
-        if item.sensitivity == RESTRICTED:
-            reason = RESTRICTED_ITEM
-        elif not item.enabled:
-            reason = DISABLED
-        elif (item.valid_from and reference_date < item.valid_from) or (
-            item.valid_until and reference_date > item.valid_until
-        ):
-            reason = OUTSIDE_WINDOW
-        else:
-            return FaqVerdict(item, "hit")
-    return FaqVerdict(None, reason)
-
-
 class OrmFaqLookup:
-    """The core's `FaqLookup` port: a hit is counted and returned as a vetted answer."""
+    """The core's `FaqLookup` port: the items whose wording matches, newest version first. The
+    gate (`core.gates.faq.faq_decide`) decides which may answer; `faq.services.faq_hit_count`
+    counts a served one."""
 
-    def lookup(self, intent: ParsedIntent, *, cleared: bool, reference_date: date) -> FaqHit | None:
-        verdict = faq_decide(intent, reference_date=reference_date)
-        if verdict.item is None:
-            return None
-        item = verdict.item
-        FAQItem.objects.filter(pk=item.pk).update(hit_count=F("hit_count") + 1, last_hit_at=timezone.now())
-        return FaqHit(id=item.pk, version=item.version, answer=item.answer, source=item.source)
+    def candidates(self, question: str) -> list[FaqCandidate]:
+        ids = _KeyIndex.candidates(question)
+        if not ids:
+            return []
+        return [
+            FaqCandidate(
+                id=item.pk,
+                version=item.version,
+                question=item.question,
+                answer=item.answer,
+                source=item.source,
+                sensitivity=item.sensitivity,
+                enabled=item.enabled,
+                valid_from=item.valid_from,
+                valid_until=item.valid_until,
+            )
+            for item in FAQItem.objects.filter(pk__in=ids).order_by("-version", "pk")
+        ]

@@ -1,4 +1,6 @@
-"""Imports of FAQ items (CSV or JSON as in demo/faq.csv), all or nothing."""
+"""Writes of FAQ items: one at a time (`faq_item_create`, `faq_item_update`, `faq_item_delete`,
+from `/v1/faq`), a served answer counted (`faq_hit_count`), and imports from CSV or JSON as in
+demo/faq.csv (`faq_import`), all or nothing."""
 
 from __future__ import annotations
 
@@ -10,13 +12,57 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 
-from core.model.types import SENSITIVITIES
+from core.model.facts import SENSITIVITIES
 from facts.services import ImportAborted
 
 from .models import FAQItem
 
+# What a curator writes: everything but the id and what hits and saves stamp.
+EDITABLE = frozenset(f.name for f in FAQItem._meta.concrete_fields if f.editable and not f.primary_key)
 
+
+def _fields_checked(fields: dict[str, Any]) -> None:
+    unknown = set(fields) - EDITABLE
+    if unknown:
+        raise TypeError(f"not a field a curator writes: {', '.join(sorted(unknown))}")
+
+
+@transaction.atomic
+def faq_item_create(*, question: str, answer: str, source: str, **fields: Any) -> FAQItem:
+    """A new item; the other `EDITABLE` fields default as the model says. `ValidationError` says
+    what is wrong, and nothing is written."""
+    _fields_checked(fields)
+    item = FAQItem(question=question, answer=answer, source=source, **fields)
+    item.full_clean()
+    item.save()
+    return item
+
+
+@transaction.atomic
+def faq_item_update(*, item: FAQItem, **fields: Any) -> FAQItem:
+    """The item with `fields` (any of `EDITABLE`) changed, the rest as stored."""
+    _fields_checked(fields)
+    for name, value in fields.items():
+        setattr(item, name, value)
+    item.full_clean()
+    item.save()
+    return item
+
+
+@transaction.atomic
+def faq_item_delete(*, item: FAQItem) -> None:
+    item.delete()
+
+
+def faq_hit_count(item_id: int) -> None:
+    """One more answer served from the item, now (the FAQ page's hit count and last hit)."""
+    FAQItem.objects.filter(pk=item_id).update(hit_count=F("hit_count") + 1, last_hit_at=timezone.now())
+
+
+# -- imports ----------------------------------------------------------------------------------
 def faq_rows_read(path: Path) -> list[tuple[int, dict[str, Any]]]:
     if path.suffix.lower() == ".json":
         try:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.model.types import Period
+from core.model.period import Period
 
 CONSOLIDATED = "consolidated"
 PARENT = "parent"

@@ -1,6 +1,6 @@
 """The answer both protocols give: `/v1/ask`'s guarded answer and its lineage, in one shape.
 
-`answer_reply` asks through `agent.bootstrap.ask` (the guard, the gates, clearance and the
+`answer_reply` asks through `agent.services.question_ask` (the guard, the gates, clearance and the
 trace are all there) and returns the `/v1/ask` object; `answer_lineage` is the part of it an
 integrator reads beside the text: route, answer kind, facts with their sources, computed
 values, sources, clarification, guard and request id. The OpenAI reply carries it as its
@@ -16,16 +16,15 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
-from agent.bootstrap import ask
 from agent.serialize import (
     ClarificationSerializer,
     ComputedSerializer,
     FactSerializer,
     GuardSerializer,
     SourceSerializer,
-    result_as_dict,
 )
-from core.model.types import ANSWER_KINDS, ANSWER_ROUTES
+from agent.services import question_ask
+from core.model.registry import ANSWER_KINDS, ANSWER_ROUTES
 
 LINEAGE = ("request_id", "route", "answer_kind", "facts", "computed", "sources", "clarification", "guard")
 
@@ -41,7 +40,7 @@ def answer_reply(
 ) -> dict[str, Any]:
     """The `/v1/ask` object for `question` asked by `user`, with `conversation_id` (as `/v1/ask`
     returns it). Raises `agent.conversation.ConversationError` for an unusable conversation id."""
-    result = ask(
+    asked = question_ask(
         question,
         user=user,
         reference_date=reference_date,
@@ -49,7 +48,7 @@ def answer_reply(
         conversation_id=conversation_id,
         follows=follows,
     )
-    return {**result_as_dict(result), "conversation_id": conversation_id, "usage": _usage(result.usage)}
+    return {**asked.data, "conversation_id": conversation_id, "usage": _usage(asked.result.usage)}
 
 
 def _usage(used: dict[str, int]) -> dict[str, int]:

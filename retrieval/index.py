@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 
 from common.access import visible_to_sql
-from core.model.types import RESTRICTED
+from core.model.facts import RESTRICTED
 
 from .engine import BM25Index
 from .models import Chunk, RetrievalState

@@ -8,7 +8,7 @@ import numpy as np
 from django.db import models
 from django.utils.translation import gettext_lazy
 
-from core.model.types import SENSITIVITIES
+from core.model.facts import SENSITIVITIES
 
 
 class EmbeddingField(models.Field):  # type: ignore[type-arg]

@@ -18,7 +18,8 @@ from django.db.models import Q, QuerySet
 from common.access import visible_to, visible_to_sql
 from core.glossary import GlossarySnapshot
 from core.language.normalize import text_normalize
-from core.model.types import RESTRICTED, Source
+from core.model.facts import RESTRICTED
+from core.model.result import Source
 from core.ports import RetrievedChunk
 from facts.selectors import glossary_snapshot
 

@@ -23,7 +23,7 @@ django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
 
-from agent.bootstrap import ask  # noqa: E402
+from agent.services import question_ask  # noqa: E402
 
 QUESTIONS = (
     "香港收入为什么下降",
@@ -37,12 +37,12 @@ QUESTIONS = (
 def main() -> None:
     user = get_user_model().objects.get(username="analyst")
     for question in QUESTIONS:
-        ask(question, user=user)
+        question_ask(question, user=user)
     times = []
     for _ in range(20):
         for question in QUESTIONS:
             began = time.perf_counter()
-            ask(question, user=user)
+            question_ask(question, user=user)
             times.append((time.perf_counter() - began) * 1000)
     times.sort()
     p95 = times[int(len(times) * 0.95)]

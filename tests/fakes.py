@@ -18,7 +18,8 @@ from core.glossary import (
     glossary_build,
 )
 from core.language.periods import period_parse
-from core.model.types import PUBLIC, RESTRICTED, FactRecord, Period, SubTask
+from core.model.facts import PUBLIC, RESTRICTED, FactRecord, SubTask
+from core.model.period import Period
 from core.ports import ChangesHead
 
 DEMO = Path(__file__).resolve().parent.parent / "demo"

@@ -22,9 +22,9 @@ from django.utils.translation import pgettext
 
 from agent.serialize import Answer, AnswerComputed, AnswerFact, AnswerKey
 from core.engine import KIND_DIFFERENCE, KIND_GROWTH, RANK_ORDERS, UNIT_PCT, UNIT_PP, UNIT_RANK
-from core.engine.outcome import KIND_DERIVED
 from core.glossary import GlossarySnapshot
 from core.language.normalize import question_language
+from core.model.outcome import KIND_DERIVED
 
 from .charts import chart_ranking
 from .decomposition import Decomposition, decompositions_view

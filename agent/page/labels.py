@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 
 from core.glossary import GlossarySnapshot
 from core.language.quantities.asked import count_unit, count_unit_display, money_unit, scaled_unit_display
-from core.model.types import (
+from core.model.registry import (
     KIND_DEGRADED,
     KIND_REFUSAL,
     ROUTE_COMPOSITE,

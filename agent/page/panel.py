@@ -26,8 +26,10 @@ from django.utils.translation import get_language, pgettext
 from agent.models import ConversationTurn
 from agent.serialize import Answer, AnswerFact, AnswerSource, answer_from_json
 from core.glossary import GlossarySnapshot
+from core.model.facts import RESTRICTED
+from core.model.registry import KIND_BADGES, ROUTE_BADGES, Badge
+from core.model.result import AnswerSections
 from core.model.sign import printed_differs, printed_display
-from core.model.types import KIND_BADGES, RESTRICTED, ROUTE_BADGES, AnswerSections, Badge
 from documents.locators import locator_human, locators_in_words
 from facts.models import FactDispute
 

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from agent.serialize import Answer, AnswerComputed, AnswerFact, AnswerKey
-from core.model.types import CLARIFY_ASK_FIRST, CLARIFY_OUT_OF_SCOPE_ENTITY, Period
+from core.model.clarification import CLARIFY_ASK_FIRST, CLARIFY_OUT_OF_SCOPE_ENTITY
+from core.model.period import Period
 
 SERIES_MIN = 3  # two periods are a comparison: their bar chart and difference line stay
 FOUND, DERIVED, MISSING = "found", "derived", "missing"

@@ -23,11 +23,10 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from agent.api import answer_events
-from agent.bootstrap import ask_turn
-from agent.models import Conversation, ConversationTurn, QueryLog
+from agent.models import Conversation, ConversationTurn
 from agent.selectors import RecentQuestion, conversation_get, recent_questions, turn_get, turn_list
 from agent.serialize import answer_from_json
-from agent.services import turn_feedback_set
+from agent.services import question_ask, turn_feedback_record
 from common.access import user_cleared
 from core.pipeline import ScopeError
 from documents.selectors import document_list
@@ -134,9 +133,9 @@ def ask_view(request: HtmxHttpRequest) -> HttpResponse:
     external_id = request.session.get(CONVERSATION) or uuid.uuid4().hex
     request.session[CONVERSATION] = external_id
     try:
-        _, turn = ask_turn(
+        turn = question_ask(
             question, user=request.user, scope=scope, request_id=request.request_id, conversation_id=external_id
-        )
+        ).turn
     except ScopeError:
         return _ask_refused(request, form, gettext("This narrowing option has expired; please ask again."))
     assert turn is not None  # a signed-in user's question with a conversation is stored
@@ -209,8 +208,7 @@ def feedback(request: HtmxHttpRequest, index: int) -> HttpResponse:
     turn = _turn_of(request, index)
     vote = 1 if request.POST.get("vote") == "up" else -1
     reason = request.POST.get("reason", "").strip()[:500]
-    QueryLog.objects.filter(request_id=turn.request_id, user=request.user).update(feedback=vote, feedback_reason=reason)
-    turn_feedback_set(turn, vote)
+    turn_feedback_record(turn=turn, user=request.user, vote=vote, reason=reason)
     if request.htmx:
         return render(request, "agent/ask.html#feedback", {"turn": _panel(request, turn)})
     return redirect(_turn_url(index))

@@ -30,6 +30,8 @@ from core.routes.lookup.provider import MockProvider
 if TYPE_CHECKING:
     from core.ports import LLMProvider
 
+    from ._base import SdkProvider
+
 PROVIDERS = ("mock", "anthropic", "openai")
 DEFAULT_MODELS = {"anthropic": "claude-sonnet-4-6", "openai": "gpt-4o-mini"}
 KEY_VARIABLES = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
@@ -124,27 +126,24 @@ def provider_from_settings(config: Mapping[str, object]) -> LLMProvider:
     settings = _settings_read(config)
     if settings.errors:
         raise ValueError("LLM provider is misconfigured: " + " ".join(settings.errors))
+    provider_class: type[SdkProvider]
     if settings.provider == "anthropic":
         from .anthropic_provider import AnthropicProvider
 
-        return AnthropicProvider(
-            api_key=settings.api_key,
-            model=settings.model,
-            base_url=settings.base_url,
-            timeout=settings.timeout,
-            max_retries=settings.max_retries,
-        )
-    if settings.provider == "openai":
+        provider_class = AnthropicProvider
+    elif settings.provider == "openai":
         from .openai_provider import OpenAICompatibleProvider
 
-        return OpenAICompatibleProvider(
-            api_key=settings.api_key,
-            model=settings.model,
-            base_url=settings.base_url,
-            timeout=settings.timeout,
-            max_retries=settings.max_retries,
-        )
-    return MockProvider()
+        provider_class = OpenAICompatibleProvider
+    else:
+        return MockProvider()
+    return provider_class(
+        api_key=settings.api_key,
+        model=settings.model,
+        base_url=settings.base_url,
+        timeout=settings.timeout,
+        max_retries=settings.max_retries,
+    )
 
 
 __all__ = ["DEFAULT_MODELS", "PROVIDERS", "config_problems", "provider_from_settings"]

@@ -1,9 +1,6 @@
-"""`AnthropicProvider`: the core's `LLMProvider` port over the Claude Messages API.
+"""`AnthropicProvider`: `SdkProvider` over the Claude Messages API.
 
-Takes the core's neutral messages (see `core.routes.lookup.provider`) and returns a `ProviderResponse`.
-Network, API, timeout, rate-limit and HTTP-status failures become `ProviderError`, so the
-core degrades honestly (invariant 7); programming errors propagate. Retries and timeouts are
-the SDK's own.
+The system prompt goes in its own field; the neutral messages become Messages API turns.
 """
 
 from __future__ import annotations
@@ -13,41 +10,35 @@ from typing import Any
 
 import anthropic
 
-from core.ports import ProviderError, ProviderResponse, ToolCall
+from core.ports import ProviderResponse, ToolCall
 
 from ._base import SdkProvider
-from ._errors import error_wrap
-
-DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-6"
 
 
 class AnthropicProvider(SdkProvider):
     name = "anthropic"
     tool_format = "anthropic"
+    api_error = anthropic.APIError
 
     def _client_build(self, **options: Any) -> Any:
         return anthropic.Anthropic(**options)
 
-    def create_message(
-        self, *, system: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
-    ) -> ProviderResponse:
-        request: dict[str, Any] = {
-            "model": self.model,
-            "max_tokens": self.max_tokens,
-            "messages": messages_to_anthropic(messages),
-        }
+    def _messages_build(self, system: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        fields: dict[str, Any] = {"messages": messages_to_anthropic(messages)}
         if system:
-            request["system"] = system
-        if tools:
-            request["tools"] = tools
-        try:
-            message = self._client.messages.create(**request)
-        except anthropic.APIError as exc:
-            raise error_wrap(exc, vendor="anthropic", api_key=self._api_key) from None
-        if not isinstance(getattr(message, "content", None), list):
-            # e.g. an HTML page from a base_url that is not a Messages API: an upstream failure.
-            raise ProviderError("anthropic request failed: the response is not a Messages API message")
-        return response_from_anthropic(message)
+            fields["system"] = system
+        return fields
+
+    def _request_send(self, request: dict[str, Any]) -> Any:
+        return self._client.messages.create(**request)
+
+    def _reply_problem(self, reply: Any) -> str | None:
+        if not isinstance(getattr(reply, "content", None), list):
+            return "the response is not a Messages API message"
+        return None
+
+    def _response_read(self, reply: Any) -> ProviderResponse:
+        return response_from_anthropic(reply)
 
 
 def messages_to_anthropic(messages: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

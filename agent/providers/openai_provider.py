@@ -1,10 +1,8 @@
-"""`OpenAICompatibleProvider`: the core's `LLMProvider` port over Chat Completions.
+"""`OpenAICompatibleProvider`: `SdkProvider` over Chat Completions.
 
 Works with OpenAI and any OpenAI-compatible server (vLLM, DashScope, Ollama…) through
-`base_url`. Takes the core's neutral messages and returns a `ProviderResponse`. Network, API,
-timeout, rate-limit and HTTP-status failures become `ProviderError` (invariant 7); programming
-errors propagate. Tool arguments that are not a JSON object are passed through raw, so the
-core names the call as unrecognized instead of crashing.
+`base_url`. The system prompt is the first message. Tool arguments that are not a JSON object
+are passed through raw, so the core names the call as unrecognized instead of crashing.
 """
 
 from __future__ import annotations
@@ -15,12 +13,9 @@ from typing import Any
 
 import openai
 
-from core.ports import ProviderError, ProviderResponse, ToolCall
+from core.ports import ProviderResponse, ToolCall
 
 from ._base import SdkProvider
-from ._errors import error_wrap
-
-DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
 
 # Chat Completions finish reasons in the vocabulary `ProviderResponse` uses elsewhere.
 STOP_REASONS = {"stop": "end_turn", "tool_calls": "tool_use", "function_call": "tool_use", "length": "max_tokens"}
@@ -29,29 +24,25 @@ STOP_REASONS = {"stop": "end_turn", "tool_calls": "tool_use", "function_call": "
 class OpenAICompatibleProvider(SdkProvider):
     name = "openai"
     tool_format = "openai"
+    api_error = openai.APIError
 
     def _client_build(self, **options: Any) -> Any:
         return openai.OpenAI(**options)
 
-    def create_message(
-        self, *, system: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
-    ) -> ProviderResponse:
-        request: dict[str, Any] = {
-            "model": self.model,
-            "max_tokens": self.max_tokens,
-            "messages": messages_to_openai(system, messages),
-        }
-        if tools:
-            request["tools"] = tools
-        try:
-            completion = self._client.chat.completions.create(**request)
-        except openai.APIError as exc:
-            raise error_wrap(exc, vendor="openai", api_key=self._api_key) from None
-        choices = getattr(completion, "choices", None)
+    def _messages_build(self, system: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"messages": messages_to_openai(system, messages)}
+
+    def _request_send(self, request: dict[str, Any]) -> Any:
+        return self._client.chat.completions.create(**request)
+
+    def _reply_problem(self, reply: Any) -> str | None:
+        choices = getattr(reply, "choices", None)
         if not isinstance(choices, list) or not choices:
-            # e.g. an HTML page from a base_url that is not a Chat Completions API: an upstream failure.
-            raise ProviderError("openai request failed: the response has no choices")
-        return response_from_openai(completion)
+            return "the response has no choices"
+        return None
+
+    def _response_read(self, reply: Any) -> ProviderResponse:
+        return response_from_openai(reply)
 
 
 def messages_to_openai(system: str, messages: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

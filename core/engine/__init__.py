@@ -16,9 +16,10 @@ Invariants:
 
 from core.engine.aggregate import ratio_compute, share_compute, sum_compute
 from core.engine.build import computed_reevaluate
-from core.engine.change import cagr_compute, difference_compute, growth_compute
+from core.engine.cagr import cagr_compute
+from core.engine.change import difference_compute, growth_compute
 from core.engine.derive import period_derive
-from core.engine.display import UNIT_PCT, UNIT_PP, UNIT_RANK, decimal_round, number_display, value_display
+from core.engine.display import decimal_round, number_display, value_display
 from core.engine.metric import formula_compute
 from core.engine.operands import (
     QOQ,
@@ -31,7 +32,8 @@ from core.engine.operands import (
     facts_lookup,
     formula_metrics_build,
 )
-from core.engine.outcome import (
+from core.engine.rank import RankPool, rank_compute
+from core.model.outcome import (
     KIND_CAGR,
     KIND_DIFFERENCE,
     KIND_FORMULA,
@@ -42,6 +44,9 @@ from core.engine.outcome import (
     KIND_SUM,
     KINDS,
     RANK_ORDERS,
+    UNIT_PCT,
+    UNIT_PP,
+    UNIT_RANK,
     CannotCompute,
     Change,
     Computed,
@@ -52,7 +57,6 @@ from core.engine.outcome import (
     computed_as_dicts,
     sensitivity_max,
 )
-from core.engine.rank import RankPool, rank_compute
 
 __all__ = [
     "KINDS",

@@ -13,12 +13,13 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 from core.engine.build import computed_build, describe, missing_inputs, mixed_units, names, refuse
-from core.engine.display import RATE_DECIMALS, UNIT_PCT, decimals_check
+from core.engine.display import RATE_DECIMALS, decimals_check
 from core.engine.formula import Chain, Group, Node, Number
 from core.engine.operands import FactLookup, FormulaMetric, Label, Operand, Unresolved, code_label
 from core.engine.operands import operand_resolve as resolve
-from core.engine.outcome import KIND_AVERAGE, KIND_RATIO, KIND_SHARE, KIND_SUM, CannotCompute, Computed
-from core.model.types import FactRecord, Period, SubTask
+from core.model.facts import FactRecord, SubTask
+from core.model.outcome import KIND_AVERAGE, KIND_RATIO, KIND_SHARE, KIND_SUM, UNIT_PCT, CannotCompute, Computed
+from core.model.period import Period
 
 Parents = Mapping[str, str | None]  # entity code → parent code
 

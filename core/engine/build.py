@@ -15,8 +15,8 @@ from decimal import Decimal
 from core.engine.display import value_display
 from core.engine.formula import Evaluation, Node, Ref, formula_parse, formula_render, node_evaluate, node_refs
 from core.engine.operands import Label, Unresolved, code_label, fact_ref, qualifier
-from core.engine.outcome import KIND_RANK, CannotCompute, Computed, Reason, sensitivity_max
-from core.model.types import FactRecord, SubTask
+from core.model.facts import FactRecord, SubTask
+from core.model.outcome import KIND_RANK, CannotCompute, Computed, Reason, sensitivity_max
 
 
 class Labels:

@@ -1,37 +1,27 @@
-"""Growth (YoY, QoQ), difference and CAGR over found or computed figures.
+"""Growth (YoY, QoQ) and difference over found or computed figures.
 
-Takes a lookup, the key asked about and the comparison (an operator, another key or a start
-period); returns a `Change` (the absolute change, and the rate when meaningful), a `Computed`
-CAGR, or `CannotCompute`. A PCT metric changes in percentage points (unit `PP`) and has no rate;
-a zero or negative base gives the change and `no_rate`, never a rate. Growth and difference are
-one computation: growth only chooses the base period; a difference is of one metric, or between
-two metrics of one key (named and worded as a gap between them, 甲与乙的差额).
+Takes a lookup, the key asked about and the comparison (an operator, or another key); returns a
+`Change` (the absolute change, and the rate when meaningful) or `CannotCompute`. A PCT metric
+changes in percentage points (unit `PP`) and has no rate; a zero or negative base gives the
+change and `no_rate`, never a rate. Growth and difference are one computation: growth only
+chooses the base period; a difference is of one metric, or between two metrics of one key
+(named and worded as a gap between them, 甲与乙的差额). A CAGR is `core.engine.cagr`'s, a gap
+between two growth rates `core.engine.rate_gap`'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from decimal import Decimal
 
 from core.engine.build import computed_build, describe, missing_inputs, mixed_units, names, refuse
-from core.engine.display import RATE_DECIMALS, UNIT_PCT, UNIT_PP, decimals_check
-from core.engine.formula import Chain, Group, Number, Power
-from core.engine.operands import (
-    YOY,
-    FactLookup,
-    FormulaMetric,
-    Label,
-    Operand,
-    Unresolved,
-    code_label,
-    comparison_task,
-)
+from core.engine.display import RATE_DECIMALS, decimals_check
+from core.engine.formula import Chain
+from core.engine.operands import YOY, FactLookup, FormulaMetric, Label, Operand, Unresolved, code_label, comparison_task
 from core.engine.operands import operand_resolve as resolve
-from core.engine.outcome import KIND_CAGR, KIND_DIFFERENCE, KIND_GROWTH, CannotCompute, Change, Computed, Reason
-from core.model.types import FactRecord, Period, SubTask
+from core.model.facts import SubTask
+from core.model.outcome import KIND_DIFFERENCE, KIND_GROWTH, UNIT_PCT, UNIT_PP, CannotCompute, Change, Reason
 
-_ONE = Number(Decimal(1), "1")
 _WORDS = {
     "yoy": ("同比", "YoY"),
     "qoq": ("环比", "QoQ"),
@@ -230,128 +220,3 @@ def _no_rate(base: Operand, texts: NoRateTexts) -> Reason | None:
         else None
     )
     return Reason(code, *texts[code]) if code is not None else None
-
-
-def cagr_compute(
-    lookup: FactLookup,
-    task: SubTask,
-    start: Period,
-    *,
-    formulas: Mapping[str, FormulaMetric] | None = None,
-    decimals: int | None = None,
-    label: Label = code_label,
-) -> Computed | CannotCompute:
-    """`(end / start) ^ (1 / years) - 1` between `start` and `task.period` (same part of a year).
-
-    Computed with `Decimal` at 34 significant digits; a fractional power is "almost always"
-    correctly rounded there, which is some thirty digits beyond anything displayed.
-    """
-    decimals_check(decimals)
-    end = task.period
-    if start.period_type != end.period_type or start.period[4:] != end.period[4:] or start.year >= end.year:
-        return refuse(
-            KIND_CAGR,
-            "bad_periods",
-            f"复合增长率需要同类、较早的起始期间（{start.label} → {end.label}）。",
-            f"A CAGR needs an earlier start period of the same kind ({start.label} → {end.label}).",
-        )
-    first = resolve(lookup, SubTask(task.metric, task.entity, start, task.channel), formulas)
-    last = resolve(lookup, task, formulas)
-    found = [f for x in (last, first) for f in x.inputs]
-    if isinstance(first, Unresolved) or isinstance(last, Unresolved):
-        return missing_inputs(KIND_CAGR, [x for x in (last, first) if isinstance(x, Unresolved)], label, found)
-    if first.unit != last.unit:
-        return mixed_units(KIND_CAGR, (last.unit, first.unit), found)
-    if last.unit == UNIT_PCT:
-        return refuse(
-            KIND_CAGR,
-            "percent_metric",
-            "百分比指标不计算复合增长率；可改问百分点变化。",
-            "A percentage has no compound growth rate; ask for the change in percentage points.",
-            found,
-        )
-    if first.value <= 0 or last.value <= 0:
-        return refuse(
-            KIND_CAGR,
-            "not_meaningful",
-            "起点或终点数不为正，复合增长率无意义。",
-            "The start or end figure is not positive, so a CAGR is not meaningful.",
-            found,
-        )
-    years = end.year - start.year
-    ratio = Group(Chain(last.node, (("/", first.node),)))
-    exponent = Group(Chain(_ONE, (("/", Number(Decimal(years), str(years))),)))
-    node = Chain(Power(ratio, exponent), (("-", _ONE),))
-    span = f"{start.label}–{end.label}"
-    name = names(
-        lambda lang: (
-            f"{describe(task, label, lang, entity=False)} CAGR {span}"
-            if lang == "en"
-            else f"{describe(task, label, lang, entity=False)}复合年增长率（{span}）"
-        )
-    )
-    return computed_build(
-        KIND_CAGR,
-        node,
-        found,
-        unit=UNIT_PCT,
-        name=name,
-        label=label,
-        decimals=RATE_DECIMALS if decimals is None else decimals,
-        subject=task,
-    )
-
-
-def rate_gap_compute(
-    lookup: FactLookup,
-    first: SubTask,
-    second: SubTask,
-    operator: str = YOY,
-    *,
-    formulas: Mapping[str, FormulaMetric] | None = None,
-    decimals: int | None = None,
-    label: Label = code_label,
-) -> tuple[Computed, Computed, Computed] | CannotCompute:
-    """The gap between two growth rates in percentage points (`东南亚增速比内地高多少个百分点`,
-    `增速比2024年放缓了多少个百分点`): `first`'s rate less `second`'s, each against its own
-    comparison period, with both rates. Refused, with the reason, when either has no rate."""
-    rates: list[Computed] = []
-    nodes = []
-    found: list[FactRecord] = []
-    for task in (first, second):
-        growth = growth_compute(lookup, task, operator, formulas=formulas, decimals=decimals, label=label)
-        if isinstance(growth, CannotCompute):
-            return growth
-        if growth.rate is None:
-            reason = growth.no_rate or Reason("no_rate", "没有增长率。", "There is no growth rate.")
-            return CannotCompute(KIND_DIFFERENCE, reason, inputs=growth.inputs)
-        current, base = resolve(lookup, task, formulas), resolve(lookup, comparison_task(task, operator), formulas)
-        assert isinstance(current, Operand) and isinstance(base, Operand)
-        nodes.append(Chain(Group(Chain(current.node, (("-", base.node),))), (("/", base.node),)))
-        rates.append(growth.rate)
-        found.extend(f for f in growth.inputs if f not in found)
-    node = Chain(Group(Chain(Group(nodes[0]), (("-", Group(nodes[1])),))), (("*", Number(Decimal(100), "100")),))
-    entity = first.entity != second.entity
-
-    def said(task: SubTask, lang: str) -> str:
-        return f"{describe(task, label, lang, entity=entity)} {task.period.label}".strip()
-
-    gap = computed_build(
-        KIND_DIFFERENCE,
-        node,
-        found,
-        unit=UNIT_PP,
-        name=names(
-            lambda lang: (
-                f"gap between the growth of {said(first, lang)} and of {said(second, lang)}"
-                if lang == "en"
-                else f"{said(first, lang)}与{said(second, lang)}增长率之差"
-            )
-        ),
-        label=label,
-        decimals=RATE_DECIMALS if decimals is None else decimals,
-        subject=first,
-    )
-    if isinstance(gap, CannotCompute):
-        return gap
-    return gap, rates[0], rates[1]

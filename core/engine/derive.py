@@ -19,12 +19,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from core.engine.build import Labels, computed_build, describe, names
-from core.engine.display import UNIT_PCT
 from core.engine.formula import Chain, Group, Node, Ref, formula_parse, refs_map
 from core.engine.operands import FactLookup, Label, Operand, code_label, qualifier
 from core.engine.operands import operand_resolve as resolve
-from core.engine.outcome import KIND_DERIVED, CannotCompute, Change, Computed, Outcome, Reason, sensitivity_max
-from core.model.types import FactRecord, Period, SubTask
+from core.model.facts import FactRecord, SubTask
+from core.model.outcome import KIND_DERIVED, UNIT_PCT, CannotCompute, Change, Computed, Outcome, Reason, sensitivity_max
+from core.model.period import Period
 
 
 def _derivations(period: Period, aggregation: str) -> list[tuple[str, tuple[Period, ...]]]:

@@ -14,10 +14,8 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 from core.engine.formula import PRECISION
+from core.model.outcome import UNIT_PCT, UNIT_PP
 
-UNIT_PCT = "PCT"
-UNIT_PP = "PP"
-UNIT_RANK = "RANK"
 RATE_DECIMALS = 2
 MAX_DECIMALS = 12
 SCALED_EXACT_PLACES = 4  # a scale conversion is shown whole up to this many places (128.4506 CNY bn)

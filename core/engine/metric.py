@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from core.engine.build import computed_build, describe, missing_inputs, names, refuse
-from core.engine.display import RATE_DECIMALS, UNIT_PCT, decimals_check
+from core.engine.display import RATE_DECIMALS, decimals_check
 from core.engine.operands import FactLookup, FormulaMetric, Label, Unresolved, code_label, formula_operand
-from core.engine.outcome import KIND_FORMULA, CannotCompute, Computed
-from core.model.types import FactRecord, SubTask
+from core.model.facts import FactRecord, SubTask
+from core.model.outcome import KIND_FORMULA, UNIT_PCT, CannotCompute, Computed
 
 
 def formula_compute(

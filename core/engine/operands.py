@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from core.engine.display import RATE_DECIMALS, UNIT_PCT, number_display, percent_of, value_display
+from core.engine.display import RATE_DECIMALS, number_display, percent_of, value_display
 from core.engine.formula import (
     Chain,
     Formula,
@@ -34,8 +34,9 @@ from core.engine.formula import (
     node_refs,
     refs_map,
 )
-from core.engine.outcome import Reason
-from core.model.types import FactRecord, Period, SubTask
+from core.model.facts import FactRecord, SubTask
+from core.model.outcome import UNIT_PCT, Reason
+from core.model.period import Period
 
 FactLookup = Callable[[SubTask], FactRecord | None]
 Label = Callable[[str, str, str], str]  # (kind, code, language) → text, e.g. `GlossarySnapshot.display`

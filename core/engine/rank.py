@@ -13,15 +13,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from core.model.types import FactRecord, SubTask
+from core.model.facts import FactRecord, SubTask
+from core.model.outcome import (
+    KIND_RANK,
+    RANK_ORDERS,
+    UNIT_RANK,
+    CannotCompute,
+    Computed,
+    Ranking,
+    RankRow,
+    Reason,
+    sensitivity_max,
+)
 
 from .build import Labels, describe, missing_inputs, mixed_units, refuse, subject_names
-from .display import UNIT_RANK, decimals_check
+from .display import decimals_check
 from .formula import Ref
 from .metric import formula_compute
 from .operands import FactLookup, FormulaMetric, Label, Operand, Unresolved, code_label, qualifier
 from .operands import operand_resolve as resolve
-from .outcome import KIND_RANK, RANK_ORDERS, CannotCompute, Computed, Ranking, RankRow, Reason, sensitivity_max
 
 
 @dataclass(frozen=True)

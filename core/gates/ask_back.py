@@ -23,7 +23,9 @@ from core.language.periods import (
     periods_assumed,
     series_unbounded,
 )
-from core.model.types import CLARIFY_ASK_FIRST, ClarificationResult, NarrowingOption, ParsedIntent, Period
+from core.model.clarification import CLARIFY_ASK_FIRST, ClarificationResult, NarrowingOption
+from core.model.intent import ParsedIntent
+from core.model.period import Period
 
 # Of the periods a period ask-back could offer, those whose answer holds a figure (in order).
 Answerable = Callable[[Sequence[Period]], Sequence[Period]]

@@ -48,22 +48,19 @@ from core.gates.ask_back import (
 from core.gates.security import SecurityVerdict
 from core.glossary import EntityInfo, GlossarySnapshot
 from core.language.periods import latest_complete_fiscal_year, periods_cumulative, periods_unread
-from core.model.types import (
+from core.model.clarification import (
     CLARIFY_ANSWER_WITH_ASSUMPTIONS,
     CLARIFY_ASK_FIRST,
     CLARIFY_NONE,
     CLARIFY_OUT_OF_SCOPE_ENTITY,
-    ENTITY_HOME,
-    ENTITY_SUBSIDIARY,
-    OP_SUM,
-    OPERATION_KINDS,
-    ROUTE_FIND_DOCUMENTS,
-    ROUTE_NARRATIVE,
     ClarificationResult,
     NarrowingOption,
-    ParsedIntent,
-    Period,
 )
+from core.model.facts import ENTITY_HOME, ENTITY_SUBSIDIARY
+from core.model.intent import ParsedIntent
+from core.model.operation import OP_SUM, OPERATION_KINDS
+from core.model.period import Period
+from core.model.registry import ROUTE_FIND_DOCUMENTS, ROUTE_NARRATIVE
 from core.parse.intent import term_names_entity
 
 MAX_OPTIONS = 8

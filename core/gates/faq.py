@@ -1,4 +1,4 @@
-"""The FAQ short-circuit's rules, without storage.
+"""The FAQ short-circuit's rules, without storage: which candidate may answer, or why none does.
 
 `faq_key` is the form questions and aliases are compared in: normalised (`core.language.normalize`), whitespace-free,
 trailing punctuation ignored. `faq_exclusion` says why a question must fall through to the
@@ -9,9 +9,14 @@ need the guard), or a real-time cue (a cached answer cannot be current).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from datetime import date
 
 from core.language.normalize import text_normalize
-from core.model.types import ROUTE_STRUCTURED, ParsedIntent
+from core.model.facts import RESTRICTED
+from core.model.intent import ParsedIntent
+from core.model.registry import ROUTE_STRUCTURED
+from core.ports import FaqCandidate, FaqHit, FaqLookup
 
 REAL_TIME_CUES = re.compile(
     r"今天|今日|现在|最新|当前|实时|目前|此刻|刚刚|股价|行情|汇率"
@@ -21,6 +26,11 @@ _TRAILING = re.compile(r"[\s?？!！。.,，;；:：~～…]+$")
 
 EXCLUDED_STRUCTURED = "structured question or a filled slot"
 EXCLUDED_REAL_TIME = "real-time cue"
+NO_MATCH = "no FAQ item matches this wording"
+DISABLED = "the matching item is disabled"
+OUTSIDE_WINDOW = "the matching item is outside its validity window"
+RESTRICTED_ITEM = "the matching item is RESTRICTED (never served as a cached answer)"
+HIT = "hit"
 
 
 def faq_key(text: str) -> str:
@@ -38,3 +48,38 @@ def faq_exclusion(intent: ParsedIntent) -> str | None:
 
 def jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
+
+
+@dataclass(frozen=True)
+class FaqVerdict:
+    """The candidate that answers, or none and why (one of the reasons above)."""
+
+    candidate: FaqCandidate | None
+    reason: str
+
+    @property
+    def hit(self) -> FaqHit | None:
+        return self.candidate.hit() if self.candidate is not None else None
+
+
+def faq_decide(intent: ParsedIntent, faq: FaqLookup, *, reference_date: date) -> FaqVerdict:
+    """Which FAQ item answers the question, or why none does. A question the guard must see
+    (`faq_exclusion`) never reaches the store; of the candidates, newest version first, the first
+    that is not RESTRICTED, is enabled and is valid on `reference_date` answers. The reason kept
+    is the last candidate's, so the admin's tester says why the newest near-miss was passed over."""
+    excluded = faq_exclusion(intent)
+    if excluded:
+        return FaqVerdict(None, excluded)
+    reason = NO_MATCH
+    for candidate in faq.candidates(intent.raw_question):
+        if candidate.sensitivity == RESTRICTED:
+            reason = RESTRICTED_ITEM
+        elif not candidate.enabled:
+            reason = DISABLED
+        elif (candidate.valid_from and reference_date < candidate.valid_from) or (
+            candidate.valid_until and reference_date > candidate.valid_until
+        ):
+            reason = OUTSIDE_WINDOW
+        else:
+            return FaqVerdict(candidate, HIT)
+    return FaqVerdict(None, reason)

@@ -26,7 +26,7 @@ from core.evasion.view import confusables_fold
 from core.gates.security import external_mentions
 from core.glossary import GlossarySnapshot
 from core.language.normalize import compact_view, text_normalize
-from core.model.types import Source
+from core.model.result import Source
 from core.ports import BatchNarrativeRetriever, NarrativeRetriever, RetrievedChunk, ScopedNarrativeRetriever
 
 # A sentence runs to its closing marks (Chinese or Latin; a full stop only before a space or the

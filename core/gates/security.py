@@ -29,7 +29,8 @@ from core.evasion.view import evasion_views, spelled_keys, spelled_view
 from core.glossary import GlossarySnapshot
 from core.language.matcher import AliasTarget, GlossaryMatcher, MatchView, compact_match_view
 from core.language.normalize import text_normalize
-from core.model.types import CLARIFY_OUT_OF_SCOPE_ENTITY, Match, NarrowingOption
+from core.model.clarification import CLARIFY_OUT_OF_SCOPE_ENTITY, NarrowingOption
+from core.model.intent import Match
 
 SECURITY_ALLOW = "allow"
 SECURITY_REFUSE_OUT_OF_SCOPE = CLARIFY_OUT_OF_SCOPE_ENTITY

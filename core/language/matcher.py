@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import ahocorasick
 
 from core.language.normalize import ascii_word_continues, compact_view, is_ascii_word_char, text_normalize
-from core.model.types import Match
+from core.model.intent import Match
 
 # The structural particle 的, its literary form 之 and the preposition 于 (归属于, 之净利润) join the
 # words of a metric's name without adding meaning. 地/得 are content characters in names (地区),

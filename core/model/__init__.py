@@ -1,1 +1,2 @@
-"""The value types every stage passes on (questions parsed, facts, results) and the privacy-aware trace of a run."""
+"""The value types every stage passes on (periods, facts, questions parsed, computed values,
+results) and the privacy-aware trace of a run."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from core.model.types import Period
+from core.model.period import Period
 
 RATE_AVERAGE = "average"  # over the period: for flows (revenue, profit)
 RATE_CLOSING = "closing"  # at the period's end: for balances (assets, debt)

@@ -20,7 +20,11 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from core.model.types import ANSWER_KINDS, ANSWER_ROUTES, CLARIFY_MODES, CODE_RE, ROUTING_MODES, AgentResult
+from core.model.clarification import CLARIFY_MODES
+from core.model.facts import CODE_RE
+from core.model.intent import ROUTING_MODES
+from core.model.registry import ANSWER_KINDS, ANSWER_ROUTES
+from core.model.result import AgentResult
 
 PERIOD_LABEL_RE = re.compile(r"^(FY[0-9]{4}|[0-9]{4}H[12]|[0-9]{4}Q[1-4])$")
 STAGES = frozenset({"parse", "clarify", "faq", "structured", "why", "narrative", "retrieval", "synthesis", "total"})

@@ -17,7 +17,8 @@ from typing import Any
 
 from core.glossary import GlossarySnapshot
 from core.language.periods import period_parse
-from core.model.types import ROUTE_STRUCTURED, ROUTES, ParsedIntent, Routing
+from core.model.intent import ParsedIntent, Routing
+from core.model.registry import ROUTE_STRUCTURED, ROUTES
 from core.parse.intent import is_inconclusive, parse_intent
 from core.ports import LLMProvider, ProviderError
 

@@ -14,7 +14,8 @@ from typing import Any
 
 from core.glossary import GlossarySnapshot
 from core.language.periods import period_parse
-from core.model.types import ROUTE_NARRATIVE, ROUTE_STRUCTURED, ParsedIntent
+from core.model.intent import ParsedIntent
+from core.model.registry import ROUTE_NARRATIVE, ROUTE_STRUCTURED
 
 
 class ScopeError(ValueError):

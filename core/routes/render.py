@@ -12,8 +12,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from core.glossary import GlossarySnapshot
+from core.model.facts import FactRecord
 from core.model.sign import printed_differs, printed_display
-from core.model.types import FactRecord
 
 DEGRADED_STRUCTURED = {
     "zh": "AI 服务暂时不可用，未能完成本次查询，请稍后再试。",

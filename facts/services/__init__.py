@@ -2,7 +2,7 @@
 (`glossary_import`), fact rows (`fact_rows`), a metric's sign convention on its facts
 (`fact_signs`), the review queue's group actions (`review_queue`)
 and the curated FX table and its imports (`fx_rates`). Fact imports from CSV / XLSX are in
-`facts.importing`."""
+`fact_import` (reading rows in `fact_import_rows`, writing them in `fact_import_writers`)."""
 
 from .fact_rows import facts_delete, facts_replace, facts_review
 from .fact_signs import facts_sign_apply
@@ -14,6 +14,7 @@ from .glossary import (
     AliasExists,
     alias_conflict,
     alias_create,
+    alias_delete,
     aliases_create,
     glossary_changed,
     metric_create,
@@ -48,6 +49,7 @@ __all__ = [
     "ImportAborted",
     "alias_conflict",
     "alias_create",
+    "alias_delete",
     "aliases_create",
     "fact_choose",
     "facts_delete",

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext
 
-from core.model.types import ENTITY_HOME, ENTITY_KINDS
+from core.model.facts import ENTITY_HOME, ENTITY_KINDS
 
 from ..models import Entity
 from .glossary import AliasDraft, aliases_create

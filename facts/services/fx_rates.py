@@ -20,7 +20,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from core.model.fx import CURRENCY_RE, RATE_TYPES
-from core.model.types import Period
+from core.model.period import Period
 
 from ..models import FxRate
 from ..periods import period_absolute

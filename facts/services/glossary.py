@@ -1,7 +1,7 @@
 """Writes to the glossary: its version stamp, units (`unit_ensure`, named by `unit_names`), and
-aliases (`aliases_create` is the one way an alias is made, with the rule that an alias, a code or a
-name points at one code only), and `metric_formula_problems`, the check a formula passes before it
-is saved."""
+aliases (`aliases_create` is the one way an alias is made, with the rule that an alias, a code or
+a name points at one code only; `alias_delete` removes one), and `metric_formula_problems`, the
+check a formula passes before it is saved."""
 
 from __future__ import annotations
 
@@ -192,6 +192,15 @@ def aliases_create(*, drafts: Sequence[AliasDraft], glossary: GlossarySnapshot |
     created = Alias.objects.bulk_create(aliases, batch_size=1000)
     glossary_changed()  # `bulk_create` sends no `post_save`
     return created
+
+
+@transaction.atomic
+def alias_delete(*, alias: Alias) -> None:
+    """Remove one alias (`/v1/glossary/aliases/{id}`); the next question no longer reads it."""
+    alias.delete()
+    # `post_delete` bumps the stamp too (`facts.signals`, for the admin's own deletes); the
+    # service does not rely on a signal being connected.
+    glossary_changed()
 
 
 def metric_formula_problems(*, code: str, formula: str, replacing: str | None = None) -> list[str]:

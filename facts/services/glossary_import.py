@@ -22,8 +22,8 @@ from django.db import transaction
 
 from core.engine.formula import formulas_check
 from core.glossary import AGGREGATIONS, alias_key
+from core.model.facts import CODE_RE, ENTITY_HOME, ENTITY_KINDS
 from core.model.sign import SIGNS
-from core.model.types import CODE_RE, ENTITY_HOME, ENTITY_KINDS
 
 from ..models import Alias, Channel, CompanyProfile, Entity, Metric, Unit
 from ..selectors import glossary_load

@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from core.glossary import alias_key
-from core.model.types import Period
+from core.model.period import Period
 
 from ..models import Alias, Entity, FactMetric, Metric
 from .fact_signs import fact_sign_apply, metric_sign

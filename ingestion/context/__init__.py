@@ -42,7 +42,7 @@ from pathlib import PurePath
 
 from core.glossary import GlossarySnapshot
 from core.language.normalize import text_normalize
-from core.model.types import Period
+from core.model.period import Period
 
 from ..ir import ExtractedDocument
 from .issuer import issuers_read, named_in

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 from datetime import date, timedelta
 
-from core.model.types import Period
+from core.model.period import Period
 
 from ..headers import periods_rewrite
 from .places import Place, Seen

@@ -27,8 +27,7 @@ external or missing entity, a unit that contradicts the metric's, a scale nobody
 column group, a bare total, two values for one key.
 """
 
-from .cells import FactCandidate, Status
-from .read import (
+from .candidates import (
     TABLE_PROBLEMS,
     DocumentFacts,
     TableFacts,
@@ -37,6 +36,7 @@ from .read import (
     facts_from_table,
     table_read,
 )
+from .cells import FactCandidate, Status
 
 __all__ = [
     "TABLE_PROBLEMS",

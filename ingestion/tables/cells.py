@@ -10,16 +10,16 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Literal
 
-from core.model.types import Period
+from core.model.period import Period
 
 from ..headers import fiscal_year
-from ..ir import Table
 from ..scales import Printed, unit_parse
 from ..statements import PARENT
 from ..values import UnitHint, is_numeric
+from .glossary_reader import _NOTHING, _SUB_ROW, _fold, _one, _Reader, _Reading
 from .layout import _Column
-from .reading import _NOTHING, _SUB_ROW, _fold, _one, _Reader, _Reading
-from .units import _printed_merge, _unit_resolve, per_share_row
+from .scope import Row, TableContext, TableScope
+from .units import per_share_row, printed_merge, unit_resolve
 
 Status = Literal["approved", "pending"]
 
@@ -70,22 +70,12 @@ class FactCandidate:
         return bool(self.metric) and self.scope != PARENT and not self.guessed and self.figure
 
 
-@dataclass(frozen=True)
-class _Context:
-    entity: str | None
-    external: bool
-    metric: str | None
-    channel: str | None
-    unit: UnitHint | None
-    printed: Printed | None  # the scale and currency the table states, else the lead sentence's
-
-
-def _context(
+def context_read(
     sources: list[_Reading],
     entity_sources: list[_Reading],
     default_entity: str | None,
     scale_sources: list[_Reading],
-) -> _Context:
+) -> TableContext:
     """The table-level entity, metric, channel, unit and scale, from the first source that names one."""
     entity, external = None, False
     for reading in entity_sources:
@@ -98,37 +88,11 @@ def _context(
     metric = next((r.metrics[0] for r in sources if len(r.metrics) == 1), None)
     channel = next((r.channels[0] for r in entity_sources if len(r.channels) == 1), None)
     unit = next((r.unit for r in entity_sources if r.unit is not None), None)
-    printed = _printed_merge(r.printed for r in scale_sources)
-    return _Context(entity or default_entity, external, metric, channel, unit, printed)
+    printed = printed_merge(r.printed for r in scale_sources)
+    return TableContext(entity or default_entity, external, metric, channel, unit, printed)
 
 
-@dataclass(frozen=True)
-class _Scope:
-    """What every cell of one table shares."""
-
-    reader: _Reader
-    table: Table
-    transposed: bool
-    context: _Context
-    document_name: str
-    sensitivity: str
-
-
-@dataclass(frozen=True)
-class _Row:
-    label: str  # the label cells joined, without a unit-only cell or a serial number
-    reading: _Reading
-    known: bool  # the glossary knows every word of the label, and it names no period
-    unit: UnitHint | None
-    inherited_metric: str | None  # the metric of the row above, for an explicit sub-row (`其中：线上`)
-    total: bool = False  # a bare total (`Total`, `合计`) the glossary names no metric for
-    printed: Printed | None = None  # a money unit the row states (a `百万元` unit cell)
-    repeated: int = 0  # how often this label heads a value row of the block, when more than once
-    heading: str = ""  # a section heading that changes what the label means (`Discontinued operations:`)
-    section: str = ""
-
-
-def _row(
+def row_read(
     reader: _Reader,
     label_cells: list[str],
     *,
@@ -137,7 +101,7 @@ def _row(
     repeats: dict[tuple[int, str], int] | None = None,
     r: int = 0,
     issuer: str | None = None,
-) -> _Row:
+) -> Row:
     parts: list[str] = []
     unit: UnitHint | None = None
     printed: Printed | None = None
@@ -168,7 +132,7 @@ def _row(
     others = [e for e in named.entities if e != issuer]  # `Oracle Corporation stockholders' equity:` is the company's
     changes = bool(_MODIFIER_HEADING.search(section.lower()) or others or named.externals or named.channels)
     modifier = section if section and not reading.qualified and changes else ""
-    return _Row(
+    return Row(
         label,
         reading,
         known,
@@ -213,9 +177,9 @@ def _adds_context(qualified: _Reading, alone: _Reading) -> bool:
     )
 
 
-def _candidate(
-    scope: _Scope,
-    row: _Row,
+def cell_read(
+    scope: TableScope,
+    row: Row,
     column: _Column,
     cell: tuple[int, int],
     parsed: tuple[Decimal, bool],
@@ -227,7 +191,7 @@ def _candidate(
     entity, entity_problems = _entity_resolve(scope.context, row.reading, column.reading)
     channel, channel_problems = _channel_resolve(scope.context, row.reading, column.reading)
     period, period_problems = _period_resolve(scope, column, entity)
-    value, unit, unit_problems = _unit_resolve(
+    value, unit, unit_problems = unit_resolve(
         scope, row, column, metric=metric, entity=entity, parsed=parsed, currency=currency
     )
     reasons = [*metric_problems, *entity_problems, *channel_problems, *period_problems, *unit_problems]
@@ -252,7 +216,7 @@ def _candidate(
     )
 
 
-def _period_resolve(scope: _Scope, column: _Column, entity: str) -> tuple[Period, list[str]]:
+def _period_resolve(scope: TableScope, column: _Column, entity: str) -> tuple[Period, list[str]]:
     """The column's period; a dated header is checked against the company's fiscal year end."""
     period = column.reading.column_period
     assert period is not None
@@ -268,7 +232,7 @@ def _period_resolve(scope: _Scope, column: _Column, entity: str) -> tuple[Period
     return Period("FY", str(year)), []
 
 
-def _metric_resolve(scope: _Scope, row: _Row, column: _Column) -> tuple[str, str, list[str]]:
+def _metric_resolve(scope: TableScope, row: Row, column: _Column) -> tuple[str, str, list[str]]:
     """The metric, the alias a curator could add for the label ("" when none is needed), and problems.
 
     A label the glossary cannot read still gets a guess for the reviewer, only a metric of its
@@ -305,7 +269,7 @@ def _metric_resolve(scope: _Scope, row: _Row, column: _Column) -> tuple[str, str
     return guess, alias, [problem]
 
 
-def _label_metric(reader: _Reader, row: _Row) -> str:
+def _label_metric(reader: _Reader, row: Row) -> str:
     """The one metric a label reads as when the glossary reads all of it; else a metric of the
     label's concept (`concept_metrics`: a name that differs from the label only by formatting
     and words that name nothing), the glossary's reading first; else none. A metric the label
@@ -317,7 +281,7 @@ def _label_metric(reader: _Reader, row: _Row) -> str:
     return named if named in same else (same[0] if same else "")
 
 
-def _entity_resolve(context: _Context, row: _Reading, column: _Reading) -> tuple[str, list[str]]:
+def _entity_resolve(context: TableContext, row: _Reading, column: _Reading) -> tuple[str, list[str]]:
     """The row label's entity, else the column header's, else the table's; an external one is a problem."""
     externals = row.externals or column.externals
     if externals:
@@ -332,12 +296,12 @@ def _entity_resolve(context: _Context, row: _Reading, column: _Reading) -> tuple
     return entity, []
 
 
-def _channel_resolve(context: _Context, row: _Reading, column: _Reading) -> tuple[str, list[str]]:
+def _channel_resolve(context: TableContext, row: _Reading, column: _Reading) -> tuple[str, list[str]]:
     channel = _one(row.channels) or _one(column.channels) or context.channel or TOTAL
     return channel, ["several channels in one label"] if len(row.channels) > 1 else []
 
 
-def _cell_locator(scope: _Scope, row: _Row, column: _Column, cell: tuple[int, int]) -> str:
+def _cell_locator(scope: TableScope, row: Row, column: _Column, cell: tuple[int, int]) -> str:
     r, c = cell
     table = scope.table
     if table.scheme == "a1":
@@ -345,7 +309,3 @@ def _cell_locator(scope: _Scope, row: _Row, column: _Column, cell: tuple[int, in
     if scope.transposed:
         return table.cell_locator(r, c, row_label=column.header, col_label=row.label)
     return table.cell_locator(r, c, row_label=row.label, col_label=column.header)
-
-
-def _join(*reasons: str) -> str:
-    return "; ".join(r for r in reasons if r)

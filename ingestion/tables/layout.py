@@ -7,12 +7,12 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from core.language.normalize import text_normalize
-from core.model.types import Period
+from core.model.period import Period
 
 from ..headers import names_a_measure
 from ..statements import CONSOLIDATED, PARENT
 from ..values import is_numeric, value_parse
-from .reading import _SUB_ROW, _fold, _one, _Reader, _Reading
+from .glossary_reader import _SUB_ROW, _fold, _one, _Reader, _Reading
 
 _HEADER_SCAN = 8
 _SUB_HEADER_ROWS = 2

@@ -7,21 +7,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
 from core.language.normalize import text_normalize
 
 from ..scales import AS_PRINTED, DOLLAR, Printed, dollar_currency, scale_read, unit_code, unit_parse
 from ..values import UnitHint
 from .layout import _Column
-
-if TYPE_CHECKING:
-    from .cells import _Row, _Scope
+from .scope import Row, TableScope
 
 COUNT = "COUNT"
 
 
-def _printed_merge(statements: Iterable[Printed | None]) -> Printed | None:
+def printed_merge(statements: Iterable[Printed | None]) -> Printed | None:
     """The first scale stated, with the first currency stated beside any of them."""
     stated = [p for p in statements if p is not None]
     scaled = next((p for p in stated if p.factor is not None), None)
@@ -35,9 +32,9 @@ def _printed_merge(statements: Iterable[Printed | None]) -> Printed | None:
     return Printed(currency, scaled.factor, excepted)
 
 
-def _unit_resolve(
-    scope: _Scope,
-    row: _Row,
+def unit_resolve(
+    scope: TableScope,
+    row: Row,
     column: _Column,
     *,
     metric: str,
@@ -98,7 +95,7 @@ def _unit_resolve(
 
 
 def _count_resolve(
-    scope: _Scope, row: _Row, column: _Column, *, value: Decimal, metric: str, unit: str
+    scope: TableScope, row: Row, column: _Column, *, value: Decimal, metric: str, unit: str
 ) -> tuple[Decimal, str, list[str]]:
     """A figure of a metric that is no money (a count, persons, a ratio). A scale on its own row
     (`Stores (thousands)`) converts a plain count exactly; a scale with no currency that the
@@ -123,7 +120,7 @@ def _count_resolve(
     return value * factor, unit, []
 
 
-def _printed_for(scope: _Scope, row: _Row, column: _Column, currency: str) -> Printed | None:
+def _printed_for(scope: TableScope, row: Row, column: _Column, currency: str) -> Printed | None:
     """The scale and currency that apply to one cell: the row's, else the column's, else the
     table's; a row of the kind the table's statement excepts (`except per share data`) keeps
     its own figures."""
@@ -131,7 +128,7 @@ def _printed_for(scope: _Scope, row: _Row, column: _Column, currency: str) -> Pr
     if table is not None and _excepted_kind(table.excepted, row) is not None:
         table = Printed(table.currency, Decimal(1))
     cell = scale_read(text_normalize(currency)) if currency else None
-    return _printed_merge([row.printed, column.reading.printed, table, cell])
+    return printed_merge([row.printed, column.reading.printed, table, cell])
 
 
 # What an exception names, and the rows it covers (by their label or heading).
@@ -150,7 +147,7 @@ _EXCEPTIONS = {
 }
 
 
-def _excepted_kind(exception: str, row: _Row) -> str | None:
+def _excepted_kind(exception: str, row: Row) -> str | None:
     """Which kind of row the statement's exception covers this row as (by its heading and label), or None."""
     if not exception:
         return None
@@ -160,16 +157,16 @@ def _excepted_kind(exception: str, row: _Row) -> str | None:
     )
 
 
-def per_share_row(glossary: object, row: _Row, metric: str) -> bool:
+def per_share_row(glossary: object, row: Row, metric: str) -> bool:
     """Whether a row prints an amount per share (by its label or heading) for a money metric
     that is no amount per share (`Earnings per share:` › `Net income attributable to …`)."""
     info = glossary.metrics.get(metric) if metric else None  # type: ignore[attr-defined]
     if info is None or unit_parse(info.unit) is None:
         return False
-    return _per_share(f"{row.section} {row.label}") and not _per_share_metric(glossary, metric)
+    return per_share_label(f"{row.section} {row.label}") and not _per_share_metric(glossary, metric)
 
 
-def _per_share(text: str) -> bool:
+def per_share_label(text: str) -> bool:
     """A row an amount per share is printed in (`Earnings per share:` › `Basic`, `每股收益`)."""
     return bool(_EXCEPTIONS["per share"][1].search(text.lower()))
 
@@ -177,4 +174,4 @@ def _per_share(text: str) -> bool:
 def _per_share_metric(glossary: object, metric: str) -> bool:
     """Whether a metric is itself an amount per share (its name or an alias says so)."""
     aliases = glossary.aliases_of("metric", metric)  # type: ignore[attr-defined]
-    return any(_per_share(text) for text in aliases)
+    return any(per_share_label(text) for text in aliases)

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "retrieval",
     "demo",
     "protocols",
+    "benchmarks",
 ]
 
 MIDDLEWARE = [

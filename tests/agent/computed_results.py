@@ -19,9 +19,10 @@ from agent.serialize import answer_from_json, result_as_dict
 from agent.services import turn_add
 from core.glossary import GlossarySnapshot
 from core.language.periods import period_parse
-from core.model.types import AgentResult, FactRecord
+from core.model.facts import FactRecord
+from core.model.result import AgentResult
 from core.pipeline import answer_question
-from core.ports import FactStore
+from core.ports import FactStore, Ports
 from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore
 
@@ -32,7 +33,10 @@ def pipeline_answer(
     question: str, *, store: FactStore, glossary: GlossarySnapshot, cleared: bool = True
 ) -> AgentResult:
     return answer_question(
-        question, glossary=glossary, store=store, provider=MockProvider(), cleared=cleared, reference_date=REFERENCE
+        question,
+        Ports(glossary=glossary, store=store, provider=MockProvider()),
+        cleared=cleared,
+        reference_date=REFERENCE,
     )
 
 

@@ -186,7 +186,7 @@ def test_requests_are_throttled_per_user(demo, analyst: APIClient) -> None:
 
 
 def test_a_database_failure_is_a_503_envelope(analyst: APIClient) -> None:
-    with mock.patch("agent.api.ask", side_effect=OperationalError("connection refused")):
+    with mock.patch("agent.api.question_ask", side_effect=OperationalError("connection refused")):
         response = analyst.post("/v1/ask", {"question": "营收是多少"}, format="json")
     assert response.status_code == 503
     assert response.json()["error"]["type"] == "database_unavailable"
@@ -194,7 +194,7 @@ def test_a_database_failure_is_a_503_envelope(analyst: APIClient) -> None:
 
 
 def test_an_unexpected_error_is_a_500_envelope_without_a_trace(analyst: APIClient) -> None:
-    with mock.patch("agent.api.ask", side_effect=RuntimeError("secret internals")):
+    with mock.patch("agent.api.question_ask", side_effect=RuntimeError("secret internals")):
         client = analyst
         client.raise_request_exception = False
         response = client.post("/v1/ask", {"question": "营收是多少"}, format="json")

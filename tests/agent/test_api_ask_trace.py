@@ -41,11 +41,11 @@ def test_a_trace_the_record_still_refuses_is_logged_and_the_answer_given(
     analyst: APIClient, caplog: pytest.LogCaptureFixture
 ) -> None:
     refused = TraceRejected("an unrecognised term must be short printable text with no digits")
-    with mock.patch("agent.bootstrap.trace_from_result", side_effect=refused), caplog.at_level(logging.ERROR):
+    with mock.patch("agent.services.trace_from_result", side_effect=refused), caplog.at_level(logging.ERROR):
         response = analyst.post("/v1/ask", {"question": "中国内地FY2025的营收是多少"}, format="json")
     assert response.status_code == 200 and "96,120.3" in response.json()["answer"]
     assert not QueryLog.objects.filter(request_id=response.json()["request_id"]).exists()
-    [record] = [r for r in caplog.records if r.name == "agent.bootstrap"]
+    [record] = [r for r in caplog.records if r.name == "agent.services"]
     assert response.json()["request_id"] in record.getMessage() and str(refused) in record.getMessage()
 
 

@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 
 from core import pipeline
 from core.engine.formula import decimal_context
-from core.model.types import Operation
+from core.model.operation import Operation
 from documents.models import Document
 
 pytestmark = pytest.mark.django_db

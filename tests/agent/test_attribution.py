@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from agent.bootstrap import ask
+from agent.services import question_ask
 from core.language.normalize import text_normalize
 from core.routes.render import ABOUT_ENTITY, QUOTES_IN_CHINESE
 from documents.services import document_ingest
@@ -47,7 +47,7 @@ def _lines(narrative: str) -> list[str]:
 def test_the_attribution_of_one_entitys_figure_quotes_that_entity_first_and_no_other_unlabelled(
     notes: dict[str, Any], question: str
 ) -> None:
-    result = ask(question, user=notes["users"]["analyst"])
+    result = question_ask(question, user=notes["users"]["analyst"]).result
     assert result.route == "composite" and result.facts and result.facts[0].entity == "ACME_HK"
     lines = _lines(result.sections.narrative)
     assert lines, result.sections.narrative
@@ -68,7 +68,7 @@ def test_the_attribution_of_one_entitys_figure_quotes_that_entity_first_and_no_o
 def test_an_english_why_question_over_the_chinese_documents_gets_a_cited_extractive_answer(
     demo: dict[str, Any],
 ) -> None:
-    result = ask("Why did Hong Kong revenue decline?", user=demo["users"]["analyst"])
+    result = question_ask("Why did Hong Kong revenue decline?", user=demo["users"]["analyst"]).result
     narrative = result.sections.narrative
     assert result.answer_kind == "answer"
     assert "No relevant material" not in narrative
@@ -83,7 +83,7 @@ def test_an_english_why_question_over_the_chinese_documents_gets_a_cited_extract
 
 
 def test_a_hong_kong_regulatory_question_leaves_out_the_mainland_section(demo: dict[str, Any]) -> None:
-    result = ask("香港最近有什么监管动态", user=demo["users"]["analyst"])
+    result = question_ask("香港最近有什么监管动态", user=demo["users"]["analyst"]).result
     assert result.route == "narrative" and result.answer_kind == "answer"
     lines = _lines(result.sections.narrative)
     assert "ACME_HK" in _named(lines[0])
@@ -96,7 +96,7 @@ def test_with_nothing_relevant_about_the_asked_entity_another_entitys_passage_is
 ) -> None:
     """The demo has no passage on Hong Kong's margin, only its deck's notes caption naming it;
     the caption is no answer, and the group's margin passage is quoted under its label."""
-    result = ask(question, user=demo["users"]["analyst"])
+    result = question_ask(question, user=demo["users"]["analyst"]).result
     assert result.route == "composite" and result.facts[0].entity == "ACME_HK"
     lines = _lines(result.sections.narrative)
     assert not [line for line in lines if "口径" in line], result.sections.narrative
@@ -110,13 +110,13 @@ def test_with_nothing_relevant_about_the_asked_entity_another_entitys_passage_is
 
 
 def test_a_question_naming_only_a_period_quotes_that_periods_review(demo: dict[str, Any]) -> None:
-    result = ask("2025年第四季度发生了什么？", user=demo["users"]["analyst"])
+    result = question_ask("2025年第四季度发生了什么？", user=demo["users"]["analyst"]).result
     assert result.route == "narrative" and result.answer_kind == "answer", result.sections.narrative
     assert {s.doc for s in result.sources if s.kind == "chunk"} == {"ACME_2025Q4_渠道复盘.pptx"}
 
 
 def test_a_reason_list_is_quoted_whole_and_no_sentence_twice(demo: dict[str, Any]) -> None:
-    result = ask("香港营业利润为什么下降？", user=demo["users"]["analyst"])
+    result = question_ask("香港营业利润为什么下降？", user=demo["users"]["analyst"]).result
     lines = _lines(result.sections.narrative)
     assert [n for n in ("第一", "第二", "第三") if any(line.startswith(n) or n in line for line in lines)] == [
         "第一",

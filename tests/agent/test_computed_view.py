@@ -23,7 +23,7 @@ from agent.page.views import CONVERSATION
 from agent.serialize import answer_from_json
 from core.engine.formula import decimal_context
 from core.language.periods import period_parse
-from core.model.types import FactRecord
+from core.model.facts import FactRecord
 from facts.selectors import glossary_snapshot
 from tests.agent.computed_results import cards_of, generated_store, pipeline_answer, turn_of, turn_seed
 from tests.fakes import InMemoryFactStore

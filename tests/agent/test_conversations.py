@@ -11,7 +11,6 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from rest_framework.test import APIClient
 
-from agent.bootstrap import ask
 from agent.conversation import (
     MAX_TURNS,
     ConversationError,
@@ -21,7 +20,9 @@ from agent.conversation import (
 )
 from agent.models import Conversation, ConversationTurn
 from agent.selectors import previous_intent, previous_intent_along
-from core.model.types import OP_RANK, Operation, Period
+from agent.services import question_ask
+from core.model.operation import OP_RANK, Operation
+from core.model.period import Period
 from tests.conftest import REFERENCE
 
 pytestmark = pytest.mark.django_db
@@ -249,18 +250,20 @@ def test_the_ask_command_continues_a_conversation_of_its_user(demo) -> None:
 def test_a_conversation_keeps_its_last_turns_and_continues_from_the_last_answered_one(demo) -> None:
     user = demo["users"]["analyst"]
     for year in range(2000, 2000 + MAX_TURNS + 2):
-        ask(f"集团{year}年营收是多少", user=user, reference_date=REFERENCE, conversation_id="long")
+        question_ask(f"集团{year}年营收是多少", user=user, reference_date=REFERENCE, conversation_id="long")
     conversation = Conversation.objects.get(user=user, external_id="long")
     positions = list(conversation.turns.values_list("position", flat=True))
     assert positions == list(range(2, MAX_TURNS + 2)) and conversation.turns_total == MAX_TURNS + 2
-    ask("竞安2025年营收是多少", user=user, reference_date=REFERENCE, conversation_id="long")  # refused by the gate
+    question_ask(
+        "竞安2025年营收是多少", user=user, reference_date=REFERENCE, conversation_id="long"
+    )  # refused by the gate
     previous = previous_intent(conversation)
     assert previous is not None and previous.period == Period("FY", str(2000 + MAX_TURNS + 1))
     assert ConversationTurn.objects.filter(conversation=conversation).latest("position").intent is None
 
 
 def test_the_stored_intent_reads_back_with_its_operation_and_assumptions(demo) -> None:
-    result = ask("营收是多少", user=demo["users"]["analyst"], reference_date=REFERENCE)
+    result = question_ask("营收是多少", user=demo["users"]["analyst"], reference_date=REFERENCE).result
     answered = answered_intent(result)
     assert answered is not None and (answered.entity, answered.period) == ("ACME_GROUP", Period("FY", "2025"))
     ranked = replace(answered, operation=Operation(OP_RANK, cue="最高", top=3, over="entities"), channels=("ONLINE",))
@@ -268,13 +271,15 @@ def test_the_stored_intent_reads_back_with_its_operation_and_assumptions(demo) -
     assert back is not None and back.operation == ranked.operation and back.channels == ("ONLINE",)
     assert (back.metric, back.entity, back.period) == ("REVENUE", "ACME_GROUP", Period("FY", "2025"))
     assert intent_from_json({"period": "not a period"}) is None
-    parted = answered_intent(ask("香港2025年毛利率是多少？营收同比增速呢？", user=demo["users"]["analyst"]))
+    parted = answered_intent(
+        question_ask("香港2025年毛利率是多少？营收同比增速呢？", user=demo["users"]["analyst"]).result
+    )
     assert parted is not None and len(parted.parts) == 2
     assert intent_from_json(json.loads(json.dumps(intent_as_json(parted)))).parts == parted.parts
 
 
 def test_the_stored_context_of_a_ranking_does_not_name_the_assumed_home_entity(demo) -> None:
-    result = ask("营收是多少", user=demo["users"]["analyst"], reference_date=REFERENCE)
+    result = question_ask("营收是多少", user=demo["users"]["analyst"], reference_date=REFERENCE).result
     ranking = replace(result, intent=replace(result.intent, operation=Operation(OP_RANK, over="entities")))
     answered = answered_intent(ranking)
     assert answered is not None and answered.entity is None and answered.period == Period("FY", "2025")
@@ -328,17 +333,21 @@ def test_the_admin_lists_conversations_without_their_words(web: Client, demo) ->
 # -- a chain of conversations: a chat client's transcript prefixes ------------------------------
 def test_the_context_along_a_chain_is_the_newest_answered_turn(demo) -> None:
     user = demo["users"]["analyst"]
-    ask(GROUP_REVENUE, user=user, reference_date=REFERENCE, conversation_id="prefix-1")
-    ask("财年是怎么定义的", user=user, reference_date=REFERENCE, conversation_id="prefix-2")  # FAQ: passed over
+    question_ask(GROUP_REVENUE, user=user, reference_date=REFERENCE, conversation_id="prefix-1")
+    question_ask(
+        "财年是怎么定义的", user=user, reference_date=REFERENCE, conversation_id="prefix-2"
+    )  # FAQ: passed over
     along = previous_intent_along(user=user, external_ids=["prefix-3", "prefix-2", "prefix-1"])
     assert along is not None and (along.metric, along.entity) == ("REVENUE", "ACME_GROUP")
     assert previous_intent_along(user=user, external_ids=["prefix-2"]) is None
     assert previous_intent_along(user=demo["users"]["analyst_cleared"], external_ids=["prefix-1"]) is None
-    result = ask("那香港呢？", user=user, reference_date=REFERENCE, conversation_id="prefix-3", follows=["prefix-1"])
+    result = question_ask(
+        "那香港呢？", user=user, reference_date=REFERENCE, conversation_id="prefix-3", follows=["prefix-1"]
+    ).result
     assert [(f.entity, f.period.label) for f in result.facts] == [("ACME_HK", "FY2025")]
     assert Conversation.objects.get(user=user, external_id="prefix-3").turns.count() == 1
 
 
 def test_a_chain_needs_a_signed_in_user(demo) -> None:
     with pytest.raises(ConversationError):
-        ask("那香港呢？", user=None, follows=["prefix-1"])
+        question_ask("那香港呢？", user=None, follows=["prefix-1"])

@@ -24,8 +24,9 @@ from rest_framework.test import APIClient
 from benchmarks.us_reports import gold_facts_csv
 from core.engine.build import computed_reevaluate
 from core.engine.formula import decimal_context
-from core.engine.outcome import Computed
-from core.model.types import FactRecord, Period
+from core.model.facts import FactRecord
+from core.model.outcome import Computed
+from core.model.period import Period
 from tests.clients import client_for
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from core.model.types import INTERNAL, RESTRICTED
+from core.model.facts import INTERNAL, RESTRICTED
 from documents.models import Document
 from facts.models import FactMetric
 from tests.factories import document_make

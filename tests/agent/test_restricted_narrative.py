@@ -7,7 +7,7 @@ import re
 import pytest
 from rest_framework.test import APIClient
 
-from agent.bootstrap import ask
+from agent.services import question_ask
 from tests.scripted import ScriptedProvider, prose
 
 pytestmark = pytest.mark.django_db
@@ -31,12 +31,12 @@ def test_cleared_users_do_see_it(cleared: APIClient) -> None:
 
 def test_prompts_to_a_model_never_carry_restricted_text(demo) -> None:
     provider = ScriptedProvider(prose("东南亚仍在投入期 [1]。"), prose("无"))
-    ask("东南亚扩张有什么计划", user=demo["users"]["analyst"], provider=provider)
+    question_ask("东南亚扩张有什么计划", user=demo["users"]["analyst"], provider=provider)
     assert provider.requests, "the synthesis prompt was not sent"
     prompts = str(provider.requests)
     assert not any(secret in prompts for secret in SECRETS)
     cleared_provider = ScriptedProvider(prose("见资料 [1]。"))
-    ask("东南亚扩张有什么计划", user=demo["users"]["analyst_cleared"], provider=cleared_provider)
+    question_ask("东南亚扩张有什么计划", user=demo["users"]["analyst_cleared"], provider=cleared_provider)
     assert SECRET_DOC in str(cleared_provider.requests)
 
 

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from agent.models import ConversationTurn
 from agent.page.panel import panel_build
-from core.model.types import RESTRICTED
+from core.model.facts import RESTRICTED
 from documents.models import Document
 from facts.selectors import glossary_snapshot
 

@@ -11,7 +11,7 @@ from django.test import Client
 
 from agent.models import ConversationTurn, QueryLog
 from agent.page.forms import AskForm
-from core.model.types import KIND_BADGES, ROUTE_BADGES
+from core.model.registry import KIND_BADGES, ROUTE_BADGES
 from documents.models import Document
 from documents.services import document_ingest
 

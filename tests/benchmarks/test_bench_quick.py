@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from agent.management.commands import bench
 from benchmarks import retrieval_bench
+from benchmarks.management.commands import bench
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from agent.management.commands.bench import versus_markdown
+from benchmarks.report import versus_markdown
 
 
 def run(side: str, backend: str, load: float, per_s: int, p50: float) -> dict:

@@ -1,6 +1,6 @@
 """The analyst flow in real Chromium (Debian's /usr/bin/chromium) through Playwright.
 
-Screenshots land in docs/screenshots/ (the README shows them).
+Screenshots land in docs/screenshots/ (docs/using.md shows them).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ A tie cannot come from the demo data, so one ranking is answered by the same pip
 generated figures and stored as a turn of the page's conversation (`turn_seed`).
 
 Screenshots are taken only when `RAGSPINE_SCREENSHOTS` names a folder (`1` means docs/screenshots/):
-computed-growth.png and computed-ranking.png (the README shows them), and their -phone variants.
+computed-growth.png and computed-ranking.png (docs/using.md shows them), and their -phone variants.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from agent.models import QueryLog
 from agent.selectors import query_log_list
 from common.access import sensitivity_strictest_sql, user_cleared, visible_to, visible_to_sql
 from core.engine import sensitivity_max
-from core.model.types import RESTRICTED, SENSITIVITIES
+from core.model.facts import RESTRICTED, SENSITIVITIES
 from documents.models import Document, IngestJob
 from documents.selectors import document_list, ingest_job_list
 from facts.models import FactMetric

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from core.model.types import RESTRICTED
+from core.model.facts import RESTRICTED
 from documents.models import Document, IngestJob
 from facts.models import FactMetric
 from tests.factories import curator_make, document_make, entity_make, metric_make

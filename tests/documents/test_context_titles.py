@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from core.glossary import GlossarySnapshot, glossary_build
 from core.language.normalize import text_normalize
-from core.model.types import Period
+from core.model.period import Period
 from ingestion.context import DocumentContext, document_context
 from ingestion.context.report import file_report, title_report
 from ingestion.html import read_html

@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.engine import sensitivity_max
-from core.model.types import INTERNAL, PUBLIC, RESTRICTED, Period
+from core.model.facts import INTERNAL, PUBLIC, RESTRICTED
+from core.model.period import Period
 from documents.models import Document
 from facts import selectors
 from facts.models import Entity, FactMetric

@@ -11,7 +11,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from core.model.types import RESTRICTED, Period, SubTask
+from core.model.facts import RESTRICTED, SubTask
+from core.model.period import Period
 from facts import selectors
 from facts.models import Entity, FactMetric, Metric
 

@@ -10,7 +10,8 @@ from decimal import Decimal
 import pytest
 
 from core.engine import sensitivity_max
-from core.model.types import INTERNAL, RESTRICTED, Period
+from core.model.facts import INTERNAL, RESTRICTED
+from core.model.period import Period
 from facts import figures as figures_module
 from facts import selectors
 from facts.models import Entity, FactMetric

@@ -17,7 +17,7 @@ from django.test import Client
 
 from core.engine.fx import fx_convert
 from core.model.fx import FxQuote
-from core.model.types import Period
+from core.model.period import Period
 from core.ports import FxRates
 from facts.models import FxRate
 from facts.selectors import OrmFxRates

@@ -129,15 +129,15 @@ def test_more_rows_than_a_batch_stream_through(demo, tmp_path: Path) -> None:
         f"ACME_CN,REVENUE,{year}Q{q},{year}.{q},CNY_M,,,,,\n" for year in range(1990, 2100) for q in range(1, 5)
     )
     assert "880 created" in run(write(tmp_path, rows * 1))
-    from facts import importing
+    from facts.services import fact_import
 
-    original = importing.BATCH
-    importing.BATCH = 100
+    original = fact_import.BATCH
+    fact_import.BATCH = 100
     try:
         (tmp_path / "again").mkdir()
         assert "880 unchanged" in run(write(tmp_path / "again", rows))
     finally:
-        importing.BATCH = original
+        fact_import.BATCH = original
 
 
 # -- hand-entered facts traced to an ingested document ----------------------------------------

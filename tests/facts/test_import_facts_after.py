@@ -57,10 +57,11 @@ def test_a_standalone_import_ends_with_the_table_vacuumed_and_analyzed(tmp_path:
 def test_an_error_while_a_batch_is_written_aborts_the_whole_import(
     demo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from facts import importing
+    from facts.services import fact_import, fact_import_writers
 
-    monkeypatch.setattr(importing, "BATCH", 50)
-    writer = importing._PostgresWriter if connection.vendor == "postgresql" else importing._SqliteWriter
+    monkeypatch.setattr(fact_import, "BATCH", 50)
+    postgres = connection.vendor == "postgresql"
+    writer = fact_import_writers.PostgresWriter if postgres else fact_import_writers.SqliteWriter
     real = writer.write
     calls = []
 

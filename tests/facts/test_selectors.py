@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from core.model.types import INTERNAL, PUBLIC, RESTRICTED, Period, SubTask
+from core.model.facts import INTERNAL, PUBLIC, RESTRICTED, SubTask
+from core.model.period import Period
 from documents.models import Document
 from facts import selectors
 from facts.models import FactMetric

@@ -16,9 +16,9 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from facts.importing import facts_import, rows_from_csv
 from facts.models import FactMetric
 from facts.services import ImportAborted
+from facts.services.fact_import import facts_import, rows_from_csv
 
 pytestmark = pytest.mark.django_db
 CORPUS = Path(__file__).parent / "corpus" / "facts_rows.csv"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from core.glossary import AliasRecord, EntityInfo, GlossarySnapshot, glossary_build
-from core.model.types import Period
+from core.model.period import Period
 from ingestion.context import DocumentContext, document_context
 from ingestion.ir import Block, ExtractedDocument, Table
 from tests.fakes import demo_glossary

@@ -20,7 +20,7 @@ from decimal import Decimal
 import pytest
 
 from core.glossary import AliasRecord, EntityInfo, GlossarySnapshot, MetricInfo, UnitInfo, glossary_build
-from core.model.types import Period
+from core.model.period import Period
 from ingestion import extract
 from ingestion.context import document_context
 from ingestion.ir import ExtractedDocument, Table

@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from core.glossary import AliasRecord, EntityInfo, GlossarySnapshot, MetricInfo, UnitInfo, glossary_build
-from core.model.types import Period
+from core.model.period import Period
 from ingestion.ir import ExtractedDocument, Table
 from ingestion.statements import CONSOLIDATED, PARENT, header_dated, label_as_printed, statement_of
 from ingestion.tables import FactCandidate, document_facts, table_read

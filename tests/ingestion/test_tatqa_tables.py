@@ -374,8 +374,8 @@ def test_the_scorer_tells_exact_wrong_pending_and_missing_apart() -> None:
 
 
 def test_the_benchmark_prints_a_row_per_format_and_table_set() -> None:
-    from agent.management.commands.bench import markdown as bench_markdown
     from benchmarks import tables_bench
+    from benchmarks.report import markdown as bench_markdown
 
     _items()
     result = tables_bench.run(limit=5)

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from core.glossary import AliasRecord, ChannelInfo, EntityInfo, GlossarySnapshot, MetricInfo, UnitInfo, glossary_build
-from core.model.types import Period
+from core.model.period import Period
 from ingestion.extract import extract
 from ingestion.tables import FactCandidate, document_facts
 

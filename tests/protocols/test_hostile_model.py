@@ -10,33 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.protocols.support import mcp_http, openai_client, structured, token_for
 from tests.providers import stub_servers as stubs
-from tests.providers.hostile import HOSTILE_QUESTIONS, HOSTILE_REPLY, invented_in
+from tests.providers.hostile import HOSTILE_QUESTIONS, invented_in
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def hostile(settings: Any) -> Iterator[stubs.StubServer]:
-    with stubs.stub_serve("/v1/chat/completions") as stub:
-        stub.default = stubs.openai_completion(HOSTILE_REPLY)
-        settings.RAGSPINE = {
-            **settings.RAGSPINE,
-            "LLM_PROVIDER": "openai",
-            "LLM_MODEL": "hostile",
-            "LLM_BASE_URL": stub.root + "/v1",
-            "OPENAI_API_KEY": "sk-test-hostile-not-a-real-key",
-            "LLM_MAX_RETRIES": 0,
-            "LLM_ROUTING": True,
-            "RERANK": True,
-        }
-        yield stub
 
 
 def test_no_invented_figure_reaches_either_protocol(

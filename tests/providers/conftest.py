@@ -10,6 +10,7 @@ import pytest
 from agent.providers.anthropic_provider import AnthropicProvider
 from agent.providers.openai_provider import OpenAICompatibleProvider
 from tests.providers import stub_servers as stubs
+from tests.providers.hostile import HOSTILE_REPLY
 
 API_KEY = "sk-test-5f0c2e9a-not-a-real-key"
 
@@ -93,12 +94,21 @@ def stub(flavor: Flavor) -> Iterator[stubs.StubServer]:
 
 
 @pytest.fixture
-def anthropic_stub() -> Iterator[stubs.StubServer]:
-    with stubs.stub_serve(ANTHROPIC.path) as server:
-        yield server
+def hostile(settings: Any) -> Iterator[stubs.StubServer]:
+    """The whole app wired to the hostile model, with LLM routing and reranking on.
 
-
-@pytest.fixture
-def openai_stub() -> Iterator[stubs.StubServer]:
-    with stubs.stub_serve(OPENAI.path) as server:
-        yield server
+    Also used by `tests/protocols`, whose conftest imports it.
+    """
+    with stubs.stub_serve(OPENAI.path) as stub:
+        stub.default = stubs.openai_completion(HOSTILE_REPLY)
+        settings.RAGSPINE = {
+            **settings.RAGSPINE,
+            "LLM_PROVIDER": "openai",
+            "LLM_MODEL": "hostile",
+            "LLM_BASE_URL": stub.root + "/v1",
+            "OPENAI_API_KEY": API_KEY,
+            "LLM_MAX_RETRIES": 0,
+            "LLM_ROUTING": True,
+            "RERANK": True,
+        }
+        yield stub

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from core.glossary import GlossarySnapshot
-from core.model.types import AgentResult
+from core.model.result import AgentResult
 from core.pipeline import answer_question
+from core.ports import Ports
 from core.routes.lookup.loop import SYSTEM_PROMPT
 from core.routes.lookup.tools import tool_schema_anthropic, tool_schema_openai
 from tests.fakes import InMemoryFactStore, demo_facts
@@ -27,9 +28,7 @@ DEGRADED = "AI 服务暂时不可用，未能完成本次查询，请稍后再�
 def ask(provider: Any, glossary: GlossarySnapshot, question: str = QUESTION) -> AgentResult:
     return answer_question(
         question,
-        glossary=glossary,
-        store=InMemoryFactStore(demo_facts()),
-        provider=provider,
+        Ports(glossary=glossary, store=InMemoryFactStore(demo_facts()), provider=provider),
         cleared=False,
         reference_date=REFERENCE,
     )

@@ -8,34 +8,15 @@ step it can be. No answer, over the API or the stream, may show one of its figur
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.clients import client_for
 from tests.providers import stub_servers as stubs
-from tests.providers.conftest import API_KEY
 from tests.providers.hostile import HOSTILE_QUESTIONS, HOSTILE_REPLY, invented_in, streamed_text
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def hostile(settings: Any) -> Iterator[stubs.StubServer]:
-    with stubs.stub_serve("/v1/chat/completions") as stub:
-        stub.default = stubs.openai_completion(HOSTILE_REPLY)
-        settings.RAGSPINE = {
-            **settings.RAGSPINE,
-            "LLM_PROVIDER": "openai",
-            "LLM_MODEL": "hostile",
-            "LLM_BASE_URL": stub.root + "/v1",
-            "OPENAI_API_KEY": API_KEY,
-            "LLM_MAX_RETRIES": 0,
-            "LLM_ROUTING": True,
-            "RERANK": True,
-        }
-        yield stub
 
 
 def test_the_hostile_reply_holds_every_invented_form() -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from core.parse.assisted import LlmAssistedParser
 from core.pipeline import answer_question
+from core.ports import Ports
 from tests.fakes import InMemoryFactStore, demo_facts
 
 REF = date(2026, 3, 15)
@@ -19,12 +20,14 @@ def run(flavor, stub, glossary, question: str, reply: str, *more):
     provider = flavor.provider(stub)
     return answer_question(
         question,
-        glossary=glossary,
-        store=InMemoryFactStore(demo_facts()),
-        provider=provider,
+        Ports(
+            glossary=glossary,
+            store=InMemoryFactStore(demo_facts()),
+            provider=provider,
+            parser=LlmAssistedParser(provider),
+        ),
         cleared=False,
         reference_date=REF,
-        intent_parser=LlmAssistedParser(provider),
     )
 
 
@@ -67,12 +70,14 @@ def test_conclusive_questions_never_ask_the_router(flavor, stub, glossary) -> No
     provider = flavor.provider(stub)
     result = answer_question(
         "中国内地FY2025的营收是多少",
-        glossary=glossary,
-        store=InMemoryFactStore(demo_facts()),
-        provider=provider,
+        Ports(
+            glossary=glossary,
+            store=InMemoryFactStore(demo_facts()),
+            provider=provider,
+            parser=LlmAssistedParser(provider),
+        ),
         cleared=False,
         reference_date=REF,
-        intent_parser=LlmAssistedParser(provider),
     )
     assert result.routing.mode == "deterministic"
     assert all(body.get("tools") for body in stub.bodies())  # no routing request (it sends no tools)
@@ -89,11 +94,13 @@ def test_a_router_outage_keeps_the_rules(flavor, stub, glossary) -> None:
     provider = flavor.provider(stub)
     result = answer_question(
         "随便聊聊",
-        glossary=glossary,
-        store=InMemoryFactStore(demo_facts()),
-        provider=provider,
+        Ports(
+            glossary=glossary,
+            store=InMemoryFactStore(demo_facts()),
+            provider=provider,
+            parser=LlmAssistedParser(provider),
+        ),
         cleared=False,
         reference_date=REF,
-        intent_parser=LlmAssistedParser(provider),
     )
     assert result.routing.mode == "llm_fallback" and "unavailable" in result.routing.reason

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from core.glossary import GlossarySnapshot
-from core.model.types import Source
+from core.model.result import Source
 from core.ports import RetrievedChunk
 from core.routes.narrative.answer import SYNTHESIS_SYSTEM, NarrativeOutcome, narrative_answer
 from tests.providers import stub_servers as stubs

@@ -29,15 +29,15 @@ def reader() -> None:
     _setup()
     from django.contrib.auth import get_user_model
 
-    from agent.bootstrap import ask
     from agent.serialize import result_as_dict
+    from agent.services import question_ask
 
     user = get_user_model().objects.get(username="analyst")
     for line in sys.stdin:
         question = line.strip()
         if not question:
             continue
-        result = ask(question, user=user, reference_date=date(2026, 3, 15))
+        result = question_ask(question, user=user, reference_date=date(2026, 3, 15)).result
         body = result_as_dict(result)
         docs = sorted({source["doc"] for source in body.get("sources", [])})
         values = [fact["value"] for fact in body.get("facts", [])]

@@ -18,8 +18,9 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from agent.bootstrap import ask, glossary_snapshot
+from agent.services import question_ask
 from core.gates.security import external_mentions
+from facts.selectors import glossary_snapshot
 from retrieval.selectors import OrmNarrativeRetriever
 from tests.clients import client_for
 from tests.scripted import ScriptedProvider, prose
@@ -74,7 +75,7 @@ def prompts_to_the_model(analyst: Any, settings: Any) -> str:
     seen = ""
     for question in QUESTIONS:
         provider = ScriptedProvider(*[prose("见资料 [1]。") for _ in range(8)])
-        ask(question, user=analyst, provider=provider)
+        question_ask(question, user=analyst, provider=provider)
         seen += json.dumps(provider.requests, ensure_ascii=False).replace(question, "")
     # A rerank and a synthesis prompt for each question but the find_documents one.
     assert seen.count('"system"') >= 2 * (len(QUESTIONS) - 1), "too few prompts were sent to prove anything"

@@ -43,7 +43,7 @@ INJECTED = "99999"
 
 
 def _ask_after_an_injection(demo) -> Any:
-    from agent.bootstrap import ask
+    from agent.services import question_ask
 
     document_ingest(
         name="injected.md",
@@ -57,7 +57,7 @@ def _ask_after_an_injection(demo) -> Any:
         prose(f"香港营业收入是{INJECTED}百万元。"),
         prose(f"根据资料，香港营业收入是{INJECTED}百万元 [1]。香港收入下降的原因是客流减少 [1]。"),
     )
-    return ask("香港收入为什么下降", user=demo["users"]["analyst"], provider=obeying)
+    return question_ask("香港收入为什么下降", user=demo["users"]["analyst"], provider=obeying).result
 
 
 @pytest.mark.django_db

@@ -19,8 +19,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
 
-from agent.bootstrap import ask
 from agent.models import QueryLog
+from agent.services import question_ask
 from documents.jobs import ingest_job_create
 from documents.models import Document, IngestJob
 from facts.roles import roles_ensure
@@ -184,7 +184,7 @@ ADMIN_PAGES = (
 def admin_pages(world: World, settings: Any) -> Exposure:
     """Django admin for a curator; the cleared analyst's traced question names RESTRICTED matters."""
     settings.RAGSPINE = {**settings.RAGSPINE, "LOG_QUESTIONS": True}
-    ask("蓝鲸项目的尽职调查结论是什么", user=get_user_model().objects.get(username="analyst_cleared"))
+    question_ask("蓝鲸项目的尽职调查结论是什么", user=get_user_model().objects.get(username="analyst_cleared"))
     uploader = get_user_model().objects.get(username="curator")
     ingest_job_create(
         name="东南亚扩张计划_内部_纪要.md",
@@ -215,7 +215,7 @@ def prompts_to_the_model(world: World, settings: Any) -> Exposure:
     seen = Exposure()
     for question in QUESTIONS:
         provider = ScriptedProvider(*[prose("见资料 [1]。") for _ in range(8)])
-        ask(question, user=world.analyst, provider=provider)
+        question_ask(question, user=world.analyst, provider=provider)
         seen.add(json.dumps(provider.requests, ensure_ascii=False).replace(question, ""))
     assert seen.text.count('"system"') >= len(QUESTIONS), "too few prompts were sent to prove anything"
     return seen
@@ -224,7 +224,7 @@ def prompts_to_the_model(world: World, settings: Any) -> Exposure:
 def traces(world: World) -> Exposure:
     seen = Exposure()
     for question in QUESTIONS:
-        ask(question, user=world.analyst)
+        question_ask(question, user=world.analyst)
     for log in QueryLog.objects.filter(user=world.analyst):
         seen.chunk_ids |= {int(pk) for pk, _ in log.chunk_scores}
         if log.faq_id:

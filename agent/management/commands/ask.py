@@ -7,9 +7,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from agent.bootstrap import ask
 from agent.conversation import ConversationError
-from agent.serialize import result_as_dict
+from agent.services import question_ask
 from core.pipeline import ScopeError
 
 
@@ -51,13 +50,16 @@ class Command(BaseCommand):
         if conversation_id is not None and user is None:
             raise CommandError("--conversation needs --user: a conversation belongs to a user")
         try:
-            result = ask(question, user=user, reference_date=reference, scope=scope, conversation_id=conversation_id)
+            asked = question_ask(
+                question, user=user, reference_date=reference, scope=scope, conversation_id=conversation_id
+            )
         except (ScopeError, ConversationError) as error:
             raise CommandError(str(error)) from None
         if options["json"]:
-            shown = {**result_as_dict(result), "conversation_id": conversation_id}  # as POST /v1/ask returns it
+            shown = {**asked.data, "conversation_id": conversation_id}  # as POST /v1/ask returns it
             self.stdout.write(json.dumps(shown, ensure_ascii=False, indent=2))
         else:
+            result = asked.result
             self.stdout.write(result.answer)
             self.stdout.write(
                 f"[route={result.route} kind={result.answer_kind} clarification={result.clarification.mode}]"

@@ -28,7 +28,7 @@ from core.language.periods.patterns import (
     _ORDINAL,
     _REL_YEAR_OFFSET,
 )
-from core.model.types import Period
+from core.model.period import Period
 
 Builder = Callable[[re.Match[str], date], Period | tuple[Period, ...] | None]
 # A span that names a stretch of time no period type covers (`1-9月`, `前三季度`): claimed, so

@@ -12,7 +12,7 @@ import calendar
 import re
 from datetime import date
 
-from core.model.types import Period
+from core.model.period import Period
 
 
 def _fy(year: int) -> Period:

@@ -83,7 +83,7 @@ from core.language.periods.patterns import (
     _YEAR_START,
 )
 from core.language.periods.years import IMPLIED, NAMED, RELATIVE, Found, years_settle
-from core.model.types import Period
+from core.model.period import Period
 
 
 def _both_halves(m: re.Match[str], ref: date) -> tuple[Period, ...] | None:

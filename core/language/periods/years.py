@@ -31,7 +31,7 @@ from datetime import date
 from core.language.periods.builders import _UNREAD, _year_of
 from core.language.periods.calendar import _in_year, _qtr, complete_year
 from core.language.periods.patterns import _CUMULATIVE, _LIST_JOINER, _SENTENCE_END
-from core.model.types import Period
+from core.model.period import Period
 
 # How a period's year was given: named (`2025年`, `FY25`, `去年`, `this year`), implied by nothing
 # the question says (`第四季度`, `H1`), or counted from the reference date by words that name no

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from core.language.quantities.units import CURRENCIES
-from core.model.types import UnitAsked
+from core.model.intent import UnitAsked
 
 _ZH_SCALES = {"万亿": 12, "千亿": 11, "百亿": 10, "十亿": 9, "亿": 8, "千万": 7, "百万": 6, "十万": 5, "万": 4, "千": 3}
 _EN_SCALES = {

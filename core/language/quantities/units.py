@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from core.model.types import FactRecord
+from core.model.facts import FactRecord
 
 PERCENT = "percent"
 POINTS = "points"

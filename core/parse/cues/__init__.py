@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.model.types import (
+from core.model.operation import (
     OP_AVERAGE,
     OP_CAGR,
     OP_DIFFERENCE,
@@ -32,20 +32,19 @@ from core.model.types import (
     OP_SUM,
     Operation,
 )
-from core.parse.cues.read import Cue, cues_read
-from core.parse.cues.words import (
+from core.parse.cues.kinds import (
     CUE_CONDITION,
     CUE_DECIMALS,
     CUE_OVER,
     CUE_RATE_GAP,
-    OPERATOR_WORDS_EN,
-    OPERATOR_WORDS_ZH,
     OVER_CHANNELS,
     OVER_ENTITIES,
     OVER_PERIODS,
     QOQ,
     YOY,
 )
+from core.parse.cues.read import Cue, cues_read
+from core.parse.cues.words import OPERATOR_WORDS_EN, OPERATOR_WORDS_ZH
 
 __all__ = [
     "CUE_DECIMALS",

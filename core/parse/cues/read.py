@@ -12,8 +12,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.model.types import OP_RANK, OPERATION_KINDS
-from core.parse.cues.words import CUE_DECIMALS, RULES, YOY
+from core.model.operation import OP_RANK, OPERATION_KINDS
+from core.parse.cues.kinds import CUE_DECIMALS, YOY
+from core.parse.cues.words import RULES
 
 
 @dataclass(frozen=True)

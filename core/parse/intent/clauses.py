@@ -31,8 +31,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from core.glossary import GlossarySnapshot
-from core.model.types import (
-    ENTITY_SUBSIDIARY,
+from core.model.facts import ENTITY_SUBSIDIARY
+from core.model.intent import Match, Part
+from core.model.operation import (
     OP_CAGR,
     OP_DIFFERENCE,
     OP_GROWTH,
@@ -40,11 +41,9 @@ from core.model.types import (
     OP_SHARE,
     OP_SUM,
     OPERATION_KINDS,
-    Match,
     Operation,
-    Part,
-    Period,
 )
+from core.model.period import Period
 from core.parse.cues import CUE_OVER, OVER_CHANNELS, OVER_ENTITIES, Cue, OperatorReading, operation_read
 from core.parse.intent.route import NUMERIC_CUES
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from core.glossary import GlossarySnapshot
 from core.language.normalize import compact_view, text_normalize
-from core.model.types import Match
+from core.model.intent import Match
 from core.parse.intent.latin import LATIN, NOT_A_TERM, Span, latin_tokens, taken_mask
 from core.parse.intent.tokens import GENERIC_WORDS, ORGANISATION_NOUNS, UNKNOWN, Word, words_read
 

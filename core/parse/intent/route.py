@@ -14,7 +14,9 @@ import re
 from dataclasses import dataclass
 
 from core.glossary import GlossarySnapshot
-from core.model.types import ROUTE_COMPOSITE, ROUTE_FIND_DOCUMENTS, ROUTE_NARRATIVE, ROUTE_STRUCTURED, Operation, Period
+from core.model.operation import Operation
+from core.model.period import Period
+from core.model.registry import ROUTE_COMPOSITE, ROUTE_FIND_DOCUMENTS, ROUTE_NARRATIVE, ROUTE_STRUCTURED
 from core.parse.cues import OperatorReading
 from core.parse.intent.terms import term_is_a_name
 

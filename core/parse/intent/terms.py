@@ -30,7 +30,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from core.glossary import GlossarySnapshot
-from core.model.types import Match, ParsedIntent
+from core.model.intent import Match, ParsedIntent
 from core.parse.intent.latin import (
     LATIN,
     NOT_A_TERM,

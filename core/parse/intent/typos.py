@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from core.model.types import ParsedIntent
+from core.model.intent import ParsedIntent
 from core.parse.cues import OPERATOR_WORDS_EN, OPERATOR_WORDS_ZH
 from core.parse.intent.latin import NOT_A_TERM
 from core.parse.intent.tokens import COPULAS, UNKNOWN, words_read

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from core.model.types import Period
+from core.model.period import Period
 from core.parse.cues import OperatorReading
 from core.parse.intent.route import CHANGE_WHY_CUES, DOCUMENT_CUES, NARRATIVE_CUES, NUMERIC_CUES, RouteCues
 from core.parse.intent.terms import latin_term_find, name_term_find

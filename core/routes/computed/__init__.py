@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from core.routes.computed.answer import ComputedAnswer, Item, RankedComputed
 from core.routes.computed.answerable import periods_answerable
-from core.routes.computed.handlers import computed_answer, levels_answer
+from core.routes.computed.handlers import computed_answer
+from core.routes.computed.levels import levels_answer
 from core.routes.computed.subjects import part_intent, subtasks_of
 
 __all__ = [

@@ -21,7 +21,9 @@ from dataclasses import replace
 
 from core.engine import CannotCompute, Computed, ratio_compute, share_compute
 from core.engine.aggregate import period_contains
-from core.model.types import OP_RATIO, OP_SHARE, Operation, Period, SubTask
+from core.model.facts import SubTask
+from core.model.operation import OP_RATIO, OP_SHARE, Operation
+from core.model.period import Period
 from core.routes.computed.answer import Item
 from core.routes.computed.change import derived_first, two_periods, with_derived
 from core.routes.computed.composed import shares_difference

@@ -14,7 +14,8 @@ from typing import Any
 
 from core.engine import CannotCompute, Change, Computed, Ranking, RankRow
 from core.glossary import GlossarySnapshot
-from core.model.types import KIND_ANSWER, KIND_REFUSAL, FactRecord, SubTask
+from core.model.facts import FactRecord, SubTask
+from core.model.registry import KIND_ANSWER, KIND_REFUSAL
 from core.routes.computed import ranking_text
 from core.routes.computed import render as computed_render
 from core.routes.lookup import render as lookup_render

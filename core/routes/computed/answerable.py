@@ -22,9 +22,13 @@ from dataclasses import replace
 from typing import Any
 
 from core.glossary import GlossarySnapshot
-from core.model.types import KIND_ANSWER, FactRecord, ParsedIntent, Period, SubTask
+from core.model.facts import FactRecord, SubTask
+from core.model.intent import ParsedIntent
+from core.model.period import Period
+from core.model.registry import KIND_ANSWER
 from core.ports import BulkFactStore, FactStore
-from core.routes.computed.handlers import computed_answer, levels_answer
+from core.routes.computed.handlers import computed_answer
+from core.routes.computed.levels import levels_answer
 from core.routes.computed.subjects import Axes, metrics_reached, part_intent, subtasks_of
 
 

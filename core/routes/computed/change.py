@@ -32,10 +32,13 @@ from core.engine import (
     growth_compute,
 )
 from core.engine.build import describe
-from core.engine.change import gap_names, rate_gap_compute
+from core.engine.change import gap_names
 from core.engine.derive import derived_run
-from core.engine.outcome import KIND_DERIVED
-from core.model.types import OP_CAGR, OP_DIFFERENCE, OP_GROWTH, Operation, Period, SubTask
+from core.engine.rate_gap import rate_gap_compute
+from core.model.facts import SubTask
+from core.model.operation import OP_CAGR, OP_DIFFERENCE, OP_GROWTH, Operation
+from core.model.outcome import KIND_DERIVED
+from core.model.period import Period
 from core.routes.computed.answer import Item
 from core.routes.computed.composed import change_renamed
 from core.routes.computed.subjects import Axes, Context, refusal, units_refusal

@@ -19,8 +19,8 @@ from core.engine.change import GAP_NO_RATE
 from core.engine.display import RATE_DECIMALS, decimals_check
 from core.engine.formula import Chain, Number
 from core.engine.operands import FactLookup, Operand, Unresolved, operand_resolve
-from core.engine.outcome import KIND_DIFFERENCE
-from core.model.types import SubTask
+from core.model.facts import SubTask
+from core.model.outcome import KIND_DIFFERENCE
 
 _HUNDRED = Number(Decimal(100), "100")
 _POINTS = Reason("percentage_points", *GAP_NO_RATE["percentage_points"])

@@ -25,7 +25,7 @@ from decimal import Decimal
 
 from core.engine import CannotCompute, Computed
 from core.engine.build import computed_build, missing_inputs
-from core.engine.display import RATE_DECIMALS, UNIT_PCT, UNIT_PP
+from core.engine.display import RATE_DECIMALS
 from core.engine.formula import (
     Chain,
     FormulaError,
@@ -40,19 +40,13 @@ from core.engine.formula import (
     refs_map,
 )
 from core.engine.operands import Operand, Unresolved, comparison_period, fact_ref, operand_resolve
-from core.engine.outcome import KIND_FORMULA, Reason
 from core.glossary import GlossarySnapshot
-from core.model.types import (
-    KIND_CLARIFICATION,
-    KIND_REFUSAL,
-    OP_DIFFERENCE,
-    OP_GROWTH,
-    Definition,
-    FactRecord,
-    ParsedIntent,
-    Period,
-    SubTask,
-)
+from core.model.facts import FactRecord, SubTask
+from core.model.intent import Definition, ParsedIntent
+from core.model.operation import OP_DIFFERENCE, OP_GROWTH
+from core.model.outcome import KIND_FORMULA, UNIT_PCT, UNIT_PP, Reason
+from core.model.period import Period
+from core.model.registry import KIND_CLARIFICATION, KIND_REFUSAL
 from core.parse.defined import DEFINED
 from core.parse.defined.expression import period_of
 from core.ports import FactStore

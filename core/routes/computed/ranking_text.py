@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from core.engine import Ranking
 from core.engine.build import subject_names
 from core.glossary import GlossarySnapshot
-from core.model.types import SubTask
+from core.model.facts import SubTask
 from core.routes.computed.render import computed_lines, input_lines
 from core.routes.lookup.render import fact_line
 from core.routes.render import is_en, unit_suffix

@@ -14,7 +14,8 @@ from core.engine import UNIT_PCT, UNIT_PP, UNIT_RANK, Change, Computed, Reason, 
 from core.engine.change import GAP_NO_RATE
 from core.engine.display import RATE_DECIMALS
 from core.glossary import GlossarySnapshot
-from core.model.types import FactRecord, Period, SubTask
+from core.model.facts import FactRecord, SubTask
+from core.model.period import Period
 from core.routes.lookup.render import fact_line, pending_sentence
 from core.routes.render import is_en, unit_suffix
 

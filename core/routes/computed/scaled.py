@@ -24,7 +24,6 @@ from core.engine.display import converted_places, decimals_check, number_display
 from core.engine.formula import Chain, Number, Ref
 from core.engine.fx import rate_type_for
 from core.engine.operands import qualifier
-from core.engine.outcome import KIND_FORMULA
 from core.glossary import GlossarySnapshot, aggregation_of
 from core.language.quantities.asked import (
     count_unit,
@@ -34,7 +33,10 @@ from core.language.quantities.asked import (
     scaled_unit_code,
     scaled_unit_display,
 )
-from core.model.types import KIND_ANSWER, KIND_REFUSAL, FactRecord, SubTask, UnitAsked
+from core.model.facts import FactRecord, SubTask
+from core.model.intent import UnitAsked
+from core.model.outcome import KIND_FORMULA
+from core.model.registry import KIND_ANSWER, KIND_REFUSAL
 from core.ports import FxRates
 from core.routes.lookup.render import fact_line
 from core.routes.render import is_en, printed_note, unit_suffix

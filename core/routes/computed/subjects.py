@@ -16,7 +16,10 @@ from typing import Any
 
 from core.engine import CannotCompute, FormulaMetric, RankPool, Reason, number_display, sensitivity_max
 from core.glossary import GlossarySnapshot
-from core.model.types import OP_RANK, FactRecord, Operation, ParsedIntent, Part, Period, SubTask
+from core.model.facts import FactRecord, SubTask
+from core.model.intent import ParsedIntent, Part
+from core.model.operation import OP_RANK, Operation
+from core.model.period import Period
 from core.ports import BulkFactStore, FactStore, FiguresHead, FiguresHeadStore
 from core.routes.lookup.tools import task_pending, task_run
 

@@ -17,28 +17,28 @@ may see, so a hidden part is neither shown nor hinted at.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal, localcontext
 from typing import overload
 
 from core.engine import QOQ, YOY, Change, Computed, comparison_period, growth_compute
-from core.engine.display import decimal_round
-from core.engine.formula import PRECISION, Chain, Ref
-from core.engine.why import SHOWN, Decomposition, Figures, Pair, Ranked, amount_decompose, ratio_decompose
+from core.engine.formula import PRECISION
+from core.engine.why.amount import amount_decompose
+from core.engine.why.decomposition import SHOWN, Decomposition, Figures, Pair, Ranked
+from core.engine.why.ratio import ratio_decompose
 from core.glossary import AGGREGATION_NONE, GlossarySnapshot
-from core.language.normalize import text_normalize
-from core.model.types import FactRecord, ParsedIntent, Period, SubTask
+from core.model.facts import FactRecord, SubTask
+from core.model.intent import ParsedIntent
+from core.model.period import Period
 from core.ports import BulkFactStore, ChangesHeadStore, FactStore
-from core.routes.computed.render import change_lines, computed_figure
+from core.routes.computed.render import change_lines
 from core.routes.computed.subjects import Reader
+from core.routes.computed.why_ratio import ratio_basis
+from core.routes.computed.why_text import decomposition_lines, direction_note, visible_note
 from core.routes.render import is_en
 
 TOP_MOVERS = 1  # the parts whose names steer the passages that follow
-# Which way the question says the figure moved, to say so when it moved the other way.
-_DOWN = re.compile(r"下降|下滑|下跌|跌|减少|萎缩|(?<![a-z])(?:declin\w*|fall\w*|fell|drop\w*|down|decreas\w*|shrank)")
-_UP = re.compile(r"上升|上涨|涨|增长|增加|提升|(?<![a-z])(?:ris(?:e|es|ing)|rose|grow\w*|grew|up|increas\w*)(?![a-z])")
 
 
 @dataclass(frozen=True)
@@ -94,14 +94,14 @@ def why_answer(
     # the change, unless the structured part already computed it (`为什么同比增长`)
     shown = intent.operation is not None and intent.operation.kind == "growth"
     lines = [] if shown else [*change_lines(change, words, glossary, language)[:2]]
-    lines.extend(_direction_note(intent.raw_question, change.change.value, language))
+    lines.extend(direction_note(intent.raw_question, change.change.value, language))
     decompositions = [
         d for d in _decompositions(lookup, task, base, glossary, store, cleared) if dimension in (None, d.dimension)
     ]
     if decompositions:
-        lines.append(_visible_note(language))
+        lines.append(visible_note(language))
     for decomposition in decompositions:
-        lines.extend(_lines(decomposition, glossary, language))
+        lines.extend(decomposition_lines(decomposition, glossary, language))
     if not decompositions:
         lines.append(
             "The fact table holds no parts of this figure in both periods to split the change over."
@@ -171,7 +171,7 @@ def _decompositions(
     found: list[Decomposition] = []
     for dimension, pairs in dimensions:
         if ratio:
-            basis = _ratio_basis(lookup, task, base, glossary)
+            basis = ratio_basis(lookup, task, base, glossary)
             if basis is None:
                 return []
             numerator, divisor = basis
@@ -252,166 +252,6 @@ def _left(decomposition: Decomposition) -> Computed | None:
     if decomposition.unallocated is not None:
         return decomposition.unallocated
     return next((r.change for r in decomposition.rows if r.unallocated), None)
-
-
-def _ratio_basis(
-    lookup: Reader, task: SubTask, base: Period, glossary: GlossarySnapshot
-) -> tuple[str | None, str] | None:
-    """`(numerator, divisor)` of a ratio: a formula metric's `A / B`; for a stored percentage,
-    `(None, B)` where some stored `A ÷ B` prints as the whole's figure in both periods."""
-    formula = glossary.formula_metrics.get(task.metric)
-    if formula is not None:
-        root = formula.formula.root
-        if (
-            isinstance(root, Chain)
-            and len(root.rest) == 1
-            and root.rest[0][0] == "/"
-            and isinstance(root.first, Ref)
-            and isinstance(root.rest[0][1], Ref)
-        ):
-            return root.first.code, root.rest[0][1].code
-        return None
-    printed = [lookup(replace(task, period=p)) for p in (task.period, base)]
-    if any(f is None for f in printed):
-        return None
-    amounts = [m for m in glossary.metrics.values() if m.adds_up != AGGREGATION_NONE and not m.formula]
-    for divisor in amounts:
-        for numerator in amounts:
-            if numerator.code == divisor.code or numerator.unit != divisor.unit:
-                continue
-            if all(
-                _prints_as(lookup, task, p, numerator.code, divisor.code, f)
-                for p, f in zip((task.period, base), printed, strict=True)
-            ):
-                return None, divisor.code
-    return None
-
-
-def _prints_as(
-    lookup: Reader, task: SubTask, period: Period, numerator: str, divisor: str, printed: FactRecord | None
-) -> bool:
-    assert printed is not None
-    top = lookup(SubTask(numerator, task.entity, period, task.channel))
-    bottom = lookup(SubTask(divisor, task.entity, period, task.channel))
-    if top is None or bottom is None or bottom.value <= 0:
-        return False
-    places = max(0, -printed.value.as_tuple().exponent)  # type: ignore[operator]
-    return decimal_round(top.value * 100 / bottom.value, places) == printed.value
-
-
-# -- lines ---------------------------------------------------------------------------------
-_DIMENSION_WORDS = {
-    "channel": ("按渠道", "By channel"),
-    "entity": ("按下属公司/地区", "By subsidiary or region"),
-    "quarter": ("按季度", "By quarter"),
-}
-
-
-def _signed(computed: Computed, glossary: GlossarySnapshot, language: str) -> str:
-    shown = computed_figure(computed, glossary, language)
-    return shown if shown.startswith("-") or computed.value.is_zero() else f"+{shown}"
-
-
-def _part_name(row_part: SubTask | None, whole: SubTask, glossary: GlossarySnapshot, language: str) -> str:
-    assert row_part is not None
-    if row_part.channel != whole.channel:
-        return glossary.display("channel", row_part.channel, language)
-    if row_part.entity != whole.entity:
-        return glossary.display("entity", row_part.entity, language)
-    return row_part.period.label
-
-
-def _lines(d: Decomposition, glossary: GlossarySnapshot, language: str) -> list[str]:
-    en = is_en(language)
-    title = _DIMENSION_WORDS[d.dimension][1 if en else 0]
-    lines: list[str] = []
-    if d.effects:
-        weight = glossary.display("metric", d.weight_metric, language)
-        lines.append(
-            f"{title}, rate and mix effects (weights: each part's share of {weight}):"
-            if en
-            else f"{title}拆分为率效应与结构效应（权重：各部分{weight}占比）："
-        )
-        for e in d.effects:
-            name = _part_name(e.part, d.whole, glossary, language)
-            rate, mix, total = (_signed(c, glossary, language) for c in (e.rate, e.mix, e.total))
-            lines.append(
-                f"· {name}: rate effect {rate}, mix effect {mix}, together {total}"
-                if en
-                else f"· {name}：率效应 {rate}，结构效应 {mix}，合计 {total}"
-            )
-        if d.unallocated is not None:
-            left = _signed(d.unallocated, glossary, language)
-            lines.append(f"· not in the parts above: {left}" if en else f"· 未归入以上部分：{left}")
-        shown = [_number(c.display) for e in d.effects for c in (e.total,)]
-        shown += [_number(d.unallocated.display)] if d.unallocated is not None else []
-        pairs_add = all(_number(e.rate.display) + _number(e.mix.display) == _number(e.total.display) for e in d.effects)
-        if sum(shown) != _number(d.change.display) or not pairs_add:
-            lines.append(_ROUNDED[1 if en else 0])
-        lines.append(
-            "Formula: rate effect = prior-year weight × (rate now − rate before); "
-            "mix effect = rate now × (weight now − weight before)"
-            if en
-            else "公式：率效应 = 上期权重 × (本期比率 − 上期比率)；结构效应 = 本期比率 × (本期权重 − 上期权重)"
-        )
-        return lines
-    lines.append(
-        f"{title} (the rows add up to the change exactly):" if en else f"{title}拆分（各行合计恰等于总变动）："
-    )
-    for row in d.rows:
-        if row.part is not None:
-            name = _part_name(row.part, d.whole, glossary, language)
-        elif row.parts:
-            name = f"{row.parts:,} other parts" if en else f"其余 {row.parts:,} 个部分"
-            if row.unallocated:
-                name += " (and change in no part)" if en else "（含未归入部分）"
-        else:
-            name = "not in the parts above" if en else "未归入以上部分"
-        share = ""
-        if row.share is not None:
-            share = f", {row.share.display} of the change" if en else f"，占总变动 {row.share.display}"
-        colon = ": " if en else "："
-        lines.append(f"· {name}{colon}{_signed(row.change, glossary, language)}{share}")
-    shares = [_number(row.share.display) for row in d.rows if row.share is not None]
-    if shares and sum(shares) != 100:
-        lines.append(_ROUNDED[1 if en else 0])
-    lines.append(
-        "Formula: a part's change = its figure now − its figure before; share = the part's change ÷ the total change"
-        if en
-        else "公式：部分变动 = 本期数 − 比较期数；占比 = 部分变动 ÷ 总变动"
-    )
-    return lines
-
-
-_ROUNDED = (
-    "（各项为四舍五入后的显示值，其和与合计可能略有出入；精确值之和恰等于总变动。）",
-    "(Figures are rounded for display and may not add up exactly; the exact values do.)",
-)
-
-
-def _number(display: str) -> Decimal:
-    """A display's number (`-0.31 pp`, `151.9%`, `-1.26 个百分点`) as a decimal."""
-    found = re.search(r"-?[\d,]+(?:\.\d+)?", display)
-    return Decimal(found.group(0).replace(",", "")) if found else Decimal(0)
-
-
-def _visible_note(language: str) -> str:
-    return (
-        "The split below uses only the figures in the fact table that you may see."
-        if is_en(language)
-        else "以下拆分只含事实库中您有权查看的数据。"
-    )
-
-
-def _direction_note(question: str, change: Decimal, language: str) -> list[str]:
-    """A word when the question says the figure fell and it rose, or the other way round."""
-    text = text_normalize(question)
-    down, up = _DOWN.search(text), _UP.search(text)
-    if change > 0 and down and not up:
-        return ["Note: the figure rose; it did not fall." if is_en(language) else "注意：该数字实际为上升，并非下降。"]
-    if change < 0 and up and not down:
-        return ["Note: the figure fell; it did not rise." if is_en(language) else "注意：该数字实际为下降，并非上升。"]
-    return []
 
 
 def _movers(decompositions: Sequence[Decomposition]) -> tuple[SubTask, ...]:

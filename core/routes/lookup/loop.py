@@ -17,7 +17,7 @@ from datetime import date
 from typing import Any, Protocol
 
 from core.glossary import GlossarySnapshot
-from core.model.types import FactRecord, SubTask
+from core.model.facts import FactRecord, SubTask
 from core.ports import FactStore, LLMProvider
 from core.routes.lookup.provider import slots_message
 from core.routes.lookup.tools import (

@@ -13,7 +13,7 @@ from typing import Any
 from core.engine import number_display
 from core.engine.display import decimal_round
 from core.glossary import GlossarySnapshot
-from core.model.types import FactRecord, SubTask
+from core.model.facts import FactRecord, SubTask
 from core.routes.render import printed_note, unit_suffix, value_format
 
 

@@ -13,7 +13,8 @@ from typing import Any
 
 from core.glossary import GlossarySnapshot
 from core.language.periods import period_parse
-from core.model.types import FactRecord, Period, SubTask
+from core.model.facts import FactRecord, SubTask
+from core.model.period import Period
 from core.ports import FactStore
 
 TOOL_NAME = "query_metric"

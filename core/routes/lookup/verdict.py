@@ -29,7 +29,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from core.glossary import GlossarySnapshot
 from core.language.quantities import AMOUNT, COUNT, MONEY, NUMBER, PERCENT, POINTS, fact_quantity
-from core.model.types import FactRecord
+from core.model.facts import FactRecord
 from core.parse.intent import REACHES, FigureChecked
 from core.routes.render import unit_suffix, value_format
 

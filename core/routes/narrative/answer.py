@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 
 from core.glossary import GlossarySnapshot
 from core.language.normalize import compact_view, text_normalize
-from core.model.types import KIND_ANSWER, KIND_DEGRADED, KIND_REFUSAL, FactRecord, Source
+from core.model.facts import FactRecord
+from core.model.registry import KIND_ANSWER, KIND_DEGRADED, KIND_REFUSAL
+from core.model.result import Source
 from core.ports import LLMProvider, NarrativeRetriever, ProviderError, RetrievedChunk
 from core.routes.narrative.attribution import ASKED, OTHER, Focus, FocusReader, Sentence
 from core.routes.narrative.grounding import MARKER, notice_add, numbers_check, numbers_ground, support_collect

@@ -37,7 +37,8 @@ from pathlib import PurePath
 
 from core.glossary import GlossarySnapshot
 from core.language.normalize import text_normalize
-from core.model.types import Match, Period
+from core.model.intent import Match
+from core.model.period import Period
 from core.ports import RetrievedChunk
 from core.routes.narrative.grounding import SENTENCE
 from core.routes.narrative.wording import (

@@ -58,7 +58,7 @@ from core.language.quantities import (
     fact_quantity,
     prose_normalize,
 )
-from core.model.types import FactRecord
+from core.model.facts import FactRecord
 
 SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
 # The `[n]` markers a synthesis cites snippets with; the system replaces every one of them.

@@ -23,7 +23,7 @@ from typing import Any
 
 from core.glossary import GlossarySnapshot
 from core.language.normalize import compact_view, text_normalize
-from core.model.types import Match
+from core.model.intent import Match
 from core.ports import (
     BatchNarrativeRetriever,
     LLMProvider,

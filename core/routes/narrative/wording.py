@@ -28,7 +28,7 @@ from core.glossary import GlossarySnapshot
 from core.language.normalize import chinese_simplify, compact_view, text_normalize
 from core.language.periods import periods_find
 from core.language.quantities import claims_find, prose_normalize
-from core.model.types import Period
+from core.model.period import Period
 
 # Absolute periods do not depend on the reference date, and a document's relative ones (去年)
 # cannot be placed without its own date; this reference places them where nothing is asked.

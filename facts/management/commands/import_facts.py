@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from facts.commands import import_or_explain
-from facts.importing import facts_import, rows_count, rows_from_csv, rows_from_xlsx
+from facts.services.fact_import import facts_import, rows_count, rows_from_csv, rows_from_xlsx
 
 
 class Command(BaseCommand):

@@ -38,7 +38,8 @@ from core.engine import (
 from core.engine.display import percent_of
 from core.engine.formula import FormulaError, decimal_context
 from core.glossary import GlossarySnapshot
-from core.model.types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, Period, SubTask
+from core.model.facts import INTERNAL, PUBLIC, RESTRICTED, FactRecord, SubTask
+from core.model.period import Period
 from core.routes.render import value_format
 from tests.fakes import InMemoryFactStore, demo_facts
 

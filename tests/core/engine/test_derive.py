@@ -26,9 +26,10 @@ from core.engine import (
     share_compute,
     sum_compute,
 )
-from core.engine.change import rate_gap_compute
 from core.engine.derive import Derived, derived_run
-from core.model.types import INTERNAL, RESTRICTED, FactRecord, Period, SubTask
+from core.engine.rate_gap import rate_gap_compute
+from core.model.facts import INTERNAL, RESTRICTED, FactRecord, SubTask
+from core.model.period import Period
 from tests.core.support.computing import exact
 
 D = Decimal

@@ -16,7 +16,7 @@ from core.engine.formula import PRECISION
 from core.engine.fx import fx_convert, rate_type_for
 from core.glossary import AGGREGATIONS
 from core.model.fx import RATE_AVERAGE, RATE_CLOSING, RATE_TYPES, FxQuote
-from core.model.types import Period
+from core.model.period import Period
 
 FY2025 = Period("FY", "2025")
 

@@ -9,8 +9,10 @@ from hypothesis import strategies as st
 
 from core.engine import computed_reevaluate, facts_lookup
 from core.engine.operands import code_label
-from core.engine.why import amount_decompose, ratio_decompose
-from core.model.types import INTERNAL, FactRecord, Period, SubTask
+from core.engine.why.amount import amount_decompose
+from core.engine.why.ratio import ratio_decompose
+from core.model.facts import INTERNAL, FactRecord, SubTask
+from core.model.period import Period
 
 NOW, BEFORE = Period("FY", "2025"), Period("FY", "2024")
 PROPERTY = settings(max_examples=80, derandomize=True, deadline=None, database=None)

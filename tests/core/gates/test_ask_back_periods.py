@@ -9,9 +9,11 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.model.types import RESTRICTED, FactRecord, Period
+from core.model.facts import RESTRICTED, FactRecord
+from core.model.period import Period
 from core.parse.intent import parse_intent
 from core.pipeline import answer_question
+from core.ports import Ports
 from core.routes.computed import periods_answerable
 from core.routes.lookup.provider import MockProvider
 from tests.core.support.computing import REF, fact
@@ -24,9 +26,7 @@ YEAR_2025 = ["FY2025", "2025H1", "2025H2", "2025Q1", "2025Q2", "2025Q3", "2025Q4
 def ask(question: str, store: InMemoryFactStore, *, cleared: bool = True, scope: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
     return answer_question(
         question,
-        glossary=GLOSSARY,
-        store=store,
-        provider=MockProvider(),
+        Ports(glossary=GLOSSARY, store=store, provider=MockProvider()),
         cleared=cleared,
         reference_date=REF,
         scope=scope,

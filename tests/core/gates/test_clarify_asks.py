@@ -16,9 +16,11 @@ from core.engine.display import MAX_DECIMALS
 from core.gates.clarify import clarify_scope
 from core.gates.security import security_screen
 from core.glossary import GlossarySnapshot
-from core.model.types import OPERATION_KINDS, ClarificationResult, Operation
+from core.model.clarification import ClarificationResult
+from core.model.operation import OPERATION_KINDS, Operation
 from core.parse.intent import parse_intent
 from core.pipeline import answer_question
+from core.ports import Ports
 from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore, demo_facts, demo_glossary
 
@@ -36,7 +38,11 @@ def clarify(question: str, glossary: GlossarySnapshot = GLOSSARY) -> Clarificati
 def ask(question: str, **kwargs):
     store = InMemoryFactStore(demo_facts())
     result = answer_question(
-        question, glossary=GLOSSARY, store=store, provider=MockProvider(), cleared=True, reference_date=REF, **kwargs
+        question,
+        Ports(glossary=GLOSSARY, store=store, provider=MockProvider()),
+        cleared=True,
+        reference_date=REF,
+        **kwargs,
     )
     return result
 

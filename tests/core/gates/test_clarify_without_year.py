@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 from core.gates.clarify import clarify_scope
 from core.gates.security import security_screen
 from core.language.periods import period_end
-from core.model.types import ParsedIntent
+from core.model.intent import ParsedIntent
 from core.parse.intent import parse_intent
 from core.pipeline import answer_question
+from core.ports import Ports
 from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore, demo_facts, demo_glossary
 
@@ -34,9 +35,7 @@ def clarify(question: str, reference: date = REF, scope_period: str | None = Non
 def ask(question: str, previous: ParsedIntent | None = None, scope: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
     return answer_question(
         question,
-        glossary=GLOSSARY,
-        store=STORE,
-        provider=MockProvider(),
+        Ports(glossary=GLOSSARY, store=STORE, provider=MockProvider()),
         cleared=False,
         reference_date=REF,
         previous=previous,

@@ -14,9 +14,11 @@ from hypothesis import strategies as st
 from core.gates.clarify import clarify_scope
 from core.gates.security import security_screen
 from core.glossary import AliasRecord, EntityInfo, GlossarySnapshot, glossary_build
-from core.model.types import ENTITY_HOME, ENTITY_PEER, ENTITY_SUBSIDIARY, Period
+from core.model.facts import ENTITY_HOME, ENTITY_PEER, ENTITY_SUBSIDIARY
+from core.model.period import Period
 from core.parse.intent import parse_intent
 from core.pipeline import answer_question
+from core.ports import Ports
 from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore, demo_facts, demo_glossary
 
@@ -66,9 +68,7 @@ def _entity_options(result) -> list:
 def _ask(question: str, glossary: GlossarySnapshot):
     return answer_question(
         question,
-        glossary=glossary,
-        store=_peer_store(),
-        provider=MockProvider(),
+        Ports(glossary=glossary, store=_peer_store(), provider=MockProvider()),
         cleared=False,
         reference_date=REF,
     )

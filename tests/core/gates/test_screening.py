@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from core.gates.screening import ScreenedRetriever, addresses_a_model, sentences_split, text_screen
 from core.gates.security import external_mentions
-from core.model.types import Source
+from core.model.result import Source
 from core.pipeline import answer_question
-from core.ports import RetrievedChunk
+from core.ports import Ports, RetrievedChunk
 from core.routes.lookup.provider import MockProvider
 from tests.scripted import ScriptedProvider, prose
 
@@ -82,12 +82,15 @@ def test_a_passage_of_a_competitors_own_report_is_dropped_whole(glossary) -> Non
 def ask(question: str, glossary, retriever, **kwargs):
     return answer_question(
         question,
-        glossary=glossary,
-        store=kwargs.pop("store"),
-        provider=MockProvider(),
+        Ports(
+            glossary=glossary,
+            store=kwargs.pop("store"),
+            provider=MockProvider(),
+            retriever=retriever,
+            synthesizer=kwargs.pop("synthesizer", None),
+        ),
         cleared=False,
         reference_date=REF,
-        narrative_retriever=retriever,
         **kwargs,
     )
 

@@ -9,8 +9,10 @@ from decimal import Decimal
 
 import pytest
 
-from core.model.types import INTERNAL, FactRecord, Period
+from core.model.facts import INTERNAL, FactRecord
+from core.model.period import Period
 from core.pipeline import answer_question
+from core.ports import Ports
 from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore, demo_glossary
 
@@ -34,7 +36,7 @@ STORE = InMemoryFactStore(
 
 def ask(question: str):  # type: ignore[no-untyped-def]
     return answer_question(
-        question, glossary=GLOSSARY, store=STORE, provider=MockProvider(), cleared=True, reference_date=REFERENCE
+        question, Ports(glossary=GLOSSARY, store=STORE, provider=MockProvider()), cleared=True, reference_date=REFERENCE
     )
 
 

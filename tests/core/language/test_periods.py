@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from core.language.normalize import text_normalize
 from core.language.periods import period_parse, period_shifts, periods_before, periods_find, periods_unread
-from core.model.types import Period
+from core.model.period import Period
 
 REF = date(2026, 3, 15)
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from core.language.normalize import text_normalize
 from core.language.periods import period_end, periods_assumed, periods_cumulative, periods_find
-from core.model.types import Period
+from core.model.period import Period
 
 REF = date(2026, 3, 15)
 

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from core.language.normalize import text_normalize
 from core.language.quantities import chinese_integer, claims_find, fact_quantity, prose_normalize
-from core.model.types import FactRecord, Period
+from core.model.facts import FactRecord
+from core.model.period import Period
 
 
 def read(text: str) -> list[tuple[Decimal, str]]:

@@ -8,11 +8,13 @@ from datetime import date
 import pytest
 
 from core.glossary import GlossarySnapshot
-from core.model.types import OP_GROWTH, OP_RANK, OP_RATIO, Operation, ParsedIntent, Period
+from core.model.intent import ParsedIntent
+from core.model.operation import OP_GROWTH, OP_RANK, OP_RATIO, Operation
+from core.model.period import Period
 from core.parse.follow_up import follow_up_apply
 from core.parse.intent import parse_intent
 from core.pipeline import answer_question
-from core.ports import RetrievedChunk
+from core.ports import Ports, RetrievedChunk
 from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore
 
@@ -324,9 +326,7 @@ class RecordingRetriever:
 def _answer(question: str, glossary, store, previous: ParsedIntent | None, **kwargs):
     return answer_question(
         question,
-        glossary=glossary,
-        store=store,
-        provider=MockProvider(),
+        Ports(glossary=glossary, store=store, provider=MockProvider(), retriever=kwargs.pop("retriever", None)),
         cleared=False,
         reference_date=REF,
         previous=previous,
@@ -363,9 +363,7 @@ def test_a_scope_is_not_a_follow_up(glossary, store: InMemoryFactStore) -> None:
 
 def test_why_after_a_number_searches_the_documents_for_that_number(glossary, store: InMemoryFactStore) -> None:
     retriever = RecordingRetriever()
-    result = _answer(
-        "那为什么呢？", glossary, store, previous_of("group revenue", glossary), narrative_retriever=retriever
-    )
+    result = _answer("那为什么呢？", glossary, store, previous_of("group revenue", glossary), retriever=retriever)
     assert result.route == "narrative" and result.facts == ()
     assert "128,450.6" not in result.answer and "客流下降" in result.answer
     assert retriever.queries[0] == "ACME集团 FY2025 营业收入 那为什么呢？"
@@ -376,7 +374,7 @@ def test_why_after_a_number_searches_the_documents_for_that_number(glossary, sto
 def test_a_question_of_its_own_searches_for_itself(glossary, store: InMemoryFactStore) -> None:
     retriever = RecordingRetriever()
     result = _answer(
-        "最近的监管政策怎么样", glossary, store, previous_of("group revenue", glossary), narrative_retriever=retriever
+        "最近的监管政策怎么样", glossary, store, previous_of("group revenue", glossary), retriever=retriever
     )
     assert retriever.queries[0] == "最近的监管政策怎么样" and result.follow_up_note is None
     assert "沿用上一问" not in result.answer and result.route == "narrative"
@@ -409,9 +407,7 @@ def test_why_after_a_figure_quotes_the_passages_about_that_figures_entity(
     glossary, store: InMemoryFactStore, question: str
 ) -> None:
     retriever = PassageRetriever(SEA_PASSAGE, HK_PASSAGE)  # another entity's passage ranks first
-    result = _answer(
-        question, glossary, store, previous_of("hong kong revenue", glossary), narrative_retriever=retriever
-    )
+    result = _answer(question, glossary, store, previous_of("hong kong revenue", glossary), retriever=retriever)
     assert result.route == "narrative" and result.facts == ()
     assert (result.intent.metric, result.intent.entity, result.intent.period) == ("REVENUE", "ACME_HK", FY2025)
     assert "香港营业收入同比下降6.7%" in result.answer and "东南亚" not in result.answer
@@ -424,7 +420,7 @@ def test_why_did_it_fall_after_a_figure_leads_with_its_change_and_parts_then_its
 ) -> None:
     retriever = PassageRetriever(SEA_PASSAGE, HK_PASSAGE)
     result = _answer(
-        "Why did it fall?", glossary, store, previous_of("hong kong revenue", glossary), narrative_retriever=retriever
+        "Why did it fall?", glossary, store, previous_of("hong kong revenue", glossary), retriever=retriever
     )
     assert result.route == "composite" and result.answer_kind == "answer"
     assert (result.intent.metric, result.intent.entity, result.intent.period) == ("REVENUE", "ACME_HK", FY2025)
@@ -435,7 +431,7 @@ def test_why_did_it_fall_after_a_figure_leads_with_its_change_and_parts_then_its
 def test_why_did_it_fall_after_a_margin_explains_the_margin_in_english(glossary, store: InMemoryFactStore) -> None:
     retriever = PassageRetriever(SEA_PASSAGE, MARGIN_PASSAGE)
     result = _answer(
-        "Why did it fall?", glossary, store, previous_of("group gross margin", glossary), narrative_retriever=retriever
+        "Why did it fall?", glossary, store, previous_of("group gross margin", glossary), retriever=retriever
     )
     assert result.route == "composite" and result.answer_kind == "answer"
     assert result.follow_up_note == "[From the previous question] metric gross margin; entity ACME Group; period FY2025"
@@ -527,7 +523,10 @@ def test_the_first_three_quarters_are_still_the_first_three_quarters(glossary) -
 
 def test_a_stretch_before_with_no_previous_question_is_asked_back(glossary, store: InMemoryFactStore) -> None:
     result = answer_question(
-        "集团前三年营收", glossary=glossary, store=store, provider=MockProvider(), cleared=True, reference_date=REF
+        "集团前三年营收",
+        Ports(glossary=glossary, store=store, provider=MockProvider()),
+        cleared=True,
+        reference_date=REF,
     )
     assert result.answer_kind == "clarification" and result.facts == ()
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.glossary import AliasRecord, EntityInfo, GlossarySnapshot, MetricInfo, glossary_build
-from core.model.types import ENTITY_EXTERNAL, ENTITY_HOME, ENTITY_PEER, ENTITY_SUBSIDIARY
+from core.model.facts import ENTITY_EXTERNAL, ENTITY_HOME, ENTITY_PEER, ENTITY_SUBSIDIARY
 from core.parse.follow_up import follow_up_apply
 from core.parse.intent import parse_intent
 from tests.fakes import demo_glossary

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.glossary import GlossarySnapshot
-from core.model.types import Period
+from core.model.period import Period
 from core.parse.intent import is_inconclusive, parse_intent
 
 REF = date(2026, 3, 15)

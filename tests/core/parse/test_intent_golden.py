@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from core.model.types import ParsedIntent
+from core.model.intent import ParsedIntent
 from core.parse.intent import parse_intent
 from tests.core.support.glossaries import COMPUTED
 

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.glossary import GlossarySnapshot
-from core.model.types import OP_SHARE, OPERATION_KINDS, ParsedIntent
+from core.model.intent import ParsedIntent
+from core.model.operation import OP_SHARE, OPERATION_KINDS
 from core.parse.intent import parse_intent
 from tests.core.support.glossaries import (
     CHANNELS,

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.model.types import ParsedIntent
+from core.model.intent import ParsedIntent
 from core.parse.intent import parse_intent, reading_note, term_names_entity
 from core.parse.intent.tokens import FRAME, UNKNOWN, words_read
 from tests.core.support.glossaries import COMPUTED, REF, SUBSIDIARIES

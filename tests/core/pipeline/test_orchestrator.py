@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from core.glossary import GlossarySnapshot
-from core.model.types import ROUTES, ParsedIntent
+from core.model.registry import ROUTES
 from core.pipeline import ROUTE_HANDLERS, ScopeError, answer_question
-from core.ports import FaqHit
+from core.ports import FaqCandidate, Ports
 from core.routes.lookup.loop import MAX_TOOL_ITERATIONS
 from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore
@@ -23,9 +23,7 @@ REF = date(2026, 3, 15)
 def ask(question: str, glossary: GlossarySnapshot, store: InMemoryFactStore, provider: Any = None, **kwargs: Any):
     return answer_question(
         question,
-        glossary=glossary,
-        store=store,
-        provider=provider or MockProvider(),
+        Ports(glossary=glossary, store=store, provider=provider or MockProvider(), faq=kwargs.pop("faq", None)),
         cleared=kwargs.pop("cleared", False),
         reference_date=REF,
         **kwargs,
@@ -189,36 +187,68 @@ def test_restricted_facts_behave_as_absent_for_uncleared_users(glossary, store) 
 
 
 class SpyFaq:
-    def __init__(self, hit: FaqHit | None = None):
-        self.hit = hit
-        self.calls: list[ParsedIntent] = []
+    """The FAQ store's port: the candidates it was asked for, by question."""
 
-    def lookup(self, intent: ParsedIntent, *, cleared: bool, reference_date: date) -> FaqHit | None:
-        self.calls.append(intent)
-        return self.hit
+    def __init__(self, *candidates: FaqCandidate):
+        self.candidates_given = list(candidates)
+        self.calls: list[str] = []
+
+    def candidates(self, question: str) -> list[FaqCandidate]:
+        self.calls.append(question)
+        return self.candidates_given
+
+
+def _item(id: int, version: int, answer: str, source: str, **rules: Any) -> FaqCandidate:
+    return FaqCandidate(id, version, "财年是怎么定义的", answer, source, rules.pop("sensitivity", "PUBLIC"), **rules)
 
 
 @pytest.mark.parametrize("question", ["竞安2025年营收是多少", "2025年利润是多少"])
 def test_refusal_and_ask_first_return_before_faq_store_and_llm(glossary, store, question) -> None:
-    faq = SpyFaq(FaqHit(1, 1, "cached", "doc"))
+    faq = SpyFaq(_item(1, 1, "cached", "doc"))
     result = ask(question, glossary, store, ExplodingProvider(), faq=faq)
     assert result.answer_kind in ("refusal", "clarification")
     assert faq.calls == [] and store.calls == 0
 
 
-def test_assumptions_are_applied_before_the_faq_and_the_store(glossary, store) -> None:
-    faq = SpyFaq()
+def test_a_question_with_slots_is_never_answered_from_the_faq(glossary, store) -> None:
+    """Assumed slots are applied before the FAQ, and any filled slot keeps a question from it:
+    the guard must see it. The store is asked; the FAQ's port is not."""
+    faq = SpyFaq(_item(1, 1, "cached", "doc"))
     result = ask("营收是多少", glossary, store, faq=faq)
-    assert faq.calls[0].entity == "ACME_GROUP" and faq.calls[0].period.label == "FY2025"
+    assert faq.calls == []
     assert result.answer.startswith("【假设】")
     assert "128,450.6" in result.answer
 
 
 def test_a_faq_hit_touches_no_store_and_no_llm(glossary, store) -> None:
-    faq = SpyFaq(FaqHit(7, 3, "财年与自然年一致。", "财务制度手册"))
+    faq = SpyFaq(_item(7, 3, "财年与自然年一致。", "财务制度手册"))
     result = ask("财年是怎么定义的", glossary, store, ExplodingProvider(), faq=faq)
+    assert faq.calls == ["财年是怎么定义的"]
     assert result.route == "faq" and result.faq == {"id": 7, "version": 3}
-    assert store.calls == 0
+    assert result.answer.startswith("财年与自然年一致。") and store.calls == 0
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"enabled": False},
+        {"sensitivity": "RESTRICTED"},
+        {"valid_until": date(2026, 3, 14)},
+        {"valid_from": date(2026, 3, 16)},
+    ],
+)
+def test_the_gate_decides_which_candidate_may_answer(glossary, store, rules) -> None:
+    """The port offers candidates; the core's gate passes over one disabled, RESTRICTED or out of
+    its window (on the reference date), and the question goes on to the documents."""
+    faq = SpyFaq(_item(7, 3, "财年与自然年一致。", "财务制度手册", **rules))
+    result = ask("财年是怎么定义的", glossary, store, faq=faq)
+    assert faq.calls and result.route != "faq" and result.faq is None
+
+
+def test_the_newest_version_that_may_answer_does(glossary, store) -> None:
+    faq = SpyFaq(_item(7, 4, "new", "doc", enabled=False), _item(7, 3, "older", "doc"))
+    result = ask("财年是怎么定义的", glossary, store, faq=faq)
+    assert result.faq == {"id": 7, "version": 3} and result.answer.startswith("older")
 
 
 def test_scope_narrows_the_slots(glossary, store) -> None:

@@ -9,8 +9,10 @@ from decimal import Decimal
 from typing import Any
 
 from core.glossary import GlossarySnapshot
-from core.model.types import RESTRICTED, FactRecord, Period, SubTask
+from core.model.facts import RESTRICTED, FactRecord, SubTask
+from core.model.period import Period
 from core.pipeline import answer_question
+from core.ports import Ports
 from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore, demo_facts
 from tests.scripted import ExplodingProvider
@@ -41,9 +43,7 @@ def store_with(*pending: FactRecord) -> InMemoryFactStore:
 def ask(question: str, glossary: GlossarySnapshot, store: Any, *, cleared: bool = False, provider: Any = None):
     return answer_question(
         question,
-        glossary=glossary,
-        store=store,
-        provider=provider or MockProvider(),
+        Ports(glossary=glossary, store=store, provider=provider or MockProvider()),
         cleared=cleared,
         reference_date=REF,
     )

@@ -9,9 +9,10 @@ from datetime import date
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 
+from core.model.period import Period
 from core.model.trace import TraceRecord, TraceRejected, term_storable, trace_from_result
-from core.model.types import Period
 from core.pipeline import answer_question
+from core.ports import Ports
 from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore, demo_facts, demo_glossary
 from tests.questions import LONG_ACRONYM, QUESTIONS, TRACE_REGRESSIONS
@@ -62,9 +63,7 @@ def test_the_sink_rejects_anything_but_codes_counts_and_timings(smuggled: dict) 
 def test_the_real_trace_never_carries_the_answer_values_or_prompt(glossary, store) -> None:
     result = answer_question(
         "中国内地FY2025的营收是多少",
-        glossary=glossary,
-        store=store,
-        provider=MockProvider(),
+        Ports(glossary=glossary, store=store, provider=MockProvider()),
         cleared=True,
         reference_date=date(2026, 3, 15),
     )
@@ -78,13 +77,17 @@ def test_the_real_trace_never_carries_the_answer_values_or_prompt(glossary, stor
 
 
 def test_question_text_is_kept_only_when_enabled(glossary, store) -> None:
-    result = answer_question("营收是多少", glossary=glossary, store=store, provider=MockProvider(), cleared=False)
+    result = answer_question(
+        "营收是多少", Ports(glossary=glossary, store=store, provider=MockProvider()), cleared=False
+    )
     assert trace_from_result(result, user_id=None, store_question=True).question == "营收是多少"
     assert trace_from_result(result, user_id=None, store_question=False).question is None
 
 
 def test_unrecognised_terms_are_kept_for_the_gap_report(glossary, store) -> None:
-    result = answer_question("2025年利润是多少", glossary=glossary, store=store, provider=MockProvider(), cleared=False)
+    result = answer_question(
+        "2025年利润是多少", Ports(glossary=glossary, store=store, provider=MockProvider()), cleared=False
+    )
     assert "利润" in trace_from_result(result, user_id=None, store_question=False).unrecognized_terms
 
 
@@ -99,7 +102,9 @@ def test_every_stage_timed_is_kept(glossary, store) -> None:
 
 # -- a trace rule drops or redacts what it must not store; it never fails the answer -------------
 def _answer(question: str, glossary, store, **extra):  # type: ignore[no-untyped-def]
-    return answer_question(question, glossary=glossary, store=store, provider=MockProvider(), cleared=True, **extra)
+    return answer_question(
+        question, Ports(glossary=glossary, store=store, provider=MockProvider()), cleared=True, **extra
+    )
 
 
 def test_a_term_too_long_for_the_trace_is_dropped_not_raised(glossary, store) -> None:
@@ -159,9 +164,7 @@ def test_the_stored_question_has_what_no_database_stores_redacted(glossary, stor
 def test_every_answer_has_a_trace_the_record_accepts(question: str) -> None:
     result = answer_question(
         question,
-        glossary=GLOSSARY,
-        store=STORE,
-        provider=MockProvider(),
+        Ports(glossary=GLOSSARY, store=STORE, provider=MockProvider()),
         cleared=True,
         reference_date=date(2026, 3, 15),
     )

@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from core.glossary import GlossarySnapshot
 from core.pipeline import answer_question
+from core.ports import Ports
 from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore
 
@@ -17,7 +18,7 @@ REF = date(2026, 3, 15)
 
 def _ask(question: str, glossary: GlossarySnapshot, store: InMemoryFactStore):
     return answer_question(
-        question, glossary=glossary, store=store, provider=MockProvider(), cleared=False, reference_date=REF
+        question, Ports(glossary=glossary, store=store, provider=MockProvider()), cleared=False, reference_date=REF
     )
 
 

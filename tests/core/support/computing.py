@@ -11,9 +11,13 @@ from typing import Any
 
 from core.engine.formula import decimal_context
 from core.glossary import AliasRecord, EntityInfo, GlossarySnapshot, MetricInfo, glossary_build
-from core.model.types import INTERNAL, RESTRICTED, FactRecord, Operation, ParsedIntent, Period
+from core.model.facts import INTERNAL, RESTRICTED, FactRecord
+from core.model.intent import ParsedIntent
+from core.model.operation import Operation
+from core.model.period import Period
 from core.parse.intent import parse_intent
 from core.pipeline import answer_question
+from core.ports import Ports
 from tests.fakes import InMemoryFactStore, demo_facts, demo_glossary
 from tests.scripted import ExplodingProvider
 
@@ -104,12 +108,14 @@ def ask(
     intent = intent_for(question, glossary, **changes)
     return answer_question(
         question,
-        glossary=glossary,
-        store=store if store is not None else InMemoryFactStore(demo_facts()),
-        provider=provider or ExplodingProvider(),
+        Ports(
+            glossary=glossary,
+            store=store if store is not None else InMemoryFactStore(demo_facts()),
+            provider=provider or ExplodingProvider(),
+            parser=FixedParser(intent),
+        ),
         cleared=cleared,
         reference_date=REF,
-        intent_parser=FixedParser(intent),
     )
 
 

@@ -27,14 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from core.glossary import GlossarySnapshot
-from core.model.types import (
-    CLARIFY_NONE,
-    KIND_ANSWER,
-    KIND_CLARIFICATION,
-    ClarificationResult,
-    ParsedIntent,
-    Source,
-)
+from core.model.clarification import CLARIFY_NONE, ClarificationResult
+from core.model.intent import ParsedIntent
+from core.model.registry import KIND_ANSWER, KIND_CLARIFICATION
+from core.model.result import Source
 from core.ports import NarrativeRetriever, RetrievedChunk
 from core.routes.narrative.figures.stated import FigureSentence, figure_sentences
 from core.routes.narrative.figures.term import FigureAsk, figure_asked

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from core.glossary import GlossarySnapshot
 from core.language.normalize import compact_view, text_normalize
-from core.model.types import Period
+from core.model.period import Period
 from core.ports import RetrievedChunk
 from core.routes.narrative.figures.term import CJK, FigureAsk
 

@@ -12,7 +12,8 @@ from functools import lru_cache
 from core.glossary import GlossarySnapshot
 from core.language.normalize import compact_view
 from core.language.periods import periods_find
-from core.model.types import ParsedIntent, Period
+from core.model.intent import ParsedIntent
+from core.model.period import Period
 from core.parse.intent import NUMERIC_CUES, term_names_entity
 from core.parse.intent.tokens import DIMENSION_NOUNS, MODAL_VERBS, REQUEST_VERBS, SOURCE_NOUNS, TIME_NOUNS
 from core.parse.intent.unread import route_cue_spans

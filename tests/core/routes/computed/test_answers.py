@@ -9,8 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.engine import computed_reevaluate
-from core.model.types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, Operation, ParsedIntent, Period
+from core.model.facts import INTERNAL, PUBLIC, RESTRICTED, FactRecord
+from core.model.intent import ParsedIntent
+from core.model.operation import Operation
+from core.model.period import Period
 from core.pipeline import answer_question
+from core.ports import Ports
 from core.routes.lookup.provider import MockProvider
 from tests.core.support.computing import (
     GLOSSARY,
@@ -589,13 +593,10 @@ def test_choosing_an_offered_metric_answers_it() -> None:
     intent = intent_for("集团2025年净利率是多少", glossary, metric=None, metrics=(), unknown_metric="净利率")
     result = answer_question(
         "集团2025年净利率是多少",
-        glossary=glossary,
-        store=demo_store(),
-        provider=MockProvider(),
+        Ports(glossary=glossary, store=demo_store(), provider=MockProvider(), parser=FixedParser(intent)),
         cleared=False,
         reference_date=REF,
         scope={"metric": "NET_PROFIT"},
-        intent_parser=FixedParser(intent),
     )
     assert result.answer_kind == "answer" and [str(f.value) for f in result.facts] == ["6811.9"]
 
@@ -604,13 +605,10 @@ def test_a_scoped_channel_narrows_a_listed_pair() -> None:
     intent = intent_for("中国内地2025年线上和门店营收", channels=("ONLINE", "STORE"))
     result = answer_question(
         "中国内地2025年线上和门店营收",
-        glossary=GLOSSARY,
-        store=demo_store(),
-        provider=MockProvider(),
+        Ports(glossary=GLOSSARY, store=demo_store(), provider=MockProvider(), parser=FixedParser(intent)),
         cleared=False,
         reference_date=REF,
         scope={"channel": "STORE"},
-        intent_parser=FixedParser(intent),
     )
     assert [(f.channel, str(f.value)) for f in result.facts] == [("STORE", "38904.6")]
 
@@ -722,12 +720,11 @@ def test_every_computed_value_is_its_formula_over_its_listed_inputs(
     )
     result = answer_question(
         "q",
-        glossary=GLOSSARY,
-        store=InMemoryFactStore(facts),
-        provider=ExplodingProvider(),
+        Ports(
+            glossary=GLOSSARY, store=InMemoryFactStore(facts), provider=ExplodingProvider(), parser=FixedParser(intent)
+        ),
         cleared=cleared,
         reference_date=REF,
-        intent_parser=FixedParser(intent),
     )
     listed = set(result.facts)
     for item in result.computed:

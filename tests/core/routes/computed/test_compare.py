@@ -8,8 +8,12 @@ from decimal import Decimal
 import pytest
 
 from core.engine import computed_reevaluate
-from core.model.types import AgentResult, Operation, ParsedIntent, Period
+from core.model.intent import ParsedIntent
+from core.model.operation import Operation
+from core.model.period import Period
+from core.model.result import AgentResult
 from core.pipeline import answer_question
+from core.ports import Ports
 from tests.core.support.computing import GLOSSARY, REF, FixedParser, demo_store, exact, fact
 from tests.fakes import InMemoryFactStore
 from tests.scripted import ExplodingProvider
@@ -49,12 +53,14 @@ def run(
     )
     result = answer_question(
         question,
-        glossary=GLOSSARY,
-        store=store if store is not None else demo_store(),
-        provider=ExplodingProvider(),
+        Ports(
+            glossary=GLOSSARY,
+            store=store if store is not None else demo_store(),
+            provider=ExplodingProvider(),
+            parser=FixedParser(intent),
+        ),
         cleared=cleared,
         reference_date=REF,
-        intent_parser=FixedParser(intent),
     )
     for item in result.computed:  # every value is its formula over its listed inputs
         assert set(item.inputs) <= set(result.facts)

@@ -12,7 +12,10 @@ from decimal import Decimal
 import pytest
 
 from core.engine import Change, computed_reevaluate
-from core.model.types import KIND_ANSWER, AgentResult, Period, SubTask
+from core.model.facts import SubTask
+from core.model.period import Period
+from core.model.registry import KIND_ANSWER
+from core.model.result import AgentResult
 from core.routes.computed.answer import assemble
 from core.routes.computed.change import derived_pair
 from core.routes.computed.subjects import Context, Reader

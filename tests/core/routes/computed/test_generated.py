@@ -27,18 +27,13 @@ import pytest
 
 from core.engine import computed_reevaluate
 from core.glossary import EntityInfo, GlossarySnapshot, glossary_build
-from core.model.types import (
-    INTERNAL,
-    PUBLIC,
-    RESTRICTED,
-    AgentResult,
-    FactRecord,
-    Operation,
-    ParsedIntent,
-    Period,
-    SubTask,
-)
+from core.model.facts import INTERNAL, PUBLIC, RESTRICTED, FactRecord, SubTask
+from core.model.intent import ParsedIntent
+from core.model.operation import Operation
+from core.model.period import Period
+from core.model.result import AgentResult
 from core.pipeline import answer_question
+from core.ports import Ports
 from tests.core.support.computing import GLOSSARY, REF, FiguresOnlyMissing, FixedParser
 from tests.fakes import InMemoryFactStore
 from tests.scripted import ExplodingProvider
@@ -287,12 +282,14 @@ def answer(case: Case, *, cleared: bool, store: InMemoryFactStore | None = None)
     )
     return answer_question(
         QUESTION,
-        glossary=data.glossary,
-        store=store if store is not None else data.store,
-        provider=ExplodingProvider(),
+        Ports(
+            glossary=data.glossary,
+            store=store if store is not None else data.store,
+            provider=ExplodingProvider(),
+            parser=FixedParser(intent),
+        ),
         cleared=cleared,
         reference_date=REF,
-        intent_parser=FixedParser(intent),
     )
 
 

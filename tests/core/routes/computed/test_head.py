@@ -8,7 +8,7 @@ from collections.abc import Collection
 import pytest
 
 from core.engine import sensitivity_max
-from core.model.types import Period
+from core.model.period import Period
 from core.ports import FiguresHead
 from tests.core.support.computing import long_field, ranked
 from tests.fakes import InMemoryFactStore

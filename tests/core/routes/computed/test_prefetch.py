@@ -7,7 +7,9 @@ from decimal import Decimal
 
 import pytest
 
-from core.model.types import RESTRICTED, FactRecord, Operation, Period
+from core.model.facts import RESTRICTED, FactRecord
+from core.model.operation import Operation
+from core.model.period import Period
 from tests.core.support.computing import (
     FY2025,
     FiguresOnlyMissing,

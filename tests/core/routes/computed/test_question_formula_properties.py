@@ -16,8 +16,10 @@ from hypothesis import strategies as st
 
 from core.engine.formula import decimal_context
 from core.language.quantities.asked import money_unit, scaled_unit_code
-from core.model.types import FactRecord, Period
+from core.model.facts import FactRecord
+from core.model.period import Period
 from core.pipeline import answer_question
+from core.ports import Ports
 from core.routes.lookup.provider import MockProvider
 from tests.core.support.computing import GLOSSARY, REF
 from tests.fakes import InMemoryFactStore
@@ -131,7 +133,10 @@ def test_the_answer_is_the_analysts_formula_evaluated_over_its_inputs(
     table = {key: value for key, value in table.items() if key not in dropped}
     question = f"What is ACME Group's FY2025 index? Index is defined as: {written}. Round to four decimal places."
     result = answer_question(
-        question, glossary=GLOSSARY, store=_store(table), provider=MockProvider(), cleared=True, reference_date=REF
+        question,
+        Ports(glossary=GLOSSARY, store=_store(table), provider=MockProvider()),
+        cleared=True,
+        reference_date=REF,
     )
     assert result.intent.definition is not None and not result.intent.definition.unread, result.answer
     years = {year for p in parts for _, year in _needs(p)}
@@ -173,7 +178,7 @@ def test_every_scale_asked_converts_exactly(value: Decimal, currency: str, store
         else f"ACME Group FY2025 revenue in {currency_words[1]} {words}"
     )
     result = answer_question(
-        question, glossary=GLOSSARY, store=store, provider=MockProvider(), cleared=True, reference_date=REF
+        question, Ports(glossary=GLOSSARY, store=store, provider=MockProvider()), cleared=True, reference_date=REF
     )
     if stored == power:
         assert not result.computed and result.facts[0].value == value

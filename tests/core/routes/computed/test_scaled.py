@@ -13,9 +13,12 @@ from hypothesis import strategies as st
 
 from core.engine import Change, Computed, decimal_round, difference_compute, facts_lookup, growth_compute
 from core.engine.display import RATE_DECIMALS, number_display
+from core.model.facts import FactRecord, SubTask
 from core.model.fx import FxQuote
-from core.model.types import FactRecord, Period, SubTask, UnitAsked
+from core.model.intent import UnitAsked
+from core.model.period import Period
 from core.pipeline import answer_question
+from core.ports import Ports
 from core.routes.computed.scaled import Rate, scaled_answer
 from core.routes.lookup.provider import MockProvider
 from tests.core.support.computing import GLOSSARY, REF, D, FixedParser, exact, fact, intent_for
@@ -151,13 +154,15 @@ def test_the_answer_states_the_rounded_display_and_the_exact_stored_value() -> N
     question = "香港2025年营收换算成美元是多少"
     result = answer_question(
         question,
-        glossary=GLOSSARY,
-        store=InMemoryFactStore(demo_facts()),
-        provider=MockProvider(),
+        Ports(
+            glossary=GLOSSARY,
+            store=InMemoryFactStore(demo_facts()),
+            provider=MockProvider(),
+            parser=FixedParser(intent_for(question)),
+            fx=OneRate("CNY", "USD", "0.14"),
+        ),
         cleared=False,
         reference_date=REF,
-        intent_parser=FixedParser(intent_for(question)),
-        fx=OneRate("CNY", "USD", "0.14"),
     )
     converted = result.computed[-1]
     assert converted.value == D("3362.212") and converted.display == "3,362.2"
@@ -230,12 +235,9 @@ def _answer(question: str, store: InMemoryFactStore | None = None) -> str:
     intent = intent_for(question)
     return answer_question(
         question,
-        glossary=GLOSSARY,
-        store=store,
-        provider=MockProvider(),
+        Ports(glossary=GLOSSARY, store=store, provider=MockProvider(), parser=FixedParser(intent)),
         cleared=False,
         reference_date=REF,
-        intent_parser=FixedParser(intent),
     ).answer
 
 

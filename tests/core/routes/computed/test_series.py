@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.engine import computed_reevaluate
-from core.model.types import FactRecord
+from core.model.facts import FactRecord
 from core.parse.intent import parse_intent
 from core.pipeline import answer_question
+from core.ports import Ports
 from core.routes.lookup.provider import MockProvider
 from tests.core.support.computing import REF, fact
 from tests.fakes import InMemoryFactStore, demo_glossary
@@ -23,7 +24,7 @@ GLOSSARY = demo_glossary()
 
 def ask(question: str, store: InMemoryFactStore):  # type: ignore[no-untyped-def]
     return answer_question(
-        question, glossary=GLOSSARY, store=store, provider=MockProvider(), cleared=True, reference_date=REF
+        question, Ports(glossary=GLOSSARY, store=store, provider=MockProvider()), cleared=True, reference_date=REF
     )
 
 
@@ -195,7 +196,7 @@ def glossary_where_revenue(aggregation: str):  # type: ignore[no-untyped-def]
 
 def ask_with(glossary, question: str, store: InMemoryFactStore):  # type: ignore[no-untyped-def]
     return answer_question(
-        question, glossary=glossary, store=store, provider=MockProvider(), cleared=True, reference_date=REF
+        question, Ports(glossary=glossary, store=store, provider=MockProvider()), cleared=True, reference_date=REF
     )
 
 

@@ -12,8 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.engine import computed_reevaluate
-from core.model.types import INTERNAL, FactRecord, Period
+from core.model.facts import INTERNAL, FactRecord
+from core.model.period import Period
 from core.pipeline import answer_question
+from core.ports import Ports
 from core.routes.lookup.provider import MockProvider
 from tests.fakes import InMemoryFactStore, demo_glossary
 
@@ -61,7 +63,7 @@ def test_derived_and_aggregated_values_follow_their_formula_and_how_the_metric_a
     glossary = replace(GLOSSARY, metrics={**GLOSSARY.metrics, "REVENUE": revenue})
     store = InMemoryFactStore([record(period, value) for period, value in figures.items()])
     result = answer_question(
-        question, glossary=glossary, store=store, provider=MockProvider(), cleared=True, reference_date=REFERENCE
+        question, Ports(glossary=glossary, store=store, provider=MockProvider()), cleared=True, reference_date=REFERENCE
     )
     stored = {f.period.label: f.value for f in store.facts.values()}
     for computed in result.computed:

@@ -11,8 +11,8 @@ from decimal import Decimal
 
 import pytest
 
+from core.model.facts import FactRecord
 from core.model.sign import SIGN_AS_PRINTED, SIGN_POSITIVE, printed_display, sign_apply, sign_reapply
-from core.model.types import FactRecord
 from core.routes.lookup.provider import MockProvider
 from tests.core.support.computing import ask, demo_store
 from tests.fakes import InMemoryFactStore

@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.engine import computed_reevaluate
-from core.model.types import INTERNAL, RESTRICTED, FactRecord
+from core.model.facts import INTERNAL, RESTRICTED, FactRecord
 from core.pipeline import answer_question
+from core.ports import Ports
 from core.routes.lookup.provider import MockProvider
 from tests.core.support.computing import REF, fact
 from tests.fakes import InMemoryFactStore, demo_facts, demo_glossary
@@ -22,9 +23,11 @@ SUBSIDIARIES = ("ACME_CN", "ACME_HK", "ACME_SEA")
 def _ask(question: str, store: InMemoryFactStore | None = None, *, cleared: bool = False):
     return answer_question(
         question,
-        glossary=GLOSSARY,
-        store=store if store is not None else InMemoryFactStore(demo_facts()),
-        provider=MockProvider(),
+        Ports(
+            glossary=GLOSSARY,
+            store=store if store is not None else InMemoryFactStore(demo_facts()),
+            provider=MockProvider(),
+        ),
         cleared=cleared,
         reference_date=REF,
     )

@@ -10,8 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.engine.operands import code_label
-from core.engine.why import Decomposition, amount_decompose
-from core.model.types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, Period, SubTask
+from core.engine.why.amount import amount_decompose
+from core.engine.why.decomposition import Decomposition
+from core.model.facts import INTERNAL, PUBLIC, RESTRICTED, FactRecord, SubTask
+from core.model.period import Period
 from core.routes.computed import why as route
 from core.routes.computed.subjects import Reader
 from tests.fakes import InMemoryFactStore

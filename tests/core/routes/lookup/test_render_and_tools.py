@@ -7,7 +7,7 @@ import pytest
 
 from core.glossary import GlossarySnapshot
 from core.language.periods import period_parse
-from core.model.types import SubTask
+from core.model.facts import SubTask
 from core.routes.lookup.tools import arguments_normalize, task_run, tool_schema_anthropic, tool_schema_openai
 from core.routes.render import value_format
 

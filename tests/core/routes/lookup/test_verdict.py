@@ -18,7 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.glossary import GlossarySnapshot
-from core.model.types import FactRecord, Period
+from core.model.facts import FactRecord
+from core.model.period import Period
 from core.parse.intent import figure_checked
 from core.routes.lookup.verdict import APPROXIMATELY, NO, YES, figure_verdict, verdict_line
 from tests.fakes import demo_glossary

@@ -16,7 +16,8 @@ import opencc
 import pytest
 
 from core.language.normalize import text_normalize
-from core.model.types import Period, Source
+from core.model.period import Period
+from core.model.result import Source
 from core.parse.intent import parse_intent
 from core.ports import RetrievedChunk
 from core.routes.narrative.answer import narrative_answer

@@ -11,9 +11,10 @@ from datetime import date
 
 import pytest
 
-from core.model.types import Period, Source
+from core.model.period import Period
+from core.model.result import Source
 from core.pipeline import answer_question
-from core.ports import RetrievedChunk
+from core.ports import Ports, RetrievedChunk
 from core.routes.lookup.provider import MockProvider
 from core.routes.narrative.figures import FIGURE_LABEL, NOT_STATED, figure_asked, figure_sentences
 from tests.fakes import InMemoryFactStore
@@ -56,12 +57,14 @@ class FakeRetriever:
 def ask(question: str, glossary, *, cleared: bool = False, retriever: FakeRetriever | None = None):
     return answer_question(
         question,
-        glossary=glossary,
-        store=InMemoryFactStore([]),
-        provider=MockProvider(),
+        Ports(
+            glossary=glossary,
+            store=InMemoryFactStore([]),
+            provider=MockProvider(),
+            retriever=retriever if retriever is not None else FakeRetriever(),
+        ),
         cleared=cleared,
         reference_date=REF,
-        narrative_retriever=retriever if retriever is not None else FakeRetriever(),
     )
 
 
@@ -168,9 +171,7 @@ def test_no_term_or_a_metric_term_keeps_its_own_path(glossary) -> None:
 def test_without_a_retriever_the_metric_ask_back_is_unchanged(glossary) -> None:
     result = answer_question(
         "员工流失率是多少",
-        glossary=glossary,
-        store=InMemoryFactStore([]),
-        provider=MockProvider(),
+        Ports(glossary=glossary, store=InMemoryFactStore([]), provider=MockProvider()),
         cleared=False,
         reference_date=REF,
     )

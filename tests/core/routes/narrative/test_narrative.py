@@ -8,7 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.model.types import FactRecord, Period, Source
+from core.model.facts import FactRecord
+from core.model.period import Period
+from core.model.result import Source
 from core.ports import ProviderError, ProviderResponse, RetrievedChunk
 from core.routes.narrative.answer import narrative_answer
 from core.routes.narrative.grounding import numbers_ground

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from core.model.types import Period
+from core.model.period import Period
 from core.ports import RetrievedChunk, Source
 from core.routes.narrative.answer import RELEVANCE_FLOOR, narrative_answer
 from core.routes.narrative.attribution import Focus

@@ -2,7 +2,8 @@
 
 Each result carries its formula (in codes with periods, and in words), its exact value, its
 display, its unit, the facts it was computed from and the most sensitive input's sensitivity,
-so the answer can cite and filter a computed figure like a stored one.
+so the answer can cite and filter a computed figure like a stored one. The engine computes
+them; every later stage (the routes, the pipeline, the answer a run returns) passes them on.
 """
 
 from __future__ import annotations
@@ -12,8 +13,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from core.engine.display import UNIT_PP
-from core.model.types import INTERNAL, PUBLIC, RESTRICTED, FactRecord, SubTask
+from core.model.facts import INTERNAL, PUBLIC, RESTRICTED, FactRecord, SubTask
+
+# The units of a computed value beside its inputs' own: a fraction shown as a percentage
+# (0.0854 is 8.54%), percentage points, a place in a ranking.
+UNIT_PCT = "PCT"
+UNIT_PP = "PP"
+UNIT_RANK = "RANK"
 
 KIND_GROWTH = "growth"
 KIND_RATIO = "ratio"

@@ -1,13 +1,15 @@
+"""`manage.py bench`: the SPEC §12 benchmarks (BENCHMARKS.md). Each measure runs in a fresh
+process (`python -m benchmarks.<module>`) except the parse speed and the retrieval quality; the
+results go to `bench_out/results.json` and print as BENCHMARKS.md's tables (`benchmarks.report`).
+"""
+
 from __future__ import annotations
 
 import json
 import os
 import platform
-import random
-import statistics
 import subprocess
 import sys
-import time
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -15,13 +17,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from benchmarks import synthetic
-from core.gates.clarify import clarify_scope
-from core.gates.security import security_screen
-from core.glossary import AliasRecord, ChannelInfo, EntityInfo, MetricInfo, UnitInfo, glossary_build
-from core.parse.intent import parse_intent
-
-REFERENCE = date(2026, 3, 15)
+from benchmarks import parse_bench, synthetic
+from benchmarks.report import markdown
 
 
 class Command(BaseCommand):
@@ -142,71 +139,7 @@ class Command(BaseCommand):
         self.stdout.write(markdown(results))
 
     def bench_parse(self, *, entities: int) -> dict[str, Any]:
-        aliases, entity_infos = [], []
-        for i in range(entities):
-            e = synthetic.entity(i)
-            entity_infos.append(EntityInfo(e["code"], e["full"], "subsidiary"))
-            aliases += [AliasRecord("entity", e["short"], e["code"]), AliasRecord("entity", e["english"], e["code"])]
-        metric_infos = []
-        for j in range(100):
-            m = synthetic.metric(j)
-            metric_infos.append(MetricInfo(m["code"], m["name"], "CNY_M"))
-            aliases.append(AliasRecord("metric", m["english"], m["code"]))
-        entity_infos.append(EntityInfo("HOME", "样本集团", "home"))
-        began = time.perf_counter()
-        glossary = glossary_build(
-            entities=entity_infos,
-            metrics=metric_infos,
-            channels=[ChannelInfo("TOTAL", "合计")],
-            units=[UnitInfo("CNY_M", "百万元", "CNY m")],
-            aliases=aliases,
-            home_company_name="样本集团",
-        )
-        build_s = time.perf_counter() - began
-        rng = random.Random(11)
-        questions = []
-        for _ in range(2_000):
-            e, m = synthetic.entity(rng.randrange(entities)), synthetic.metric(rng.randrange(100))
-            form = rng.choice(["full", "short", "english"])
-            year = rng.choice([2023, 2024, 2025])
-            questions.append(
-                f"What was {e['english']} {m['english']} in FY{year}?"
-                if form == "english"
-                else f"{e[form]}{year}年的{m['name']}是多少"
-            )
-        parse_ms, gate_ms = [], []
-        for question in questions:
-            began = time.perf_counter()
-            intent = parse_intent(question, glossary, REFERENCE)
-            middle = time.perf_counter()
-            verdict = security_screen(raw_question=question, glossary=glossary, language=intent.language)
-            clarify_scope(intent, glossary=glossary, reference_date=REFERENCE, verdict=verdict)
-            end = time.perf_counter()
-            parse_ms.append((middle - began) * 1000)
-            gate_ms.append((end - began) * 1000)
-            assert intent.entity and intent.metric, question
-        parse_ms.sort()
-        # The same questions as analysts write them: a request or context frame around each, a detail
-        # word after the metric or a rounding instruction (every word segmented and typed).
-        frames = ("请问{}？", "麻烦看下{}", "根据年报，{}", "{}，结果保留至小数点后两位", "能告诉我{}吗", "{}, please")
-        phrased_ms = []
-        for i, question in enumerate(questions):
-            phrased = frames[i % len(frames)].format(question.replace("是多少", "的详细数据是多少"))
-            began = time.perf_counter()
-            intent = parse_intent(phrased, glossary, REFERENCE)
-            phrased_ms.append((time.perf_counter() - began) * 1000)
-            assert intent.entity and intent.metric and intent.unknown_metric is None, phrased
-        phrased_ms.sort()
-        return {
-            "phrased_p50_ms": round(statistics.median(phrased_ms), 4),
-            "phrased_p95_ms": round(phrased_ms[int(0.95 * (len(phrased_ms) - 1))], 4),
-            "aliases": len(glossary.matcher),
-            "automaton_build_s": round(build_s, 2),
-            "questions": len(questions),
-            "parse_p50_ms": round(statistics.median(parse_ms), 4),
-            "parse_p95_ms": round(parse_ms[int(0.95 * (len(parse_ms) - 1))], 4),
-            "parse_plus_gates_p50_ms": round(statistics.median(gate_ms), 4),
-        }
+        return parse_bench.run(entities=entities)
 
     def bench_db(
         self, backend: str, *, entities: int, metrics: int, years: list[int], code: Path | None = None
@@ -358,152 +291,3 @@ def _machine() -> str:
     return (
         f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
     )
-
-
-def markdown(results: dict[str, Any]) -> str:
-    """The speed targets of the fact channel, target beside figure, for BENCHMARKS.md."""
-    lines = ["| measure | target | figure |", "|---|---|---|"]
-    parse = results.get("parse")
-    if parse:
-        lines.append(
-            f"| intent parse, {parse['aliases']:,} aliases (p50 / p95) | p50 < 0.5 ms "
-            f"| {parse['parse_p50_ms']} ms / {parse['parse_p95_ms']} ms |"
-        )
-        lines.append(f"| parse + security gate + clarification (p50) | — | {parse['parse_plus_gates_p50_ms']} ms |")
-        if "phrased_p50_ms" in parse:
-            lines.append(
-                f"| intent parse, same questions in a request frame (p50 / p95) | p50 < 0.5 ms "
-                f"| {parse['phrased_p50_ms']} ms / {parse['phrased_p95_ms']} ms |"
-            )
-    for db in results.get("db", []):
-        small, full = db["imports"]
-        lines.append(
-            f"| `import_facts` {full['rows']:,} rows, {db['backend']} | ≥ 15,000 facts/s, bounded memory "
-            f"| {full['facts_per_s']:,} facts/s; RSS grew {full['growth_mb']} MB during the import "
-            f"({small['growth_mb']} MB for {small['rows']:,} rows) |"
-        )
-        ask = db["ask"]
-        lines.append(
-            f"| `/v1/ask` structured, {full['rows']:,} facts, {db['backend']} (p50 / p95) | p50 < 20 ms "
-            f"| {ask['p50_ms']} ms / {ask['p95_ms']} ms, {ask['wrong_answers']} wrong of {ask['n']} |"
-        )
-    for computed in results.get("computed", []):
-        for shape, figures in computed["asks"].items():
-            what = {
-                "growth": "YoY growth",
-                "formula": "a formula metric",
-                "ranking": f"a ranking over {computed['entities']:,} entities",
-                "series": "a 12-quarter series with growth per step",
-                "defined": "a formula the question defines (a change between years, an average of year-ends)",
-                "why": f"a why split over {computed['entities']:,} subsidiaries and 4 channels",
-            }[shape]
-            lines.append(
-                f"| `/v1/ask` computed, {what}, {computed['facts']:,} facts, {computed['backend']} (p50 / p95) "
-                f"| p50 < 20 ms | {figures['p50_ms']} ms / {figures['p95_ms']} ms, "
-                f"{figures['wrong_answers']} wrong of {figures['n'] + 5} |"
-            )
-            if figures.get("why_stage_p50_ms") is not None:
-                lines.append(
-                    f"| the why's numbers (the trace's `why` stage), {computed['backend']} (p50; first ask) "
-                    f"| p50 < 20 ms | {figures['why_stage_p50_ms']} ms; {figures.get('why_stage_first_ms')} ms |"
-                )
-    for search in [*results.get("search", []), *results.get("search_hybrid", [])]:
-        for lexical, figures in search["search_http"].items():
-            mode = figures.get("mode", "bm25")
-            target = "p50 ≤ 10 ms" if mode == "bm25" else "p50 ≤ 60 ms" if mode == "hybrid" else "—"
-            lines.append(
-                f"| `/v1/search?mode={mode}` over HTTP, {search['corpus']['total_chunks']:,} chunks, "
-                f"{search['backend']}, {lexical.split('+')[0]} lexical index (p50 / p95) | {target} "
-                f"| {figures['p50_ms']} ms / {figures['p95_ms']} ms |"
-            )
-        ingest = search.get("ingest")
-        if not ingest:
-            continue
-        lines.append(
-            f"| ingestion of text documents, {search['backend']} | — | {ingest['documents_per_s']} documents/s, "
-            f"{ingest['chunks_per_s']} chunks/s, {ingest['chars_per_s']:,} characters/s |"
-        )
-    narrative = results.get("narrative")
-    if narrative:
-        for embedder in ("none", "e5-small"):
-            figures = narrative[embedder]
-            lines.append(
-                f"| narrative ask on the demo, embedder {embedder}, {narrative['questions']} questions × "
-                f"{narrative['rounds']} (p50 / p95) | {'p50 ≤ 35 ms' if embedder != 'none' else '—'} "
-                f"| {figures['p50_ms']} ms / {figures['p95_ms']} ms |"
-            )
-    for scale in results.get("lexical_scale", []):
-        corpus, local = scale["corpus"], scale.get("inprocess")
-        if local:
-            lines.append(
-                f"| per-host BM25 index, {corpus['chunks']:,} chunks, {scale['backend']}: build / index arrays / "
-                f"peak RSS growth / fresh after a write | — | {local['build_s']} s / {local['index_arrays_mb']} MB / "
-                f"{local['rss_peak_growth_mb']} MB / {local['fresh_after_write_s']} s; search p50 "
-                f"{local['search']['p50_ms']} ms |"
-            )
-        full_text = scale.get("postgres")
-        if full_text:
-            lines.append(
-                f"| PostgreSQL full-text backend, {corpus['chunks']:,} chunks (p50 / p95) | p50 ≤ 15 ms "
-                f"| {full_text['search']['p50_ms']} ms / {full_text['search']['p95_ms']} ms "
-                f"(matching alone {full_text['match_count_only']['p50_ms']} ms) |"
-            )
-    for fmt, score in results.get("tables", {}).get("formats", {}).items():
-        for which in ("all", "selected"):
-            figures = score[which]
-            lines.append(
-                f"| TAT-QA tables as {fmt}, {which} ({figures['tables']} tables, {figures['scored_cells']:,} cells) "
-                f"| ≥ 95% exact approved, 0 wrong approved | {figures['exact_share']:.1%} exact approved, "
-                f"{figures['wrong_approved']:,} wrong approved, {figures['pending']:,} pending, "
-                f"{figures['missing']:,} missing ({score['seconds']} s) |"
-            )
-    if results.get("versus"):
-        lines += ["", *versus_markdown(results["versus"])]
-    return "\n".join(lines)
-
-
-def versus_markdown(versus: dict[str, Any]) -> list[str]:
-    """Before and after side by side: one row per measure and backend, every run's figure in
-    the order it was taken, and the load average each run started and ended under."""
-    lines = [f"Before: {versus['before']}; after: {versus['after']}.", ""]
-    lines += ["| measure | backend | before | after |", "|---|---|---|---|"]
-    runs = versus["runs"]
-
-    def cell(backend: str, side: str, figure: Any) -> str:
-        return "; ".join(figure(run) for run in runs if run["backend"] == backend and run["side"] == side)
-
-    def ask(shape: str) -> Any:
-        def figure(run: dict[str, Any]) -> str:
-            asked = run["computed"]["asks"][shape]
-            return f"{asked['p50_ms']} / {asked['p95_ms']} ms ({asked['wrong_answers']} wrong of {asked['n'] + 5})"
-
-        return figure
-
-    def imported(run: dict[str, Any]) -> str:
-        small, full = run["db"]["imports"]
-        return f"{full['facts_per_s']:,}/s (RSS +{full['growth_mb']} MB; +{small['growth_mb']} MB at {small['rows']:,})"
-
-    def level(run: dict[str, Any]) -> str:
-        asked = run["db"]["ask"]
-        return f"{asked['p50_ms']} / {asked['p95_ms']} ms ({asked['wrong_answers']} wrong of {asked['n']})"
-
-    measures: list[tuple[str, Any]] = [
-        ("`import_facts`, {rows} rows (facts/s)", imported),
-        ("`import_facts` in the computed set, {facts} facts (s)", lambda run: f"{run['computed']['import_s']} s"),
-        ("ranking over {entities} entities, p50 / p95", ask("ranking")),
-        ("YoY growth, p50 / p95", ask("growth")),
-        ("formula metric, p50 / p95", ask("formula")),
-        ("level ask over {rows} facts, p50 / p95", level),
-        ("load average at start and end of each run", lambda run: "–".join(map(str, run["load"]))),
-    ]
-    for backend in dict.fromkeys(run["backend"] for run in runs):
-        sample = next(run for run in runs if run["backend"] == backend)
-        sizes = {
-            "rows": f"{sample['db']['imports'][1]['rows']:,}",
-            "facts": f"{sample['computed']['facts']:,}",
-            "entities": f"{sample['computed']['entities']:,}",
-        }
-        for name, figure in measures:
-            before, after = cell(backend, "before", figure), cell(backend, "after", figure)
-            lines.append(f"| {name.format(**sizes)} | {backend} | {before} | {after} |")
-    return lines

@@ -1,4 +1,11 @@
-"""A table, then a document, as fact candidates."""
+"""A table, then a document, as fact candidates.
+
+`table_read` finds a table's layout (`layout`), its period columns and what its title, heading,
+corner and lead state (`cells.context_read`), then reads every value cell (`cells.cell_read`),
+or says why the table yields none (`TABLE_PROBLEMS`). `document_facts` reads every table of a
+document and holds two values of one key pending. The texts themselves are read through the
+glossary by `glossary_reader`.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +14,15 @@ from dataclasses import dataclass, replace
 
 from core.glossary import GlossarySnapshot
 from core.language.normalize import text_normalize
-from core.model.types import Period
+from core.model.period import Period
 
 from ..headers import due_schedule, sub_annual
 from ..ir import ExtractedDocument, IngestWarning, Table
 from ..scales import Printed, currency_strip, scale_read, unit_parse
 from ..statements import CONSOLIDATED, PARENT, header_dated, is_equity_changes, statement_of
 from ..values import cell_currency, value_parse
-from .cells import FactCandidate, _candidate, _context, _join, _printed_merge, _row, _Scope
+from .cells import FactCandidate, cell_read, context_read, row_read
+from .glossary_reader import _reader_for
 from .layout import (
     _CAPTION_LIMIT,
     _body_scale,
@@ -34,8 +42,8 @@ from .layout import (
     _table_scale,
     _unit_only,
 )
-from .reading import _reader_for
-from .units import _per_share
+from .scope import TableScope
+from .units import per_share_label, printed_merge
 
 
 def facts_from_table(
@@ -160,14 +168,14 @@ def _table_read(
     sheet = reader.read(sheet_name if sheet_name is not None else table.sheet)
     heading = reader.read(table.heading)
     lead = reader.read("")
-    lead_printed = _printed_merge(
+    lead_printed = printed_merge(
         scale_read(text_normalize(text), prose=True) for text in (table.lead, table.heading) if text
     )
     stated = [*_table_scale(layout, reader), *_body_scale(grid, layout, reader)]
     scales = [*stated, *headed, *titled, replace(lead, printed=lead_printed), replace(lead, printed=inherited)]
     # A currency is no company (`Amounts in HK$ million` names no Hong Kong entity).
     named = [reader.read(currency_strip(t)) for t in [table.title, *preamble, *above]]
-    context = _context(
+    context = context_read(
         [*titled, reader.read(corner)],
         [*named, heading, sheet, reader.read(currency_strip(corner))],
         default_entity,
@@ -200,7 +208,7 @@ def _table_read(
     groups = _column_groups(columns) | _dates_apart(columns, context.entity, reader)
     label_columns = _label_columns(layout, reader)
 
-    scope = _Scope(reader, table, layout.transposed, context, document_name, sensitivity)
+    scope = TableScope(reader, table, layout.transposed, context, document_name, sensitivity)
     repeats = _repeats_that_differ(_repeated_labels(grid, layout, columns, label_columns, reader), grid, layout)
     candidates: list[FactCandidate] = []
     last_metric: str | None = None
@@ -230,7 +238,7 @@ def _table_read(
                 section, last_metric = heading_text, None
                 changes = section if _CHANGES.search(section) else ""
             continue
-        row = _row(
+        row = row_read(
             reader, label_cells, section=section, inherited=last_metric, repeats=repeats, r=r, issuer=context.entity
         )
         if row.label.rstrip().endswith((":", "：")):
@@ -243,7 +251,7 @@ def _table_read(
             last_metric = None
         for c, parsed in values:
             if parsed is not None:
-                candidate = _candidate(scope, row, columns[c], real(r, c), parsed, currency=cell_currency(cells[c]))
+                candidate = cell_read(scope, row, columns[c], real(r, c), parsed, currency=cell_currency(cells[c]))
                 if columns[c].scope:
                     candidate = replace(candidate, scope=columns[c].scope)
                 if c in groups:
@@ -276,7 +284,7 @@ def _repeats_that_differ(
         cells = grid[r]
         if not any(value_parse(cell) for cell in cells[layout.first :]):
             heading = " ".join(cell for cell in cells[: layout.first] if cell)
-        elif _per_share(f"{heading} {' '.join(cells[: layout.first])}"):
+        elif per_share_label(f"{heading} {' '.join(cells[: layout.first])}"):
             per_share.add(r)
     rows: dict[str, list[int]] = {}
     for (r, label), _ in repeats.items():
@@ -398,3 +406,7 @@ def _conflicts_marked(candidates: list[FactCandidate]) -> list[FactCandidate]:
         else:  # two cells claim one key and one is in doubt: the reviewer sees both
             kept.append(replace(fact, status="pending", reason=fact.reason or "the same figure waits for review"))
     return kept
+
+
+def _join(*reasons: str) -> str:
+    return "; ".join(r for r in reasons if r)

@@ -1,5 +1,8 @@
 """How a table's texts read through the glossary: labels, titles and column headers,
 with their periods, units, scales and what is left over.
+
+Takes one text and returns a `_Reading` of it, never a fact: one `_Reader` per glossary
+(`_reader_for`) reads each text once and keeps it. `candidates` reads whole tables with it.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from datetime import date
 from core.glossary import GlossarySnapshot
 from core.language.normalize import compact_view, text_normalize
 from core.language.periods import periods_find
-from core.model.types import Period
+from core.model.period import Period
 
 from ..headers import header_prepare, not_a_period, periods_rewrite
 from ..scales import Printed, scale_read, scale_strip, unit_parse
