@@ -17,8 +17,9 @@ from core.glossary import GlossarySnapshot
 from core.language.normalize import compact_view
 from core.language.periods import periods_find
 
-# Where a formula's words end: a sentence's end or a comma (not a thousands separator).
-_END = re.compile(r"[.;](?=\s|$)|[?!。？！；，]|,(?![0-9]{3})")
+# Where a formula's words end: a sentence's end or a comma, but not a comma between a number's
+# thousands (`1,000`; `，2025年` after a word is a comma, then a year).
+_END = re.compile(r"[.;](?=\s|$)|[?!。？！；，]|(?<![0-9]),|,(?![0-9]{3}(?![0-9]))")
 _EN_CLAUSE = re.compile(
     r"(?:(?P<name>[a-z0-9(][^.?!;:=]{0,80}?)\s+(?:is|are)\s+(?:here\s+)?(?:defined|calculated|computed|measured)"
     r"\s+as\b|\bdefine\s+(?P<name2>[^.?!;:=]{1,80}?)\s+as\b)\s*:?\s*"

@@ -64,7 +64,8 @@ _FILLER = re.compile(
 # Chinese words that say nothing about the value (the amount of, at the year end, a particle).
 _FILLER_ZH = ("合计数", "数额", "金额", "余额", "期末", "年末", "的", "之")
 _TOKEN = re.compile(
-    r"\s*(?:(?P<number>[0-9]+(?:\.[0-9]+)?)(?![0-9])|(?P<op>[-+*/()×÷%−–—])|"
+    r"\s*(?:(?P<number>[0-9]{1,3}(?:,[0-9]{3})+(?![0-9])(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?)(?![0-9])|"
+    r"(?P<op>[-+*/()×÷%−–—])|"
     r"(?P<word>[a-z][a-z'’&-]*|[\u4e00-\u9fff]))"
 )
 
@@ -140,7 +141,7 @@ def _plain(text: str, at: int, end: int) -> list[Token]:
         start, stop = at + m.start(kind), at + m.end(kind)
         at += m.end()
         if kind == "number":
-            out.append(Token("number", m.group(kind), m.group(kind), start, stop))
+            out.append(Token("number", m.group(kind), m.group(kind).replace(",", ""), start, stop))  # 1,000 → 1000
         elif kind == "op":
             op = m.group(kind)
             out.append(Token("op", op, _OPERATOR_WORDS.get(op, op), start, stop))

@@ -105,6 +105,27 @@ def test_an_average_over_a_range_of_years_averages_the_formula() -> None:
     assert intent.operation is None
 
 
+@pytest.mark.parametrize("comma", ["，", ",", ", "])
+@pytest.mark.parametrize(
+    ("asked", "period"),
+    [("2025年集团毛利率是多少", "2025"), ("2024年ACME集团的毛利率是多少", "2024"), ("FY2025集团毛利率呢", "2025")],
+)
+def test_a_definition_ends_at_a_comma_before_the_question(comma: str, asked: str, period: str) -> None:
+    """A comma ends a formula's words unless it separates a number's thousands (`1,234`): the
+    question after it, even one that opens with a year (`，2025年…`), is the question, not more
+    formula."""
+    intent = parse_intent(f"毛利率定义为毛利除以营收{comma}{asked}", GLOSSARY, REF)
+    assert intent.definition is not None and intent.definition.unread == ()
+    assert intent.definition.formula == "GROSS_PROFIT[] / REVENUE[]"
+    assert (intent.entity, intent.period.period if intent.period else None) == ("ACME_GROUP", period)
+
+
+def test_a_thousands_separator_stays_inside_the_formula() -> None:
+    intent = parse_intent("集团2025年的调整营收定义为营收减去1,000，是多少", GLOSSARY, REF)
+    assert intent.definition is not None and intent.definition.unread == ()
+    assert "1000" in intent.definition.formula.replace(",", "")
+
+
 @pytest.mark.parametrize(
     ("question", "unread"),
     [
