@@ -35,6 +35,7 @@ from core.model.intent import ParsedIntent
 from core.model.operation import OP_RATIO, OP_SHARE
 from core.parse.defined import ASKING_TAIL, definition_apply, definition_read, spans_blanked, statement_spans
 from core.parse.intent.checked import EQUALS, REACHES, FigureChecked, figure_checked
+from core.parse.intent.lookalikes import lookalikes_folded
 from core.parse.intent.reordered import formula_paraphrase_find, reordered_alias_find
 from core.parse.intent.route import (
     DOCUMENT_CUES,
@@ -69,7 +70,7 @@ __all__ = [
 
 
 def parse_intent(question: str, glossary: GlossarySnapshot, reference_date: date) -> ParsedIntent:
-    normalized = text_normalize(question)
+    normalized = lookalikes_folded(text_normalize(question))
     unit = unit_asked(normalized)
     if unit is not None:
         # the unit asked is a format instruction: read, so never part of a term (`营收折合`)
