@@ -438,11 +438,16 @@ def _label(form: forms.Form, key: str) -> str:
     return str(field.label or key) if field is not None else gettext("input")
 
 
+def _language() -> str:
+    """The glossary's language for the admin's: its English names in English, else Chinese."""
+    return "en" if (get_language() or "").startswith("en") else "zh"
+
+
 def _preview_shown(preview: FormulaPreview) -> dict[str, Any]:
     """The preview in words, in the curator's language: names from the glossary, values with their
     units, facts with lineage, and the engine's formula or reason."""
     glossary = glossary_snapshot()
-    language = "en" if (get_language() or "").startswith("en") else "zh"
+    language = _language()
 
     def key(metric: str, entity: str, period: Period, channel: str) -> dict[str, str]:
         return {
@@ -527,7 +532,12 @@ class MetricAdmin(GlossaryCsvLinks, admin.ModelAdmin):  # type: ignore[type-arg]
             unit = data["unit"].code if data["unit"] else metric.unit_id
             task = SubTask(metric.code, data["try_entity"], data["try_period"], data["try_channel"])
             preview = formula_preview(
-                code=metric.code, formula=data["formula"], unit=unit, task=task, cleared=user_cleared(request.user)
+                code=metric.code,
+                formula=data["formula"],
+                unit=unit,
+                task=task,
+                cleared=user_cleared(request.user),
+                language=_language(),
             )
         context = {
             **self.admin_site.each_context(request),

@@ -413,9 +413,12 @@ def _pending_of(missing: Iterable[SubTask], *, cleared: bool) -> tuple[FactRecor
     return tuple(replace(fact_record(row), unit=row[6] or "") for row in rows)
 
 
-def formula_preview(*, code: str, formula: str, unit: str, task: SubTask, cleared: bool) -> FormulaPreview:
+def formula_preview(
+    *, code: str, formula: str, unit: str, task: SubTask, cleared: bool, language: str = "zh"
+) -> FormulaPreview:
     """Metric `code`'s value for `task` if its formula were `formula` (unsaved), computed by the
-    engine from the facts the caller may see; every other formula as the glossary holds it."""
+    engine from the facts the caller may see; every other formula as the glossary holds it. The
+    formula in words names the metrics in `language`."""
     glossary = glossary_snapshot()
     if not formula.strip():
         return FormulaPreview(problem="There is no formula to try: the formula is blank.")
@@ -428,7 +431,7 @@ def formula_preview(*, code: str, formula: str, unit: str, task: SubTask, cleare
     while bad:  # another metric's formula that does not work is left out, as in the snapshot
         definitions = {c: text for c, text in definitions.items() if c not in bad}
         bad = formulas_check(definitions, units)
-    words = formula_render(formula_parse(formula), lambda ref: glossary.display("metric", ref.code, "zh"))
+    words = formula_render(formula_parse(formula), lambda ref: glossary.display("metric", ref.code, language))
 
     def lookup(key: SubTask) -> FactRecord | None:
         return fact_get(key, cleared=cleared)

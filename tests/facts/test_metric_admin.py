@@ -175,6 +175,17 @@ def test_try_it_explains_bad_input(curator: Client, params: dict[str, str], mess
     assert "value" not in page.context_data and "inputs" not in page.context_data
 
 
+def test_try_it_says_the_formula_in_the_curators_language(curator: Client) -> None:
+    """The formula in words names the metrics as the admin's language does: English names in
+    the English admin (from the glossary's English aliases), Chinese in the Chinese one."""
+    asked = {"formula": "OPERATING_PROFIT / REVENUE", "unit": "PCT", "try_entity": "ACME_HK", "try_period": "FY2025"}
+    english = curator.get(_try_url("NET_MARGIN"), asked, headers={"accept-language": "en"})
+    words = english.context_data["preview"].words
+    assert words.lower() == "operating profit / revenue" and "营业利润 / 营业收入" not in english.content.decode()
+    chinese = curator.get(_try_url("NET_MARGIN"), asked, headers={"accept-language": "zh-hans"})
+    assert chinese.context_data["preview"].words == "营业利润 / 营业收入"
+
+
 def test_try_it_is_for_curators_only(demo, client: Client) -> None:
     url = _try_url("NET_MARGIN")
     assert client.get(url).status_code == 302
