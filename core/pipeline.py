@@ -37,7 +37,8 @@ from core.model.registry import (
     ROUTE_STRUCTURED,
 )
 from core.model.result import AgentResult, AnswerSections, Guard, Source
-from core.parse.follow_up import follow_up_apply, follow_up_topic
+from core.parse.follow_up import continues_nothing, follow_up_apply, follow_up_topic
+from core.parse.follow_up.note import NOTHING_TO_CONTINUE
 from core.parse.intent import asks_for_a_list, parse_intent, reading_note
 from core.parse.scope import ScopeError, scope_apply
 from core.ports import FaqHit, IntentParser, Ports
@@ -106,6 +107,17 @@ def answer_question(
         answerable=lambda periods: periods_answerable(intent, periods, glossary=glossary, store=store, cleared=cleared),
     )
     request.lap("clarify")
+    if (
+        previous is None
+        and not scope
+        and clarification.mode != CLARIFY_OUT_OF_SCOPE_ENTITY
+        and continues_nothing(intent, glossary)
+    ):
+        # `那香港呢？` with no question before it: nothing to continue, so nothing is assumed or searched
+        asked = ClarificationResult(
+            CLARIFY_ASK_FIRST, NOTHING_TO_CONTINUE.get(intent.language, NOTHING_TO_CONTINUE["zh"])
+        )
+        return _result(request, intent, asked, _clarification_answer(intent, asked), intent.route)
 
     # The fixed order of early returns (invariant 3): refusal, then ask-first, then assumptions,
     # and only then the FAQ, the fact store, retrieval or any LLM.

@@ -66,6 +66,21 @@ _FOLLOW_UP_MARKER = re.compile(
 )
 
 
+def continues_nothing(intent: ParsedIntent, glossary: GlossarySnapshot) -> bool:
+    """Whether the question only continues an earlier one (`那香港呢？`, `同比呢`, `那为什么呢？`,
+    `what about Hong Kong?`): it says it follows up, brings no metric or topic of its own, and
+    changes something an earlier question would have asked. Asked with no earlier question, it
+    can only be asked back (`NOTHING_TO_CONTINUE`)."""
+    if _metrics_of(intent) or has_own_topic(intent, glossary):
+        return False
+    normalized = (intent.normalized or text_normalize(intent.raw_question)).strip()
+    if not _FOLLOW_UP_MARKER.search(normalized):
+        return False
+    shifted = next(iter(period_shifts(normalized, date.today())), None) is not None
+    changes = intent.has_slot or intent.operation is not None or intent.decimals is not None or shifted
+    return changes or bool(BARE_ASK.search(normalized))
+
+
 def follow_up_apply(
     intent: ParsedIntent, previous: ParsedIntent, glossary: GlossarySnapshot
 ) -> tuple[ParsedIntent, str | None]:

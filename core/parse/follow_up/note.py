@@ -54,6 +54,14 @@ _OPERATION_NAMES = {
     },
 }
 NOTE_PREFIX = {"zh": "【沿用上一问】", "en": "[From the previous question] "}
+# What a follow-up asked with no question before it is told (`continues_nothing`).
+NOTHING_TO_CONTINUE = {
+    "zh": "这句话接着上一问，但本次对话中没有可以接着的上一问。请把问题问完整：要查的指标、公司和期间。",
+    "zh-Hant": "這句話接著上一問，但本次對話中沒有可以接著的上一問。請把問題問完整：要查的指標、公司和期間。",
+    "yue": "呢句係接住上一條問題問嘅，但呢個對話入面冇上一條問題。請將問題問完整：要查嘅指標、公司同期間。",
+    "en": "This continues an earlier question, but this conversation has none to continue. Please ask the "
+    "whole question: the metric, the company and the period.",
+}
 REASON_PREFIX = {"zh": "沿用上一问：", "en": "from the previous question: "}
 
 

@@ -334,6 +334,26 @@ def _answer(question: str, glossary, store, previous: ParsedIntent | None, **kwa
     )
 
 
+@pytest.mark.parametrize(
+    "question",
+    ["那香港呢？", "那为什么呢？", "2024年呢", "同比呢", "What about Hong Kong?", "那麼香港呢？", "咁香港呢？"],
+)
+def test_a_follow_up_with_nothing_before_it_is_asked_back(glossary, store, question: str) -> None:
+    """A question that only continues an earlier one, asked with no earlier one (a fresh chat, a
+    lost conversation id), says so and asks for the whole question: it is not searched for in the
+    documents as if it meant something alone, and nothing is assumed."""
+    result = _answer(question, glossary, store, None)
+    assert result.answer_kind == "clarification" and result.facts == () and result.sources == ()
+    assert not any(ch.isdigit() for ch in result.answer.replace("2024", ""))
+    assert store.calls == 0
+
+
+@pytest.mark.parametrize("question", ["香港2025年营收是多少", "营收是多少", "竞安呢？", "你好", "为什么香港营收下降"])
+def test_a_question_of_its_own_is_not_asked_back_for_context(glossary, store, question: str) -> None:
+    result = _answer(question, glossary, store, None)
+    assert "上一问" not in result.answer and "earlier question" not in result.answer
+
+
 def test_the_answer_leads_with_the_note(glossary, store: InMemoryFactStore) -> None:
     result = _answer("那香港呢？", glossary, store, previous_of("group revenue", glossary))
     assert result.follow_up_note == "【沿用上一问】指标 营业收入，期间 FY2025"
