@@ -184,7 +184,10 @@ def _closest(glossary: GlossarySnapshot, kind: str, given: str) -> str:
     near = difflib.get_close_matches(given.strip().casefold(), list(names), n=8, cutoff=_NEAR_SPELLING)
     codes = list(dict.fromkeys(names[name] for name in near))[:3]
     if not codes:
-        return f" No {kind} code is spelt like it; the MCP `glossary` tool lists every code with its names."
+        return (
+            f" No {kind} code is spelt like it; the glossary lists every code with its names"
+            " (MCP: the `glossary` tool; REST: `GET /v1/glossary/metrics`)."
+        )
     return " Closest: " + ", ".join(f"{code} ({records[code].name})" for code in codes) + "."
 
 

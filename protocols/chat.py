@@ -171,7 +171,8 @@ def transcript_key(questions: Sequence[str]) -> str:
 
 STRUCTURED = (
     "RAGSpine answers in its own text with its lineage in `ragspine`; it does not fill a JSON schema "
-    "or call tools. Leave `{param}` out (or ask for text) and read `ragspine` for structured data."
+    "or call tools. Leave `{param}` out (or ask for text) and read `ragspine` for structured data; "
+    "with LangChain, call the model without `with_structured_output` and ask `/v1/ask` for the lineage."
 )
 
 

@@ -104,6 +104,7 @@ class Hit(TypedDict):
 
 class Hits(TypedDict):
     hits: list[Hit]
+    note: NotRequired[str]  # why nothing matched an English query, and what to search instead
 
 
 class FactRow(TypedDict):

@@ -10,6 +10,7 @@ a document the caller may not see is not found, in the same words as one that do
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -34,13 +35,24 @@ if TYPE_CHECKING:
     from core.glossary import GlossarySnapshot
 
 
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+NOTHING_IN_ENGLISH = (
+    "No passage matched. The documents are mostly in Chinese: the names of companies, metrics and "
+    "channels are searched under their Chinese names too, other words only as written. Search again "
+    "with the Chinese words (e.g. 供应链 成本, not supply chain costs)."
+)
+
+
 class ToolInputError(ValueError):
     """Arguments a tool cannot use; the message says which and why."""
 
 
-def _validated(serializer: serializers.Serializer) -> dict[str, Any]:  # type: ignore[type-arg]
+def _validated(serializer: serializers.Serializer, named: dict[str, str] | None = None) -> dict[str, Any]:  # type: ignore[type-arg]
+    """The serializer's data, or `ToolInputError` naming each argument as the tool calls it
+    (`named` maps the REST parameter to the tool's argument: `q` is `query`)."""
     if not serializer.is_valid():
-        raise ToolInputError(error_message(serializer.errors))
+        errors = {(named or {}).get(key, key): value for key, value in serializer.errors.items()}
+        raise ToolInputError(error_message(errors))
     return dict(serializer.validated_data)
 
 
@@ -78,12 +90,15 @@ def ask_tool(
 def search_tool(user: Any, *, query: str, k: int = 10, mode: str = "hybrid") -> dict[str, Any]:
     """Passages ranked for `query`, as `GET /v1/search` ranks them, each with its document id
     and locator (what `document_tool` opens)."""
-    data = _validated(SearchApi.InputSerializer(data={"q": query, "k": k, "mode": mode}))
+    data = _validated(SearchApi.InputSerializer(data={"q": query, "k": k, "mode": mode}), {"q": "query"})
     try:
         hits = chunk_search(data["q"], cleared=user_cleared(user), k=data["k"], mode=data["mode"], names=True)
     except SearchModeUnavailable as error:
         raise ToolInputError(f"mode: {error}") from None
-    return {
+    found: dict[str, Any] = {}
+    if not hits and not _CJK.search(data["q"]):
+        found["note"] = NOTHING_IN_ENGLISH
+    return found | {
         "hits": [
             {
                 "chunk_id": hit.chunk_id,

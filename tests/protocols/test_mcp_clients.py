@@ -103,6 +103,25 @@ def test_an_english_search_finds_chinese_passages(site: str, demo: dict[str, Any
         assert http.get("/v1/search", params={"q": "Hong Kong revenue decline"}).json()
 
 
+def test_an_english_search_that_finds_nothing_says_to_search_in_chinese(site: str, demo: dict[str, Any]) -> None:
+    """English words that name nothing in the glossary never match Chinese text: the empty result
+    says so and what to do, instead of an empty list a model reads as "no such document"; and an
+    argument error names the tool's argument (`query`), not the REST parameter."""
+    token = token_for(demo["users"]["analyst"])
+
+    async def searched() -> tuple[dict[str, Any], dict[str, Any], Any]:
+        async with mcp_http(f"{site}/mcp", token) as client:
+            english = structured(await client.call_tool("search", {"query": "supply chain raw material costs"}))
+            chinese = structured(await client.call_tool("search", {"query": "原材料成本"}))
+            blank = await client.call_tool("search", {"query": ""})
+            return english, chinese, blank
+
+    english, chinese, blank = asyncio.run(searched())
+    assert english["hits"] == [] and "Chinese" in english["note"]
+    assert chinese["hits"] and "note" not in chinese
+    assert blank.is_error and "query:" in blank.content[0].text and "q:" not in blank.content[0].text
+
+
 def test_a_tool_answer_is_unchanged_by_the_metadata(site: str, demo: dict[str, Any]) -> None:
     token = token_for(demo["users"]["analyst"])
 
@@ -140,3 +159,6 @@ def test_a_model_can_discover_the_codes_and_correct_a_wrong_one(site: str, demo:
     with _http(site, demo) as http:
         refused = http.get("/v1/facts", params={"metric": "REVENU"})
     assert refused.status_code == 400 and "Closest: REVENUE" in refused.text
+    with _http(site, demo) as http:
+        unknown = http.get("/v1/facts", params={"metric": "turnover"})
+    assert unknown.status_code == 400 and "/v1/glossary/metrics" in unknown.text and "Closest" not in unknown.text

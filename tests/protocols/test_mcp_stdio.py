@@ -149,3 +149,47 @@ def test_a_line_that_is_no_message_is_answered_and_the_session_goes_on(demo_file
     assert [reply.get("error", {}).get("code") for reply in replies[:2]] == [-32700, -32600], done.stderr[-2000:]
     assert all(reply["id"] is None for reply in replies[:2])
     assert replies[2]["id"] == 1 and replies[2]["result"]["serverInfo"]["name"] == "ragspine"
+
+
+def _stdio(env: dict[str, str], lines: list[dict[str, Any]]) -> subprocess.CompletedProcess[str]:
+    """`manage.py mcp` fed `lines` on standard input, which then closes."""
+    return subprocess.run(
+        [sys.executable, "manage.py", "mcp"],
+        cwd=ROOT,
+        env=env,
+        input="".join(json.dumps(line) + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_a_request_sent_before_the_input_closes_is_still_answered(demo_file: dict[str, Any]) -> None:
+    """A script that pipes its requests and closes standard input gets every answer: the server
+    finishes what it was asked before it stops (it answered `Connection closed` instead)."""
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+    initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    call = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "ask", "arguments": {"question": FIGURE}},
+    }
+    env = {**demo_file["env"], "RAGSPINE_API_TOKEN": demo_file["tokens"]["analyst"]}
+    done = _stdio(env, [initialize, initialized, call])
+    replies = {reply.get("id"): reply for reply in map(json.loads, filter(str.strip, done.stdout.splitlines()))}
+    assert "result" in replies[2], (replies.get(2), done.stderr[-2000:])
+    assert "96,120.3" in json.dumps(replies[2]["result"], ensure_ascii=False)
+
+
+def test_a_database_without_the_tables_is_a_clear_error(demo_file: dict[str, Any], tmp_path: Path) -> None:
+    env = {**demo_file["env"], "DATABASE_URL": f"sqlite:///{tmp_path / 'empty.sqlite3'}", "RAGSPINE_API_TOKEN": "x"}
+    done = _stdio(env, [])
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "DATABASE_URL" in done.stderr and "migrate" in done.stderr
