@@ -71,11 +71,9 @@ def continues_nothing(intent: ParsedIntent, glossary: GlossarySnapshot) -> bool:
     `what about Hong Kong?`): it says it follows up, brings no metric or topic of its own, and
     changes something an earlier question would have asked. Asked with no earlier question, it
     can only be asked back (`NOTHING_TO_CONTINUE`)."""
-    if _metrics_of(intent) or has_own_topic(intent, glossary):
-        return False
     normalized = (intent.normalized or text_normalize(intent.raw_question)).strip()
-    if not _FOLLOW_UP_MARKER.search(normalized):
-        return False
+    if _metrics_of(intent) or not _FOLLOW_UP_MARKER.search(normalized) or has_own_topic(intent, glossary):
+        return False  # the cheap tests first: most questions stop at the first or the second
     shifted = next(iter(period_shifts(normalized, date.today())), None) is not None
     changes = intent.has_slot or intent.operation is not None or intent.decimals is not None or shifted
     return changes or bool(BARE_ASK.search(normalized))
