@@ -71,12 +71,12 @@ def question_ask(
     signed_in = user is not None and user.is_authenticated
     if (conversation_id is not None or follows) and not signed_in:
         raise ConversationError("a conversation needs a signed-in user.")
+    if conversation_id is not None:
+        conversation_id = conversation_id_check(conversation_id)
     if follows:
         previous = previous_intent_along(user=user, external_ids=[conversation_id_check(c) for c in follows])
     else:
-        conversation = None
-        if conversation_id is not None:
-            conversation = conversation_get(user=user, external_id=conversation_id_check(conversation_id))
+        conversation = conversation_get(user=user, external_id=conversation_id) if conversation_id else None
         previous = previous_intent(conversation)
     ports = ports_build(provider)
     cleared = user_cleared(user)

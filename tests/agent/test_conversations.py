@@ -351,3 +351,8 @@ def test_the_context_along_a_chain_is_the_newest_answered_turn(demo) -> None:
 def test_a_chain_needs_a_signed_in_user(demo) -> None:
     with pytest.raises(ConversationError):
         question_ask("那香港呢？", user=None, follows=["prefix-1"])
+
+
+def test_an_unusable_conversation_id_is_refused_along_a_chain_too(demo) -> None:
+    with pytest.raises(ConversationError):
+        question_ask("那香港呢？", user=demo["users"]["analyst"], conversation_id="x" * 65, follows=["prefix-1"])
